@@ -1,0 +1,70 @@
+// Builds the four bundles: extension host (node/cjs), CLI (node/cjs), the generation panel UI
+// (browser/iife) and the notebook renderer (browser/esm, must export `activate`).
+// Usage: node esbuild.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+import { syncContributes } from './test/support/contributes.mjs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const targets = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    ...common,
+    entryPoints: ['src/generation/webview/main.ts'],
+    outfile: 'dist/webview/generation.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    loader: { '.css': 'text' },
+  },
+  {
+    ...common,
+    entryPoints: ['src/waterData/renderer/index.ts'],
+    outfile: 'dist/renderer/waterData.js',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    loader: { '.css': 'text' },
+  },
+].filter((t) => existsSync(t.entryPoints[0]));
+
+syncContributes();
+
+if (watch) {
+  for (const t of targets) {
+    const ctx = await esbuild.context(t);
+    await ctx.watch();
+  }
+  console.log(`[esbuild] watching ${targets.length} bundles`);
+} else {
+  const t0 = Date.now();
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+  console.log(`[esbuild] built ${targets.length} bundles in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
+}

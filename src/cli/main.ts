@@ -1,0 +1,49 @@
+import { EXIT_USAGE, type CliCommand, type CliIO } from './io';
+import { sandboxCommand } from './sandbox';
+import { lintCommand } from './lint';
+import { generateCommand } from './generate';
+import { queryCommand } from './query';
+
+const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
+  sandbox: { run: sandboxCommand, summary: 'start the sandbox emulators and print their endpoints as one JSON line' },
+  lint: { run: lintCommand, summary: 'check discovery documents: lint [--format text|json] <file>...' },
+  generate: { run: generateCommand, summary: 'stream a reply from the content generation API' },
+  query: { run: queryCommand, summary: 'run a water-quality OData query and stream rows' },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
+  return `usage: api-workbench <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    (name ? io.stdout : io.stderr).write(usage());
+    return name ? 0 : EXIT_USAGE;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    io.stderr.write(`api-workbench: unknown command "${name}"\n${usage()}`);
+    return EXIT_USAGE;
+  }
+  return cmd.run(rest, io);
+}
+
+if (require.main === module) {
+  const interrupted = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, interrupted }).then(
+    (code) => {
+      process.exitCode = code;
+      // Let stdout drain, then leave even if a keep-alive socket lingers.
+      process.stdout.write('', () => process.exit(code));
+    },
+    (err: unknown) => {
+      process.stderr.write(`api-workbench: ${(err as Error)?.stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { SandboxHost } from './platform/sandboxHost';
+import { createSecrets } from './platform/secrets';
+import { EndpointResolver } from './platform/endpoints';
+import { createEndpointStatus } from './platform/statusBar';
+import { registerPlatformCommands } from './platform/commands';
+import type { WorkbenchServices } from './platform/services';
+import { register as registerDiscovery } from './discovery/vscode/register';
+import { register as registerStorage } from './storage/vscode/register';
+import { register as registerGeneration } from './generation/vscode/register';
+import { register as registerWaterData } from './waterData/vscode/register';
+
+export function activate(context: vscode.ExtensionContext): WorkbenchServices {
+  const log = vscode.window.createOutputChannel('API Workbench', { log: true });
+  const sandbox = new SandboxHost(log);
+  const secrets = createSecrets(context.secrets);
+  const endpoints = new EndpointResolver(sandbox, secrets, context.secrets);
+  const services: WorkbenchServices = { context, endpoints, secrets, log };
+
+  context.subscriptions.push(log, sandbox, endpoints, createEndpointStatus(endpoints), ...registerPlatformCommands(services, sandbox));
+  for (const register of [registerDiscovery, registerStorage, registerGeneration, registerWaterData]) {
+    context.subscriptions.push(...register(services));
+  }
+  return services;
+}
+
+export function deactivate(): void {
+  // Everything, the sandbox included, is disposed through context.subscriptions.
+}

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { configuredUrl, SERVICE_LABELS, SERVICES, SETTING_OF } from './endpoints';
+import type { ServiceId, WorkbenchServices } from './services';
+import type { SandboxHost } from './sandboxHost';
+
+const REAL_DEFAULTS: Record<ServiceId, string> = {
+  storage: 'https://www.googleapis.com',
+  generation: 'https://generativelanguage.googleapis.com',
+  waterData: 'https://api.datastream.org/v1/odata/v4',
+  directory: 'https://www.googleapis.com/discovery/v1/apis',
+};
+
+const CREDENTIAL_NAME: Record<ServiceId, string> = {
+  storage: 'access token',
+  generation: 'API key',
+  waterData: 'API key (x-api-key)',
+  directory: 'API key',
+};
+
+async function pickService(placeHolder: string, services: readonly ServiceId[] = SERVICES): Promise<ServiceId | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    services.map((s) => ({ label: SERVICE_LABELS[s], description: configuredUrl(s) || 'sandbox', service: s })),
+    { placeHolder },
+  );
+  return picked?.service;
+}
+
+export function registerPlatformCommands(services: WorkbenchServices, sandbox: SandboxHost): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('apiWorkbench.switchEndpoints', async () => {
+      const service = await pickService('Which service?');
+      if (!service) return;
+      const current = configuredUrl(service);
+      const choice = await vscode.window.showQuickPick(
+        [
+          { label: '$(beaker) Sandbox', description: 'built-in emulator, no account needed', value: 'sandbox' },
+          { label: '$(globe) Real endpoint…', description: current || REAL_DEFAULTS[service], value: 'real' },
+        ],
+        { placeHolder: `${SERVICE_LABELS[service]}: currently ${current || 'sandbox'}` },
+      );
+      if (!choice) return;
+      const config = vscode.workspace.getConfiguration('apiWorkbench');
+      if (choice.value === 'sandbox') {
+        await config.update(SETTING_OF[service], '', vscode.ConfigurationTarget.Global);
+        return;
+      }
+      const url = await vscode.window.showInputBox({
+        prompt: `Base URL of the ${SERVICE_LABELS[service]} service`,
+        value: current || REAL_DEFAULTS[service],
+        validateInput: (v) => (/^https?:\/\/[^\s]+$/.test(v.trim()) ? undefined : 'Enter an http(s) URL'),
+      });
+      if (!url) return;
+      await config.update(SETTING_OF[service], url.trim(), vscode.ConfigurationTarget.Global);
+      if (service !== 'directory' && !(await services.secrets.get(service))) {
+        const set = await vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} now uses ${url.trim()}. It needs an ${CREDENTIAL_NAME[service]}.`, `Set ${CREDENTIAL_NAME[service]}`);
+        if (set) await vscode.commands.executeCommand('apiWorkbench.setCredential', service);
+      }
+    }),
+    vscode.commands.registerCommand('apiWorkbench.setCredential', async (arg?: ServiceId) => {
+      const service = SERVICES.includes(arg as ServiceId) ? (arg as ServiceId) : await pickService('Set the credential of which service?', ['storage', 'generation', 'waterData']);
+      if (!service) return;
+      const value = await vscode.window.showInputBox({
+        prompt: `${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} (stored in VS Code's secret storage)`,
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : 'Paste the value without spaces'),
+      });
+      if (!value) return;
+      await services.secrets.set(service, value.trim());
+      services.log.info(`Stored a ${CREDENTIAL_NAME[service]} for ${SERVICE_LABELS[service]}.`);
+      void vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} saved in secret storage.`);
+    }),
+    vscode.commands.registerCommand('apiWorkbench.clearCredential', async (arg?: ServiceId) => {
+      const service = SERVICES.includes(arg as ServiceId) ? (arg as ServiceId) : await pickService('Clear the credential of which service?', ['storage', 'generation', 'waterData']);
+      if (!service) return;
+      await services.secrets.delete(service);
+      void vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} removed.`);
+    }),
+    vscode.commands.registerCommand('apiWorkbench.showSandbox', async () => {
+      const sb = await sandbox.get();
+      const info = { url: sb.url, storage: sb.storage, generation: sb.generation, waterData: sb.waterData, directory: sb.directory };
+      // Sandbox credentials are throwaway values of a loopback server, so showing them is safe and useful for curl.
+      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ ...info, apiKey: sb.apiKey, accessToken: sb.accessToken }, null, 2) });
+      await vscode.window.showTextDocument(doc, { preview: true });
+      return info;
+    }),
+  ];
+}

@@ -1,0 +1,43 @@
+// Small HTTP helpers shared by every emulator. Plain node:http keeps the sandbox
+// dependency-free, so `api-workbench sandbox` starts fast and the extension can host it in-process.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const MAX_JSON_BODY = 64 * 1024 * 1024;
+
+export class BodyTooLargeError extends Error {}
+
+export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) throw new BodyTooLargeError(`request body over ${limit} bytes`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parses a JSON body; `undefined` for an empty body, throws SyntaxError on malformed JSON. */
+export async function readJson<T = unknown>(req: IncomingMessage, limit = MAX_JSON_BODY): Promise<T | undefined> {
+  const buf = await readBody(req, limit);
+  if (buf.length === 0) return undefined;
+  return JSON.parse(buf.toString('utf8')) as T;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body, null, 2);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(h);
+  return m ? m[1].trim() : undefined;
+}

@@ -1,0 +1,43 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** What every emulator is given when the sandbox starts. */
+export interface SandboxContext {
+  /** Key accepted by the generation (x-goog-api-key / ?key=) and water-data (x-api-key) emulators. */
+  readonly apiKey: string;
+  /** Bearer token accepted by the storage emulator. */
+  readonly accessToken: string;
+  /** Origin of the running server, e.g. http://127.0.0.1:39123 (no trailing slash). */
+  origin(): string;
+  /** Directory for persistence (`--data DIR`); undefined means in memory. */
+  readonly dataDir?: string;
+}
+
+/** An emulator mounted on the sandbox server. It answers the requests whose path it owns. */
+export interface Emulator {
+  readonly name: string;
+  /** Path prefixes this emulator owns, e.g. ['/store/v2', '/upload/store/v2']. */
+  readonly prefixes: readonly string[];
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> | void;
+  close?(): Promise<void> | void;
+}
+
+export type EmulatorFactory = (ctx: SandboxContext) => Emulator;
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  apiKey?: string;
+  accessToken?: string;
+}
+
+/** The JSON line `api-workbench sandbox` prints, and what the extension keeps. */
+export interface SandboxInfo {
+  url: string;
+  storage: string;
+  generation: string;
+  waterData: string;
+  directory: string;
+  apiKey: string;
+  accessToken: string;
+}

@@ -1,0 +1,84 @@
+// Extension-host half of the UI smoke tier: drives the workbench through the real vscode API to each
+// surface, then hands over to the Playwright half (test/ui/run-ui.mjs), which asserts what is visible and
+// takes the screenshot. The two halves meet through the report file: the driver writes `UI-STEP <name>`
+// and waits for the runner's `<report>.ack-<name>` file.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+
+const report = process.env.API_WORKBENCH_TEST_REPORT ?? '';
+
+function say(line: string): void {
+  fs.appendFileSync(report, line + '\n');
+}
+
+async function handOver(step: string): Promise<void> {
+  say(`UI-STEP ${step}`);
+  const ack = `${report}.ack-${step}`;
+  const deadline = Date.now() + 120_000;
+  while (!fs.existsSync(ack)) {
+    if (Date.now() > deadline) throw new Error(`runner never acknowledged step ${step}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const verdict = fs.readFileSync(ack, 'utf8').trim();
+  if (verdict !== 'ok') throw new Error(`UI step ${step}: ${verdict}`);
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function findSample(glob: string): Promise<vscode.Uri> {
+  const [uri] = await vscode.workspace.findFiles(glob, undefined, 1);
+  if (!uri) throw new Error(`no sample matches ${glob}`);
+  return uri;
+}
+
+const steps: Record<string, () => Promise<void>> = {
+  async discovery() {
+    const uri = await findSample('discovery/*.json');
+    await vscode.window.showTextDocument(uri, { preview: false });
+    await until('discovery diagnostics', () => vscode.languages.getDiagnostics(uri).length > 0);
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+  },
+  async storage() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('apiWorkbench.storage.focus');
+  },
+  async waterData() {
+    const uri = await findSample('waterData/*.wqnb');
+    const doc = await vscode.workspace.openNotebookDocument(uri);
+    await vscode.window.showNotebookDocument(doc);
+    await vscode.commands.executeCommand('notebook.execute');
+    await until('a water-data output', () => doc.getCells().some((c) => c.outputs.length > 0));
+  },
+  async generation() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('apiWorkbench.generation.focus');
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Write a TypeScript function that adds two numbers.');
+  },
+};
+
+export async function run(): Promise<void> {
+  const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+  await ext?.activate();
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  const only = (process.env.API_WORKBENCH_UI_STEPS ?? '').split(',').filter(Boolean);
+  for (const [name, step] of Object.entries(steps)) {
+    if (only.length && !only.includes(name)) continue;
+    try {
+      await step();
+      await handOver(name);
+      say(`UI-PASS ${name}`);
+    } catch (err) {
+      say(`UI-FAIL ${name}: ${(err as Error).message}`);
+    }
+  }
+  say('UI-DONE');
+}

@@ -1,0 +1,115 @@
+// `npm run test:ui`: the UI smoke tier. code-server + Debian Chromium; the extension-host driver
+// (test/ui/driver.ts) brings each surface up, this side asserts what a user sees and saves a screenshot
+// to test-results/ui/<surface>.png.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { ensureCodeServer } from '../support/codeServer.mjs';
+import { runHostTests } from '../support/hostRunner.mjs';
+
+const root = resolve(import.meta.dirname, '..', '..');
+process.chdir(root);
+const shots = join(root, 'test-results', 'ui');
+mkdirSync(shots, { recursive: true });
+
+ensureCodeServer();
+execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+await esbuild.build({ entryPoints: ['test/ui/driver.ts'], outfile: 'out/ui/driver.js', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+
+/** Finds the first frame (webviews nest two deep) in which `selector` is visible. */
+async function inAnyFrame(page, selector, { timeout = 30_000, minCount = 1 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        const loc = frame.locator(selector);
+        if ((await loc.count()) >= minCount && (await loc.first().isVisible())) return { frame, loc };
+      } catch { /* frame detached while we looked */ }
+    }
+    if (Date.now() > deadline) throw new Error(`nothing visible matches ${selector}${minCount > 1 ? ` (×${minCount})` : ''}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+const checks = {
+  async discovery(page) {
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const row = page.locator('.markers-panel .monaco-list-row').first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await page.locator('.markers-panel').innerText();
+    if (!/\$ref|schema/i.test(text)) throw new Error(`Problems panel does not mention the $ref: ${text.slice(0, 200)}`);
+  },
+  async storage(page) {
+    const rows = page.locator('.part.sidebar .monaco-list-row');
+    await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
+    const labels = await rows.allInnerTexts();
+    if (labels.filter((l) => l.trim()).length < 2) throw new Error(`storage tree shows too little: ${JSON.stringify(labels)}`);
+  },
+  async waterData(page) {
+    const { frame } = await inAnyFrame(page, '[data-testid="water-table"] [role="row"]', { minCount: 5, timeout: 60_000 });
+    const text = await frame.locator('body').innerText();
+    if (!/doi\.org/i.test(text)) throw new Error('result shows no DOI link');
+  },
+  async generation(page) {
+    const { loc } = await inAnyFrame(page, '[data-testid="reply"]', { timeout: 60_000 });
+    await page.waitForTimeout(500);
+    const text = await loc.last().innerText();
+    if (text.trim().length < 20) throw new Error(`reply too short: ${JSON.stringify(text)}`);
+  },
+};
+
+const workspace = mkdtempSync(join(tmpdir(), 'apiwb-ui-ws-'));
+cpSync(join(root, 'samples'), workspace, { recursive: true });
+let page;
+let passed = 0;
+let failed = 0;
+const failures = [];
+const pending = [];
+let done;
+const finished = new Promise((r) => (done = r));
+
+const code = await runHostTests({
+  extensionPath: root,
+  testsModule: join(root, 'out', 'ui', 'driver.js'),
+  folder: workspace,
+  quiet: true,
+  timeoutMs: 10 * 60_000,
+  env: process.env.API_WORKBENCH_UI_STEPS ? { API_WORKBENCH_UI_STEPS: process.env.API_WORKBENCH_UI_STEPS } : {},
+  settings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false },
+  onPage: async (p) => {
+    page = p;
+    await p.setViewportSize({ width: 1400, height: 900 });
+  },
+  onLine: (line, reportFile) => {
+    const step = /^UI-STEP (\w+)/.exec(line)?.[1];
+    if (step) {
+      pending.push((async () => {
+        let verdict = 'ok';
+        try {
+          await checks[step](page);
+        } catch (err) {
+          verdict = err.message.split('\n')[0];
+        }
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(shots, `${step}.png`) });
+        writeFileSync(`${reportFile}.ack-${step}`, verdict);
+      })());
+    } else if (line.startsWith('UI-PASS')) {
+      passed++;
+      console.log(`  ✔ ${line.slice(8)} (screenshot test-results/ui/${line.slice(8)}.png)`);
+    } else if (line.startsWith('UI-FAIL')) {
+      failed++;
+      failures.push(line.slice(8));
+      console.log(`  ✘ ${line.slice(8)}`);
+    } else if (line === 'UI-DONE') {
+      done();
+    }
+  },
+});
+await Promise.race([finished, new Promise((r) => setTimeout(r, 1000))]);
+await Promise.allSettled(pending);
+rmSync(workspace, { recursive: true, force: true });
+console.log(`ui: ${passed} passed, ${failed} failed`);
+process.exit(code !== 0 || failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,32 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+describe('package.json contributions', () => {
+  it('are in step with src/**/contributes.json (run `npm run build` to regenerate)', async () => {
+    const { checkContributes } = await import('../../support/contributes.mjs' as string);
+    assert.equal(checkContributes(), true);
+  });
+
+  it('rejects a command id declared twice', async () => {
+    const { mergeContributes } = await import('../../support/contributes.mjs' as string);
+    const frag = { commands: [{ command: 'apiWorkbench.x', title: 'X' }] };
+    assert.throws(() => mergeContributes([{ file: 'a', data: frag }, { file: 'b', data: frag }]), /duplicate command "apiWorkbench.x"/);
+  });
+
+  it('follow VS Code conventions: category, markdownDescription, lazy activation', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    assert.ok(!pkg.activationEvents.includes('*'), 'no * activation');
+    for (const c of pkg.contributes.commands) {
+      assert.equal(c.category, 'API Workbench', `${c.command} has the category`);
+      assert.match(c.command, /^apiWorkbench\./);
+    }
+    for (const section of pkg.contributes.configuration) {
+      for (const [key, prop] of Object.entries<Record<string, unknown>>(section.properties)) {
+        assert.match(key, /^apiWorkbench\./);
+        assert.ok(prop.markdownDescription, `${key} has a markdownDescription`);
+      }
+    }
+    const containerViews = pkg.contributes.views.apiWorkbench.map((v: { id: string }) => v.id);
+    for (const id of ['apiWorkbench.storage', 'apiWorkbench.directory', 'apiWorkbench.generation']) assert.ok(containerViews.includes(id), `${id} in the container`);
+  });
+});
