@@ -25,6 +25,8 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow; take its ESM build.
+    mainFields: ['module', 'main'],
   },
   {
     ...common,
@@ -34,6 +36,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    mainFields: ['module', 'main'],
   },
   {
     ...common,

@@ -3,36 +3,32 @@
 // to the report file it tails (the browser-hosted extension host has no terminal of its own).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as util from 'node:util';
 import Mocha from 'mocha';
 
-function teeOutput(): () => void {
-  const report = process.env.API_WORKBENCH_TEST_REPORT;
-  if (!report) return () => undefined;
-  const original = process.stdout.write.bind(process.stdout);
-  const originalLog = console.log;
-  const write = (chunk: unknown) => {
-    try {
-      fs.appendFileSync(report, typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array));
-    } catch {
-      /* the runner may have gone; tests still run */
+/**
+ * Mocha's reporters print through `Base.consoleLog`; the extension host's own console and stdout are
+ * not ours to patch (they may be read-only there), so the runner's report file is fed from that hook.
+ */
+function reportTo(file: string | undefined): { log: (...args: unknown[]) => void; restore: () => void } {
+  const base = Mocha.reporters.Base as unknown as { consoleLog: (...a: unknown[]) => void };
+  const original = base.consoleLog;
+  const log = (...args: unknown[]) => {
+    if (file) {
+      try {
+        fs.appendFileSync(file, util.format(...args) + '\n');
+      } catch {
+        /* the runner may have gone; tests still run */
+      }
     }
+    original(...args);
   };
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    write(chunk);
-    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stdout.write;
-  console.log = (...args: unknown[]) => {
-    write(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') + '\n');
-    originalLog(...args);
-  };
-  return () => {
-    process.stdout.write = original;
-    console.log = originalLog;
-  };
+  base.consoleLog = log;
+  return { log, restore: () => (base.consoleLog = original) };
 }
 
 export async function run(): Promise<void> {
-  const restore = teeOutput();
+  const { log, restore } = reportTo(process.env.API_WORKBENCH_TEST_REPORT);
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
   // Suites may be written in either mocha style; give the tdd names too.
   mocha.suite.on('pre-require', (ctx: Record<string, unknown>) => {
@@ -52,7 +48,7 @@ export async function run(): Promise<void> {
       const runner = mocha.run((failures) => (failures ? reject(new Error(`${failures} host test(s) failed`)) : resolve()));
       runner.on('end', () => {
         const s = runner.stats;
-        if (s) console.log(`host: ${s.passes} passed, ${s.failures} failed${s.pending ? `, ${s.pending} skipped` : ''}`);
+        if (s) log(`host: ${s.passes} passed, ${s.failures} failed${s.pending ? `, ${s.pending} skipped` : ''}`);
       });
     });
   } finally {

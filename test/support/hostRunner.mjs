@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { startCodeServer } from './codeServer.mjs';
 import { launchBrowser } from './browser.mjs';
 
-export async function runHostTests({ extensionPath, testsModule, folder, timeoutMs = 20 * 60_000, env = {}, settings = {}, onPage, onLine, quiet = false }) {
+export async function runHostTests({ extensionPath, testsModule, folder, timeoutMs = 20 * 60_000, env = {}, settings = {}, onPage, onLine, quiet = false, extensionsDir }) {
   const profileDir = mkdtempSync(join(tmpdir(), 'apiwb-host-'));
   const reportFile = join(profileDir, 'report.log');
-  const server = await startCodeServer({ folder, profileDir, settings, env: { ...env, API_WORKBENCH_TEST_REPORT: reportFile } });
+  const server = await startCodeServer({ folder, profileDir, settings, extensionsDir, env: { ...env, API_WORKBENCH_TEST_REPORT: reportFile } });
   const browser = await launchBrowser();
   let printed = 0;
   const flushReport = () => {

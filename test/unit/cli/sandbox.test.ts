@@ -51,9 +51,9 @@ describe('api-workbench CLI', () => {
     const withAuth = await fetch(`${info.storage}/store/v2/files?q=${encodeURIComponent("'root' in parents and trashed = false")}`, { headers: { authorization: `Bearer ${info.accessToken}` } });
     assert.equal(withAuth.status, 200);
     assert.ok(Array.isArray((await withAuth.json()).items));
-    assert.equal((await fetch(`${info.waterData}/Locations?$top=1`)).status, 401);
+    assert.equal((await fetch(`${info.waterData}/Locations?%24top=1`)).status, 401);
     await new Promise((r) => setTimeout(r, 600)); // the water-data limit is 2 requests a second
-    const loc = await fetch(`${info.waterData}/Locations?$top=1`, { headers: { 'x-api-key': info.apiKey } });
+    const loc = await fetch(`${info.waterData}/Locations?%24top=1`, { headers: { 'x-api-key': info.apiKey } });
     assert.equal(loc.status, 200);
     const gen = await fetch(`${info.generation}/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'wrong' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) });
     assert.equal(gen.status, 400);

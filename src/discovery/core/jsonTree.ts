@@ -1,0 +1,311 @@
+// A compact structural index of a JSON(C) text: one pass, iterative (so 10,000-deep nesting
+// cannot overflow the stack), typed arrays instead of one object per node. Values come from
+// JSON.parse elsewhere; this index only answers "where is it" and "what is at this offset".
+
+export const enum NodeKind {
+  Object = 1,
+  Array = 2,
+  String = 3,
+  Number = 4,
+  Literal = 5,
+}
+
+export type JsonPath = ReadonlyArray<string | number>;
+
+export interface DuplicateKey {
+  /** Node index of the later property value. */
+  node: number;
+  /** Node index of the earlier property value with the same key. */
+  first: number;
+}
+
+export interface JsonTree {
+  readonly text: string;
+  readonly count: number;
+  readonly kind: Uint8Array;
+  readonly start: Int32Array;
+  /** Exclusive end offset. */
+  readonly end: Int32Array;
+  readonly parent: Int32Array;
+  /** Offset of the opening quote of the property key owning this value, -1 for none. */
+  readonly keyStart: Int32Array;
+  /** Exclusive end of the key, including the closing quote. */
+  readonly keyEnd: Int32Array;
+  readonly firstChild: Int32Array;
+  readonly nextSibling: Int32Array;
+  readonly childCount: Int32Array;
+  readonly maxDepth: number;
+  readonly duplicates: DuplicateKey[];
+}
+
+const SMALL_OBJECT = 12;
+
+/** Builds the index. Tolerates any input: broken JSON yields a partial but consistent index. */
+export function buildJsonTree(text: string): JsonTree {
+  // Pretty-printed documents hold about one value per 60 characters; grow by doubling past that.
+  let cap = Math.max(64, (text.length / 48) | 0);
+  let kind = new Uint8Array(cap);
+  let start = new Int32Array(cap);
+  let end = new Int32Array(cap);
+  let parent = new Int32Array(cap);
+  let keyStart = new Int32Array(cap);
+  let keyEnd = new Int32Array(cap);
+  let firstChild = new Int32Array(cap);
+  let nextSibling = new Int32Array(cap);
+  let lastChild = new Int32Array(cap);
+  let childCount = new Int32Array(cap);
+  let count = 0;
+
+  const grow = (): void => {
+    cap *= 2;
+    const g8 = (a: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => { const b = new Uint8Array(cap); b.set(a); return b; };
+    const g32 = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => { const b = new Int32Array(cap); b.set(a); return b; };
+    kind = g8(kind); start = g32(start); end = g32(end); parent = g32(parent); keyStart = g32(keyStart);
+    keyEnd = g32(keyEnd); firstChild = g32(firstChild); nextSibling = g32(nextSibling);
+    lastChild = g32(lastChild); childCount = g32(childCount);
+  };
+
+  const stack: number[] = [];
+  let top = -1;
+  let expectKey = false;
+  let pendingKeyStart = -1;
+  let pendingKeyEnd = -1;
+  let maxDepth = 0;
+  const duplicates: DuplicateKey[] = [];
+
+  const add = (k: NodeKind, s: number, e: number): number => {
+    if (count === cap) grow();
+    const n = count++;
+    kind[n] = k; start[n] = s; end[n] = e; parent[n] = top;
+    keyStart[n] = pendingKeyStart; keyEnd[n] = pendingKeyEnd;
+    firstChild[n] = -1; nextSibling[n] = -1; lastChild[n] = -1; childCount[n] = 0;
+    pendingKeyStart = -1; pendingKeyEnd = -1;
+    if (top >= 0) {
+      if (lastChild[top] < 0) firstChild[top] = n; else nextSibling[lastChild[top]] = n;
+      lastChild[top] = n;
+      childCount[top]++;
+    }
+    return n;
+  };
+
+  const sameKey = (a: number, b: number): boolean => {
+    const sa = keyStart[a];
+    const sb = keyStart[b];
+    const la = keyEnd[a] - sa;
+    if (la !== keyEnd[b] - sb) return false;
+    // Compare in place: most pairs differ in the first characters, so no substring is allocated.
+    for (let i = 0; i < la; i++) if (text.charCodeAt(sa + i) !== text.charCodeAt(sb + i)) return false;
+    return true;
+  };
+
+  const checkDuplicates = (obj: number): void => {
+    const n = childCount[obj];
+    if (n < 2) return;
+    if (n <= SMALL_OBJECT) {
+      for (let c = firstChild[obj]; c >= 0; c = nextSibling[c]) {
+        if (keyStart[c] < 0) continue;
+        for (let d = nextSibling[c]; d >= 0; d = nextSibling[d]) {
+          if (keyStart[d] >= 0 && sameKey(c, d)) duplicates.push({ node: d, first: c });
+        }
+      }
+      return;
+    }
+    const seen = new Map<string, number>();
+    for (let c = firstChild[obj]; c >= 0; c = nextSibling[c]) {
+      if (keyStart[c] < 0) continue;
+      const k = text.slice(keyStart[c], keyEnd[c]);
+      const prev = seen.get(k);
+      if (prev !== undefined) duplicates.push({ node: c, first: prev });
+      else seen.set(k, c);
+    }
+  };
+
+  const len = text.length;
+  let i = 0;
+  while (i < len) {
+    const c = text.charCodeAt(i);
+    // whitespace
+    if (c === 32 || c === 10 || c === 13 || c === 9) { i++; continue; }
+    if (c === 34 /* " */) {
+      let j = i + 1;
+      let close = -1;
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q < 0) break;
+        let bs = 0;
+        for (let b = q - 1; b > i && text.charCodeAt(b) === 92; b--) bs++;
+        if ((bs & 1) === 0) { close = q; break; }
+        j = q + 1;
+      }
+      // An unterminated string runs to the end of its line, as editors show it.
+      const e = close >= 0 ? close + 1 : lineEnd(text, i);
+      if (top >= 0 && expectKey && kind[top] === NodeKind.Object) {
+        pendingKeyStart = i; pendingKeyEnd = e; expectKey = false;
+      } else {
+        add(NodeKind.String, i, e);
+      }
+      i = e;
+      continue;
+    }
+    if (c === 123 /* { */ || c === 91 /* [ */) {
+      const n = add(c === 123 ? NodeKind.Object : NodeKind.Array, i, len);
+      stack.push(n); top = n;
+      if (stack.length > maxDepth) maxDepth = stack.length;
+      expectKey = c === 123;
+      i++;
+      continue;
+    }
+    if (c === 125 /* } */ || c === 93 /* ] */) {
+      if (top >= 0) {
+        end[top] = i + 1;
+        if (kind[top] === NodeKind.Object) checkDuplicates(top);
+        stack.pop();
+        top = stack.length ? stack[stack.length - 1] : -1;
+      }
+      pendingKeyStart = -1;
+      expectKey = false;
+      i++;
+      continue;
+    }
+    if (c === 58 /* : */) { expectKey = false; i++; continue; }
+    if (c === 44 /* , */) { expectKey = top >= 0 && kind[top] === NodeKind.Object; pendingKeyStart = -1; i++; continue; }
+    if (c === 47 /* / */) {
+      const n2 = text.charCodeAt(i + 1);
+      if (n2 === 47) { i = lineEnd(text, i); continue; }
+      if (n2 === 42) { const e = text.indexOf('*/', i + 2); i = e < 0 ? len : e + 2; continue; }
+    }
+    // number, true/false/null or garbage: up to the next delimiter
+    let j = i + 1;
+    while (j < len) {
+      const d = text.charCodeAt(j);
+      if (d === 44 || d === 58 || d === 93 || d === 125 || d === 32 || d === 10 || d === 13 || d === 9 || d === 34 || d === 47 || d === 91 || d === 123) break;
+      j++;
+    }
+    if (top >= 0 && expectKey) {
+      // An unquoted key (invalid JSON, common while typing): index it as a key so positions stay aligned.
+      pendingKeyStart = i; pendingKeyEnd = j; expectKey = false;
+    } else {
+      add(c === 45 || (c >= 48 && c <= 57) ? NodeKind.Number : NodeKind.Literal, i, j);
+    }
+    i = j;
+  }
+  // Unclosed containers end at the end of the text (already set at creation).
+  for (const n of stack) if (kind[n] === NodeKind.Object) checkDuplicates(n);
+
+  return {
+    text, count, kind, start, end, parent, keyStart, keyEnd, firstChild, nextSibling, childCount,
+    maxDepth, duplicates,
+  };
+}
+
+function lineEnd(text: string, from: number): number {
+  const nl = text.indexOf('\n', from);
+  return nl < 0 ? text.length : nl;
+}
+
+/** Decoded key of a property value node, or undefined for array elements / the root. */
+export function keyOf(tree: JsonTree, node: number): string | undefined {
+  const s = tree.keyStart[node];
+  if (s < 0) return undefined;
+  const raw = tree.text.slice(s, tree.keyEnd[node]);
+  if (raw.charCodeAt(0) !== 34) return raw;
+  if (raw.indexOf('\\') < 0) return raw.slice(1, raw.length > 1 && raw.endsWith('"') ? -1 : undefined);
+  try { return JSON.parse(raw) as string; } catch { return raw.slice(1, -1); }
+}
+
+const lookupCache = new WeakMap<JsonTree, Map<number, Map<string, number>>>();
+
+/** Child of an object by key (last one wins, like JSON.parse) or of an array by index; -1 if none. */
+export function childOf(tree: JsonTree, node: number, key: string | number): number {
+  if (node < 0) return -1;
+  if (tree.kind[node] === NodeKind.Array) {
+    if (typeof key !== 'number') return -1;
+    let i = 0;
+    for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) if (i++ === key) return c;
+    return -1;
+  }
+  if (tree.kind[node] !== NodeKind.Object) return -1;
+  const k = String(key);
+  if (tree.childCount[node] > 16) {
+    // Big maps (schemas, properties of 1,500 entries) get a memoised lookup table.
+    let perTree = lookupCache.get(tree);
+    if (!perTree) { perTree = new Map(); lookupCache.set(tree, perTree); }
+    let table = perTree.get(node);
+    if (!table) {
+      table = new Map();
+      for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) {
+        const name = keyOf(tree, c);
+        if (name !== undefined) table.set(name, c);
+      }
+      perTree.set(node, table);
+    }
+    return table.get(k) ?? -1;
+  }
+  let found = -1;
+  for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) if (keyOf(tree, c) === k) found = c;
+  return found;
+}
+
+/** Node at a path from the root; -1 when the path does not exist in the text. */
+export function nodeAt(tree: JsonTree, path: JsonPath): number {
+  if (tree.count === 0) return -1;
+  let n = 0;
+  for (const seg of path) {
+    n = childOf(tree, n, seg);
+    if (n < 0) return -1;
+  }
+  return n;
+}
+
+/** Path from the root to a node. */
+export function pathOf(tree: JsonTree, node: number): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (let n = node; n > 0 && tree.parent[n] >= 0; n = tree.parent[n]) {
+    const p = tree.parent[n];
+    if (tree.kind[p] === NodeKind.Array) {
+      let i = 0;
+      for (let c = tree.firstChild[p]; c >= 0 && c !== n; c = tree.nextSibling[c]) i++;
+      out.push(i);
+    } else {
+      out.push(keyOf(tree, n) ?? '');
+    }
+  }
+  return out.reverse();
+}
+
+/** Deepest value node whose range contains offset (end inclusive, so a cursor right after a value counts). */
+export function nodeAtOffset(tree: JsonTree, offset: number): number {
+  // Nodes are numbered in document order, so start offsets are sorted.
+  let lo = 0;
+  let hi = tree.count - 1;
+  let best = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (tree.start[mid] <= offset) { best = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  for (let n = best; n >= 0; n = tree.parent[n]) {
+    if (offset <= tree.end[n]) return n;
+  }
+  return -1;
+}
+
+/** Property value node whose key range contains offset, or -1. */
+export function keyNodeAtOffset(tree: JsonTree, offset: number): number {
+  // A key lies inside its object but before its value, so the deepest node at the offset is
+  // the object itself (or, at a key's closing quote, possibly the previous sibling's value).
+  let n = nodeAtOffset(tree, offset);
+  if (n >= 0 && tree.kind[n] !== NodeKind.Object) n = tree.parent[n];
+  if (n < 0) return -1;
+  for (let c = tree.firstChild[n]; c >= 0; c = tree.nextSibling[c]) {
+    if (tree.keyStart[c] > offset) break;
+    if (tree.keyStart[c] >= 0 && offset <= tree.keyEnd[c]) return c;
+  }
+  return -1;
+}
+
+/** Children of a node, in order. */
+export function childrenOf(tree: JsonTree, node: number): number[] {
+  const out: number[] = [];
+  for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) out.push(c);
+  return out;
+}

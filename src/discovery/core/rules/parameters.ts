@@ -1,0 +1,177 @@
+import { isObj } from '../model';
+import type { Rule } from './types';
+import { describeMethod, methodParameters, str, templateVariables } from './util';
+
+export const parameterOrderUnknown: Rule = {
+  code: 'parameter-order-unknown',
+  defaultSeverity: 'error',
+  summary: 'Every `parameterOrder` entry names a parameter of the method.',
+  check(model, report) {
+    for (const m of model.methods) {
+      const order = m.value.parameterOrder;
+      if (!Array.isArray(order)) continue;
+      const params = methodParameters(m);
+      order.forEach((name, i) => {
+        if (typeof name === 'string' && !(name in params)) {
+          report({ path: [...m.path, 'parameterOrder', i], message: `"${name}" in parameterOrder of ${describeMethod(m)} is not one of its parameters; declare it under "parameters" or remove it.`, data: { name } });
+        }
+      });
+    }
+  },
+};
+
+export const parameterOrderDuplicate: Rule = {
+  code: 'parameter-order-duplicate',
+  defaultSeverity: 'error',
+  summary: 'No parameter appears twice in `parameterOrder`.',
+  check(model, report) {
+    for (const m of model.methods) {
+      const order = m.value.parameterOrder;
+      if (!Array.isArray(order)) continue;
+      const seen = new Set<unknown>();
+      order.forEach((name, i) => {
+        if (seen.has(name)) report({ path: [...m.path, 'parameterOrder', i], message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`, data: { name, index: i } });
+        seen.add(name);
+      });
+    }
+  },
+};
+
+export const parameterOrderMissingRequired: Rule = {
+  code: 'parameter-order-missing-required',
+  defaultSeverity: 'warning',
+  summary: 'Required parameters are listed in `parameterOrder` (generators build method signatures from it).',
+  check(model, report) {
+    for (const m of model.methods) {
+      const order = Array.isArray(m.value.parameterOrder) ? m.value.parameterOrder : [];
+      const params = methodParameters(m);
+      for (const [name, p] of Object.entries(params)) {
+        if (isObj(p) && p.required === true && !order.includes(name)) {
+          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Required parameter "${name}" is missing from parameterOrder of ${describeMethod(m)}; add it so generated clients take it as an argument.`, data: { name, method: m.path } });
+        }
+      }
+    }
+  },
+};
+
+export const parameterOrderOptional: Rule = {
+  code: 'parameter-order-optional',
+  defaultSeverity: 'warning',
+  summary: '`parameterOrder` lists only required parameters.',
+  check(model, report) {
+    for (const m of model.methods) {
+      const order = m.value.parameterOrder;
+      if (!Array.isArray(order)) continue;
+      const params = methodParameters(m);
+      order.forEach((name, i) => {
+        const p = typeof name === 'string' ? params[name] : undefined;
+        if (isObj(p) && p.required !== true) {
+          report({ path: [...m.path, 'parameterOrder', i], message: `"${name}" is in parameterOrder but not required; mark it "required": true or remove it from parameterOrder.`, data: { name } });
+        }
+      });
+    }
+  },
+};
+
+export const pathVariableUndeclared: Rule = {
+  code: 'path-variable-undeclared',
+  defaultSeverity: 'error',
+  summary: 'Every `{var}`/`{+var}` in a method `path` is a parameter with `"location": "path"`.',
+  check(model, report) {
+    for (const m of model.methods) {
+      const path = str(m.value.path);
+      if (path === undefined) continue;
+      const params = methodParameters(m);
+      for (const v of templateVariables(path)) {
+        const p = params[v.name] ?? model.globalParameters.get(v.name);
+        if (!isObj(p)) {
+          report({ path: [...m.path, 'path'], message: `Path variable {${v.operator}${v.name}} of ${describeMethod(m)} has no parameter; add a "${v.name}" parameter with "location": "path".`, data: { name: v.name, method: m.path } });
+        } else if (p.location !== 'path') {
+          report({ path: [...m.path, 'path'], message: `Path variable {${v.operator}${v.name}} names parameter "${v.name}", whose location is "${String(p.location)}"; set its "location" to "path".`, data: { name: v.name, method: m.path, wrongLocation: true } });
+        }
+      }
+    }
+  },
+};
+
+export const pathParameterUnused: Rule = {
+  code: 'path-parameter-unused',
+  defaultSeverity: 'error',
+  summary: 'Every parameter with `"location": "path"` appears in the method `path`.',
+  check(model, report) {
+    for (const m of model.methods) {
+      const path = str(m.value.path);
+      if (path === undefined) continue;
+      const vars = new Set(templateVariables(path).map((v) => v.name));
+      for (const [name, p] of Object.entries(methodParameters(m))) {
+        if (isObj(p) && p.location === 'path' && !vars.has(name)) {
+          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Path parameter "${name}" does not appear in path "${path}"; add {${name}} to the path or change its location to "query".`, data: { name } });
+        }
+      }
+    }
+  },
+};
+
+export const pathParameterNotRequired: Rule = {
+  code: 'path-parameter-not-required',
+  defaultSeverity: 'warning',
+  summary: 'Path parameters are `"required": true` (a URL cannot leave them out).',
+  check(model, report) {
+    for (const m of model.methods) {
+      for (const [name, p] of Object.entries(methodParameters(m))) {
+        if (isObj(p) && p.location === 'path' && p.required !== true) {
+          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Path parameter "${name}" is not marked "required": true; a URL cannot omit it.`, data: { name } });
+        }
+      }
+    }
+  },
+};
+
+export const pathReservedExpansionMultiple: Rule = {
+  code: 'path-reserved-expansion-multiple',
+  // Older generators reject this, but current real documents (aiplatform) use it: inform, do not fail.
+  defaultSeverity: 'info',
+  summary: 'A `path` holds at most one `{+var}` (some generators cannot split two greedy segments).',
+  check(model, report) {
+    for (const m of model.methods) {
+      const path = str(m.value.path);
+      if (path === undefined) continue;
+      const plus = templateVariables(path).filter((v) => v.operator === '+');
+      if (plus.length > 1) report({ path: [...m.path, 'path'], message: `Path "${path}" has ${plus.length} {+var} expansions; older generators cannot tell where one ends.` });
+    }
+  },
+};
+
+const LOCATIONS = new Set(['query', 'path']);
+
+export const parameterLocationInvalid: Rule = {
+  code: 'parameter-location-invalid',
+  defaultSeverity: 'error',
+  summary: 'A parameter\'s `location` is `query` or `path`.',
+  check(model, report) {
+    for (const n of model.schemaNodes) {
+      if (n.context !== 'parameter' && n.context !== 'globalParameter') continue;
+      const loc = n.value.location;
+      if (loc === undefined) {
+        report({ path: n.path, at: 'key', message: `Parameter "${String(n.path[n.path.length - 1])}" has no "location"; add "location": "query" or "path".`, data: { name: n.path[n.path.length - 1] } });
+      } else if (typeof loc !== 'string' || !LOCATIONS.has(loc)) {
+        report({ path: [...n.path, 'location'], message: `Location ${JSON.stringify(loc)} is not supported; use "query" or "path".` });
+      }
+    }
+  },
+};
+
+export const globalParameterShadowed: Rule = {
+  code: 'global-parameter-shadowed',
+  defaultSeverity: 'info',
+  summary: 'A method parameter has the same name as a document-level parameter.',
+  check(model, report) {
+    for (const m of model.methods) {
+      for (const name of Object.keys(methodParameters(m))) {
+        if (model.globalParameters.has(name)) {
+          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Parameter "${name}" of ${describeMethod(m)} shadows the document-level parameter of the same name; generated clients may expose only one.` });
+        }
+      }
+    }
+  },
+};

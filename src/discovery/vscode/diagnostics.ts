@@ -1,0 +1,124 @@
+// Problems for description documents: on open at once, on change after a pause, and only the
+// result for the version still in the editor is published.
+import * as vscode from 'vscode';
+import { mayBeDiscoveryDocument, StaleResult, type AnalysisWorker, type Diagnostic as CoreDiagnostic, type Severity } from '../core';
+import { DiscoveryDocuments, isJsonDocument } from './documents';
+
+export const DIAGNOSTIC_SOURCE = 'discovery';
+const DEBOUNCE_MS = 300;
+/** Texts above this size are analysed on the worker thread (when one is available). */
+export const WORKER_THRESHOLD = 256 * 1024;
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+export function toVscodeDiagnostic(doc: vscode.TextDocument, d: CoreDiagnostic): vscode.Diagnostic {
+  const range = new vscode.Range(doc.positionAt(d.offset), doc.positionAt(d.offset + d.length));
+  const out = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
+  out.source = DIAGNOSTIC_SOURCE;
+  // The code doubles as the key users put in apiWorkbench.discovery.rules and the anchor in docs/rules.md.
+  out.code = d.code;
+  if (d.data?.deprecatedHint) out.tags = [vscode.DiagnosticTag.Deprecated];
+  return out;
+}
+
+export class DiscoveryDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions: vscode.Disposable[];
+  /** Core diagnostics per uri, for quick fixes that need rule data. */
+  readonly published = new Map<string, { version: number; items: CoreDiagnostic[] }>();
+
+  constructor(private readonly documents: DiscoveryDocuments, private readonly worker?: AnalysisWorker) {
+    this.subscriptions = [
+      this.collection,
+      vscode.workspace.onDidOpenTextDocument((d) => this.validate(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('apiWorkbench.discovery')) this.validateAll();
+      }),
+    ];
+    this.validateAll();
+  }
+
+  validateAll(): void {
+    for (const d of vscode.workspace.textDocuments) this.validate(d);
+  }
+
+  private schedule(doc: vscode.TextDocument): void {
+    if (!isJsonDocument(doc)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(() => {
+      this.timers.delete(key);
+      this.validate(doc);
+    }, DEBOUNCE_MS));
+  }
+
+  validate(doc: vscode.TextDocument): void {
+    if (!isJsonDocument(doc) || doc.isClosed) {
+      // A document whose language changed away from JSON keeps nothing from us.
+      if (this.collection.has(doc.uri)) this.clear(doc.uri);
+      return;
+    }
+    const version = doc.version;
+    if (this.worker && doc.getText().length > WORKER_THRESHOLD) {
+      void this.validateOffThread(doc, version);
+      return;
+    }
+    const analysis = this.documents.get(doc);
+    // The text may have moved on while we worked; a newer run will publish.
+    if (doc.version !== version || doc.isClosed) return;
+    if (!analysis) {
+      this.clear(doc.uri);
+      return;
+    }
+    this.published.set(doc.uri.toString(), { version, items: analysis.diagnostics });
+    this.collection.set(doc.uri, analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)));
+  }
+
+  private async validateOffThread(doc: vscode.TextDocument, version: number): Promise<void> {
+    const text = doc.getText();
+    if (!mayBeDiscoveryDocument(text)) {
+      this.clear(doc.uri);
+      return;
+    }
+    try {
+      const reply = await this.worker!.analyze(doc.uri.toString(), text, this.documents.rules);
+      if (doc.isClosed || doc.version !== version) return;
+      if (!reply.isDiscovery) {
+        this.clear(doc.uri);
+        return;
+      }
+      this.published.set(doc.uri.toString(), { version, items: reply.diagnostics });
+      this.collection.set(doc.uri, reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d)));
+    } catch (err) {
+      if (err instanceof StaleResult) return;
+      // The worker failed (or was stopped): answer on this thread rather than show nothing.
+      if (!doc.isClosed && doc.version === version) {
+        const analysis = this.documents.get(doc);
+        if (analysis) this.collection.set(doc.uri, analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)));
+      }
+    }
+  }
+
+  private clear(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.published.delete(key);
+    this.worker?.forget(key);
+    this.collection.delete(uri);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const d of this.subscriptions) d.dispose();
+  }
+}

@@ -1,0 +1,143 @@
+// The API directory view: lists discovery.apis.list at the configured URL (the sandbox by
+// default), filters it, opens a description in an editor and saves it to the workspace.
+import * as vscode from 'vscode';
+import type { WorkbenchServices } from '../../platform/services';
+import { fetchDescription, fetchDirectory, fileNameFor, filterDirectory, type DirectoryFilter, type DirectoryItem } from '../core/directory';
+
+export const DIRECTORY_VIEW_ID = 'apiWorkbench.directory';
+
+type Node = { kind: 'item'; item: DirectoryItem } | { kind: 'message'; text: string };
+
+export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private items: DirectoryItem[] | undefined;
+  private error: string | undefined;
+  private loading: Promise<void> | undefined;
+  readonly filter: DirectoryFilter = { preferredOnly: false, text: '' };
+  view: vscode.TreeView<Node> | undefined;
+
+  constructor(private readonly services: WorkbenchServices) {}
+
+  refresh(): void {
+    this.items = undefined;
+    this.error = undefined;
+    this.loading = undefined;
+    this.emitter.fire(undefined);
+  }
+
+  setFilter(change: Partial<DirectoryFilter>): void {
+    Object.assign(this.filter, change);
+    void vscode.commands.executeCommand('setContext', 'apiWorkbench.directory.preferredOnly', this.filter.preferredOnly);
+    if (this.view) {
+      const parts = [this.filter.preferredOnly ? 'preferred only' : '', this.filter.text ? `“${this.filter.text}”` : ''].filter(Boolean);
+      this.view.description = parts.join(' · ') || undefined;
+    }
+    this.emitter.fire(undefined);
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const endpoint = await this.services.endpoints.resolve('directory');
+      this.items = await fetchDirectory(endpoint.baseUrl);
+      this.error = undefined;
+    } catch (err) {
+      this.items = [];
+      this.error = (err as Error).message;
+      this.services.log.warn(`Directory: ${this.error}`);
+    }
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (node) return [];
+    if (!this.items) {
+      this.loading ??= this.load();
+      await this.loading;
+    }
+    if (this.error) return [{ kind: 'message', text: this.error }];
+    const shown = filterDirectory(this.items ?? [], this.filter);
+    if (!shown.length) return [{ kind: 'message', text: this.items?.length ? 'No API matches the filter.' : 'The directory lists no APIs.' }];
+    return shown.map((item) => ({ kind: 'item', item }));
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'message') {
+      const t = new vscode.TreeItem(node.text);
+      t.iconPath = new vscode.ThemeIcon('info');
+      return t;
+    }
+    const i = node.item;
+    const t = new vscode.TreeItem(`${i.name} ${i.version}`);
+    t.id = i.id;
+    t.description = [i.title, ...(i.labels ?? []).map((l) => `[${l}]`)].filter(Boolean).join(' ');
+    t.tooltip = new vscode.MarkdownString(`**${i.title ?? i.name}** (${i.id})${i.preferred ? ' · preferred' : ''}\n\n${i.description ?? ''}`);
+    t.iconPath = new vscode.ThemeIcon(i.preferred ? 'star-full' : 'symbol-interface');
+    t.contextValue = 'discoveryDirectoryItem';
+    t.command = { command: 'apiWorkbench.directory.open', title: 'Open', arguments: [node] };
+    return t;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+function itemOf(arg: unknown, tree: DirectoryTree): DirectoryItem | undefined {
+  const n = arg as Node | undefined;
+  if (n?.kind === 'item') return n.item;
+  const sel = tree.view?.selection[0];
+  return sel?.kind === 'item' ? sel.item : undefined;
+}
+
+async function openItem(item: DirectoryItem): Promise<vscode.TextDocument> {
+  const content = await vscode.window.withProgress(
+    { location: { viewId: DIRECTORY_VIEW_ID }, title: `Fetching ${item.id}` },
+    () => fetchDescription(item),
+  );
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return doc;
+}
+
+async function saveItem(item: DirectoryItem): Promise<vscode.Uri | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, fileNameFor(item)) : undefined,
+    filters: { JSON: ['json'] },
+    saveLabel: 'Save Description',
+  });
+  if (!target) return undefined;
+  const content = await fetchDescription(item);
+  await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
+  await vscode.window.showTextDocument(target);
+  return target;
+}
+
+export function registerDirectory(services: WorkbenchServices): vscode.Disposable[] {
+  const tree = new DirectoryTree(services);
+  const view = vscode.window.createTreeView(DIRECTORY_VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
+  tree.view = view;
+  const fail = (err: unknown) => void vscode.window.showErrorMessage(`API directory: ${(err as Error).message}`);
+  return [
+    tree,
+    view,
+    services.endpoints.onDidChange((s) => { if (s === 'directory') tree.refresh(); }),
+    vscode.commands.registerCommand('apiWorkbench.directory.refresh', () => tree.refresh()),
+    vscode.commands.registerCommand('apiWorkbench.directory.filter', async () => {
+      const text = await vscode.window.showInputBox({ prompt: 'Show APIs whose name, title, version or description contains…', value: tree.filter.text });
+      if (text !== undefined) tree.setFilter({ text: text.trim() });
+    }),
+    vscode.commands.registerCommand('apiWorkbench.directory.preferredOnly', () => tree.setFilter({ preferredOnly: true })),
+    vscode.commands.registerCommand('apiWorkbench.directory.allVersions', () => tree.setFilter({ preferredOnly: false })),
+    vscode.commands.registerCommand('apiWorkbench.directory.open', async (arg?: unknown) => {
+      const item = itemOf(arg, tree);
+      if (!item) return undefined;
+      try { return await openItem(item); } catch (err) { fail(err); return undefined; }
+    }),
+    vscode.commands.registerCommand('apiWorkbench.directory.save', async (arg?: unknown) => {
+      const item = itemOf(arg, tree);
+      if (!item) return undefined;
+      try { return await saveItem(item); } catch (err) { fail(err); return undefined; }
+    }),
+  ];
+}

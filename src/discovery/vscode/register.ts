@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FeatureRegistration } from '../../platform/services';
+import { AnalysisWorker } from '../core';
+import { DiscoveryDiagnostics } from './diagnostics';
+import { registerDirectory } from './directoryView';
+import { DiscoveryDocuments } from './documents';
+import { registerPreview } from './preview';
+import { registerProviders } from './providers';
+
+/** The worker bundle (esbuild entry src/discovery/worker/main.ts → dist/discoveryWorker.js). */
+const WORKER_BUNDLE = join('dist', 'discoveryWorker.js');
+
+export const register: FeatureRegistration = (services) => {
+  const documents = new DiscoveryDocuments();
+  const workerFile = join(services.context.extensionPath, WORKER_BUNDLE);
+  // Without the bundle (e.g. a build that predates it) validation simply stays on this thread.
+  const worker = existsSync(workerFile) ? new AnalysisWorker(workerFile) : undefined;
+  const diagnostics = new DiscoveryDiagnostics(documents, worker);
+  return [
+    documents,
+    diagnostics,
+    { dispose: () => void worker?.dispose() },
+    ...registerProviders(documents),
+    ...registerPreview(documents),
+    ...registerDirectory(services),
+  ];
+};

@@ -1,0 +1,156 @@
+// The one contract between the generation panel's host side and its webview. Both import this
+// file; nothing else crosses the boundary. Every message is discriminated by `type`.
+
+export const GENERATION_VIEW_ID = 'apiWorkbench.generation';
+
+export type TurnState = 'streaming' | 'done' | 'stopped' | 'error' | 'blocked' | 'awaitingApproval';
+
+export interface RatingView {
+  category: string;
+  probability: string;
+  blocked: boolean;
+}
+
+export interface CitationView {
+  n: number;
+  uri?: string;
+  license?: string;
+  /** The passage the source covers (mapped from UTF-8 byte offsets). */
+  text: string;
+}
+
+export interface ExplanationView {
+  label: string;
+  meaning: string;
+  advice?: string;
+  warning: boolean;
+}
+
+export interface ErrorView {
+  code: number;
+  status: string;
+  message: string;
+  advice: string;
+  /** A button the panel shows next to the error. */
+  action?: 'setApiKey' | 'retry' | 'openSettings';
+}
+
+export interface FunctionCallView {
+  name: string;
+  args: Record<string, unknown>;
+  /** Set once decided. */
+  decision?: 'approved' | 'rejected' | 'auto';
+  result?: string;
+}
+
+export interface UsageView {
+  prompt?: number;
+  cached?: number;
+  candidates?: number;
+  thoughts?: number;
+  total?: number;
+}
+
+/** Everything the panel shows about one reply besides its text. */
+export interface TurnSummary {
+  state: TurnState;
+  finish?: ExplanationView & { reason: string };
+  finishMessage?: string;
+  block?: ExplanationView & { reason: string; message?: string };
+  promptRatings: RatingView[];
+  ratings: RatingView[];
+  citations: CitationView[];
+  usage?: UsageView;
+  modelVersion?: string;
+  error?: ErrorView;
+  /** The reply stopped before a finish reason: shown as partial. */
+  incomplete: boolean;
+  functionCalls: FunctionCallView[];
+  retries?: number;
+}
+
+export interface TurnView {
+  id: string;
+  /** What the user asked (or a description of a function result sent back). */
+  prompt: string;
+  kind: 'prompt' | 'functionResult';
+  model: string;
+  text: string;
+  thoughts: string;
+  summary: TurnSummary;
+}
+
+export interface ConversationInfo {
+  id: string;
+  title: string;
+  updated: number;
+}
+
+export const SAFETY_CATEGORIES = [
+  'HARM_CATEGORY_HATE_SPEECH',
+  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
+  'HARM_CATEGORY_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_HARASSMENT',
+] as const;
+
+export interface PanelSettings {
+  model: string;
+  systemInstruction: string;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  maxOutputTokens?: number;
+  stopSequences: string[];
+  candidateCount?: number;
+  jsonMode: boolean;
+  /** JSON text of the response schema (edited as text, parsed on send). */
+  responseSchema: string;
+  /** Category → threshold; absent categories use the service default. */
+  safety: Record<string, string>;
+  cachedContent: string;
+  /** Offer the built-in read-only workspace tools to the model. */
+  builtinTools: boolean;
+}
+
+export interface PanelInit {
+  settings: PanelSettings;
+  models: string[];
+  conversation: ConversationInfo;
+  conversations: ConversationInfo[];
+  turns: TurnView[];
+  endpoint: { sandbox: boolean; hasKey: boolean };
+  busy: boolean;
+}
+
+export type HostToWebview =
+  | { type: 'init'; data: PanelInit }
+  | { type: 'models'; models: string[]; error?: string }
+  | { type: 'turnStart'; turn: TurnView }
+  | { type: 'delta'; turnId: string; text: string; thought: string }
+  | { type: 'turnEnd'; turnId: string; text: string; summary: TurnSummary }
+  | { type: 'problems'; messages: string[] }
+  | { type: 'status'; text: string }
+  | { type: 'tokens'; count?: number; error?: string };
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'send'; prompt: string }
+  | { type: 'stop' }
+  | { type: 'newChat' }
+  | { type: 'openConversation'; id: string }
+  | { type: 'deleteConversation'; id: string }
+  | { type: 'settings'; settings: PanelSettings }
+  | { type: 'refreshModels' }
+  | { type: 'countTokens'; prompt: string }
+  | { type: 'setApiKey' }
+  | { type: 'openLink'; href: string }
+  | { type: 'copyCode'; code: string }
+  | { type: 'insertCode'; code: string }
+  | { type: 'newFile'; code: string; language: string }
+  | { type: 'decideCall'; turnId: string; approve: boolean }
+  | { type: 'export'; format: 'markdown' | 'json' }
+  | { type: 'attach'; what: 'selection' | 'activeFile' | 'files' | 'image' }
+  /** Acknowledges what the panel shows, so host tests can check it without DOM access. */
+  | { type: 'rendered'; turnId: string; state: TurnState; textLength: number; visibleText: string; notices: string[] };
+
+export type RenderedAck = Extract<WebviewToHost, { type: 'rendered' }>;

@@ -1,0 +1,191 @@
+// Entry of the generation panel's webview (bundled to dist/webview/generation.js).
+import type { HostToWebview, PanelInit, TurnView, WebviewToHost } from '../protocol';
+import { button, el } from './dom';
+import { SettingsDrawer } from './settingsDrawer';
+import { TurnElement } from './turn';
+
+declare function acquireVsCodeApi(): { postMessage(m: WebviewToHost): void; getState(): unknown; setState(s: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const post = (m: WebviewToHost) => vscode.postMessage(m);
+const saved = (vscode.getState() as { draft?: string } | undefined) ?? {};
+
+const RENDER_INTERVAL_MS = 40;
+
+const turns = new Map<string, TurnElement>();
+const dirty = new Set<string>();
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+let busy = false;
+
+const app = document.getElementById('app')!;
+const conversationSelect = el('select', { class: 'conversations', title: 'Conversations of this workspace' });
+const header = el('header', {},
+  conversationSelect,
+  button('New chat', () => post({ type: 'newChat' }), { title: 'Start a new conversation' }),
+  button('Delete', () => conversationSelect.value && post({ type: 'deleteConversation', id: conversationSelect.value }), { title: 'Delete this conversation from the workspace history' }),
+  button('Export .md', () => post({ type: 'export', format: 'markdown' })),
+  button('Export .json', () => post({ type: 'export', format: 'json' })),
+);
+const endpointNote = el('div', { class: 'endpoint' });
+const drawer = new SettingsDrawer((s) => post({ type: 'settings', settings: s }), () => post({ type: 'refreshModels' }));
+const log = el('main', { class: 'log' });
+const empty = el('div', { class: 'empty', text: 'Ask something. Replies stream here; code blocks get Copy / Insert / New file.' });
+const problems = el('div', { class: 'problems', role: 'alert', hidden: true });
+const status = el('div', { class: 'status' });
+const prompt = el('textarea', { class: 'prompt-input', rows: '3', placeholder: 'Prompt (Enter to send, Shift+Enter for a new line)', 'aria-label': 'Prompt', 'data-testid': 'prompt' });
+prompt.value = saved.draft ?? '';
+const tokenCount = el('span', { class: 'tokens' });
+const send = button('Send', () => submit(), { class: 'primary send', 'data-testid': 'send' });
+const stop = button('Stop', () => post({ type: 'stop' }), { class: 'stop', disabled: true, 'data-testid': 'stop' });
+const attach = el('select', { class: 'attach', title: 'Attach context to the next prompt' },
+  el('option', { value: '', text: 'Attach…' }),
+  el('option', { value: 'selection', text: 'Selection' }),
+  el('option', { value: 'activeFile', text: 'Active file' }),
+  el('option', { value: 'files', text: 'Workspace files…' }),
+  el('option', { value: 'image', text: 'Image…' }));
+attach.addEventListener('change', () => {
+  if (attach.value) post({ type: 'attach', what: attach.value as 'selection' });
+  attach.value = '';
+});
+const composer = el('footer', {}, problems, status, prompt, el('div', { class: 'composer-row' }, attach, tokenCount, stop, send));
+app.append(header, endpointNote, drawer.root, log, composer);
+
+conversationSelect.addEventListener('change', () => post({ type: 'openConversation', id: conversationSelect.value }));
+
+function submit(): void {
+  const text = prompt.value.trim();
+  if (!text || busy) return;
+  post({ type: 'send', prompt: text });
+}
+
+prompt.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    submit();
+  }
+});
+let countTimer: ReturnType<typeof setTimeout> | undefined;
+prompt.addEventListener('input', () => {
+  vscode.setState({ draft: prompt.value });
+  clearTimeout(countTimer);
+  countTimer = setTimeout(() => prompt.value.trim() && post({ type: 'countTokens', prompt: prompt.value }), 800);
+});
+
+function setBusy(b: boolean): void {
+  busy = b;
+  send.disabled = b;
+  stop.disabled = !b;
+}
+
+function acknowledge(t: TurnElement): void {
+  post({ type: 'rendered', turnId: t.view.id, state: t.summary.state, textLength: t.text.length, visibleText: t.visibleText, notices: t.notices });
+}
+
+/** Set when the user sent something: show the new turn whatever the scroll position was. */
+let forceScroll = false;
+
+function flush(): void {
+  flushTimer = undefined;
+  const stick = forceScroll || log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  forceScroll = false;
+  for (const id of dirty) {
+    const t = turns.get(id);
+    if (!t) continue;
+    t.render();
+    acknowledge(t);
+  }
+  dirty.clear();
+  if (stick) log.scrollTop = log.scrollHeight;
+}
+
+function markDirty(id: string, now = false): void {
+  dirty.add(id);
+  if (now) {
+    clearTimeout(flushTimer);
+    flush();
+  } else if (!flushTimer) flushTimer = setTimeout(flush, RENDER_INTERVAL_MS);
+}
+
+function addTurn(view: TurnView): TurnElement {
+  const t = new TurnElement(view, post);
+  turns.set(view.id, t);
+  empty.remove();
+  log.append(t.root);
+  return t;
+}
+
+function init(data: PanelInit): void {
+  turns.clear();
+  dirty.clear();
+  log.replaceChildren();
+  drawer.show(data.settings);
+  drawer.setModels(data.models);
+  conversationSelect.replaceChildren(
+    ...[data.conversation, ...data.conversations.filter((c) => c.id !== data.conversation.id)].map((c) =>
+      el('option', { value: c.id, text: c.title, selected: c.id === data.conversation.id })),
+  );
+  endpointNote.textContent = `${data.endpoint.sandbox ? 'Sandbox endpoint' : 'Service endpoint'}${data.endpoint.hasKey ? '' : ' — no API key set'}`;
+  endpointNote.className = data.endpoint.hasKey ? 'endpoint' : 'endpoint endpoint-missing';
+  if (!data.turns.length) log.append(empty);
+  let last: TurnElement | undefined;
+  for (const v of data.turns) {
+    last = addTurn(v);
+    last.render();
+  }
+  setBusy(data.busy);
+  log.scrollTop = log.scrollHeight;
+  if (last) acknowledge(last);
+}
+
+window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
+  const m = event.data;
+  switch (m.type) {
+    case 'init':
+      init(m.data);
+      break;
+    case 'models':
+      drawer.setModels(m.models, m.error);
+      break;
+    case 'turnStart':
+      problems.hidden = true;
+      status.textContent = '';
+      prompt.value = m.turn.kind === 'prompt' ? '' : prompt.value;
+      vscode.setState({ draft: prompt.value });
+      setBusy(true);
+      forceScroll = true;
+      markDirty(addTurn(m.turn).view.id, true);
+      break;
+    case 'delta': {
+      const t = turns.get(m.turnId);
+      if (!t) break;
+      t.append(m.text, m.thought);
+      markDirty(m.turnId);
+      break;
+    }
+    case 'turnEnd': {
+      const t = turns.get(m.turnId);
+      if (!t) break;
+      t.text = m.text;
+      t.summary = m.summary;
+      status.textContent = '';
+      setBusy(false);
+      // The final render adds notices and sources below the text; keep them in view if the text was.
+      forceScroll = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+      markDirty(m.turnId, true);
+      break;
+    }
+    case 'problems':
+      problems.replaceChildren(el('strong', { text: 'Not sent:' }), el('ul', {}, ...m.messages.map((p) => el('li', { text: p }))));
+      problems.hidden = false;
+      break;
+    case 'status':
+      status.textContent = m.text;
+      break;
+    case 'tokens':
+      tokenCount.textContent = m.count !== undefined ? `${m.count} tokens` : '';
+      tokenCount.title = m.error ?? 'Prompt size including history, system instruction and tools';
+      break;
+  }
+});
+
+post({ type: 'ready' });

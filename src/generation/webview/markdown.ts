@@ -1,0 +1,35 @@
+// Model output is untrusted: markdown-it with raw HTML disabled, then DOMPurify over the result,
+// so neither `<script>`, event-handler attributes nor `javascript:` links survive.
+import MarkdownIt from 'markdown-it';
+import DOMPurify from 'dompurify';
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+
+const SAFE_LINK = /^(https?:|mailto:|#)/i;
+
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'A') {
+    const href = node.getAttribute('href') ?? '';
+    if (!SAFE_LINK.test(href)) node.removeAttribute('href');
+    node.setAttribute('rel', 'noopener noreferrer');
+  }
+  if (node.tagName === 'IMG') {
+    // No remote fetches from model output (tracking pixels); data: images only.
+    const src = node.getAttribute('src') ?? '';
+    if (!/^data:image\//i.test(src)) node.removeAttribute('src');
+  }
+});
+
+export function renderMarkdown(text: string): string {
+  return DOMPurify.sanitize(md.render(text), {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
+    FORBID_ATTR: ['style'],
+  });
+}
+
+/** The fence language of a rendered code block (`language-xyz` class), or ''. */
+export function codeLanguage(code: Element): string {
+  const cls = [...code.classList].find((c) => c.startsWith('language-'));
+  return cls ? cls.slice('language-'.length) : '';
+}

@@ -1,0 +1,234 @@
+// One exchange in the conversation: the prompt, the streamed answer (Markdown), and every signal
+// the API gave about it (finish reason, block, safety, citations, usage, errors, function calls).
+import type { TurnSummary, TurnView, WebviewToHost } from '../protocol';
+import { button, el } from './dom';
+import { codeLanguage, renderMarkdown } from './markdown';
+
+export type Post = (m: WebviewToHost) => void;
+
+const PROBABILITY_RANK: Record<string, number> = { NEGLIGIBLE: 0, LOW: 1, MEDIUM: 2, HIGH: 3 };
+
+function short(category: string): string {
+  return category.replace(/^HARM_CATEGORY_/, '').replace(/_/g, ' ').toLowerCase();
+}
+
+export class TurnElement {
+  readonly root: HTMLElement;
+  private readonly answer: HTMLElement;
+  /** Blocks already rendered during streaming; re-rendering only the tail keeps long replies cheap. */
+  private readonly frozen: HTMLElement;
+  private readonly tail: HTMLElement;
+  private frozenLength = 0;
+  private readonly thoughts: HTMLDetailsElement;
+  private readonly thoughtBody: HTMLElement;
+  private readonly extras: HTMLElement;
+  private readonly stateBadge: HTMLElement;
+  text = '';
+  thoughtText = '';
+  summary: TurnSummary;
+  notices: string[] = [];
+
+  constructor(readonly view: TurnView, private readonly post: Post) {
+    this.text = view.text;
+    this.thoughtText = view.thoughts;
+    this.summary = view.summary;
+    this.stateBadge = el('span', { class: 'state' });
+    this.frozen = el('div', { class: 'md-frozen' });
+    this.tail = el('div', { class: 'md-tail' });
+    this.answer = el('div', { class: 'answer markdown', 'data-testid': 'reply' }, this.frozen, this.tail);
+    this.thoughtBody = el('div', { class: 'thought-body' });
+    this.thoughts = el('details', { class: 'thoughts', hidden: true }, el('summary', { text: 'Thoughts' }), this.thoughtBody);
+    this.extras = el('div', { class: 'extras' });
+    this.root = el(
+      'section',
+      { class: 'turn', 'data-turn': view.id },
+      el('div', { class: view.kind === 'prompt' ? 'prompt' : 'prompt function-result' },
+        el('span', { class: 'who', text: view.kind === 'prompt' ? 'You' : 'Function results' }),
+        el('div', { class: 'prompt-text', text: view.prompt })),
+      el('div', { class: 'reply' },
+        el('div', { class: 'reply-head' }, el('span', { class: 'who', text: view.model }), this.stateBadge),
+        this.thoughts, this.answer, this.extras),
+    );
+    this.answer.addEventListener('click', (e) => {
+      const a = (e.target as HTMLElement).closest('a');
+      if (!a) return;
+      e.preventDefault();
+      const href = a.getAttribute('href');
+      if (href) this.post({ type: 'openLink', href });
+    });
+  }
+
+  append(text: string, thought: string): void {
+    this.text += text;
+    this.thoughtText += thought;
+  }
+
+  /** Re-renders text and signals. While streaming only the unfinished tail is re-parsed. */
+  render(): void {
+    if (this.summary.state === 'streaming') {
+      const split = stableSplit(this.text, this.frozenLength);
+      if (split > this.frozenLength) {
+        const block = el('div', {});
+        block.innerHTML = renderMarkdown(this.text.slice(this.frozenLength, split));
+        this.decorateCode(block);
+        this.frozen.append(...block.childNodes);
+        this.frozenLength = split;
+      }
+      this.tail.innerHTML = renderMarkdown(this.text.slice(this.frozenLength));
+      this.decorateCode(this.tail);
+    } else {
+      // Final: one render of the whole text, so constructs spanning blocks come out exactly.
+      this.frozen.replaceChildren();
+      this.frozenLength = 0;
+      this.tail.innerHTML = renderMarkdown(this.text);
+      this.decorateCode(this.tail);
+    }
+    if (this.thoughtText) {
+      this.thoughts.hidden = false;
+      this.thoughtBody.textContent = this.thoughtText;
+    }
+    this.stateBadge.textContent = this.summary.state === 'streaming' ? 'streaming…' : this.summary.state === 'awaitingApproval' ? 'waiting for your approval' : this.summary.state;
+    this.stateBadge.className = `state state-${this.summary.state}`;
+    this.renderExtras();
+  }
+
+  /** The answer as the user reads it (code-action labels left out once the reply is final). */
+  get visibleText(): string {
+    if (this.summary.state === 'streaming') return this.answer.textContent ?? '';
+    const copy = this.answer.cloneNode(true) as HTMLElement;
+    for (const bar of copy.querySelectorAll('.code-actions')) bar.remove();
+    return copy.textContent ?? '';
+  }
+
+  private decorateCode(root: HTMLElement): void {
+    for (const pre of root.querySelectorAll('pre')) {
+      const code = pre.querySelector('code');
+      if (!code) continue;
+      const source = code.textContent ?? '';
+      const lang = codeLanguage(code);
+      const bar = el('div', { class: 'code-actions' },
+        el('span', { class: 'lang', text: lang || 'text' }),
+        button('Copy', () => this.post({ type: 'copyCode', code: source }), { title: 'Copy to clipboard' }),
+        button('Insert', () => this.post({ type: 'insertCode', code: source }), { title: 'Insert at the cursor of the active editor' }),
+        button('New file', () => this.post({ type: 'newFile', code: source, language: lang }), { title: 'Open as a new untitled file' }));
+      pre.before(bar);
+    }
+  }
+
+  private renderExtras(): void {
+    const s = this.summary;
+    const notes: string[] = [];
+    const box = el('div', { class: 'extras' });
+    const notice = (kind: string, title: string, body?: string, advice?: string, ...rest: Node[]) => {
+      notes.push([title, body, advice].filter(Boolean).join(' — '));
+      box.append(el('div', { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : undefined, 'data-testid': 'notice' },
+        el('strong', { text: title }), body ? el('div', { text: body }) : '', advice ? el('div', { class: 'advice', text: advice }) : '', ...rest));
+    };
+
+    if (s.block) {
+      notice('warning', s.block.label, s.block.meaning + (s.block.message ? ` (${s.block.message})` : ''), s.block.advice);
+    }
+    if (s.error) {
+      const action = s.error.action === 'setApiKey' ? button('Set API key', () => this.post({ type: 'setApiKey' })) : undefined;
+      notice('error', `Error ${s.error.code} ${s.error.status}`, s.error.message, s.error.advice, ...(action ? [action] : []));
+    }
+    if (s.state === 'stopped') notice('info', 'Stopped', 'You stopped this reply; the text above is partial.');
+    else if (s.incomplete && s.state !== 'streaming' && !s.error) notice('warning', 'Incomplete reply', 'The stream ended without a finish reason; the text above may be partial.');
+    if (s.state === 'done' && !this.text.trim() && !s.functionCalls.length && !s.error) {
+      notice('warning', 'Empty reply', `The model ended${s.finish ? ` with ${s.finish.reason}` : ''} without any text.`, 'Resend, rephrase the prompt, or check the finish reason and safety ratings below.');
+    }
+    if (s.finish && (s.finish.warning || s.finish.reason !== 'STOP')) {
+      notice(s.finish.reason === 'STOP' ? 'info' : 'warning', s.finish.label, s.finish.meaning + (s.finishMessage ? ` (${s.finishMessage})` : ''), s.finish.advice);
+    }
+
+    for (const call of s.functionCalls) {
+      const row = el('div', { class: 'call' },
+        el('code', { text: `${call.name}(${JSON.stringify(call.args)})` }));
+      if (s.state === 'awaitingApproval') {
+        row.append(
+          button('Run', () => this.post({ type: 'decideCall', turnId: this.view.id, approve: true }), { class: 'primary' }),
+          button('Decline', () => this.post({ type: 'decideCall', turnId: this.view.id, approve: false })),
+        );
+      } else if (call.decision) {
+        row.append(el('span', { class: 'decision', text: call.decision }));
+      }
+      if (call.result) row.append(el('pre', { class: 'call-result', text: call.result }));
+      box.append(row);
+      notes.push(`function call ${call.name}${call.decision ? ` ${call.decision}` : ''}`);
+    }
+
+    const ratings = [...s.promptRatings.map((r) => ({ ...r, on: 'prompt' })), ...s.ratings.map((r) => ({ ...r, on: 'reply' }))];
+    const notable = ratings.filter((r) => r.blocked || (PROBABILITY_RANK[r.probability] ?? 2) >= 1);
+    if (ratings.length) {
+      const list = el('ul', { class: 'ratings' });
+      for (const r of ratings) {
+        const bad = r.blocked || (PROBABILITY_RANK[r.probability] ?? 2) >= 2;
+        list.append(el('li', { class: bad ? 'rating rating-high' : 'rating', text: `${r.on}: ${short(r.category)} ${r.probability.toLowerCase()}${r.blocked ? ' (blocked)' : ''}` }));
+      }
+      box.append(el('details', { class: 'safety', open: notable.some((r) => r.blocked || r.probability === 'HIGH') }, el('summary', { text: `Safety ratings${notable.length ? ` (${notable.length} notable)` : ''}` }), list));
+      for (const r of notable) if (r.blocked) notes.push(`blocked by ${short(r.category)}`);
+    }
+
+    if (s.citations.length) {
+      const list = el('ol', { class: 'citations' });
+      for (const c of s.citations) {
+        const link = c.uri && /^https?:/i.test(c.uri) ? el('a', { href: c.uri, text: c.uri }) : el('span', { text: c.uri ?? '(no link)' });
+        list.append(el('li', {}, link, c.license ? el('span', { class: 'license', text: ` (${c.license})` }) : '', el('blockquote', { class: 'cited', text: c.text.length > 240 ? `${c.text.slice(0, 240)}…` : c.text, title: 'The passage this source covers' })));
+      }
+      list.addEventListener('click', (e) => {
+        const a = (e.target as HTMLElement).closest('a');
+        if (!a) return;
+        e.preventDefault();
+        this.post({ type: 'openLink', href: a.getAttribute('href')! });
+      });
+      box.append(el('div', { class: 'sources', 'data-testid': 'citations' }, el('strong', { text: `Sources (${s.citations.length})` }), list));
+      notes.push(`${s.citations.length} citation${s.citations.length === 1 ? '' : 's'}`);
+    }
+
+    const u = s.usage;
+    const meta: string[] = [];
+    if (u) {
+      meta.push(`tokens: prompt ${u.prompt ?? '–'}`);
+      if (u.cached) meta.push(`cached ${u.cached}`);
+      meta.push(`reply ${u.candidates ?? 0}`);
+      if (u.thoughts) meta.push(`thoughts ${u.thoughts}`);
+      meta.push(`total ${u.total ?? '–'}`);
+    }
+    if (s.modelVersion) meta.push(`model ${s.modelVersion}`);
+    if (s.retries) meta.push(`${s.retries} retr${s.retries === 1 ? 'y' : 'ies'}`);
+    if (meta.length) box.append(el('div', { class: 'meta', text: meta.join(' · ') }));
+
+    this.extras.replaceChildren(...box.childNodes);
+    this.notices = notes;
+  }
+}
+
+/**
+ * The end of the last complete Markdown block after `from`: a blank line outside any fenced code
+ * block. Text before it will not change meaning when more text arrives (bar rare constructs such
+ * as loose lists, which the final full render corrects).
+ */
+export function stableSplit(text: string, from: number): number {
+  let split = from;
+  let inFence = false;
+  let fence = '';
+  let lineStart = from;
+  while (lineStart < text.length) {
+    let nl = text.indexOf('\n', lineStart);
+    if (nl === -1) break;
+    const line = text.slice(lineStart, nl);
+    const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (m) {
+      if (!inFence) {
+        inFence = true;
+        fence = m[1];
+      } else if (m[1][0] === fence[0] && m[1].length >= fence.length && line.trim() === m[1]) {
+        inFence = false;
+      }
+    } else if (!inFence && line.trim() === '' && lineStart > from) {
+      split = nl + 1;
+    }
+    lineStart = nl + 1;
+  }
+  return split;
+}

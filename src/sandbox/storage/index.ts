@@ -1,0 +1,150 @@
+// The file storage emulator: Drive v2 semantics under /store/v2 (and /drive/v2 so off-the-shelf
+// Drive clients work), with uploads under /upload/… . Requests pass auth, rate limiting and fault
+// injection, then the route table; JSON answers honour `fields` and `prettyPrint`.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Emulator, EmulatorFactory, SandboxContext } from '../types';
+import { ApiError, authError, backendError, badRequest, methodNotAllowed, rateLimited } from './errors';
+import { FieldSyntaxError, parseFields, project } from './fields';
+import { Store } from './model';
+import { seedState } from './seed';
+import { Router, type Reply, type RequestContext } from './router';
+import { StorageService } from './service';
+import { registerReadRoutes } from './routes/read';
+import { registerRoutes } from './routes';
+import { loadState, Persister } from './persist';
+import { registerControlRoutes } from './routes/control';
+
+const API_PREFIXES = [
+  { prefix: '/resumable/upload/store/v2', service: '/store/v2', upload: true },
+  { prefix: '/resumable/upload/drive/v2', service: '/drive/v2', upload: true },
+  { prefix: '/upload/store/v2', service: '/store/v2', upload: true },
+  { prefix: '/upload/drive/v2', service: '/drive/v2', upload: true },
+  { prefix: '/store/v2', service: '/store/v2', upload: false },
+  { prefix: '/drive/v2', service: '/drive/v2', upload: false },
+];
+
+/** Where the sandbox's authorization server lives (see oauth.ts). */
+const OAUTH_PREFIX = '/o/oauth2';
+
+export interface StorageEmulator extends Emulator {
+  readonly service: StorageService;
+}
+
+export const createStorageEmulator: EmulatorFactory = (ctx: SandboxContext): StorageEmulator => createStorage(ctx);
+
+export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = {}): StorageEmulator {
+  const persisted = ctx.dataDir ? loadState(ctx.dataDir) : undefined;
+  const store = new Store(persisted ?? seedState(), opts.now);
+  const persister = ctx.dataDir ? new Persister(ctx.dataDir, store) : undefined;
+  if (persister) store.onMutate = () => persister.schedule();
+  const service = new StorageService(store, ctx);
+  const router = new Router<StorageService>();
+  registerReadRoutes(router);
+  registerRoutes(router);
+  registerControlRoutes(router);
+  const requestTimes: number[] = [];
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    if (url.pathname.startsWith(OAUTH_PREFIX + '/')) return service.oauth.handle(req, res, url);
+    const mount = API_PREFIXES.find((p) => url.pathname === p.prefix || url.pathname.startsWith(p.prefix + '/'));
+    if (!mount) return send(res, new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(), 404);
+    try {
+      const token = bearer(req) ?? url.searchParams.get('access_token') ?? url.searchParams.get('oauth_token');
+      // A resumable session URI is itself the credential for its chunks, as with the real service.
+      const session = mount.upload ? url.searchParams.get('upload_id') : null;
+      if (token !== ctx.accessToken && !service.oauth.accepts(token) && !(session && service.uploads.has(session))) throw authError();
+      applyFaults(req, url);
+      const path = url.pathname.slice(mount.prefix.length + 1).replace(/\/+$/, '');
+      const method = (req.headers['x-http-method-override'] as string | undefined)?.toUpperCase() ?? req.method ?? 'GET';
+      const match = router.match(method, path, mount.upload);
+      if (match === 'method') throw methodNotAllowed();
+      if (!match) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' });
+      const host = req.headers.host ? `http://${req.headers.host}` : ctx.origin();
+      const rc: RequestContext = {
+        req, res, url, method, path, upload: mount.upload, query: url.searchParams, params: match.params,
+        base: { origin: host, service: mount.service },
+      };
+      const fields = url.searchParams.get('fields');
+      let tree;
+      try {
+        tree = fields ? parseFields(fields) : undefined;
+      } catch (e) {
+        if (e instanceof FieldSyntaxError) throw new ApiError(400, { domain: 'global', reason: 'invalidParameter', message: `Invalid field selection ${fields}`, locationType: 'parameter', location: 'fields' });
+        throw e;
+      }
+      const reply = await match.handler(rc, service);
+      writeReply(res, reply, tree ? (v) => project(v, tree) : (v) => v, url.searchParams.get('prettyPrint') !== 'false');
+    } catch (e) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (e instanceof ApiError) return send(res, e.body(), e.status, e.headers);
+      if (e instanceof SyntaxError) return send(res, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body(), 400);
+      throw e;
+    }
+  };
+
+  /** Rate limit and injected faults, checked before any work so a failed call changes nothing. */
+  const applyFaults = (req: IncomingMessage, url: URL): void => {
+    const instr = String(req.headers['x-goog-emulator-instructions'] ?? '');
+    const forced = /^return-(\d{3})$/.exec(instr);
+    if (forced) {
+      const status = Number(forced[1]);
+      if (status === 429) throw rateLimited(429);
+      if (status === 403) throw rateLimited(403);
+      throw status >= 500 ? backendError(status) : new ApiError(status, { domain: 'global', reason: 'injected', message: `Injected ${status}` });
+    }
+    const f = service.faults;
+    const idx = f.queued.findIndex((q) => q.kind !== 'resetUpload' && (!q.pathContains || url.pathname.includes(q.pathContains)));
+    if (idx >= 0) {
+      const q = f.queued.splice(idx, 1)[0];
+      if (q.kind === 'rateLimit') throw rateLimited(q.status);
+      if (q.kind === 'status') throw q.status >= 500 ? backendError(q.status) : new ApiError(q.status, { domain: 'global', reason: 'injected', message: `Injected ${q.status}` });
+    }
+    if (f.rateLimitPerSecond > 0) {
+      const now = Date.now();
+      while (requestTimes.length && requestTimes[0] <= now - 1000) requestTimes.shift();
+      if (requestTimes.length >= f.rateLimitPerSecond) throw rateLimited(f.rateLimitStatus);
+      requestTimes.push(now);
+    }
+  };
+
+  return {
+    name: 'storage',
+    prefixes: [...API_PREFIXES.map((p) => p.prefix), OAUTH_PREFIX],
+    service,
+    handle,
+    async close() {
+      await service.close();
+      await persister?.flush();
+    },
+  };
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const m = /^Bearer\s+(.+)$/i.exec(String(req.headers.authorization ?? ''));
+  return m ? m[1].trim() : undefined;
+}
+
+function send(res: ServerResponse, body: unknown, status: number, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body, null, 2);
+  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+function writeReply(res: ServerResponse, reply: Reply, shape: (v: unknown) => unknown, pretty: boolean): void {
+  if ('handled' in reply) return;
+  const headers = { ...(reply.headers ?? {}) };
+  if ('json' in reply) {
+    const text = pretty ? JSON.stringify(shape(reply.json), null, 1) : JSON.stringify(shape(reply.json));
+    res.writeHead(reply.status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+    res.end(text);
+  } else if ('bytes' in reply) {
+    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(reply.bytes.length), ...headers });
+    res.end(reply.bytes);
+  } else {
+    res.writeHead(reply.status, { 'content-length': '0', ...headers });
+    res.end();
+  }
+}

@@ -1,0 +1,335 @@
+// The emulator's state: plain records (JSON-serialisable apart from Buffers) so that `--data DIR`
+// can persist them and every operation of the API is a function over this one model.
+// Files keep parent ids (several allowed); the children index is derived and kept in step.
+import { createHash } from 'node:crypto';
+import { FOLDER_MIME, type LabelField } from '../../shared/wire/storage';
+
+export interface StoredUser {
+  permissionId: string;
+  displayName: string;
+  emailAddress: string;
+}
+
+export interface StoredRevision {
+  id: string;
+  mimeType: string;
+  modifiedDate: string;
+  lastModifyingUserId: string;
+  originalFilename?: string;
+  content: Buffer;
+  pinned: boolean;
+  published: boolean;
+  publishAuto: boolean;
+  publishedOutsideDomain: boolean;
+}
+
+export interface StoredPermission {
+  id: string;
+  type: 'user' | 'group' | 'domain' | 'anyone';
+  role: 'owner' | 'organizer' | 'fileOrganizer' | 'writer' | 'reader';
+  additionalRoles: string[];
+  emailAddress?: string;
+  domain?: string;
+  name?: string;
+  withLink?: boolean;
+  expirationDate?: string;
+  pendingOwner?: boolean;
+  view?: string;
+  version: number;
+}
+
+export interface StoredReply {
+  replyId: string;
+  createdDate: string;
+  modifiedDate: string;
+  authorId: string;
+  content: string;
+  verb?: 'resolve' | 'reopen';
+  deleted: boolean;
+}
+
+export interface StoredComment {
+  commentId: string;
+  createdDate: string;
+  modifiedDate: string;
+  authorId: string;
+  content: string;
+  status: 'open' | 'resolved';
+  anchor?: string;
+  context?: { type?: string; value?: string };
+  deleted: boolean;
+  replies: StoredReply[];
+}
+
+export interface StoredProperty {
+  key: string;
+  value: string;
+  visibility: 'PRIVATE' | 'PUBLIC';
+  version: number;
+}
+
+export interface StoredLabel {
+  id: string;
+  revisionId: string;
+  fields: Record<string, LabelField>;
+}
+
+export interface StoredFile {
+  id: string;
+  title: string;
+  mimeType: string;
+  description?: string;
+  /** Ids of parent folders (the real root id, never the alias `root`). */
+  parents: string[];
+  starred: boolean;
+  hidden: boolean;
+  restricted: boolean;
+  viewed: boolean;
+  trashed: boolean;
+  /** True when this item itself was trashed, false when it is in the trash because an ancestor is. */
+  explicitlyTrashed: boolean;
+  trashedDate?: string;
+  trashingUserId?: string;
+  createdDate: string;
+  modifiedDate: string;
+  modifiedByMeDate?: string;
+  lastViewedByMeDate?: string;
+  sharedWithMeDate?: string;
+  /** Monotonic per-file counter; bumps on every change and feeds the etag. */
+  version: number;
+  ownerId: string;
+  lastModifyingUserId: string;
+  sharingUserId?: string;
+  driveId?: string;
+  /** Head content: bytes of a blob, or the text body a workspace document exports from. */
+  content?: Buffer;
+  revisions: StoredRevision[];
+  properties: StoredProperty[];
+  permissions: StoredPermission[];
+  comments: StoredComment[];
+  labels: StoredLabel[];
+  originalFilename?: string;
+  folderColorRgb?: string;
+  shortcutTargetId?: string;
+  spaces: string[];
+  copyRequiresWriterPermission: boolean;
+  writersCanShare: boolean;
+  indexableText?: string;
+  /** Flagged content: alt=media is refused unless acknowledgeAbuse=true. */
+  abusive?: boolean;
+}
+
+export interface StoredDrive {
+  id: string;
+  name: string;
+  colorRgb: string;
+  themeId?: string;
+  hidden: boolean;
+  createdDate: string;
+  requestId?: string;
+  organizerIds: string[];
+  restrictions: Record<string, boolean>;
+}
+
+export interface StoredChange {
+  id: number;
+  changeType: 'file' | 'drive';
+  targetId: string;
+  driveId?: string;
+  /** The item is gone for good (deleted, or no longer visible). */
+  removed: boolean;
+  time: string;
+}
+
+export interface StoredApp {
+  id: string;
+  name: string;
+  objectType: string;
+  shortDescription: string;
+  longDescription: string;
+  productUrl: string;
+  primaryMimeTypes: string[];
+  secondaryMimeTypes: string[];
+  primaryFileExtensions: string[];
+  secondaryFileExtensions: string[];
+  supportsCreate: boolean;
+  supportsImport: boolean;
+  supportsMultiOpen: boolean;
+  useByDefault: boolean;
+}
+
+export interface StoreState {
+  rootId: string;
+  meId: string;
+  users: Record<string, StoredUser>;
+  files: Record<string, StoredFile>;
+  drives: Record<string, StoredDrive>;
+  changes: StoredChange[];
+  nextChangeId: number;
+  apps: StoredApp[];
+  /** Ids handed out by generateIds and not used yet. */
+  reservedIds: string[];
+  idCounter: number;
+  quotaBytesTotal: number;
+}
+
+/** Deterministic id source: the same seed yields the same ids, so sample data is stable across runs. */
+export function makeId(seed: string, n: number, length = 33): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const digest = createHash('sha256').update(`${seed}:${n}`).digest();
+  let out = '1';
+  for (let i = 0; out.length < length; i++) out += alphabet[(digest[i % digest.length] + (i >> 5) * 7) & 63];
+  return out;
+}
+
+export function md5(buf: Buffer): string {
+  return createHash('md5').update(buf).digest('hex');
+}
+
+/**
+ * The live store: state plus the derived children index and the bookkeeping every mutation needs
+ * (version bump, change-log entry, persistence hook).
+ */
+export class Store {
+  private readonly childIndex = new Map<string, Set<string>>();
+  /** Bumps on every mutation; list snapshots are cached against it. */
+  generation = 0;
+  onMutate: () => void = () => {};
+  /** Observers of the change log (notification channels). */
+  readonly changeListeners = new Set<(change: StoredChange) => void>();
+
+  constructor(readonly state: StoreState, readonly now: () => Date = () => new Date()) {
+    for (const f of Object.values(state.files)) for (const p of f.parents) this.indexChild(p, f.id);
+  }
+
+  get me(): StoredUser {
+    return this.state.users[this.state.meId];
+  }
+
+  user(id: string): StoredUser {
+    return this.state.users[id] ?? { permissionId: id, displayName: 'Unknown user', emailAddress: '' };
+  }
+
+  nowIso(): string {
+    return this.now().toISOString();
+  }
+
+  newId(): string {
+    this.state.idCounter += 1;
+    return makeId('store', this.state.idCounter);
+  }
+
+  /** Resolves the `root` alias. */
+  resolveId(id: string): string {
+    return id === 'root' ? this.state.rootId : id;
+  }
+
+  file(id: string): StoredFile | undefined {
+    return this.state.files[this.resolveId(id)];
+  }
+
+  childIds(folderId: string): string[] {
+    return [...(this.childIndex.get(this.resolveId(folderId)) ?? [])];
+  }
+
+  addFile(file: StoredFile): void {
+    this.state.files[file.id] = file;
+    for (const p of file.parents) this.indexChild(p, file.id);
+    this.recordFileChange(file.id, false);
+  }
+
+  setParents(file: StoredFile, parents: string[]): void {
+    for (const p of file.parents) this.childIndex.get(p)?.delete(file.id);
+    file.parents = [...new Set(parents)];
+    for (const p of file.parents) this.indexChild(p, file.id);
+  }
+
+  removeFile(id: string): void {
+    const file = this.state.files[id];
+    if (!file) return;
+    for (const p of file.parents) this.childIndex.get(p)?.delete(id);
+    this.childIndex.delete(id);
+    delete this.state.files[id];
+    this.recordFileChange(id, true, file.driveId);
+  }
+
+  /** Every change to a file goes through here so version, etag and the change log stay consistent. */
+  touchFile(file: StoredFile, opts: { modified?: boolean; byMe?: boolean } = {}): void {
+    file.version += 1;
+    if (opts.modified) {
+      file.modifiedDate = this.nowIso();
+      if (opts.byMe !== false) {
+        file.modifiedByMeDate = file.modifiedDate;
+        file.lastModifyingUserId = this.state.meId;
+      }
+    }
+    this.recordFileChange(file.id, false, file.driveId);
+  }
+
+  recordFileChange(targetId: string, removed: boolean, driveId?: string): void {
+    this.pushChange({ id: this.state.nextChangeId++, changeType: 'file', targetId, driveId, removed, time: this.nowIso() });
+  }
+
+  recordDriveChange(driveId: string, removed: boolean): void {
+    this.pushChange({ id: this.state.nextChangeId++, changeType: 'drive', targetId: driveId, driveId, removed, time: this.nowIso() });
+  }
+
+  private pushChange(c: StoredChange): void {
+    // Consecutive changes of one item collapse into the latest, as the service reports them.
+    const log = this.state.changes;
+    const last = log[log.length - 1];
+    if (last && last.targetId === c.targetId && last.changeType === c.changeType && !last.removed) log.pop();
+    log.push(c);
+    if (log.length > 50_000) log.splice(0, log.length - 50_000);
+    this.mutated();
+    for (const l of this.changeListeners) l(c);
+  }
+
+  mutated(): void {
+    this.generation += 1;
+    this.onMutate();
+  }
+
+  /** Folder ids on the path from `id` up (excluding itself); guards against cycles. */
+  ancestors(id: string): Set<string> {
+    const seen = new Set<string>();
+    const queue = [...(this.state.files[id]?.parents ?? [])];
+    while (queue.length) {
+      const p = queue.pop()!;
+      if (seen.has(p)) continue;
+      seen.add(p);
+      queue.push(...(this.state.files[p]?.parents ?? []));
+    }
+    return seen;
+  }
+
+  /** All descendants of a folder (each once, even when reachable through several parents). */
+  descendants(id: string): StoredFile[] {
+    const out: StoredFile[] = [];
+    const seen = new Set<string>([id]);
+    const queue = [id];
+    while (queue.length) {
+      const cur = queue.pop()!;
+      for (const c of this.childIds(cur)) {
+        if (seen.has(c)) continue;
+        seen.add(c);
+        const f = this.state.files[c];
+        if (!f) continue;
+        out.push(f);
+        if (f.mimeType === FOLDER_MIME) queue.push(c);
+      }
+    }
+    return out;
+  }
+
+  private indexChild(parentId: string, childId: string): void {
+    let set = this.childIndex.get(parentId);
+    if (!set) this.childIndex.set(parentId, (set = new Set()));
+    set.add(childId);
+  }
+}
+
+export function etagOf(kind: string, id: string, version: number): string {
+  const h = createHash('sha1').update(`${kind}:${id}:${version}`).digest('base64url').slice(0, 27);
+  return `"${h}"`;
+}

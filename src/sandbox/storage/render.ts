@@ -1,0 +1,355 @@
+// Stored records → wire resources. v2 returns the whole resource unless `fields` narrows it, so
+// these produce every property the emulator can back with real data.
+import { createHash } from 'node:crypto';
+import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument } from '../../shared/wire/storage';
+import type * as W from '../../shared/wire/storage';
+import { exportTargets } from './exports';
+import { etagOf, md5, type Store, type StoredComment, type StoredFile, type StoredPermission, type StoredProperty, type StoredReply, type StoredRevision, type StoredDrive, type StoredApp } from './model';
+
+/** Where links in rendered resources point: the request's own origin and API prefix. */
+export interface LinkBase {
+  origin: string;
+  /** '/store/v2' or '/drive/v2': links stay in the prefix the client used. */
+  service: string;
+}
+
+export function apiUrl(base: LinkBase, path: string): string {
+  return `${base.origin}${base.service}/${path}`;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export function renderUser(store: Store, userId: string): W.User {
+  const u = store.user(userId);
+  return {
+    kind: 'drive#user',
+    displayName: u.displayName,
+    emailAddress: u.emailAddress,
+    permissionId: u.permissionId,
+    isAuthenticatedUser: u.permissionId === store.state.meId,
+    picture: { url: `https://example.com/avatars/${u.permissionId}.png` },
+  };
+}
+
+/** The caller's role on a file; items in a shared drive inherit the drive's membership. */
+export function roleOf(store: Store, f: StoredFile): StoredPermission['role'] | undefined {
+  const me = store.state.meId;
+  const direct = f.permissions.find((p) => p.id === me)?.role;
+  if (direct) return direct;
+  if (f.driveId) return store.state.files[f.driveId]?.permissions.find((p) => p.id === me)?.role;
+  for (const a of store.ancestors(f.id)) {
+    const r = store.state.files[a]?.permissions.find((p) => p.id === me)?.role;
+    if (r) return r;
+  }
+  if (f.permissions.some((p) => p.type === 'anyone')) return 'reader';
+  return undefined;
+}
+
+export function canWrite(role: string | undefined): boolean {
+  return role === 'owner' || role === 'organizer' || role === 'fileOrganizer' || role === 'writer';
+}
+
+function capabilities(store: Store, f: StoredFile, role: string | undefined): Record<string, boolean> {
+  const write = canWrite(role);
+  const own = role === 'owner' || role === 'organizer';
+  const folder = f.mimeType === FOLDER_MIME;
+  const commenter = write || f.permissions.some((p) => p.id === store.state.meId && p.additionalRoles.includes('commenter'));
+  const inDrive = !!f.driveId;
+  return {
+    canAddChildren: folder && write,
+    canChangeCopyRequiresWriterPermission: own,
+    canComment: commenter,
+    canCopy: !folder && (!f.copyRequiresWriterPermission || write),
+    canDelete: own,
+    canDeleteChildren: folder && own,
+    canDownload: !folder,
+    canEdit: write,
+    canListChildren: folder,
+    canModifyContent: write && !folder,
+    canModifyLabels: write,
+    canMoveItemWithinDrive: write,
+    canMoveItemOutOfDrive: own,
+    canReadLabels: true,
+    canReadRevisions: write,
+    canRemoveChildren: folder && write,
+    canRename: write,
+    canShare: own || (write && f.writersCanShare),
+    canTrash: own || (inDrive && write),
+    canTrashChildren: folder && own,
+    canUntrash: own || (inDrive && write),
+    canReadDrive: inDrive,
+    canAddMyDriveParent: !inDrive,
+    canRemoveMyDriveParent: !inDrive && f.parents.length > 0,
+    canAcceptOwnership: false,
+  };
+}
+
+const digests = new WeakMap<Buffer, { md5: string; sha1: string; sha256: string }>();
+
+/** Checksums of a content buffer, computed once per buffer (content is never mutated in place). */
+export function checksums(buf: Buffer): { md5: string; sha1: string; sha256: string } {
+  let d = digests.get(buf);
+  if (!d) {
+    d = { md5: md5(buf), sha1: createHash('sha1').update(buf).digest('hex'), sha256: createHash('sha256').update(buf).digest('hex') };
+    digests.set(buf, d);
+  }
+  return d;
+}
+
+export function fileSize(f: StoredFile): number | undefined {
+  if (f.mimeType === FOLDER_MIME || isWorkspaceDocument(f) || f.mimeType === SHORTCUT_MIME) return undefined;
+  return f.content?.length ?? 0;
+}
+
+function extensionOf(title: string): { ext?: string; full?: string } {
+  const base = title.split('/').pop() ?? title;
+  const dot = base.indexOf('.');
+  if (dot <= 0 || dot === base.length - 1) return {};
+  return { full: base.slice(dot + 1), ext: base.slice(base.lastIndexOf('.') + 1) };
+}
+
+export function renderParent(store: Store, base: LinkBase, fileId: string, parentId: string): W.ParentReference {
+  return {
+    kind: 'drive#parentReference',
+    id: parentId,
+    selfLink: apiUrl(base, `files/${fileId}/parents/${parentId}`),
+    parentLink: apiUrl(base, `files/${parentId}`),
+    isRoot: parentId === store.state.rootId,
+  };
+}
+
+export function renderPermission(base: LinkBase, fileId: string, p: StoredPermission): W.Permission {
+  return {
+    kind: 'drive#permission',
+    id: p.id,
+    etag: etagOf('permission', `${fileId}/${p.id}`, p.version),
+    selfLink: apiUrl(base, `files/${fileId}/permissions/${p.id}`),
+    type: p.type,
+    role: p.role,
+    ...(p.additionalRoles.length ? { additionalRoles: [...p.additionalRoles] } : {}),
+    ...(p.name ? { name: p.name } : {}),
+    ...(p.emailAddress ? { emailAddress: p.emailAddress } : {}),
+    ...(p.domain ? { domain: p.domain } : {}),
+    ...(p.type === 'anyone' || p.type === 'domain' ? { withLink: !!p.withLink, value: p.domain ?? '' } : { value: p.emailAddress ?? '' }),
+    ...(p.expirationDate ? { expirationDate: p.expirationDate } : {}),
+    ...(p.pendingOwner ? { pendingOwner: true } : {}),
+    ...(p.view ? { view: p.view } : {}),
+    deleted: false,
+  };
+}
+
+export function renderProperty(base: LinkBase, fileId: string, p: StoredProperty): W.Property {
+  return {
+    kind: 'drive#property',
+    key: p.key,
+    value: p.value,
+    visibility: p.visibility,
+    etag: etagOf('property', `${fileId}/${p.visibility}/${p.key}`, p.version),
+    selfLink: apiUrl(base, `files/${fileId}/properties/${encodeURIComponent(p.key)}?visibility=${p.visibility}`),
+  };
+}
+
+export function renderFile(store: Store, base: LinkBase, f: StoredFile): W.File {
+  const role = roleOf(store, f);
+  const size = fileSize(f);
+  const { ext, full } = extensionOf(f.title);
+  const owner = store.user(f.ownerId);
+  const mine = f.ownerId === store.state.meId;
+  const blob = size !== undefined;
+  const head = f.revisions[f.revisions.length - 1];
+  const exportsFor = isWorkspaceDocument(f) ? exportTargets(f.mimeType) : [];
+  const myPermission = f.permissions.find((p) => p.id === store.state.meId);
+  const out: W.File = {
+    kind: 'drive#file',
+    id: f.id,
+    etag: etagOf('file', f.id, f.version),
+    selfLink: apiUrl(base, `files/${f.id}`),
+    alternateLink: `https://example.com/sandbox/open?id=${f.id}`,
+    iconLink: `https://example.com/sandbox/icons/${encodeURIComponent(f.mimeType)}.png`,
+    title: f.title,
+    mimeType: f.mimeType,
+    ...(f.description !== undefined ? { description: f.description } : {}),
+    labels: { starred: f.starred, hidden: f.hidden, trashed: f.trashed, restricted: f.restricted, viewed: f.viewed, modified: !!f.modifiedByMeDate },
+    explicitlyTrashed: f.explicitlyTrashed,
+    ...(f.trashed && f.trashedDate ? { trashedDate: f.trashedDate } : {}),
+    ...(f.trashed && f.trashingUserId ? { trashingUser: renderUser(store, f.trashingUserId) } : {}),
+    createdDate: f.createdDate,
+    modifiedDate: f.modifiedDate,
+    ...(f.modifiedByMeDate ? { modifiedByMeDate: f.modifiedByMeDate } : {}),
+    ...(f.lastViewedByMeDate ? { lastViewedByMeDate: f.lastViewedByMeDate, markedViewedByMeDate: f.lastViewedByMeDate } : {}),
+    ...(f.sharedWithMeDate ? { sharedWithMeDate: f.sharedWithMeDate } : {}),
+    version: String(f.version),
+    parents: f.parents.map((p) => renderParent(store, base, f.id, p)),
+    ...(blob
+      ? {
+          downloadUrl: `${base.origin}${base.service}/files/${f.id}?alt=media`,
+          webContentLink: `${base.origin}${base.service}/files/${f.id}?alt=media&source=download`,
+          fileSize: String(size),
+          md5Checksum: checksums(f.content ?? EMPTY).md5,
+          sha1Checksum: checksums(f.content ?? EMPTY).sha1,
+          sha256Checksum: checksums(f.content ?? EMPTY).sha256,
+          ...(ext ? { fileExtension: ext, fullFileExtension: full } : {}),
+          ...(f.originalFilename ? { originalFilename: f.originalFilename } : {}),
+          ...(head ? { headRevisionId: head.id } : {}),
+        }
+      : {}),
+    quotaBytesUsed: String(mine && blob ? size : 0),
+    ...(exportsFor.length ? { exportLinks: Object.fromEntries(exportsFor.map((t) => [t, `${base.origin}${base.service}/files/${f.id}/export?mimeType=${encodeURIComponent(t)}`])) } : {}),
+    ...(f.shortcutTargetId
+      ? { shortcutDetails: { targetId: f.shortcutTargetId, targetMimeType: store.state.files[f.shortcutTargetId]?.mimeType ?? '' } }
+      : {}),
+    ...(f.driveId ? { driveId: f.driveId, teamDriveId: f.driveId } : {}),
+    owners: f.driveId ? [] : [renderUser(store, owner.permissionId)],
+    ownerNames: f.driveId ? [] : [owner.displayName],
+    lastModifyingUser: renderUser(store, f.lastModifyingUserId),
+    lastModifyingUserName: store.user(f.lastModifyingUserId).displayName,
+    ...(f.sharingUserId ? { sharingUser: renderUser(store, f.sharingUserId) } : {}),
+    ownedByMe: mine && !f.driveId,
+    shared: f.permissions.length > 1,
+    editable: canWrite(role),
+    copyable: f.mimeType !== FOLDER_MIME && (!f.copyRequiresWriterPermission || canWrite(role)),
+    canComment: capabilities(store, f, role).canComment,
+    shareable: capabilities(store, f, role).canShare,
+    canReadRevisions: canWrite(role),
+    writersCanShare: f.writersCanShare,
+    copyRequiresWriterPermission: f.copyRequiresWriterPermission,
+    capabilities: capabilities(store, f, role),
+    ...(myPermission ? { userPermission: renderPermission(base, f.id, myPermission) } : {}),
+    permissions: canWrite(role) ? f.permissions.map((p) => renderPermission(base, f.id, p)) : [],
+    permissionIds: f.permissions.map((p) => p.id),
+    properties: f.properties.map((p) => renderProperty(base, f.id, p)),
+    spaces: [...f.spaces],
+    appDataContents: f.spaces.includes('appDataFolder'),
+    ...(f.folderColorRgb ? { folderColorRgb: f.folderColorRgb } : {}),
+    hasThumbnail: f.mimeType.startsWith('image/'),
+    isAppAuthorized: true,
+  };
+  return out;
+}
+
+export function renderRevision(base: LinkBase, store: Store, f: StoredFile, r: StoredRevision): W.Revision {
+  const doc = isWorkspaceDocument(f);
+  return {
+    kind: 'drive#revision',
+    id: r.id,
+    etag: etagOf('revision', `${f.id}/${r.id}`, r.pinned ? 2 : 1),
+    selfLink: apiUrl(base, `files/${f.id}/revisions/${r.id}`),
+    mimeType: r.mimeType,
+    modifiedDate: r.modifiedDate,
+    lastModifyingUser: renderUser(store, r.lastModifyingUserId),
+    lastModifyingUserName: store.user(r.lastModifyingUserId).displayName,
+    pinned: r.pinned,
+    published: r.published,
+    publishAuto: r.publishAuto,
+    publishedOutsideDomain: r.publishedOutsideDomain,
+    ...(doc
+      ? { exportLinks: Object.fromEntries(exportTargets(f.mimeType).map((t) => [t, `${base.origin}${base.service}/files/${f.id}/export?mimeType=${encodeURIComponent(t)}`])) }
+      : {
+          fileSize: String(r.content.length),
+          md5Checksum: checksums(r.content).md5,
+          downloadUrl: `${base.origin}${base.service}/files/${f.id}?alt=media&revisionId=${r.id}`,
+          ...(r.originalFilename ? { originalFilename: r.originalFilename } : {}),
+        }),
+  };
+}
+
+export function renderReply(store: Store, r: StoredReply): W.CommentReply {
+  return {
+    kind: 'drive#commentReply',
+    replyId: r.replyId,
+    createdDate: r.createdDate,
+    modifiedDate: r.modifiedDate,
+    author: renderUser(store, r.authorId),
+    content: r.deleted ? '' : r.content,
+    htmlContent: r.deleted ? '' : htmlOf(r.content),
+    deleted: r.deleted,
+    ...(r.verb ? { verb: r.verb } : {}),
+  };
+}
+
+export function renderComment(base: LinkBase, store: Store, f: StoredFile, c: StoredComment, includeDeleted = false): W.Comment {
+  return {
+    kind: 'drive#comment',
+    commentId: c.commentId,
+    fileId: f.id,
+    fileTitle: f.title,
+    selfLink: apiUrl(base, `files/${f.id}/comments/${c.commentId}`),
+    createdDate: c.createdDate,
+    modifiedDate: c.modifiedDate,
+    author: renderUser(store, c.authorId),
+    content: c.deleted ? '' : c.content,
+    htmlContent: c.deleted ? '' : htmlOf(c.content),
+    deleted: c.deleted,
+    status: c.status,
+    ...(c.anchor ? { anchor: c.anchor } : {}),
+    ...(c.context ? { context: { ...c.context } } : {}),
+    replies: c.replies.filter((r) => includeDeleted || !r.deleted).map((r) => renderReply(store, r)),
+  };
+}
+
+function htmlOf(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/\n/g, '<br>');
+}
+
+export function renderDrive(store: Store, d: StoredDrive): W.Drive {
+  const organizer = d.organizerIds.includes(store.state.meId);
+  return {
+    kind: 'drive#drive',
+    id: d.id,
+    name: d.name,
+    colorRgb: d.colorRgb,
+    ...(d.themeId ? { themeId: d.themeId } : {}),
+    hidden: d.hidden,
+    createdDate: d.createdDate,
+    backgroundImageLink: `https://example.com/sandbox/themes/${d.themeId ?? 'default'}.jpg`,
+    capabilities: {
+      canAddChildren: true,
+      canComment: true,
+      canCopy: true,
+      canDeleteDrive: organizer,
+      canDownload: true,
+      canEdit: true,
+      canListChildren: true,
+      canManageMembers: organizer,
+      canReadRevisions: true,
+      canRename: true,
+      canRenameDrive: organizer,
+      canChangeDriveBackground: organizer,
+      canShare: organizer,
+      canTrashChildren: organizer,
+    },
+    restrictions: { ...d.restrictions },
+  };
+}
+
+export function renderApp(a: StoredApp): W.App {
+  return {
+    kind: 'drive#app',
+    id: a.id,
+    name: a.name,
+    objectType: a.objectType,
+    shortDescription: a.shortDescription,
+    longDescription: a.longDescription,
+    productUrl: a.productUrl,
+    productId: `sandbox-${a.id}`,
+    primaryMimeTypes: [...a.primaryMimeTypes],
+    secondaryMimeTypes: [...a.secondaryMimeTypes],
+    primaryFileExtensions: [...a.primaryFileExtensions],
+    secondaryFileExtensions: [...a.secondaryFileExtensions],
+    supportsCreate: a.supportsCreate,
+    supportsImport: a.supportsImport,
+    supportsMultiOpen: a.supportsMultiOpen,
+    supportsOfflineCreate: false,
+    installed: true,
+    authorized: true,
+    useByDefault: a.useByDefault,
+    hasDriveWideScope: false,
+    openUrlTemplate: `${a.productUrl}/open?ids={ids}`,
+    createUrl: a.supportsCreate ? `${a.productUrl}/new` : undefined,
+    createInFolderTemplate: a.supportsCreate ? `${a.productUrl}/new?folderId={folderId}` : undefined,
+    icons: [
+      { category: 'application', size: 16, iconUrl: `${a.productUrl}/icon16.png` },
+      { category: 'document', size: 32, iconUrl: `${a.productUrl}/icon32.png` },
+    ],
+  };
+}

@@ -1,0 +1,209 @@
+// The emulator's own reading of `$filter` — deliberately independent of the client's parser so the
+// sandbox judges queries like the service would, not like our editor hopes it does.
+
+export type Lit = string | number | boolean | null;
+
+export type Expr =
+  | { kind: 'and'; left: Expr; right: Expr }
+  | { kind: 'or'; left: Expr; right: Expr }
+  | { kind: 'cmp'; field: string; op: 'eq' | 'ne' | 'lt' | 'gt' | 'lte' | 'gte'; value: Lit; quoted: boolean }
+  | { kind: 'in'; field: string; values: Lit[] }
+  | { kind: 'endswith'; field: string; suffix: string };
+
+export class FilterError extends Error {}
+
+const OPS: Record<string, 'eq' | 'ne' | 'lt' | 'gt' | 'lte' | 'gte'> = { eq: 'eq', ne: 'ne', lt: 'lt', gt: 'gt', lte: 'lte', gte: 'gte', le: 'lte', ge: 'gte' };
+
+interface Tok {
+  t: 'id' | 'str' | 'num' | '(' | ')' | ',' | 'end';
+  v: string;
+  at: number;
+}
+
+function lex(s: string): Tok[] {
+  const out: Tok[] = [];
+  let i = 0;
+  while (i < s.length) {
+    const c = s[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++;
+    } else if (c === '(' || c === ')' || c === ',') {
+      out.push({ t: c, v: c, at: i++ });
+    } else if (c === "'") {
+      let v = '';
+      let j = i + 1;
+      for (;;) {
+        if (j >= s.length) throw new FilterError(`unterminated string at position ${i}`);
+        if (s[j] === "'") {
+          if (s[j + 1] === "'") {
+            v += "'";
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        v += s[j++];
+      }
+      out.push({ t: 'str', v, at: i });
+      i = j + 1;
+    } else {
+      const m = /^(-?\d+(\.\d+)?)|^([A-Za-z_][A-Za-z0-9_.]*)/.exec(s.slice(i));
+      if (!m) throw new FilterError(`unexpected character '${c}' at position ${i}`);
+      out.push({ t: m[1] !== undefined ? 'num' : 'id', v: m[0], at: i });
+      i += m[0].length;
+    }
+  }
+  out.push({ t: 'end', v: '', at: s.length });
+  return out;
+}
+
+export function parseExpr(s: string): Expr {
+  const toks = lex(s);
+  let p = 0;
+  const peek = () => toks[p];
+  const take = () => toks[p++];
+  const expect = (t: Tok['t'], what: string) => {
+    const k = take();
+    if (k.t !== t) throw new FilterError(`expected ${what} at position ${k.at}`);
+    return k;
+  };
+  const word = (k: Tok, w: string) => k.t === 'id' && k.v.toLowerCase() === w;
+
+  const literal = (): { value: Lit; quoted: boolean } => {
+    const k = take();
+    if (k.t === 'str') return { value: k.v, quoted: true };
+    if (k.t === 'num') return { value: Number(k.v), quoted: false };
+    if (word(k, 'true') || word(k, 'false')) return { value: k.v.toLowerCase() === 'true', quoted: false };
+    if (word(k, 'null')) return { value: null, quoted: false };
+    throw new FilterError(`expected a value at position ${k.at}`);
+  };
+
+  const primary = (): Expr => {
+    const k = take();
+    if (k.t === '(') {
+      const e = or();
+      expect(')', '")"');
+      return e;
+    }
+    if (k.t !== 'id') throw new FilterError(`expected a field at position ${k.at}`);
+    if (peek().t === '(') {
+      if (k.v.toLowerCase() !== 'endswith') throw new FilterError(`unsupported function ${k.v}`);
+      take();
+      const f = expect('id', 'a field');
+      expect(',', '","');
+      const arg = literal();
+      expect(')', '")"');
+      if (typeof arg.value !== 'string') throw new FilterError('endswith needs a quoted text');
+      return { kind: 'endswith', field: f.v, suffix: arg.value };
+    }
+    const opTok = take();
+    const opWord = opTok.v.toLowerCase();
+    if (opTok.t === 'id' && opWord === 'in') {
+      expect('(', '"("');
+      const values: Lit[] = [literal().value];
+      while (peek().t === ',') {
+        take();
+        values.push(literal().value);
+      }
+      expect(')', '")"');
+      return { kind: 'in', field: k.v, values };
+    }
+    const op = opTok.t === 'id' ? OPS[opWord] : undefined;
+    if (!op) throw new FilterError(`unknown operator '${opTok.v}' at position ${opTok.at}`);
+    const lit = literal();
+    return { kind: 'cmp', field: k.v, op, value: lit.value, quoted: lit.quoted };
+  };
+
+  const and = (): Expr => {
+    let l = primary();
+    while (word(peek(), 'and')) {
+      take();
+      l = { kind: 'and', left: l, right: primary() };
+    }
+    return l;
+  };
+  const or = (): Expr => {
+    let l = and();
+    while (word(peek(), 'or')) {
+      take();
+      l = { kind: 'or', left: l, right: and() };
+    }
+    return l;
+  };
+
+  if (peek().t === 'end') throw new FilterError('empty $filter');
+  const e = or();
+  if (peek().t !== 'end') throw new FilterError(`unexpected '${peek().v}' at position ${peek().at}`);
+  return e;
+}
+
+export function fieldsOf(e: Expr, out = new Set<string>()): Set<string> {
+  if (e.kind === 'and' || e.kind === 'or') {
+    fieldsOf(e.left, out);
+    fieldsOf(e.right, out);
+  } else {
+    out.add(e.field);
+  }
+  return out;
+}
+
+/** Values of a field for the thing being tested; several values mean "matches if any does". */
+export type Accessor = (field: string) => readonly (string | number | null)[];
+
+const NUMERIC = new Set(['Id', 'LocationId', 'Latitude', 'Longitude', 'LatitudeNormalized', 'LongitudeNormalized', 'ActivityStartYear']);
+
+export function isNumericField(field: string): boolean {
+  return NUMERIC.has(field);
+}
+
+function compare(a: string | number | null, op: string, b: Lit, numeric: boolean): boolean {
+  if (a === null || b === null) {
+    if (op === 'eq') return a === b;
+    if (op === 'ne') return a !== b;
+    return false;
+  }
+  let x: string | number = a;
+  let y: string | number | boolean = b;
+  if (numeric) {
+    x = Number(a);
+    y = Number(b);
+  } else {
+    x = String(a);
+    y = String(b);
+  }
+  switch (op) {
+    case 'eq':
+      return x === y;
+    case 'ne':
+      return x !== y;
+    case 'lt':
+      return x < y;
+    case 'gt':
+      return x > y;
+    case 'lte':
+      return x <= y;
+    case 'gte':
+      return x >= y;
+    default:
+      return false;
+  }
+}
+
+export function evaluate(e: Expr, get: Accessor): boolean {
+  switch (e.kind) {
+    case 'and':
+      return evaluate(e.left, get) && evaluate(e.right, get);
+    case 'or':
+      return evaluate(e.left, get) || evaluate(e.right, get);
+    case 'cmp': {
+      const numeric = NUMERIC.has(e.field) || (e.field === 'Id' && typeof e.value === 'number');
+      return get(e.field).some((v) => compare(v, e.op, e.value, numeric && typeof v === 'number'));
+    }
+    case 'in': {
+      const numeric = NUMERIC.has(e.field);
+      return get(e.field).some((v) => e.values.some((w) => compare(v, 'eq', w, numeric && typeof v === 'number')));
+    }
+    case 'endswith':
+      return get(e.field).some((v) => typeof v === 'string' && v.endsWith(e.suffix));
+  }
+}

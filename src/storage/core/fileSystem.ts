@@ -1,0 +1,328 @@
+// The editor-free half of the `store:` file system: resolving paths to files, listing, reading,
+// and saving with `If-Match` so a newer server version is never overwritten silently. The VS Code
+// FileSystemProvider maps these calls and StoreFsError codes one to one.
+import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type File } from '../../shared/wire/storage';
+import { quote, type StorageClient } from './client';
+import { StorageError } from './errors';
+import { childNames, displayName, hintOf, splitPath } from './storePaths';
+import { bufferSource, upload } from './upload';
+
+export type StoreFsErrorCode = 'FileNotFound' | 'FileExists' | 'FileNotADirectory' | 'FileIsADirectory' | 'NoPermissions' | 'Unavailable' | 'Conflict';
+
+export class StoreFsError extends Error {
+  constructor(readonly code: StoreFsErrorCode, message: string, readonly server?: File) {
+    super(message);
+    this.name = 'StoreFsError';
+  }
+}
+
+export interface StoreStat {
+  type: 'file' | 'directory';
+  /** A shortcut: presented as its target's type. */
+  symlink: boolean;
+  ctime: number;
+  mtime: number;
+  size: number;
+  readonly: boolean;
+  file: File;
+}
+
+/** What a workspace document opens as: a text export of it. */
+const DOC_TEXT: Record<string, string> = {
+  'application/vnd.google-apps.document': 'text/plain',
+  'application/vnd.google-apps.spreadsheet': 'text/csv',
+  'application/vnd.google-apps.presentation': 'text/plain',
+  'application/vnd.google-apps.drawing': 'image/svg+xml',
+  'application/vnd.google-apps.script': 'application/vnd.google-apps.script+json',
+};
+
+const STAT_FIELDS = 'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id),shortcutDetails,driveId';
+const CHILD_FIELDS = `nextPageToken,items(${STAT_FIELDS})`;
+
+export interface StoreFsOptions {
+  /** How long a stat may be served from cache; short, so saves see fresh server values. */
+  statTtlMs?: number;
+  /** Delete moves to the trash (default) instead of deleting for good. */
+  useTrash?: boolean;
+  now?: () => number;
+}
+
+export class StoreFs {
+  private readonly files = new Map<string, { file: File; at: number }>();
+  private readonly listings = new Map<string, { names: Map<string, string>; at: number }>();
+  /** Etag of the version each open document was read from: the `If-Match` of its next save. */
+  private readonly baseEtag = new Map<string, string>();
+  private readonly ttl: number;
+  private readonly now: () => number;
+
+  constructor(readonly client: StorageClient, private readonly options: StoreFsOptions = {}) {
+    this.ttl = options.statTtlMs ?? 1000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Resolves a path to its file (folders included). */
+  async resolve(path: string): Promise<File> {
+    const segs = splitPath(path);
+    if (segs.length === 0) throw new StoreFsError('FileNotFound', 'The path names no item.');
+    let current = await this.fetch(segs[0]);
+    for (let i = 1; i < segs.length; i++) {
+      if (!isDirectory(current)) {
+        // `/<fileId>/<name>`: the name only labels the file itself.
+        if (i === segs.length - 1 && segs[i] === displayName(current.title)) return current;
+        throw new StoreFsError('FileNotADirectory', `${displayName(current.title)} is not a folder.`);
+      }
+      current = await this.child(current, segs[i]);
+    }
+    return current;
+  }
+
+  async stat(path: string): Promise<StoreStat> {
+    const f = await this.resolve(path);
+    // `/<fileId>` of a plain file is the virtual folder that holds just that file under its name
+    // (editors create parents before writing, so it must read as a folder).
+    const dir = isDirectory(f) || splitPath(path).length === 1;
+    return {
+      type: dir ? 'directory' : 'file',
+      symlink: f.mimeType === SHORTCUT_MIME,
+      ctime: Date.parse(f.createdDate ?? '') || 0,
+      mtime: Date.parse(f.modifiedDate ?? '') || 0,
+      size: dir ? 0 : Number(f.fileSize ?? 0),
+      readonly: isWorkspaceDocument(f) || f.capabilities?.canModifyContent === false,
+      file: f,
+    };
+  }
+
+  async readDirectory(path: string): Promise<[string, 'file' | 'directory'][]> {
+    const folder = await this.resolve(path);
+    if (!isDirectory(folder)) {
+      if (splitPath(path).length === 1) return [[displayName(folder.title), 'file']];
+      throw new StoreFsError('FileNotADirectory', `${displayName(folder.title)} is not a folder.`);
+    }
+    const { kids, names } = await this.list(targetId(folder));
+    return kids.map((k) => [names.get(k.id!)!, isDirectory(k) ? 'directory' : 'file']);
+  }
+
+  async readFile(path: string, signal?: AbortSignal): Promise<Buffer> {
+    const f = await this.resolve(path);
+    if (isDirectory(f) || splitPath(path).length === 1) throw new StoreFsError('FileIsADirectory', `${displayName(f.title)} is a folder.`);
+    const fresh = await this.fetch(f.id!, true);
+    const bytes = await this.wrap(() =>
+      isWorkspaceDocument(fresh) ? this.client.exportFile(fresh.id!, DOC_TEXT[fresh.mimeType!] ?? 'text/plain', signal) : this.client.download(targetId(fresh), { signal }),
+    );
+    if (fresh.etag) this.baseEtag.set(fresh.id!, fresh.etag);
+    return bytes;
+  }
+
+  /**
+   * Saves content. An existing file is updated with `If-Match` set to the etag it was read at; a
+   * newer server version fails with a Conflict carrying the server's file. `force` takes the
+   * current server etag instead (an explicit overwrite), which still guards against a third change.
+   */
+  async writeFile(path: string, content: Uint8Array, opts: { create: boolean; overwrite: boolean; force?: boolean }): Promise<File> {
+    const existing = await this.resolve(path).catch((e: unknown) => {
+      if (e instanceof StoreFsError && e.code === 'FileNotFound') return undefined;
+      throw e;
+    });
+    if (existing && splitPath(path).length === 1) throw new StoreFsError('FileIsADirectory', `${path} is the folder view of a file.`);
+    if (existing) {
+      if (!opts.overwrite) throw new StoreFsError('FileExists', `${displayName(existing.title)} already exists.`);
+      if (isDirectory(existing)) throw new StoreFsError('FileIsADirectory', `${displayName(existing.title)} is a folder.`);
+      if (isWorkspaceDocument(existing)) throw new StoreFsError('NoPermissions', `${displayName(existing.title)} is a workspace document; it can only be exported.`);
+      const current = await this.fetch(existing.id!, true);
+      const base = opts.force ? current.etag : this.baseEtag.get(existing.id!) ?? current.etag;
+      if (!opts.force && base !== current.etag) {
+        throw new StoreFsError('Conflict', `${displayName(existing.title)} was changed on the server since it was opened.`, current);
+      }
+      try {
+        return this.saved(await upload(this.client, bufferSource(content), { fileId: existing.id, ifMatch: base, contentType: existing.mimeType, query: { supportsAllDrives: true } }));
+      } catch (e) {
+        if (e instanceof StorageError && e.isConflict) {
+          const server = await this.fetch(existing.id!, true);
+          throw new StoreFsError('Conflict', `${displayName(existing.title)} was changed on the server while saving.`, server);
+        }
+        throw this.mapError(e);
+      }
+    }
+    if (!opts.create) throw new StoreFsError('FileNotFound', `${path} does not exist.`);
+    const { parent, name } = await this.parentOf(path);
+    // A reserved id makes a retried create idempotent.
+    const ids = await this.wrap(() => this.client.call<{ ids: string[] }>('files.generateIds', { maxResults: 1 }));
+    const saved = await this.wrap(() => upload(this.client, bufferSource(content), { metadata: { id: ids.ids[0], title: name, parents: [{ id: targetId(parent) }] }, contentType: guessType(name), query: { supportsAllDrives: true } }));
+    this.invalidate(targetId(parent));
+    return this.saved(saved);
+  }
+
+  async createDirectory(path: string): Promise<File> {
+    if (await this.resolve(path).then(() => true, () => false)) throw new StoreFsError('FileExists', `${path} already exists.`);
+    const { parent, name } = await this.parentOf(path);
+    const made = await this.wrap(() => this.client.call<File>('files.insert', { supportsAllDrives: true }, { body: { title: name, mimeType: FOLDER_MIME, parents: [{ id: targetId(parent) }] } }));
+    this.invalidate(targetId(parent));
+    this.remember(made);
+    return made;
+  }
+
+  async delete(path: string, opts: { recursive: boolean; useTrash?: boolean }): Promise<void> {
+    const f = await this.resolve(path);
+    if (isDirectory(f) && !opts.recursive) {
+      const { kids } = await this.list(f.id!);
+      if (kids.length) throw new StoreFsError('NoPermissions', `${displayName(f.title)} is not empty.`);
+    }
+    const trash = opts.useTrash ?? this.options.useTrash ?? true;
+    await this.wrap(() => (trash ? this.client.call('files.trash', { fileId: f.id!, supportsAllDrives: true }) : this.client.call('files.delete', { fileId: f.id!, supportsAllDrives: true })));
+    this.forget(f);
+  }
+
+  async rename(from: string, to: string, opts: { overwrite: boolean }): Promise<File> {
+    const f = await this.resolve(from);
+    const { parent: newParent, name } = await this.parentOf(to);
+    const existing = await this.resolve(to).catch(() => undefined);
+    if (existing && existing.id !== f.id) {
+      if (!opts.overwrite) throw new StoreFsError('FileExists', `${name} already exists.`);
+      // Not atomic on the service: the replaced item goes to the trash first, so it can be restored.
+      await this.wrap(() => this.client.call('files.trash', { fileId: existing.id!, supportsAllDrives: true }));
+      this.forget(existing);
+    }
+    const oldParent = await this.parentOf(from).then((p) => targetId(p.parent)).catch(() => undefined);
+    const moving = oldParent !== undefined && oldParent !== targetId(newParent);
+    const title = name === displayName(f.title) ? f.title : name;
+    const patched = await this.wrap(() =>
+      this.client.call<File>('files.patch', { fileId: f.id!, supportsAllDrives: true, ...(moving ? { addParents: targetId(newParent), removeParents: oldParent } : {}) }, { body: { title } }),
+    );
+    this.forget(f);
+    this.invalidate(targetId(newParent));
+    this.remember(patched);
+    return patched;
+  }
+
+  async copy(from: string, to: string, opts: { overwrite: boolean }): Promise<File> {
+    const f = await this.resolve(from);
+    const { parent, name } = await this.parentOf(to);
+    const existing = await this.resolve(to).catch(() => undefined);
+    if (existing) {
+      if (!opts.overwrite) throw new StoreFsError('FileExists', `${name} already exists.`);
+      await this.wrap(() => this.client.call('files.trash', { fileId: existing.id!, supportsAllDrives: true }));
+      this.forget(existing);
+    }
+    const copied = await this.copyTree(f, targetId(parent), name);
+    this.invalidate(targetId(parent));
+    return copied;
+  }
+
+  /** Forgets cached metadata (after outside changes, e.g. from the change feed). */
+  invalidate(id?: string): void {
+    if (id === undefined) {
+      this.files.clear();
+      this.listings.clear();
+      return;
+    }
+    this.files.delete(id);
+    this.listings.delete(id);
+  }
+
+  private async copyTree(f: File, parentId: string, title: string): Promise<File> {
+    if (!isDirectory(f)) {
+      return this.wrap(() => this.client.call<File>('files.copy', { fileId: f.id!, supportsAllDrives: true }, { body: { title, parents: [{ id: parentId }] } }));
+    }
+    const folder = await this.wrap(() => this.client.call<File>('files.insert', { supportsAllDrives: true }, { body: { title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] } }));
+    const { kids } = await this.list(f.id!);
+    for (const k of kids) await this.copyTree(k, folder.id!, k.title ?? 'Untitled');
+    return folder;
+  }
+
+  private async parentOf(path: string): Promise<{ parent: File; name: string }> {
+    const segs = splitPath(path);
+    if (segs.length < 2) throw new StoreFsError('NoPermissions', 'Items are created inside a folder.');
+    const parent = await this.resolve('/' + segs.slice(0, -1).join('/'));
+    if (!isDirectory(parent)) throw new StoreFsError('FileNotADirectory', `${displayName(parent.title)} is not a folder.`);
+    const raw = segs[segs.length - 1];
+    return { parent, name: hintOf(raw)?.base ?? raw };
+  }
+
+  private async child(folder: File, segment: string): Promise<File> {
+    const { kids, names } = await this.list(targetId(folder));
+    const exact = kids.find((k) => names.get(k.id!) === segment);
+    if (exact) return exact;
+    throw new StoreFsError('FileNotFound', `${segment} was not found in ${displayName(folder.title)}.`);
+  }
+
+  private async list(folderId: string): Promise<{ kids: File[]; names: Map<string, string> }> {
+    const cached = this.listings.get(folderId);
+    if (cached && this.now() - cached.at < this.ttl * 2) {
+      const kids = [...cached.names.keys()].map((id) => this.files.get(id)?.file).filter((x): x is File => !!x);
+      if (kids.length === cached.names.size) return { kids, names: cached.names };
+    }
+    const kids = await this.wrap(() => this.client.listAllFiles({ q: `${quote(folderId)} in parents and trashed = false`, maxResults: 1000, fields: CHILD_FIELDS, supportsAllDrives: true, includeItemsFromAllDrives: true }));
+    for (const k of kids) this.remember(k);
+    const names = childNames(kids.map((k) => ({ id: k.id, title: k.title, folder: isDirectory(k) })));
+    this.listings.set(folderId, { names, at: this.now() });
+    return { kids, names };
+  }
+
+  private async fetch(id: string, fresh = false): Promise<File> {
+    const cached = this.files.get(id);
+    if (!fresh && cached && this.now() - cached.at < this.ttl) return cached.file;
+    const f = await this.wrap(() => this.client.getFile(id, { fields: STAT_FIELDS }));
+    if (f.labels?.trashed) throw new StoreFsError('FileNotFound', `${displayName(f.title)} is in the trash.`);
+    this.remember(f);
+    if (id === 'root') this.files.set('root', { file: f, at: this.now() });
+    return f;
+  }
+
+  private remember(f: File): void {
+    if (f.id) this.files.set(f.id, { file: f, at: this.now() });
+  }
+
+  /** After a save, the saved version is the base of the next one. */
+  private saved(f: File): File {
+    this.remember(f);
+    if (f.id && f.etag) this.baseEtag.set(f.id, f.etag);
+    return f;
+  }
+
+  private forget(f: File): void {
+    this.files.delete(f.id!);
+    this.baseEtag.delete(f.id!);
+    for (const p of f.parents ?? []) this.listings.delete(p.id);
+    this.listings.delete('root');
+  }
+
+  private async wrap<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw this.mapError(e);
+    }
+  }
+
+  private mapError(e: unknown): Error {
+    if (e instanceof StoreFsError) return e;
+    if (e instanceof StorageError) {
+      if (e.status === 404) return new StoreFsError('FileNotFound', e.message);
+      if (e.isConflict) return new StoreFsError('Conflict', e.message);
+      if (e.status === 403 && !e.retryable) return new StoreFsError('NoPermissions', e.message);
+      if (e.status === 409) return new StoreFsError('FileExists', e.message);
+      return new StoreFsError('Unavailable', e.message);
+    }
+    return new StoreFsError('Unavailable', (e as Error)?.message ?? String(e));
+  }
+}
+
+export function isDirectory(f: File): boolean {
+  return f.mimeType === FOLDER_MIME || (f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetMimeType === FOLDER_MIME);
+}
+
+/** Shortcuts act as their target. */
+function targetId(f: File): string {
+  return f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetId ? f.shortcutDetails.targetId : f.id!;
+}
+
+const TYPES: Record<string, string> = {
+  txt: 'text/plain', md: 'text/markdown', json: 'application/json', csv: 'text/csv', html: 'text/html', htm: 'text/html', xml: 'application/xml',
+  js: 'text/javascript', ts: 'text/x-typescript', css: 'text/css', svg: 'image/svg+xml', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg',
+  gif: 'image/gif', pdf: 'application/pdf', zip: 'application/zip', yaml: 'application/x-yaml', yml: 'application/x-yaml', py: 'text/x-python',
+};
+
+export function guessType(name: string): string {
+  const ext = /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+  return TYPES[ext] ?? 'application/octet-stream';
+}

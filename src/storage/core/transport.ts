@@ -1,0 +1,170 @@
+// One HTTP round trip to the storage API with what every call needs: bearer auth (refreshed once
+// on 401), retries with backoff on rate limits and 5xx, and error mapping. `fetch` is injectable;
+// the default is node-fetch so the bundled extension behaves the same on every VS Code host.
+import * as http from 'node:http';
+import * as https from 'node:https';
+import nodeFetch from 'node-fetch';
+import { errorFromResponse, NetworkError, StorageError } from './errors';
+import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry';
+
+export interface ResponseLike {
+  status: number;
+  ok: boolean;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  /** A Node Readable (node-fetch) or a web ReadableStream (global fetch). */
+  body: unknown;
+}
+
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: unknown; signal?: AbortSignal; duplex?: 'half' }) => Promise<ResponseLike>;
+
+export interface AuthProvider {
+  /** The current access token; undefined when signed out. Never logged. */
+  token(): Promise<string | undefined> | string | undefined;
+  /** Called once after a 401; resolves true when a fresh token is available. */
+  refresh?(): Promise<boolean>;
+}
+
+export interface TransportOptions {
+  /** Origin (or any URL prefix) the API paths are relative to, e.g. http://127.0.0.1:5555. */
+  baseUrl: string;
+  /** Path of the metadata API below baseUrl; `store/v2/` (or `drive/v2/` for the real service). */
+  servicePath?: string;
+  /** Path of uploads below baseUrl; `upload/store/v2/`. */
+  uploadPath?: string;
+  auth: AuthProvider;
+  fetch?: FetchLike;
+  retry?: Partial<RetryPolicy>;
+  /** Observes every attempt (method, URL without query, status); for logs and tests. */
+  onAttempt?: (info: { method: string; url: string; status: number | 'network'; attempt: number }) => void;
+}
+
+export type QueryValue = string | number | boolean | undefined | null | readonly string[];
+
+export interface RequestSpec {
+  method: string;
+  /** Path below servicePath (or uploadPath when `upload`), e.g. `files/abc`. */
+  path?: string;
+  /** A full URL (resumable session URIs); overrides path. */
+  url?: string;
+  query?: Record<string, QueryValue>;
+  /** JSON body. */
+  json?: unknown;
+  /** Raw body; a factory is called per attempt so streams can be recreated for retries. */
+  body?: Buffer | string | (() => unknown);
+  headers?: Record<string, string>;
+  upload?: boolean;
+  signal?: AbortSignal;
+  /** Whether a network failure may be retried (the request may have reached the server). */
+  idempotent?: boolean;
+  /** Statuses the caller handles itself (e.g. 308 during resumable uploads). */
+  expectStatus?: number[];
+  noRetry?: boolean;
+}
+
+export class Transport {
+  readonly servicePath: string;
+  readonly uploadPath: string;
+  private readonly fetchImpl: FetchLike;
+  private readonly policy: RetryPolicy;
+
+  constructor(readonly options: TransportOptions) {
+    this.servicePath = trimSlashes(options.servicePath ?? 'store/v2/');
+    this.uploadPath = trimSlashes(options.uploadPath ?? 'upload/store/v2/');
+    this.fetchImpl = options.fetch ?? keepAliveFetch;
+    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  url(path: string, query?: Record<string, QueryValue>, upload = false): string {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    const prefix = upload ? this.uploadPath : this.servicePath;
+    const u = new URL(`${base}/${prefix}/${path.replace(/^\/+/, '')}`);
+    appendQuery(u, query);
+    return u.href;
+  }
+
+  /** Sends the request; resolves with the response on 2xx (or an expected status), throws StorageError otherwise. */
+  async send(spec: RequestSpec): Promise<ResponseLike> {
+    const target = spec.url ? withQuery(spec.url, spec.query) : this.url(spec.path ?? '', spec.query, spec.upload);
+    const idempotent = spec.idempotent ?? spec.method !== 'POST';
+    let refreshed = false;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { ...(spec.headers ?? {}) };
+      const token = await this.options.auth.token();
+      if (token) headers.authorization = `Bearer ${token}`;
+      let body: unknown;
+      if (spec.json !== undefined) {
+        body = JSON.stringify(spec.json);
+        headers['content-type'] ??= 'application/json; charset=UTF-8';
+      } else if (typeof spec.body === 'function') body = spec.body();
+      else body = spec.body;
+      let res: ResponseLike;
+      try {
+        res = await this.fetchImpl(target, { method: spec.method, headers, body, signal: spec.signal });
+      } catch (e) {
+        if ((e as Error)?.name === 'AbortError' || spec.signal?.aborted) throw e;
+        this.options.onAttempt?.({ method: spec.method, url: stripQuery(target), status: 'network', attempt });
+        if (!spec.noRetry && idempotent && attempt < this.policy.maxRetries) {
+          await (this.policy.sleep ?? sleep)(backoffDelay(this.policy, attempt), spec.signal);
+          continue;
+        }
+        throw new NetworkError(e);
+      }
+      this.options.onAttempt?.({ method: spec.method, url: stripQuery(target), status: res.status, attempt });
+      if ((res.status >= 200 && res.status < 300) || spec.expectStatus?.includes(res.status)) return res;
+      const err = errorFromResponse(res.status, await res.text().catch(() => ''), res.headers.get('retry-after'));
+      if (err.status === 401 && !refreshed && this.options.auth.refresh) {
+        refreshed = true;
+        if (await this.options.auth.refresh()) {
+          attempt--;
+          continue;
+        }
+      }
+      if (!spec.noRetry && err.retryable && attempt < this.policy.maxRetries) {
+        await (this.policy.sleep ?? sleep)(backoffDelay(this.policy, attempt, err.retryAfterSeconds), spec.signal);
+        continue;
+      }
+      throw err;
+    }
+  }
+
+  async json<T>(spec: RequestSpec): Promise<T> {
+    const res = await this.send(spec);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}
+
+// Reused connections: paging and chunked uploads make many requests to one host in a row.
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
+
+const keepAliveFetch: FetchLike = (url, init) =>
+  (nodeFetch as unknown as (u: string, i: unknown) => Promise<ResponseLike>)(url, { ...init, agent: (u: URL) => (u.protocol === 'http:' ? httpAgent : httpsAgent) });
+
+function trimSlashes(p: string): string {
+  return p.replace(/^\/+|\/+$/g, '');
+}
+
+function appendQuery(u: URL, query?: Record<string, QueryValue>): void {
+  if (!query) return;
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) u.searchParams.append(k, item);
+    else u.searchParams.set(k, String(v));
+  }
+}
+
+function withQuery(url: string, query?: Record<string, QueryValue>): string {
+  const u = new URL(url);
+  appendQuery(u, query);
+  return u.href;
+}
+
+function stripQuery(url: string): string {
+  const i = url.indexOf('?');
+  return i < 0 ? url : url.slice(0, i);
+}
+
+export { StorageError };

@@ -1,0 +1,294 @@
+// Editor-free model of the storage tree: fixed roots (My files, Shared drives, …), lazily loaded
+// children in pages with a "Load more…" entry, folders first, plus what each node shows (label,
+// description, tooltip, icon id). The VS Code adapter only maps this onto TreeItems.
+import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type Drive, type File, type FileList } from '../../shared/wire/storage';
+import { LIST_FIELDS, quote, type StorageClient } from './client';
+import { StorageError } from './errors';
+import { formatDate, formatSize, iconFor } from './present';
+
+export type RootKind = 'myFiles' | 'sharedDrives' | 'sharedWithMe' | 'starred' | 'recent' | 'trash';
+
+export const ROOTS: { kind: RootKind; label: string; icon: string }[] = [
+  { kind: 'myFiles', label: 'My files', icon: 'root-folder' },
+  { kind: 'sharedDrives', label: 'Shared drives', icon: 'organization' },
+  { kind: 'sharedWithMe', label: 'Shared with me', icon: 'live-share' },
+  { kind: 'starred', label: 'Starred', icon: 'star-full' },
+  { kind: 'recent', label: 'Recent', icon: 'history' },
+  { kind: 'trash', label: 'Trash', icon: 'trash' },
+];
+
+export type TreeEntry =
+  | { type: 'root'; key: string; root: RootKind; label: string }
+  | { type: 'file'; key: string; parentKey: string; file: File; folder: boolean }
+  | { type: 'drive'; key: string; parentKey: string; drive: Drive }
+  | { type: 'loadMore'; key: string; parentKey: string; loaded: number }
+  | { type: 'message'; key: string; parentKey: string; message: string; error: boolean };
+
+export interface Presentation {
+  label: string;
+  description?: string;
+  tooltip?: string;
+  /** Codicon id; the adapter turns it into a ThemeIcon. */
+  icon: string;
+  collapsible: boolean;
+  /** For `when` clauses of context menus: `storage.folder`, `storage.file.trashed`, … */
+  contextValue: string;
+}
+
+interface Listing {
+  items: (File | Drive)[];
+  nextPageToken?: string;
+  done: boolean;
+  loading?: Promise<void>;
+  error?: string;
+}
+
+export interface TreeModelOptions {
+  pageSize?: number;
+  /** Fields requested per listed item; the default covers everything the tree shows. */
+  fields?: string;
+}
+
+/** How a container's children are fetched. */
+type Source =
+  | { kind: 'files'; params: { q: string; orderBy?: string; corpora?: string; driveId?: string }; filter?: (f: File) => boolean }
+  | { kind: 'drives' };
+
+export class StorageTreeModel {
+  private readonly listings = new Map<string, Listing>();
+  private readonly entries = new Map<string, TreeEntry>();
+  private readonly listeners = new Set<(containerKey: string | undefined) => void>();
+  readonly pageSize: number;
+  /** Id of My files, learnt from the first listing of it. */
+  rootId: string | undefined;
+
+  constructor(private readonly client: StorageClient, private readonly options: TreeModelOptions = {}) {
+    this.pageSize = options.pageSize ?? 100;
+  }
+
+  /** Subscribes to "these children changed" (undefined: everything). */
+  onDidChange(listener: (containerKey: string | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  roots(): TreeEntry[] {
+    return ROOTS.map((r) => this.remember({ type: 'root', key: r.kind, root: r.kind, label: r.label }));
+  }
+
+  entry(key: string): TreeEntry | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Loaded children of a container; loads the first page on first use. */
+  async children(parent?: TreeEntry): Promise<TreeEntry[]> {
+    if (!parent) return this.roots();
+    if (parent.type !== 'root' && parent.type !== 'drive' && !(parent.type === 'file' && parent.folder)) return [];
+    const listing = this.listings.get(parent.key) ?? this.startListing(parent.key);
+    if (!listing.done && listing.items.length === 0 && !listing.error) await this.loadPage(parent, listing);
+    return this.entriesOf(parent, listing);
+  }
+
+  /** Fetches the next page of a container (the "Load more…" action). */
+  async loadMore(containerKey: string): Promise<void> {
+    const parent = this.entries.get(containerKey);
+    const listing = this.listings.get(containerKey);
+    if (!parent || !listing || listing.done) return;
+    await this.loadPage(parent, listing);
+    this.fire(containerKey);
+  }
+
+  /** Forgets loaded children so the next expansion reloads them. */
+  refresh(containerKey?: string): void {
+    if (containerKey === undefined) this.listings.clear();
+    else this.listings.delete(containerKey);
+    this.fire(containerKey);
+  }
+
+  /** Refreshes only the loaded containers a batch of changes touches (change feed). */
+  applyChanges(batch: { fileIds: string[]; parentIds: string[]; driveIds: string[] }): string[] {
+    const files = new Set(batch.fileIds);
+    const parents = new Set(batch.parentIds);
+    const stale: string[] = [];
+    for (const [key, listing] of this.listings) {
+      const folder = this.folderIdOf(key);
+      const touched =
+        (folder !== undefined && parents.has(folder)) ||
+        listing.items.some((i) => i.id !== undefined && files.has(i.id)) ||
+        (['starred', 'recent', 'trash', 'sharedWithMe'].includes(key) && files.size > 0) ||
+        (key === 'sharedDrives' && batch.driveIds.length > 0);
+      if (touched) stale.push(key);
+    }
+    for (const key of stale) {
+      this.listings.delete(key);
+      this.fire(key);
+    }
+    return stale;
+  }
+
+  private folderIdOf(key: string): string | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (e.type === 'root') return e.root === 'myFiles' ? this.rootId : undefined;
+    if (e.type === 'drive') return e.drive.id;
+    if (e.type === 'file') return e.file.mimeType === SHORTCUT_MIME ? e.file.shortcutDetails?.targetId : e.file.id;
+    return undefined;
+  }
+
+  /** Keys of the loaded containers that list `fileId` (a file may sit in several folders). */
+  containersOf(fileId: string): string[] {
+    const out: string[] = [];
+    for (const [key, listing] of this.listings) if (listing.items.some((i) => i.id === fileId)) out.push(key);
+    return out;
+  }
+
+  present(e: TreeEntry): Presentation {
+    switch (e.type) {
+      case 'root':
+        return { label: e.label, icon: ROOTS.find((r) => r.kind === e.root)?.icon ?? 'folder', collapsible: true, contextValue: `storage.root.${e.root}` };
+      case 'drive':
+        return {
+          label: e.drive.name ?? e.drive.id ?? '',
+          description: e.drive.hidden ? 'hidden' : undefined,
+          tooltip: `${e.drive.name}\nShared drive${e.drive.createdDate ? `\nCreated ${formatDate(e.drive.createdDate)}` : ''}`,
+          icon: 'organization',
+          collapsible: true,
+          contextValue: e.drive.hidden ? 'storage.drive.hidden' : 'storage.drive',
+        };
+      case 'loadMore':
+        return { label: 'Load more…', description: `${e.loaded} loaded`, icon: 'more', collapsible: false, contextValue: 'storage.loadMore' };
+      case 'message':
+        return { label: e.message, icon: e.error ? 'error' : 'info', collapsible: false, contextValue: e.error ? 'storage.error' : 'storage.message' };
+      case 'file': {
+        const f = e.file;
+        const size = f.fileSize !== undefined ? formatSize(Number(f.fileSize)) : undefined;
+        const modified = f.modifiedDate ? formatDate(f.modifiedDate) : undefined;
+        const kind = e.folder ? 'folder' : f.mimeType === SHORTCUT_MIME ? 'shortcut' : isWorkspaceDocument(f) ? 'document' : 'file';
+        const flags = [f.labels?.trashed ? 'trashed' : '', f.labels?.starred ? 'starred' : ''].filter(Boolean);
+        const owner = f.owners?.[0];
+        const tooltip = [
+          f.title ?? '',
+          `Type: ${f.mimeType ?? 'unknown'}`,
+          size ? `Size: ${size} (${Number(f.fileSize).toLocaleString('en-US')} bytes)` : undefined,
+          modified ? `Modified: ${modified}${f.lastModifyingUserName ? ` by ${f.lastModifyingUserName}` : ''}` : undefined,
+          owner ? `Owner: ${owner.displayName ?? ''}${owner.emailAddress ? ` <${owner.emailAddress}>` : ''}` : undefined,
+          f.md5Checksum ? `MD5: ${f.md5Checksum}` : undefined,
+          f.description ? `\n${f.description}` : undefined,
+        ]
+          .filter((l) => l !== undefined)
+          .join('\n');
+        return {
+          label: f.title ?? f.id ?? '',
+          description: [size, modified].filter(Boolean).join(' · ') || undefined,
+          tooltip,
+          icon: iconFor(f),
+          collapsible: e.folder,
+          contextValue: ['storage', kind, ...flags].join('.'),
+        };
+      }
+    }
+  }
+
+  private startListing(key: string): Listing {
+    const l: Listing = { items: [], done: false };
+    this.listings.set(key, l);
+    return l;
+  }
+
+  private async loadPage(parent: TreeEntry, listing: Listing): Promise<void> {
+    if (listing.loading) return listing.loading;
+    listing.loading = (async () => {
+      try {
+        const source = this.sourceOf(parent);
+        if (source.kind === 'drives') {
+          const page = await this.client.call<{ items?: Drive[]; nextPageToken?: string }>('drives.list', { maxResults: Math.min(100, this.pageSize), pageToken: listing.nextPageToken });
+          listing.items.push(...(page.items ?? []));
+          listing.nextPageToken = page.nextPageToken;
+        } else {
+          // Pages may come back short or empty with a token: keep going until something shows or the end.
+          for (let guard = 0; guard < 20; guard++) {
+            const page: FileList = await this.client.listFiles({
+              ...source.params,
+              maxResults: this.pageSize,
+              pageToken: listing.nextPageToken,
+              fields: this.options.fields ?? LIST_FIELDS,
+              supportsAllDrives: true,
+              includeItemsFromAllDrives: true,
+            } as never);
+            const items = (page.items ?? []).filter(source.filter ?? (() => true));
+            this.rootId ??= items.flatMap((i) => i.parents ?? []).find((p) => p.isRoot)?.id;
+            listing.items.push(...items);
+            listing.nextPageToken = page.nextPageToken;
+            if (items.length > 0 || !page.nextPageToken) break;
+          }
+        }
+        listing.done = !listing.nextPageToken;
+        listing.error = undefined;
+      } catch (e) {
+        listing.error = e instanceof StorageError ? e.message : `Could not load: ${(e as Error)?.message ?? e}`;
+      } finally {
+        listing.loading = undefined;
+      }
+    })();
+    return listing.loading;
+  }
+
+  private sourceOf(parent: TreeEntry): Source {
+    const notTrashed = 'trashed = false';
+    if (parent.type === 'root') {
+      switch (parent.root) {
+        case 'myFiles': return { kind: 'files', params: { q: `'root' in parents and ${notTrashed}`, orderBy: 'folder,title_natural' } };
+        case 'sharedDrives': return { kind: 'drives' };
+        case 'sharedWithMe': return { kind: 'files', params: { q: `sharedWithMe = true and ${notTrashed}`, orderBy: 'folder,sharedWithMeDate desc' } };
+        case 'starred': return { kind: 'files', params: { q: `starred = true and ${notTrashed}`, orderBy: 'folder,title_natural' } };
+        case 'recent': return { kind: 'files', params: { q: `${notTrashed} and mimeType != '${FOLDER_MIME}'`, orderBy: 'recency desc' } };
+        // Only what was trashed itself; its descendants show under it.
+        case 'trash': return { kind: 'files', params: { q: 'trashed = true', orderBy: 'folder,title_natural' }, filter: (f) => f.explicitlyTrashed !== false };
+      }
+    }
+    if (parent.type === 'drive') {
+      return { kind: 'files', params: { q: `${quote(parent.drive.id ?? '')} in parents and ${notTrashed}`, orderBy: 'folder,title_natural', corpora: 'drive', driveId: parent.drive.id } };
+    }
+    const f = (parent as Extract<TreeEntry, { type: 'file' }>).file;
+    const id = f.mimeType === SHORTCUT_MIME ? f.shortcutDetails?.targetId ?? f.id : f.id;
+    // Inside the trash, show the trashed descendants; elsewhere hide them.
+    const inTrash = parent.key.startsWith('trash/');
+    return { kind: 'files', params: { q: `${quote(id ?? '')} in parents${inTrash ? '' : ` and ${notTrashed}`}`, orderBy: 'folder,title_natural' } };
+  }
+
+  private entriesOf(parent: TreeEntry, listing: Listing): TreeEntry[] {
+    const items = [...listing.items];
+    // Folders first across everything loaded so far (stable, so the server's order stays otherwise).
+    items.sort((a, b) => Number(!isFolderLike(a)) - Number(!isFolderLike(b)));
+    const drives = parent.type === 'root' && parent.root === 'sharedDrives';
+    const out: TreeEntry[] = items.map((item) =>
+      drives
+        ? this.remember({ type: 'drive', key: `${parent.key}/${item.id}`, parentKey: parent.key, drive: item as Drive })
+        : this.remember({ type: 'file', key: `${parent.key}/${item.id}`, parentKey: parent.key, file: item as File, folder: isFolderLike(item) }),
+    );
+    if (listing.error) out.push(this.remember({ type: 'message', key: `${parent.key}/#error`, parentKey: parent.key, message: listing.error, error: true }));
+    else if (!listing.done) out.push(this.remember({ type: 'loadMore', key: `${parent.key}/#more`, parentKey: parent.key, loaded: listing.items.length }));
+    else if (out.length === 0) out.push(this.remember({ type: 'message', key: `${parent.key}/#empty`, parentKey: parent.key, message: emptyText(parent), error: false }));
+    return out;
+  }
+
+  private remember<T extends TreeEntry>(e: T): T {
+    this.entries.set(e.key, e);
+    return e;
+  }
+
+  private fire(key: string | undefined): void {
+    for (const l of this.listeners) l(key);
+  }
+}
+
+function isFolderLike(item: File | Drive): boolean {
+  const f = item as File;
+  return f.mimeType === FOLDER_MIME || (f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetMimeType === FOLDER_MIME);
+}
+
+function emptyText(parent: TreeEntry): string {
+  if (parent.type === 'root' && parent.root === 'trash') return 'Trash is empty';
+  if (parent.type === 'root' && parent.root === 'sharedDrives') return 'No shared drives';
+  return 'Empty';
+}

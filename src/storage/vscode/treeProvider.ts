@@ -1,0 +1,96 @@
+// Maps the editor-free tree model onto a VS Code TreeDataProvider. All decisions (what to list,
+// in which order, how a node reads) live in the core; this file only translates.
+import * as vscode from 'vscode';
+import { StorageTreeModel, type TreeEntry } from '../core/tree';
+import type { StorageConnection } from './connection';
+
+export const STORAGE_VIEW_ID = 'apiWorkbench.storage';
+export const CONNECT_ERROR_CONTEXT = 'apiWorkbench.storage.connectError';
+
+export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeEntry | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private model: StorageTreeModel | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Last connection problem, shown by the view's welcome content. */
+  connectError: string | undefined;
+
+  constructor(private readonly connection: StorageConnection, private readonly log: vscode.LogOutputChannel) {}
+
+  async getModel(): Promise<StorageTreeModel> {
+    if (!this.model) {
+      const client = await this.connection.client();
+      const pageSize = vscode.workspace.getConfiguration('apiWorkbench.storage').get<number>('pageSize') ?? 100;
+      this.model = new StorageTreeModel(client, { pageSize: Math.min(1000, Math.max(1, pageSize)) });
+      this.unsubscribe = this.model.onDidChange((key) => this.changed.fire(key ? this.model?.entry(key) : undefined));
+    }
+    return this.model;
+  }
+
+  /** Drops the model (endpoint or credential changed) and redraws from the roots. */
+  reset(): void {
+    this.unsubscribe?.();
+    this.model = undefined;
+    this.connection.reset();
+    this.changed.fire(undefined);
+  }
+
+  refresh(entry?: TreeEntry): void {
+    if (!this.model) return this.changed.fire(undefined);
+    const key = entry ? (entry.type === 'file' && !entry.folder ? entry.parentKey : entry.key) : undefined;
+    this.model.refresh(key);
+  }
+
+  async getChildren(element?: TreeEntry): Promise<TreeEntry[]> {
+    let model: StorageTreeModel;
+    try {
+      model = await this.getModel();
+      await this.setConnectError(undefined);
+    } catch (e) {
+      const message = (e as Error)?.message ?? String(e);
+      this.log.warn(`storage: cannot connect: ${message}`);
+      await this.setConnectError(message);
+      return [];
+    }
+    return model.children(element);
+  }
+
+  getTreeItem(e: TreeEntry): vscode.TreeItem {
+    const p = this.model!.present(e);
+    const item = new vscode.TreeItem(
+      p.label,
+      p.collapsible ? (e.type === 'root' && e.root === 'myFiles' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = e.key;
+    item.description = p.description;
+    item.tooltip = p.tooltip;
+    item.contextValue = p.contextValue;
+    item.iconPath = new vscode.ThemeIcon(p.icon);
+    if (e.type === 'loadMore') {
+      item.command = { command: 'apiWorkbench.storage.loadMore', title: 'Load more', arguments: [e] };
+    } else if (e.type === 'file' && !e.folder) {
+      item.command = { command: 'apiWorkbench.storage.open', title: 'Open', arguments: [e] };
+    }
+    return item;
+  }
+
+  getParent(e: TreeEntry): TreeEntry | undefined {
+    return e.type === 'root' ? undefined : this.model?.entry(e.parentKey);
+  }
+
+  async loadMore(e: TreeEntry): Promise<void> {
+    if (e.type !== 'loadMore') return;
+    await (await this.getModel()).loadMore(e.parentKey);
+  }
+
+  private async setConnectError(message: string | undefined): Promise<void> {
+    if (this.connectError === message) return;
+    this.connectError = message;
+    await vscode.commands.executeCommand('setContext', CONNECT_ERROR_CONTEXT, !!message);
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    this.changed.dispose();
+  }
+}

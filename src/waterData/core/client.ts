@@ -1,0 +1,135 @@
+// One GET against the water-quality API, through the process-wide limiter, with the service's documented
+// recovery rules: back off on 403/429 throttling, retry 408/504 once, never retry a key problem.
+import { WATER_API_KEY_HEADER } from '../../shared/wire/waterData';
+import { WaterApiError, serverMessage } from './errors';
+import { AbortError, sharedRateLimiter, type RateLimiter } from './rateLimiter';
+import { redactUrl } from './url';
+
+export interface FetchResponseLike {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+export type FetchLike = (url: string, init: { method: 'GET'; headers: Record<string, string>; signal?: AbortSignal }) => Promise<FetchResponseLike>;
+
+export interface WaterClientOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  fetch?: FetchLike;
+  limiter?: RateLimiter;
+  /** Throttling retries before giving up (403 that is not a key problem, 429). */
+  maxThrottleRetries?: number;
+  userAgent?: string;
+  /** Told about waits so progress can say "rate limited, retrying in 2 s". */
+  onRetry?: (info: { status: number; attempt: number; delayMs: number }) => void;
+}
+
+export interface WaterResponse {
+  url: string;
+  status: number;
+  body: unknown;
+  link?: string;
+}
+
+let nodeFetch: Promise<FetchLike> | undefined;
+/** node-fetch is ESM-only; load it once, before any request is timed by the limiter. */
+function loadNodeFetch(): Promise<FetchLike> {
+  return (nodeFetch ??= import('node-fetch').then((m) => m.default as unknown as FetchLike));
+}
+
+export class WaterClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchImpl: FetchLike | undefined;
+  readonly limiter: RateLimiter;
+  private readonly maxThrottleRetries: number;
+  private readonly userAgent: string;
+  private readonly onRetry?: WaterClientOptions['onRetry'];
+
+  constructor(o: WaterClientOptions) {
+    this.baseUrl = o.baseUrl.replace(/\/+$/, '');
+    this.apiKey = o.apiKey;
+    this.fetchImpl = o.fetch;
+    this.limiter = o.limiter ?? sharedRateLimiter;
+    this.maxThrottleRetries = o.maxThrottleRetries ?? 5;
+    this.userAgent = o.userAgent ?? 'api-workbench';
+    this.onRetry = o.onRetry;
+  }
+
+  async get(url: string, signal?: AbortSignal): Promise<WaterResponse> {
+    if (!this.apiKey) {
+      throw new WaterApiError('key-missing', 'No API key is set for the water-quality data API.', 'Run "API Workbench: Set API Key or Access Token…" and choose Water-quality data.', undefined, redactUrl(url));
+    }
+    // Resolve the fetch implementation outside the limiter slot so module loading never delays a timed start.
+    const fetchImpl = this.fetchImpl ?? (await loadNodeFetch());
+    let throttled = 0;
+    let timedOut = 0;
+    let networkFailures = 0;
+    for (;;) {
+      let res: { status: number; text: string; link: string | null; retryAfter: string | null };
+      try {
+        res = await this.limiter.run(async () => {
+          const r = await fetchImpl(url, {
+            method: 'GET',
+            headers: { [WATER_API_KEY_HEADER]: this.apiKey!, accept: 'application/json', 'user-agent': this.userAgent },
+            signal,
+          });
+          // The body is read inside the limiter slot: the request is not over until it has arrived.
+          return { status: r.status, text: await r.text(), link: r.headers.get('link'), retryAfter: r.headers.get('retry-after') };
+        }, signal);
+      } catch (e) {
+        if (signal?.aborted || e instanceof AbortError || (e as Error)?.name === 'AbortError') throw new WaterApiError('cancelled', 'Cancelled.', '', undefined, redactUrl(url));
+        if (networkFailures++ < 1) continue;
+        throw new WaterApiError('network', `Could not reach ${new URL(url).host}: ${(e as Error).message}`, 'Check the base URL and your connection.', undefined, redactUrl(url));
+      }
+      let body: unknown = undefined;
+      try {
+        body = res.text ? JSON.parse(res.text) : undefined;
+      } catch {
+        body = res.text;
+      }
+      const s = res.status;
+      if (s >= 200 && s < 300) {
+        if (!body || typeof body !== 'object') throw new WaterApiError('invalid-response', 'The service answered with something other than JSON.', 'Check that the base URL ends in /v1/odata/v4.', s, redactUrl(url));
+        return { url, status: s, body, link: res.link ?? undefined };
+      }
+      const said = serverMessage(body);
+      if (s === 401) throw new WaterApiError('key-missing', `The service says the API key is missing (401)${said ? `: ${said}` : ''}.`, 'Set the API key with "API Workbench: Set API Key or Access Token…".', s, redactUrl(url));
+      const keyWords = /invalid api key|api key|forbidden$/i.test(said ?? '') && !/rate|too many|throttl|parallel/i.test(said ?? '');
+      if (s === 403 && /invalid api key/i.test(said ?? '')) {
+        throw new WaterApiError('key-invalid', 'The service rejected the API key (403 Invalid API key).', 'Set a valid API key with "API Workbench: Set API Key or Access Token…"; ask DataStream for a new one if it was exposed.', s, redactUrl(url));
+      }
+      if (s === 429 || s === 403) {
+        // A bare 403 can be either throttling (the specification) or a bad key: retry a little, then say both.
+        const limit = s === 403 && keyWords ? 2 : this.maxThrottleRetries;
+        if (throttled < limit) {
+          const retryAfter = Number(res.retryAfter);
+          const delay = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : Math.min(30_000, 1000 * 2 ** throttled);
+          throttled++;
+          this.onRetry?.({ status: s, attempt: throttled, delayMs: delay });
+          this.limiter.holdOff(delay);
+          continue;
+        }
+        if (s === 403) {
+          throw new WaterApiError('key-invalid', `The service kept refusing the request (403)${said ? `: ${said}` : ''}.`, 'Either the API key is not valid (set it with "API Workbench: Set API Key or Access Token…") or another program is using the same key faster than 2 requests per second.', s, redactUrl(url));
+        }
+        throw new WaterApiError('rate-limited', `Rate limited (429) after ${throttled} retries.`, 'Another program may be using the same key; wait a minute and run again. The service allows 2 requests per second, none in parallel.', s, redactUrl(url));
+      }
+      if (s === 408 || s === 504) {
+        if (timedOut++ < 1) {
+          this.onRetry?.({ status: s, attempt: 1, delayMs: 1000 });
+          this.limiter.holdOff(1000);
+          continue;
+        }
+        throw new WaterApiError('timeout', `The query did not finish within the service's 30 s limit (${s}), twice.`, 'Lower $top and/or add narrower filters (RegionId, DOI, LocationId, ActivityStartYear).', s, redactUrl(url));
+      }
+      if (s === 413) throw new WaterApiError('too-large', 'The result is too large for one response (413).', 'Lower $top or $select only the fields you need.', s, redactUrl(url));
+      if (s === 400) {
+        const msg = said ?? (body && typeof body === 'object' && (body as { message?: unknown }).message === null ? 'The request was rejected before it reached the service (usually a character left unencoded in the query).' : 'Bad request.');
+        throw new WaterApiError('bad-request', `The service rejected the query (400): ${msg}`, 'Fix the query; the cell shows the problem where it can.', s, redactUrl(url));
+      }
+      if (s === 404) throw new WaterApiError('not-found', `Not found (404)${said ? `: ${said}` : ''}.`, 'The base URL must end in /v1/odata/v4 and the entity set be Metadata, Locations, Observations or Records.', s, redactUrl(url));
+      throw new WaterApiError('server', `The service failed (${s})${said ? `: ${said}` : ''}.`, 'Try again later.', s, redactUrl(url));
+    }
+  }
+}

@@ -1,0 +1,28 @@
+// CSV per RFC 4180: fields with commas, quotes or line breaks are quoted; arrays are joined with "; ".
+// A leading =, +, - or @ is kept as data but prefixed with ' so spreadsheets do not run it as a formula.
+
+const NEEDS_QUOTES = /[",\r\n]/;
+const FORMULA_START = /^[=+@-]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+export function csvField(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return String(v);
+  let s: string;
+  if (typeof v === 'string') {
+    s = FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
+  } else {
+    s = Array.isArray(v) ? v.map((x) => String(x)).join('; ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function csvLine(values: readonly unknown[]): string {
+  return values.map(csvField).join(',') + '\r\n';
+}
+
+export function toCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+  let out = csvLine(columns);
+  for (const r of rows) out += csvLine(columns.map((c) => r[c]));
+  return out;
+}

@@ -1,0 +1,304 @@
+// The `$filter` dialect of the water-quality API: comparisons (eq ne lt gt lte gte, plus OData's ge/le),
+// `in (…)` lists, endswith(Field, 'text'), and/or, parentheses. Positions are offsets into the filter text.
+import { WATER_OPERATOR_ALIASES } from '../../shared/wire/waterData';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export type Literal =
+  | ({ kind: 'string'; value: string } & Span)
+  | ({ kind: 'number'; value: number; raw: string } & Span)
+  | ({ kind: 'bool'; value: boolean } & Span)
+  | ({ kind: 'null' } & Span);
+
+export interface Ident extends Span {
+  name: string;
+}
+
+export type FilterNode =
+  | ({ kind: 'and' | 'or'; left: FilterNode; right: FilterNode } & Span)
+  | ({ kind: 'group'; inner: FilterNode } & Span)
+  | ({ kind: 'compare'; field: Ident; op: string; opSpan: Span; value: Literal } & Span)
+  | ({ kind: 'in'; field: Ident; opSpan: Span; values: Literal[] } & Span)
+  | ({ kind: 'call'; fn: Ident; field: Ident; arg: Literal } & Span);
+
+export interface FilterProblem extends Span {
+  message: string;
+}
+
+export class FilterSyntaxError extends Error {
+  constructor(readonly problem: FilterProblem) {
+    super(problem.message);
+  }
+}
+
+type Token =
+  | ({ t: 'ident'; text: string } & Span)
+  | ({ t: 'string'; value: string } & Span)
+  | ({ t: 'number'; raw: string } & Span)
+  | ({ t: 'date'; raw: string } & Span)
+  | ({ t: '(' | ')' | ',' } & Span)
+  | ({ t: 'eof' } & Span);
+
+export const COMPARISON_OPERATORS = ['eq', 'ne', 'lt', 'gt', 'lte', 'gte'];
+const FUNCTIONS = ['endswith'];
+const RETIRED_FUNCTIONS: Record<string, string> = {
+  contains: 'contains() is not offered by the service (listed in 2021, withdrawn); use eq or in',
+  startswith: 'startswith() is not offered by the service (listed in 2021, withdrawn); use eq or in',
+  startwith: 'startswith() is not offered by the service (listed in 2021, withdrawn); use eq or in',
+  substringof: 'substringof() is not offered by the service; use eq, in or endswith',
+};
+
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '(' || c === ')' || c === ',') {
+      tokens.push({ t: c, start: i, end: i + 1 });
+      i++;
+      continue;
+    }
+    if (c === "'") {
+      let value = '';
+      let j = i + 1;
+      for (;;) {
+        if (j >= text.length) throw new FilterSyntaxError({ start: i, end: text.length, message: 'Unterminated string: close it with a single quote (write a quote inside a value as two quotes, \'\')' });
+        if (text[j] === "'") {
+          if (text[j + 1] === "'") {
+            value += "'";
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        value += text[j];
+        j++;
+      }
+      tokens.push({ t: 'string', value, start: i, end: j + 1 });
+      i = j + 1;
+      continue;
+    }
+    if (c === '"') {
+      throw new FilterSyntaxError({ start: i, end: i + 1, message: "Use single quotes for values: 'text'" });
+    }
+    const date = /^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?/.exec(text.slice(i));
+    if (date) {
+      tokens.push({ t: 'date', raw: date[0], start: i, end: i + date[0].length });
+      i += date[0].length;
+      continue;
+    }
+    const num = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (num) {
+      tokens.push({ t: 'number', raw: num[0], start: i, end: i + num[0].length });
+      i += num[0].length;
+      continue;
+    }
+    const ident = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i));
+    if (ident) {
+      tokens.push({ t: 'ident', text: ident[0], start: i, end: i + ident[0].length });
+      i += ident[0].length;
+      continue;
+    }
+    throw new FilterSyntaxError({ start: i, end: i + 1, message: `Unexpected character '${c}'` });
+  }
+  tokens.push({ t: 'eof', start: text.length, end: text.length });
+  return tokens;
+}
+
+class Parser {
+  private pos = 0;
+  constructor(private readonly tokens: Token[]) {}
+
+  private peek(): Token {
+    return this.tokens[this.pos];
+  }
+  private next(): Token {
+    return this.tokens[this.pos++];
+  }
+  private fail(tok: Token, message: string): never {
+    throw new FilterSyntaxError({ start: tok.start, end: Math.max(tok.end, tok.start + 1), message });
+  }
+  private isWord(tok: Token, word: string): boolean {
+    return tok.t === 'ident' && tok.text.toLowerCase() === word;
+  }
+
+  parse(): FilterNode {
+    if (this.peek().t === 'eof') this.fail(this.peek(), 'Empty $filter: write a condition such as RegionId eq \'hub.atlantic\'');
+    const node = this.parseOr();
+    const tok = this.peek();
+    if (tok.t !== 'eof') {
+      if (tok.t === ')') this.fail(tok, 'Unbalanced ")": no "(" opens it');
+      this.fail(tok, `Expected "and" or "or" before ${describe(tok)}`);
+    }
+    return node;
+  }
+
+  private parseOr(): FilterNode {
+    let left = this.parseAnd();
+    while (this.isWord(this.peek(), 'or')) {
+      this.next();
+      const right = this.parseAnd();
+      left = { kind: 'or', left, right, start: left.start, end: right.end };
+    }
+    return left;
+  }
+
+  private parseAnd(): FilterNode {
+    let left = this.parsePrimary();
+    while (this.isWord(this.peek(), 'and')) {
+      this.next();
+      const right = this.parsePrimary();
+      left = { kind: 'and', left, right, start: left.start, end: right.end };
+    }
+    return left;
+  }
+
+  private parsePrimary(): FilterNode {
+    const tok = this.next();
+    if (tok.t === '(') {
+      const inner = this.parseOr();
+      const close = this.next();
+      if (close.t !== ')') this.fail(close, `Expected ")" to close the "(" at column ${tok.start + 1}`);
+      return { kind: 'group', inner, start: tok.start, end: close.end };
+    }
+    if (tok.t !== 'ident') this.fail(tok, `Expected a field name, found ${describe(tok)}`);
+    const lower = tok.text.toLowerCase();
+    if (lower === 'not') this.fail(tok, '"not" is not supported by the service: use ne, or list the values you want with in');
+    if (this.peek().t === '(') {
+      if (RETIRED_FUNCTIONS[lower]) this.fail(tok, RETIRED_FUNCTIONS[lower]);
+      if (!FUNCTIONS.includes(lower)) this.fail(tok, `Unknown function ${tok.text}(): the service offers only endswith(Field, 'text')`);
+      this.next();
+      const field = this.next();
+      if (field.t !== 'ident') this.fail(field, 'Expected a field name as the first argument of endswith');
+      const comma = this.next();
+      if (comma.t !== ',') this.fail(comma, 'Expected "," between the arguments of endswith');
+      const arg = this.parseLiteral();
+      const close = this.next();
+      if (close.t !== ')') this.fail(close, 'Expected ")" to close endswith(');
+      return { kind: 'call', fn: { name: lower, start: tok.start, end: tok.end }, field: { name: field.text, start: field.start, end: field.end }, arg, start: tok.start, end: close.end };
+    }
+    const field: Ident = { name: tok.text, start: tok.start, end: tok.end };
+    const opTok = this.next();
+    if (opTok.t !== 'ident') this.fail(opTok, `Expected an operator (eq, ne, lt, gt, lte, gte, in) after ${tok.text}`);
+    const opWord = opTok.text.toLowerCase();
+    const opSpan = { start: opTok.start, end: opTok.end };
+    if (opWord === 'in') {
+      const open = this.next();
+      if (open.t !== '(') this.fail(open, 'Expected "(" after in: in (\'a\', \'b\')');
+      const values: Literal[] = [];
+      if (this.peek().t === ')') this.fail(this.peek(), 'An in list needs at least one value');
+      for (;;) {
+        values.push(this.parseLiteral());
+        const sep = this.next();
+        if (sep.t === ')') return { kind: 'in', field, opSpan, values, start: field.start, end: sep.end };
+        if (sep.t !== ',') this.fail(sep, 'Expected "," or ")" in the in list');
+      }
+    }
+    const op = WATER_OPERATOR_ALIASES[opWord] ?? opWord;
+    if (!COMPARISON_OPERATORS.includes(op)) {
+      this.fail(opTok, `Unknown operator "${opTok.text}": use eq, ne, lt, gt, lte, gte or in`);
+    }
+    const value = this.parseLiteral();
+    return { kind: 'compare', field, op, opSpan, value, start: field.start, end: value.end };
+  }
+
+  private parseLiteral(): Literal {
+    const tok = this.next();
+    switch (tok.t) {
+      case 'string':
+        return { kind: 'string', value: tok.value, start: tok.start, end: tok.end };
+      case 'number':
+        return { kind: 'number', value: Number(tok.raw), raw: tok.raw, start: tok.start, end: tok.end };
+      case 'date':
+        this.fail(tok, `Quote dates: '${tok.raw}'`);
+      // eslint-disable-next-line no-fallthrough
+      case 'ident': {
+        const w = tok.text.toLowerCase();
+        if (w === 'true' || w === 'false') return { kind: 'bool', value: w === 'true', start: tok.start, end: tok.end };
+        if (w === 'null') return { kind: 'null', start: tok.start, end: tok.end };
+        this.fail(tok, `Quote text values: '${tok.text}'`);
+      }
+      // eslint-disable-next-line no-fallthrough
+      default:
+        this.fail(tok, `Expected a value, found ${describe(tok)}`);
+    }
+  }
+}
+
+function describe(tok: Token): string {
+  switch (tok.t) {
+    case 'eof':
+      return 'the end of the filter';
+    case 'ident':
+      return `"${tok.text}"`;
+    case 'string':
+      return `the text '${tok.value}'`;
+    case 'number':
+    case 'date':
+      return tok.raw;
+    default:
+      return `"${tok.t}"`;
+  }
+}
+
+export function parseFilter(text: string): FilterNode {
+  return new Parser(tokenize(text)).parse();
+}
+
+export function quoteString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+function formatLiteral(l: Literal): string {
+  switch (l.kind) {
+    case 'string':
+      return quoteString(l.value);
+    case 'number':
+      return l.raw;
+    case 'bool':
+      return String(l.value);
+    case 'null':
+      return 'null';
+  }
+}
+
+/** Canonical text of a filter: operator spellings normalised (ge → gte), quotes re-escaped, spacing uniform. */
+export function formatFilter(node: FilterNode): string {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return `${formatFilter(node.left)} ${node.kind} ${formatFilter(node.right)}`;
+    case 'group':
+      return `(${formatFilter(node.inner)})`;
+    case 'compare':
+      return `${node.field.name} ${node.op} ${formatLiteral(node.value)}`;
+    case 'in':
+      return `${node.field.name} in (${node.values.map(formatLiteral).join(', ')})`;
+    case 'call':
+      return `${node.fn.name}(${node.field.name}, ${formatLiteral(node.arg)})`;
+  }
+}
+
+export function* walkFilter(node: FilterNode): Generator<FilterNode> {
+  yield node;
+  if (node.kind === 'and' || node.kind === 'or') {
+    yield* walkFilter(node.left);
+    yield* walkFilter(node.right);
+  } else if (node.kind === 'group') {
+    yield* walkFilter(node.inner);
+  }
+}
+
+/** Fields a filter names anywhere, e.g. to decide whether it already narrows by location. */
+export function filterFields(node: FilterNode): Set<string> {
+  const out = new Set<string>();
+  for (const n of walkFilter(node)) if (n.kind === 'compare' || n.kind === 'in' || n.kind === 'call') out.add(n.field.name);
+  return out;
+}

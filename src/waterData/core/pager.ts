@@ -1,0 +1,129 @@
+// Follows a query's pages — @odata.nextLink (or the OpenAPI spelling odata.nextLink), else the Link header —
+// up to a row limit, asking each page for no more rows than are still wanted. Errors after the first page
+// keep the rows already received and the link to resume from.
+import { WaterApiError } from './errors';
+import type { WaterClient } from './client';
+import { followableNextLink, reencodeQuery } from './url';
+
+export interface Page {
+  url: string;
+  rows: Record<string, unknown>[];
+  nextLink?: string;
+  body: Record<string, unknown>;
+}
+
+export function parseLinkHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(/,(?=\s*<)/)) {
+    const m = /<([^>]*)>\s*;(.*)$/.exec(part.trim());
+    if (m && /\brel\s*=\s*"?next"?/i.test(m[2])) return m[1];
+  }
+  return undefined;
+}
+
+export function withTop(url: string, top: number): string {
+  const q = url.indexOf('?');
+  const base = q < 0 ? url : url.slice(0, q);
+  const params = q < 0 ? [] : url.slice(q + 1).split('&').filter((p) => p && !/^(%24|\$)top=/i.test(p));
+  params.push(`%24top=${top}`);
+  return `${base}?${params.join('&')}`;
+}
+
+export function topOf(url: string): number | undefined {
+  const m = /[?&](?:%24|\$)top=(\d+)/i.exec(url);
+  return m ? Number(m[1]) : undefined;
+}
+
+export async function fetchPage(client: WaterClient, url: string, signal?: AbortSignal): Promise<Page> {
+  const res = await client.get(url, signal);
+  const body = res.body as Record<string, unknown>;
+  if (!Array.isArray(body.value)) {
+    throw new WaterApiError('invalid-response', 'The response has no "value" list.', 'Check that the base URL points at the OData v4 API.', res.status, url);
+  }
+  const rawNext = (typeof body['@odata.nextLink'] === 'string' && body['@odata.nextLink']) || (typeof body['odata.nextLink'] === 'string' && body['odata.nextLink']) || parseLinkHeader(res.link);
+  let nextLink = rawNext ? followableNextLink(client.baseUrl, rawNext as string) : undefined;
+  // A link back to the page just read would loop forever (a failure the R client guards against too).
+  if (nextLink && reencodeQuery(nextLink) === reencodeQuery(url)) nextLink = undefined;
+  return { url, rows: body.value as Record<string, unknown>[], nextLink, body };
+}
+
+export interface PagingProgress {
+  pages: number;
+  rows: number;
+}
+
+export interface PagedRows {
+  rows: Record<string, unknown>[];
+  pages: number;
+  /** Where to continue: more rows exist (limit reached) or the last request failed. */
+  nextLink?: string;
+  truncated: boolean;
+  /** Set when a later page failed; rows before it are kept. */
+  error?: WaterApiError;
+  firstBody?: Record<string, unknown>;
+}
+
+export interface PagingOptions {
+  maxRows: number;
+  /** Page size to ask for; never more than the rows still wanted. */
+  pageSize?: number;
+  signal?: AbortSignal;
+  onPage?: (p: PagingProgress, page: Page) => void;
+}
+
+export async function collectRows(client: WaterClient, firstUrl: string, o: PagingOptions): Promise<PagedRows> {
+  const rows: Record<string, unknown>[] = [];
+  let pageSize = o.pageSize;
+  let url: string | undefined = pageSize ? withTop(firstUrl, Math.min(pageSize, o.maxRows)) : firstUrl;
+  let pages = 0;
+  let firstBody: Record<string, unknown> | undefined;
+  while (url && rows.length < o.maxRows) {
+    let page: Page;
+    try {
+      page = await fetchPage(client, url, o.signal);
+    } catch (e) {
+      // Too large for one response: ask for half as many rows per page and try the same position again.
+      const top = topOf(url);
+      if (e instanceof WaterApiError && e.kind === 'too-large' && top !== undefined && top > 1) {
+        pageSize = Math.max(1, Math.floor(top / 2));
+        url = withTop(url, pageSize);
+        continue;
+      }
+      if (pages === 0 || !(e instanceof WaterApiError) || e.kind === 'cancelled') throw e;
+      return { rows, pages, nextLink: url, truncated: true, error: e, firstBody };
+    }
+    pages++;
+    firstBody ??= page.body;
+    for (const r of page.rows) {
+      if (rows.length >= o.maxRows) break;
+      rows.push(r);
+    }
+    o.onPage?.({ pages, rows: rows.length }, page);
+    url = page.nextLink;
+    if (url && pageSize) {
+      const remaining = o.maxRows - rows.length;
+      if (remaining > 0) url = withTop(url, Math.min(pageSize, remaining));
+    }
+  }
+  return { rows, pages, nextLink: url, truncated: url !== undefined, firstBody };
+}
+
+/** Streams every page (for exports): memory stays at one page whatever the total. */
+export async function* eachPage(client: WaterClient, firstUrl: string, signal?: AbortSignal): AsyncGenerator<Page> {
+  let url: string | undefined = firstUrl;
+  while (url) {
+    let page: Page;
+    try {
+      page = await fetchPage(client, url, signal);
+    } catch (e) {
+      const top = topOf(url);
+      if (e instanceof WaterApiError && e.kind === 'too-large' && top !== undefined && top > 1) {
+        url = withTop(url, Math.floor(top / 2));
+        continue;
+      }
+      throw e;
+    }
+    yield page;
+    url = page.nextLink;
+  }
+}

@@ -1,0 +1,92 @@
+// Streams every row of a query — across pages and partitions — to a sink, one page in memory at a time.
+// Used by "Export query to CSV" (from /Records) and by the CLI.
+import { WATER_SELECT_FIELDS, type WaterEntitySet } from '../../shared/wire/waterData';
+import type { WaterClient } from './client';
+import { csvLine } from './csv';
+import { eachPage, withTop } from './pager';
+import { planPartitions, type Partition } from './partition';
+import { DEFAULT_PAGE_SIZE } from './run';
+import { buildUrl, type WaterRequest } from './url';
+
+export interface StreamProgress {
+  partition: number;
+  partitions: number;
+  pages: number;
+  rows: number;
+}
+
+export interface StreamOptions {
+  /** Stop after this many rows. */
+  maxRows?: number;
+  partitionThreshold?: number;
+  pageSize?: number;
+  /** When false, never count first nor partition (a $top query, or a row cap under the threshold). */
+  partition?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: StreamProgress) => void;
+  onStep?: (message: string) => void;
+}
+
+export interface StreamSummary {
+  rows: number;
+  pages: number;
+  partitions: number;
+  dois: string[];
+}
+
+/** Calls `sink` with each page's rows, awaiting it (so a slow file write applies back-pressure). */
+export async function streamRows(client: WaterClient, req: WaterRequest, sink: (rows: Record<string, unknown>[]) => Promise<void> | void, o: StreamOptions = {}): Promise<StreamSummary> {
+  const maxRows = o.maxRows ?? Number.POSITIVE_INFINITY;
+  const wantPartitions = o.partition ?? (maxRows > (o.partitionThreshold ?? 1_000_000));
+  const partitions: Partition[] = wantPartitions
+    ? await planPartitions(client, req.entitySet, req.filter, { threshold: o.partitionThreshold, signal: o.signal, onStep: o.onStep })
+    : [{ filter: req.filter }];
+  const pageSize = Math.min(o.pageSize ?? DEFAULT_PAGE_SIZE[req.entitySet], 10000);
+  const dois = new Set<string>();
+  let rows = 0;
+  let pages = 0;
+  for (let i = 0; i < partitions.length && rows < maxRows; i++) {
+    const first = withTop(buildUrl(client.baseUrl, { ...req, filter: partitions[i].filter, top: undefined, count: undefined }), Math.min(pageSize, maxRows - rows));
+    for await (const page of eachPage(client, first, o.signal)) {
+      pages++;
+      const take = page.rows.slice(0, Math.max(0, maxRows - rows));
+      for (const r of take) if (typeof r.DOI === 'string') dois.add(r.DOI);
+      rows += take.length;
+      await sink(take);
+      o.onProgress?.({ partition: i + 1, partitions: partitions.length, pages, rows });
+      if (rows >= maxRows) break;
+    }
+  }
+  return { rows, pages, partitions: partitions.length, dois: [...dois] };
+}
+
+export function exportColumns(set: WaterEntitySet, select?: string[]): string[] {
+  return select?.length ? select : [...WATER_SELECT_FIELDS[set]];
+}
+
+export interface TextSink {
+  write(chunk: string): Promise<void>;
+}
+
+/** CSV with a header; memory is one page of rows plus one page of text. */
+export async function streamCsv(client: WaterClient, req: WaterRequest, out: TextSink, o: StreamOptions & { columns?: string[] } = {}): Promise<StreamSummary> {
+  const columns = o.columns ?? exportColumns(req.entitySet, req.select);
+  await out.write(csvLine(columns));
+  return streamRows(client, req, async (rows) => {
+    let chunk = '';
+    for (const r of rows) chunk += csvLine(columns.map((c) => r[c]));
+    if (chunk) await out.write(chunk);
+  }, o);
+}
+
+/** A TextSink over a Node writable that honours back-pressure. */
+export function writableSink(w: NodeJS.WritableStream): TextSink {
+  return {
+    write: (chunk) =>
+      new Promise<void>((resolve, reject) => {
+        const ok = w.write(chunk, (err) => (err ? reject(err) : undefined));
+        if (ok) resolve();
+        else w.once('drain', () => resolve());
+      }),
+  };
+}

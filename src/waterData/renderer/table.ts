@@ -1,0 +1,462 @@
+// A virtualised grid: only the rows in (and just around) the viewport exist in the DOM, so 10,000
+// rows cost about as much to paint as 30. Cells are text nodes; sorting and filtering work on an
+// index array so the rows themselves are never copied.
+import { Virtualizer, elementScroll, observeElementOffset, observeElementRect, type Rect } from '@tanstack/virtual-core';
+import { el } from './dom';
+import { cellText, parseFilter, sortIndices, toTsv, type ColumnFilter, type Row, type SortDir } from './values';
+
+export const ROW_HEIGHT = 24;
+/** Row movement per key: ±1 row, ±2 = a page, or an end of the list. */
+const ROW_KEYS: Record<string, number | 'first' | 'last'> = { ArrowDown: 1, ArrowUp: -1, PageDown: 2, PageUp: -2, Home: 'first', End: 'last' };
+const HEAD_HEIGHT = 26;
+const FILTER_HEIGHT = 28;
+const GUTTER_WIDTH = 56;
+
+export interface TableOptions {
+  columns: string[];
+  rows: Row[];
+  /** Height of the scrolling area before it scrolls, in px. */
+  maxHeight?: number;
+  copy: (text: string) => void;
+  onSelectionChange?: (rowIndices: number[]) => void;
+}
+
+export interface TableHandle {
+  readonly element: HTMLElement;
+  setRows(rows: Row[]): void;
+  /** Selects one row (index into the rows given) and scrolls it into view; clears filters hiding it. */
+  selectRow(index: number): void;
+  selectedRows(): number[];
+  /** Row indices in display order (after filter and sort). */
+  viewOrder(): readonly number[];
+  copySelection(): void;
+  /** False when no cell has the focus. */
+  copyFocusedCell(): boolean;
+  sortBy(column: string, dir: SortDir | undefined): void;
+  setFilter(column: string, text: string): void;
+  /** Re-measures after the table became visible (it has no size while its tab is hidden). */
+  refresh(): void;
+  dispose(): void;
+}
+
+function columnWidth(name: string, rows: Row[]): number {
+  let longest = name.length + 2;
+  const n = Math.min(rows.length, 200);
+  for (let i = 0; i < n; i++) {
+    const len = cellText(rows[i][name]).length;
+    if (len > longest) longest = len;
+  }
+  return Math.max(64, Math.min(320, Math.round(longest * 7.2 + 20)));
+}
+
+export function createTable(doc: Document, opts: TableOptions): TableHandle {
+  const columns = opts.columns;
+  let rows = opts.rows;
+  const maxHeight = opts.maxHeight ?? 420;
+  const widths = columns.map((c) => columnWidth(c, rows));
+
+  let view: number[] = rows.map((_, i) => i);
+  let sort: { column: string; dir: SortDir } | undefined;
+  const filterText = new Map<string, string>();
+  const selected = new Set<number>();
+  let anchorPos = -1; // position in `view` where a shift-selection starts
+  let focus: { row: number; col: number } | undefined;
+
+  const root = el(doc, 'div', { className: 'wq-table', attrs: { 'data-testid': 'water-table' } });
+  function applyWidths(): void {
+    root.style.setProperty('--wq-cols', `${GUTTER_WIDTH}px ${widths.map((w) => `${w}px`).join(' ')}`);
+    root.style.setProperty('--wq-width', `${GUTTER_WIDTH + widths.reduce((a, b) => a + b, 0)}px`);
+  }
+  applyWidths();
+  root.style.setProperty('--wq-row-h', `${ROW_HEIGHT}px`);
+  const scroller = el(doc, 'div', {
+    className: 'wq-scroll',
+    attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Result rows', 'aria-multiselectable': 'true', 'aria-colcount': String(columns.length + 1) },
+  });
+  scroller.style.maxHeight = `${maxHeight}px`;
+  const head = el(doc, 'div', { className: 'wq-head', attrs: { role: 'rowgroup' } });
+  const headRow = el(doc, 'div', { className: 'wq-row wq-head-row', attrs: { role: 'row', 'aria-rowindex': '1' } });
+  const filterRow = el(doc, 'div', { className: 'wq-row wq-filter-row', attrs: { role: 'row' } });
+  const body = el(doc, 'div', { className: 'wq-body', attrs: { role: 'rowgroup' } });
+  const status = el(doc, 'div', { className: 'wq-table-status', attrs: { 'aria-live': 'polite' } });
+
+  headRow.append(el(doc, 'div', { className: 'wq-cell wq-gutter', text: '#', attrs: { role: 'columnheader' } }));
+  filterRow.append(el(doc, 'div', { className: 'wq-cell wq-gutter', attrs: { role: 'gridcell' } }));
+  const headerCells: HTMLElement[] = [];
+  const filterInputs = new Map<string, HTMLInputElement>();
+  columns.forEach((name) => {
+    const th = el(doc, 'div', { className: 'wq-cell wq-th', attrs: { role: 'columnheader', 'aria-sort': 'none' } });
+    const b = el(doc, 'button', { className: 'wq-sort', title: `Sort by ${name}`, attrs: { type: 'button' } });
+    b.append(el(doc, 'span', { className: 'wq-th-name', text: name }), el(doc, 'span', { className: 'wq-sort-mark', attrs: { 'aria-hidden': 'true' } }));
+    b.addEventListener('click', () => {
+      const dir: SortDir | undefined = sort?.column !== name ? 'asc' : sort.dir === 'asc' ? 'desc' : undefined;
+      handle.sortBy(name, dir);
+    });
+    th.append(b, resizer(headerCells.length));
+    headerCells.push(th);
+    headRow.append(th);
+    const input = el(doc, 'input', {
+      className: 'wq-filter',
+      attrs: { type: 'text', placeholder: 'filter', 'aria-label': `Filter ${name}`, spellcheck: 'false', title: 'Text to find, or >n, <n, >=n, <=n, =x, !=x; "" for empty' },
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    input.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => handle.setFilter(name, input.value), 120);
+    });
+    input.addEventListener('keydown', (e) => e.stopPropagation());
+    filterInputs.set(name, input);
+    filterRow.append(el(doc, 'div', { className: 'wq-cell', attrs: { role: 'gridcell' } }, [input]));
+  });
+  head.append(headRow, filterRow);
+  scroller.append(head, body);
+  root.append(scroller, status);
+
+  const headerHeight = HEAD_HEIGHT + FILTER_HEIGHT;
+  const virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
+    count: view.length,
+    getScrollElement: () => scroller,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    scrollMargin: headerHeight,
+    scrollPaddingStart: headerHeight,
+    scrollToFn: elementScroll,
+    observeElementOffset,
+    // Before layout (a hidden tab, a DOM without layout) the scroller measures 0; assume its
+    // maximum height so the first paint already has rows.
+    observeElementRect: (instance, cb) =>
+      observeElementRect(instance, (rect: Rect) => cb(rect.height > 0 ? rect : { width: rect.width || 800, height: maxHeight })),
+    onChange: () => paint(),
+  });
+
+  /** A drag handle on the header's right edge; widths live in one CSS variable shared by all rows. */
+  function resizer(c: number): HTMLElement {
+    const grip = el(doc, 'span', { className: 'wq-resizer', title: `Resize ${columns[c]}`, attrs: { 'aria-hidden': 'true' } });
+    grip.addEventListener('pointerdown', (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      const startX = e.clientX;
+      const startW = widths[c];
+      grip.setPointerCapture?.(e.pointerId);
+      const move = (ev: PointerEvent) => {
+        widths[c] = Math.max(40, Math.min(1200, Math.round(startW + ev.clientX - startX)));
+        applyWidths();
+        measureStarts();
+        paint();
+      };
+      const up = () => {
+        grip.removeEventListener('pointermove', move);
+        grip.removeEventListener('pointerup', up);
+        grip.removeEventListener('pointercancel', up);
+      };
+      grip.addEventListener('pointermove', move);
+      grip.addEventListener('pointerup', up);
+      grip.addEventListener('pointercancel', up);
+    });
+    grip.addEventListener('click', (e) => e.stopPropagation());
+    return grip;
+  }
+
+  const rendered = new Map<number, HTMLElement>(); // view position → row element
+  // Rows leaving the viewport are kept and refilled for the rows entering it: refilling text is far
+  // cheaper than creating a row's cells again, which is what keeps fast scrolling smooth.
+  const pool: HTMLElement[] = [];
+
+  // Each pooled row owns one cell per column, but only the columns near the horizontal viewport are
+  // attached: layout cost grows with attached cells, and a wide result (Records: 44 columns) shows
+  // only a handful at a time. The first attached cell is placed on its grid column explicitly.
+  const cellsOf = new WeakMap<HTMLElement, { gutter: HTMLElement; cells: HTMLElement[]; range: string }>();
+
+  function createRow(): HTMLElement {
+    const r = el(doc, 'div', { className: 'wq-row wq-data-row', attrs: { role: 'row' } });
+    const gutter = el(doc, 'div', { className: 'wq-cell wq-gutter', attrs: { role: 'rowheader' } });
+    const cells: HTMLElement[] = [];
+    for (let c = 0; c < columns.length; c++) {
+      const cell = el(doc, 'div', { className: 'wq-cell', attrs: { role: 'gridcell', 'aria-colindex': String(c + 2) } });
+      cell.dataset.col = String(c);
+      cells.push(cell);
+    }
+    cellsOf.set(r, { gutter, cells, range: '' });
+    return r;
+  }
+
+  const starts: number[] = [];
+  const measureStarts = () => widths.reduce((x, w, i) => ((starts[i] = x), x + w), GUTTER_WIDTH);
+  measureStarts();
+  let colRange: [number, number] = [0, columns.length - 1];
+
+  function visibleColumns(): [number, number] {
+    const width = scroller.clientWidth;
+    if (!width) return [0, columns.length - 1];
+    const left = scroller.scrollLeft - 200;
+    const right = scroller.scrollLeft + width + 200;
+    let a = 0;
+    while (a < columns.length - 1 && starts[a] + widths[a] < left) a++;
+    let b = a;
+    while (b < columns.length - 1 && starts[b + 1] < right) b++;
+    return [a, b];
+  }
+
+  function fillRow(r: HTMLElement, pos: number): void {
+    const index = view[pos];
+    const row = rows[index];
+    const parts = cellsOf.get(r)!;
+    const [c0, c1] = colRange;
+    const key = `${c0}:${c1}`;
+    if (parts.range !== key) {
+      parts.range = key;
+      for (const cell of parts.cells) cell.style.gridColumnStart = '';
+      if (c0 > 0) parts.cells[c0].style.gridColumnStart = String(c0 + 2);
+      r.replaceChildren(parts.gutter, ...parts.cells.slice(c0, c1 + 1));
+    }
+    r.dataset.index = String(index);
+    r.dataset.focusCol = '-1'; // className below clears any focus mark
+    r.setAttribute('aria-rowindex', String(pos + 2));
+    // Stripes follow display order; DOM order is recycling order.
+    if (r.classList.contains('wq-odd') !== (pos % 2 === 1)) r.classList.toggle('wq-odd');
+    parts.gutter.textContent = String(index + 1);
+    for (let c = c0; c <= c1; c++) {
+      const cell = parts.cells[c];
+      const v = row[columns[c]];
+      const text = cellText(v);
+      cell.textContent = text;
+      if (text.length > 24) cell.title = text;
+      else if (cell.title) cell.removeAttribute('title');
+      const cls = typeof v === 'number' ? 'wq-cell wq-num' : v === null || v === undefined ? 'wq-cell wq-null' : 'wq-cell';
+      // Writing an unchanged class still invalidates style in some engines; compare first.
+      if (cell.className !== cls) cell.className = cls;
+    }
+  }
+
+  function decorate(r: HTMLElement, index: number): void {
+    const isSel = selected.has(index);
+    if (r.classList.contains('wq-selected') !== isSel) r.classList.toggle('wq-selected', isSel);
+    if (r.getAttribute('aria-selected') !== String(isSel)) r.setAttribute('aria-selected', String(isSel));
+    // Only the cells whose focus state changes are touched; a repaint must stay cheap.
+    const want = focus && focus.row === index ? focus.col : -1;
+    const had = r.dataset.focusCol === undefined ? -1 : Number(r.dataset.focusCol);
+    if (want !== had) {
+      const cells = cellsOf.get(r)!.cells;
+      if (had >= 0) cells[had]?.classList.remove('wq-focus');
+      if (want >= 0) cells[want]?.classList.add('wq-focus');
+      r.dataset.focusCol = String(want);
+    }
+  }
+
+  function paint(): void {
+    const range = visibleColumns();
+    if (range[0] !== colRange[0] || range[1] !== colRange[1]) {
+      colRange = range;
+      for (const [pos, r] of rendered) fillRow(r, pos);
+    }
+    const items = virtualizer.getVirtualItems();
+    body.style.height = `${virtualizer.getTotalSize()}px`;
+    const keep = new Set<number>();
+    for (const item of items) keep.add(item.index);
+    for (const [pos, r] of rendered) {
+      if (!keep.has(pos)) {
+        rendered.delete(pos);
+        pool.push(r);
+      }
+    }
+    for (const item of items) {
+      let r = rendered.get(item.index);
+      if (!r) {
+        r = pool.pop() ?? createRow();
+        fillRow(r, item.index);
+        rendered.set(item.index, r);
+        if (r.parentNode !== body) body.append(r);
+      }
+      r.style.transform = `translateY(${item.start - headerHeight}px)`;
+      decorate(r, view[item.index]);
+    }
+    // Rows not reused in this pass leave the DOM but stay pooled.
+    for (const r of pool) if (r.parentNode) r.remove();
+  }
+
+  function updateStatus(): void {
+    const total = rows.length.toLocaleString('en-US');
+    const parts = [view.length === rows.length ? `${total} ${rows.length === 1 ? 'row' : 'rows'}` : `${view.length.toLocaleString('en-US')} of ${total} rows match the filters`];
+    if (sort) parts.push(`sorted by ${sort.column} ${sort.dir === 'asc' ? '↑' : '↓'}`);
+    if (selected.size) parts.push(`${selected.size.toLocaleString('en-US')} selected`);
+    status.textContent = parts.join(' · ');
+    scroller.setAttribute('aria-rowcount', String(view.length + 1));
+  }
+
+  function recompute(): void {
+    const filters: [string, ColumnFilter][] = [];
+    for (const [col, text] of filterText) {
+      const f = parseFilter(text);
+      if (f) filters.push([col, f]);
+    }
+    let next: number[] = [];
+    if (filters.length) {
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        if (filters.every(([col, f]) => f(row[col]))) next.push(i);
+      }
+    } else {
+      next = rows.map((_, i) => i);
+    }
+    if (sort) next = sortIndices(rows, next, sort.column, sort.dir);
+    view = next;
+    for (const r of rendered.values()) pool.push(r);
+    rendered.clear();
+    anchorPos = -1;
+    virtualizer.setOptions({ ...virtualizer.options, count: view.length });
+    virtualizer._willUpdate();
+    virtualizer.measure();
+    paint();
+    updateStatus();
+  }
+
+  function selectionChanged(): void {
+    for (const [pos, r] of rendered) decorate(r, view[pos]);
+    updateStatus();
+    opts.onSelectionChange?.([...selected]);
+  }
+
+  function copyRows(indices: number[]): void {
+    const ordered = view.filter((i) => indices.includes(i));
+    const list = ordered.length === indices.length ? ordered : indices;
+    opts.copy(toTsv(columns, list.map((i) => rows[i]), true));
+  }
+
+  let lastLeft = 0;
+  scroller.addEventListener('scroll', () => {
+    if (scroller.scrollLeft !== lastLeft) {
+      lastLeft = scroller.scrollLeft;
+      paint();
+    }
+  }, { passive: true });
+
+  body.addEventListener('click', (e) => {
+    const target = e.target as HTMLElement;
+    const rowEl = target.closest('.wq-data-row') as HTMLElement | null;
+    if (!rowEl) return;
+    const index = Number(rowEl.dataset.index);
+    const pos = view.indexOf(index);
+    const cellEl = target.closest('.wq-cell') as HTMLElement | null;
+    const col = cellEl?.dataset.col !== undefined ? Number(cellEl.dataset.col) : undefined;
+    if (e.shiftKey && anchorPos >= 0) {
+      selected.clear();
+      const [a, b] = anchorPos < pos ? [anchorPos, pos] : [pos, anchorPos];
+      for (let p = a; p <= b; p++) selected.add(view[p]);
+    } else if (e.ctrlKey || e.metaKey) {
+      if (selected.has(index)) selected.delete(index);
+      else selected.add(index);
+      anchorPos = pos;
+    } else {
+      selected.clear();
+      selected.add(index);
+      anchorPos = pos;
+    }
+    focus = col !== undefined ? { row: index, col } : undefined;
+    scroller.focus({ preventScroll: true });
+    selectionChanged();
+  });
+
+  scroller.addEventListener('keydown', (e) => {
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && (e.key === 'c' || e.key === 'C')) {
+      e.preventDefault();
+      if (selected.size > 1 || !focus) handle.copySelection();
+      else handle.copyFocusedCell();
+    } else if (mod && (e.key === 'a' || e.key === 'A')) {
+      e.preventDefault();
+      for (const i of view) selected.add(i);
+      selectionChanged();
+    } else if (e.key === 'Escape') {
+      selected.clear();
+      focus = undefined;
+      selectionChanged();
+    } else if (Object.hasOwn(ROW_KEYS, e.key)) {
+      e.preventDefault();
+      if (!view.length) return;
+      const cur = focus ? view.indexOf(focus.row) : anchorPos;
+      const page = Math.max(1, Math.floor(scroller.clientHeight / ROW_HEIGHT) - 3 || 10);
+      const step = ROW_KEYS[e.key];
+      const target = step === 'first' ? 0 : step === 'last' ? view.length - 1 : cur + (Math.abs(step) === 2 ? Math.sign(step) * page : step);
+      const pos = Math.max(0, Math.min(view.length - 1, target));
+      selected.clear();
+      selected.add(view[pos]);
+      anchorPos = pos;
+      focus = { row: view[pos], col: focus?.col ?? 0 };
+      virtualizer.scrollToIndex(pos, { align: 'auto' });
+      selectionChanged();
+    } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && focus) {
+      e.preventDefault();
+      focus = { row: focus.row, col: Math.max(0, Math.min(columns.length - 1, focus.col + (e.key === 'ArrowRight' ? 1 : -1))) };
+      selectionChanged();
+    }
+  });
+
+  const unmount = virtualizer._didMount();
+  virtualizer._willUpdate();
+  paint();
+  updateStatus();
+
+  const handle: TableHandle = {
+    element: root,
+    setRows(next) {
+      rows = next;
+      const keep = [...selected].filter((i) => i < rows.length);
+      selected.clear();
+      keep.forEach((i) => selected.add(i));
+      recompute();
+    },
+    selectRow(index) {
+      if (index < 0 || index >= rows.length) return;
+      if (!view.includes(index)) {
+        filterText.clear();
+        for (const input of filterInputs.values()) input.value = '';
+        recompute();
+      }
+      selected.clear();
+      selected.add(index);
+      anchorPos = view.indexOf(index);
+      focus = { row: index, col: focus?.col ?? 0 };
+      virtualizer.scrollToIndex(anchorPos, { align: 'center' });
+      selectionChanged();
+    },
+    selectedRows: () => [...selected],
+    viewOrder: () => view,
+    copySelection() {
+      if (selected.size) copyRows([...selected]);
+      else copyRows(view);
+    },
+    copyFocusedCell() {
+      if (!focus) return false;
+      opts.copy(cellText(rows[focus.row]?.[columns[focus.col]]));
+      return true;
+    },
+    sortBy(column, dir) {
+      sort = dir ? { column, dir } : undefined;
+      headerCells.forEach((th, i) => {
+        const active = sort?.column === columns[i];
+        th.setAttribute('aria-sort', active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none');
+        (th.querySelector('.wq-sort-mark') as HTMLElement).textContent = active ? (sort!.dir === 'asc' ? '▲' : '▼') : '';
+      });
+      recompute();
+    },
+    setFilter(column, text) {
+      if (text.trim()) filterText.set(column, text);
+      else filterText.delete(column);
+      const input = filterInputs.get(column);
+      if (input && input.value !== text) input.value = text;
+      recompute();
+    },
+    refresh() {
+      virtualizer._willUpdate();
+      virtualizer.measure();
+      paint();
+    },
+    dispose() {
+      unmount();
+      for (const r of rendered.values()) r.remove();
+      rendered.clear();
+      pool.length = 0;
+    },
+  };
+  return handle;
+}

@@ -1,0 +1,251 @@
+// Notebook controllers — one per environment, so the kernel picker in the notebook toolbar is where the
+// user chooses sandbox, production or QA for that notebook. Thin: all query logic lives in ../core.
+import * as vscode from 'vscode';
+import type { WorkbenchServices } from '../../platform/services';
+import { WATER_RESULT_MIME, type RendererToHost, type WaterResult } from '../protocol';
+import { AttributionCache } from '../core/attribution';
+import { WaterClient } from '../core/client';
+import { WaterApiError } from '../core/errors';
+import { countOf } from '../core/partition';
+import { continueResult, runQuery, wireRequest } from '../core/run';
+import { summarizeResult } from '../core/summary';
+import { analyzeQuery, hasErrors } from '../core/validate';
+import { CONTROLLER_PREFIX, ENVIRONMENTS, NOTEBOOK_TYPE, QUERY_LANGUAGE, RENDERER_ID, type WaterEnvironment } from './constants';
+import { resolveWaterEndpoint } from './endpoint';
+import { exportResult } from './exportResult';
+
+const LABELS: Record<WaterEnvironment, { label: string; description: string }> = {
+  sandbox: { label: 'Water data: Sandbox', description: 'built-in emulator, or apiWorkbench.waterData.baseUrl when set' },
+  production: { label: 'Water data: Production', description: 'api.datastream.org' },
+  qa: { label: 'Water data: QA', description: 'api.qa.datastream.org' },
+};
+
+export function environmentOf(nb: vscode.NotebookDocument): WaterEnvironment {
+  const env = nb.metadata?.environment;
+  return ENVIRONMENTS.includes(env) ? env : 'sandbox';
+}
+
+const FETCH_ALL_CAP = 100_000;
+
+function rowLimit(): number {
+  return Math.max(1, vscode.workspace.getConfiguration('apiWorkbench.waterData').get<number>('rowLimit', 10000));
+}
+
+export class WaterKernel implements vscode.Disposable {
+  private readonly controllers = new Map<WaterEnvironment, vscode.NotebookController>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private executionOrder = 0;
+  readonly attributions = new AttributionCache();
+
+  constructor(private readonly services: WorkbenchServices) {
+    for (const env of ENVIRONMENTS) {
+      const c = vscode.notebooks.createNotebookController(CONTROLLER_PREFIX + env, NOTEBOOK_TYPE, LABELS[env].label);
+      c.description = LABELS[env].description;
+      c.supportedLanguages = [QUERY_LANGUAGE];
+      c.supportsExecutionOrder = true;
+      c.executeHandler = (cells) => this.executeCells(env, c, cells);
+      this.disposables.push(c, c.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
+        if (selected && environmentOf(notebook) !== env) void this.rememberEnvironment(notebook, env);
+      }));
+      this.controllers.set(env, c);
+    }
+    const prefer = (nb: vscode.NotebookDocument) => {
+      if (nb.notebookType === NOTEBOOK_TYPE) this.controllers.get(environmentOf(nb))?.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
+    };
+    vscode.workspace.notebookDocuments.forEach(prefer);
+    this.disposables.push(vscode.workspace.onDidOpenNotebookDocument(prefer));
+
+    const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
+    this.disposables.push(messaging.onDidReceiveMessage((e) => void this.onRendererMessage(e.editor, e.message as RendererToHost)));
+  }
+
+  private async rememberEnvironment(nb: vscode.NotebookDocument, env: WaterEnvironment): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(nb.uri, [vscode.NotebookEdit.updateNotebookMetadata({ ...nb.metadata, environment: env })]);
+    await vscode.workspace.applyEdit(edit);
+  }
+
+  async client(env: WaterEnvironment, onRetry?: (s: string) => void): Promise<WaterClient> {
+    const ep = await resolveWaterEndpoint(this.services, env);
+    return new WaterClient({
+      baseUrl: ep.baseUrl,
+      apiKey: ep.apiKey,
+      userAgent: `api-workbench vscode/${vscode.version}`,
+      onRetry: (r) => onRetry?.(`HTTP ${r.status}: waiting ${Math.round(r.delayMs / 100) / 10} s before retry ${r.attempt}…`),
+    });
+  }
+
+  private async executeCells(env: WaterEnvironment, controller: vscode.NotebookController, cells: vscode.NotebookCell[]): Promise<void> {
+    for (const cell of cells) {
+      if (cell.kind !== vscode.NotebookCellKind.Code) continue;
+      // Like a script: stop at the first failure or cancellation, later cells may depend on it.
+      const outcome = await this.executeCell(env, controller, cell);
+      if (outcome !== 'ok') break;
+    }
+  }
+
+  private async executeCell(env: WaterEnvironment, controller: vscode.NotebookController, cell: vscode.NotebookCell): Promise<'ok' | 'failed' | 'cancelled'> {
+    const execution = controller.createNotebookCellExecution(cell);
+    execution.executionOrder = ++this.executionOrder;
+    execution.start(Date.now());
+    await execution.clearOutput();
+    const abort = new AbortController();
+    const sub = execution.token.onCancellationRequested(() => abort.abort());
+    let finished = false;
+    let lastProgress = 0;
+    let updates: Promise<unknown> = Promise.resolve();
+    const settle = async () => {
+      finished = true;
+      await updates;
+    };
+    try {
+      const parsed = analyzeQuery(cell.document.getText());
+      if (hasErrors(parsed)) {
+        const doc = cell.document;
+        const lines = parsed.diagnostics.filter((d) => d.severity === 'error').map((d) => {
+          const p = doc.positionAt(d.start);
+          return `line ${p.line + 1}, column ${p.character + 1}: ${d.message}`;
+        });
+        await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'Invalid query', message: lines.join('\n') })]));
+        execution.end(false, Date.now());
+        return 'failed';
+      }
+      const progress = (text: string) => {
+        const now = Date.now();
+        if (finished || now - lastProgress < 250) return;
+        lastProgress = now;
+        // Chained so a late progress line can never land after (and over) the result.
+        updates = updates.then(() => execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(text)]))).catch(() => undefined);
+      };
+      const client = await this.client(env, progress);
+      const result = await runQuery(parsed, {
+        client,
+        attributions: this.attributions,
+        rowLimit: rowLimit(),
+        signal: abort.signal,
+        onProgress: (p) => progress(`Fetching… ${p.pages} page${p.pages === 1 ? '' : 's'}, ${p.rows.toLocaleString('en')} rows`),
+      });
+      await settle();
+      await execution.replaceOutput(resultOutput(result));
+      execution.end(true, Date.now());
+      return 'ok';
+    } catch (e) {
+      await settle();
+      await this.showError(execution, e);
+      execution.end(false, Date.now());
+      return abort.signal.aborted ? 'cancelled' : 'failed';
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  private async showError(execution: vscode.NotebookCellExecution, e: unknown): Promise<void> {
+    if (e instanceof WaterApiError && e.kind === 'cancelled') {
+      await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text('Cancelled.')]));
+      return;
+    }
+    const err = e instanceof WaterApiError ? e : undefined;
+    const message = err ? `${err.message}\n${err.advice}`.trim() : String((e as Error)?.message ?? e);
+    await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: err ? 'Water-quality API error' : 'Error', message })]));
+    if (err?.keyProblem) {
+      void vscode.window.showErrorMessage(err.message, 'Set API key').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('apiWorkbench.setCredential', 'waterData');
+      });
+    }
+  }
+
+  private findResultCell(nb: vscode.NotebookDocument, requestUrl: string): { cell: vscode.NotebookCell; result: WaterResult } | undefined {
+    for (const cell of nb.getCells()) {
+      const result = resultOf(cell);
+      if (result?.requestUrl === requestUrl) return { cell, result };
+    }
+    return undefined;
+  }
+
+  private async onRendererMessage(editor: vscode.NotebookEditor, message: RendererToHost): Promise<void> {
+    if (!message || typeof message !== 'object' || message.type === 'rendered') return;
+    const found = this.findResultCell(editor.notebook, message.requestUrl);
+    if (!found) return;
+    if (message.type === 'export') await exportResult(found.result, message.format);
+    else await this.continueCell(found.cell, message.type === 'fetchAll' ? 'all' : 'more');
+  }
+
+  /**
+   * "Load more" adds one row-limit's worth; "fetch all" continues to the end, unless the rest is over the
+   * partition threshold — then the rows belong in a file, and the CSV export (partitioned) is offered.
+   */
+  async continueCell(cell: vscode.NotebookCell, how: 'more' | 'all'): Promise<WaterResult | undefined> {
+    const result = resultOf(cell);
+    if (!result?.nextLink) return result;
+    const env = environmentOf(cell.notebook);
+    const limit = rowLimit();
+    const threshold = vscode.workspace.getConfiguration('apiWorkbench.waterData').get<number>('partitionThreshold', 1_000_000);
+    const execution = this.controllers.get(env)!.createNotebookCellExecution(cell);
+    execution.start(Date.now());
+    const abort = new AbortController();
+    const sub = execution.token.onCancellationRequested(() => abort.abort());
+    let updates: Promise<unknown> = Promise.resolve();
+    try {
+      const client = await this.client(env);
+      let extra = limit;
+      if (how === 'all') {
+        const parsed = analyzeQuery(cell.document.getText());
+        const total = parsed.entitySet ? await countOf(client, parsed.entitySet, wireRequest(parsed).filter, abort.signal) : undefined;
+        // Beyond this a notebook output (JSON in the editor's memory) stops being usable; a file is the place.
+        const cap = Math.min(threshold, Math.max(limit, FETCH_ALL_CAP));
+        if (total && total.value > cap) {
+          execution.end(true, Date.now());
+          const go = await vscode.window.showWarningMessage(
+            `This query matches ${total.estimate ? 'about ' : ''}${total.value.toLocaleString('en')} rows: too many for a notebook output. Export them to a CSV file (streamed${total.value > threshold ? ', partitioned by location' : ''})?`,
+            'Export Query to CSV',
+          );
+          if (go) await vscode.commands.executeCommand('apiWorkbench.waterData.exportQueryCsv', cell);
+          return result;
+        }
+        extra = Math.max(limit, (total?.value ?? cap) - result.rows.length);
+      }
+      const next = await continueResult(result, extra, {
+        client,
+        attributions: this.attributions,
+        rowLimit: limit,
+        signal: abort.signal,
+        onProgress: (p) => {
+          updates = updates.then(() => execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(`Fetching more… ${p.pages} pages, ${p.rows.toLocaleString('en')} rows`)]))).catch(() => undefined);
+        },
+      });
+      await updates;
+      await execution.replaceOutput(resultOutput(next));
+      execution.end(true, Date.now());
+      return next;
+    } catch (e) {
+      // Keep the rows already shown; report the failure next to them.
+      const warn = e instanceof WaterApiError ? `${e.message} ${e.advice}` : String(e);
+      await updates;
+      await execution.replaceOutput(resultOutput({ ...result, warnings: [...(result.warnings ?? []), warn] }));
+      execution.end(false, Date.now());
+      return undefined;
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function resultOf(cell: vscode.NotebookCell): WaterResult | undefined {
+  for (const output of cell.outputs) {
+    for (const item of output.items) {
+      if (item.mime === WATER_RESULT_MIME) return JSON.parse(new TextDecoder().decode(item.data)) as WaterResult;
+    }
+  }
+  return undefined;
+}
+
+export function resultOutput(result: WaterResult): vscode.NotebookCellOutput {
+  return new vscode.NotebookCellOutput([
+    vscode.NotebookCellOutputItem.json(result, WATER_RESULT_MIME),
+    vscode.NotebookCellOutputItem.text(summarizeResult(result)),
+  ]);
+}

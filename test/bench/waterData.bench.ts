@@ -1,0 +1,114 @@
+// Water-quality data figures, each a ratio measured in this run:
+//  1. paging N pages from the emulator under its real 2 requests/s rule ÷ the limit's own (N−1)·0.5 s,
+//     with zero rate-limit refusals;
+//  2. peak memory of streaming 1,000,000 /Records rows to CSV ÷ that of 100,000 rows (constant memory).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { createWaterDataEmulatorWith, type WaterEmulatorOptions } from '../../src/sandbox/waterData';
+import { WaterClient } from '../../src/waterData/core/client';
+import { collectRows } from '../../src/waterData/core/pager';
+import { RateLimiter } from '../../src/waterData/core/rateLimiter';
+import type { BenchResult, BenchSuite } from './types';
+
+const root = resolve(__dirname, '..', '..');
+// A typical analysis export (a quarter of the 44 columns) keeps the 1M-row run within the bench time budget.
+const EXPORT_COLUMNS = ['Id', 'DOI', 'MonitoringLocationID', 'MonitoringLocationLatitude', 'MonitoringLocationLongitude', 'ActivityStartDate', 'ActivityStartTime', 'CharacteristicName', 'ResultValue', 'ResultUnit', 'ResultDetectionCondition'];
+
+async function serve(options: Partial<WaterEmulatorOptions>) {
+  const apiKey = 'bench-key';
+  let origin = '';
+  const emulator = createWaterDataEmulatorWith(options)({ apiKey, accessToken: '', origin: () => origin });
+  const server = http.createServer((req, res) => void Promise.resolve(emulator.handle(req, res, new URL(req.url ?? '/', origin))));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { baseUrl: `${origin}/v1/odata/v4`, apiKey, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+async function pagingUnderLimit(): Promise<BenchResult> {
+  const PAGES = 24;
+  const s = await serve({});
+  try {
+    // Warm the emulator's generated world with another limiter, then leave it the required pause.
+    await collectRows(new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter() }), `${s.baseUrl}/Observations`, { maxRows: 1, pageSize: 1 });
+    await new Promise((r) => setTimeout(r, 600));
+    let refusals = 0;
+    const client = new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter(), onRetry: () => refusals++ });
+    const t0 = performance.now();
+    const r = await collectRows(client, `${s.baseUrl}/Observations`, { maxRows: PAGES * 1000, pageSize: 1000 });
+    const ms = performance.now() - t0;
+    const limitMs = (PAGES - 1) * 500;
+    const ratio = ms / limitMs;
+    return {
+      name: `waterData: paging ${PAGES} pages × 1000 rows under 2 req/s ÷ (N−1)·0.5 s`,
+      ratio,
+      goal: '<= 1.05, 0 refusals',
+      met: ratio <= 1.05 && refusals === 0 && r.pages === PAGES,
+      detail: { totalMs: ms, limitMs, pages: r.pages, rows: r.rows.length, refusals },
+    };
+  } finally {
+    await s.close();
+  }
+}
+
+/** Streams `rows` Records rows to CSV in a child process; returns its peak resident memory (VmHWM). */
+function csvPeak(baseUrl: string, apiKey: string, rows: number): Promise<{ peakKb: number; ms: number; lines: number }> {
+  const code = `
+    const { WaterClient } = require(${JSON.stringify(resolve(root, 'src/waterData/core/client.ts'))});
+    const { RateLimiter } = require(${JSON.stringify(resolve(root, 'src/waterData/core/rateLimiter.ts'))});
+    const { streamCsv, writableSink } = require(${JSON.stringify(resolve(root, 'src/waterData/core/stream.ts'))});
+    const fs = require('node:fs');
+    const out = fs.createWriteStream('/dev/null');
+    let lines = 0;
+    const sink = writableSink(out);
+    const counting = { write: (c) => { lines += c.split('\\r\\n').length - 1; return sink.write(c); } };
+    const client = new WaterClient({ baseUrl: ${JSON.stringify(baseUrl)}, apiKey: ${JSON.stringify(apiKey)}, limiter: new RateLimiter({ minIntervalMs: 0 }) });
+    const t0 = Date.now();
+    streamCsv(client, { entitySet: 'Records', select: ${JSON.stringify(EXPORT_COLUMNS)} }, counting, { maxRows: ${rows}, partition: false, pageSize: 10000 })
+      .then(() => { process.stdout.write(JSON.stringify({ ms: Date.now() - t0, lines }) + '\\n'); out.end(); });
+  `;
+  return new Promise((resolvePeak, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let peakKb = 0;
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        /* exited */
+      }
+    }, 50);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (codeNum) => {
+      clearInterval(poll);
+      if (codeNum !== 0) return reject(new Error(`CSV child exited ${codeNum}`));
+      const r = JSON.parse(out.trim().split('\n').pop()!);
+      resolvePeak({ peakKb, ms: r.ms, lines: r.lines });
+    });
+  });
+}
+
+async function csvMemory(): Promise<BenchResult> {
+  // Rate limit off on both sides: this figure is about memory, not time.
+  const s = await serve({ minIntervalMs: 0, latencyMs: 0, observations: 1_100_000 });
+  try {
+    const small = await csvPeak(s.baseUrl, s.apiKey, 100_000);
+    const large = await csvPeak(s.baseUrl, s.apiKey, 1_000_000);
+    const ratio = large.peakKb / small.peakKb;
+    return {
+      name: 'waterData: Records → CSV (11 columns) peak memory, 1,000,000 ÷ 100,000 rows',
+      ratio,
+      goal: '<= 1.2',
+      met: ratio <= 1.2 && large.lines === 1_000_001 && small.lines === 100_001,
+      detail: { peakMb1M: large.peakKb / 1024, peakMb100k: small.peakKb / 1024, ms1M: large.ms, ms100k: small.ms },
+    };
+  } finally {
+    await s.close();
+  }
+}
+
+const suite: BenchSuite = async () => [await pagingUnderLimit(), await csvMemory()];
+export default suite;

@@ -1,0 +1,173 @@
+// Runs inside a real VS Code extension host: the discovery language service through the public API only.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import sample from '../../../samples/discovery/bookshelf.v1.json';
+import type { WorkbenchServices } from '../../../src/platform/services';
+import { fetchDirectory } from '../../../src/discovery/core/directory';
+
+const EXTENSION_ID = 'api-workbench.api-workbench';
+const SAMPLE = JSON.stringify(sample, null, 2);
+
+let services: WorkbenchServices | undefined;
+async function activate(): Promise<void> {
+  services = (await vscode.extensions.getExtension(EXTENSION_ID)?.activate()) as WorkbenchServices | undefined;
+}
+
+/** Resolves with the document's diagnostics from our source once `accept` holds for them. */
+function waitForDiagnostics(uri: vscode.Uri, accept: (d: vscode.Diagnostic[]) => boolean, timeoutMs = 15000): Promise<vscode.Diagnostic[]> {
+  const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'discovery');
+  return new Promise((resolve, reject) => {
+    const now = ours();
+    if (accept(now)) return resolve(now);
+    const timer = setTimeout(() => { sub.dispose(); reject(new Error(`timed out; last: ${JSON.stringify(ours().map((d) => d.message))}`)); }, timeoutMs);
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
+      const d = ours();
+      if (accept(d)) { clearTimeout(timer); sub.dispose(); resolve(d); }
+    });
+  });
+}
+
+async function openSample(content = SAMPLE): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
+  await vscode.window.showTextDocument(doc);
+  return doc;
+}
+
+/** Position just inside the first occurrence of a marker, plus a shift. */
+function pos(doc: vscode.TextDocument, marker: string, shift = 1): vscode.Position {
+  const i = doc.getText().indexOf(marker);
+  assert.ok(i >= 0, `marker ${marker}`);
+  return doc.positionAt(i + shift);
+}
+
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
+}
+
+suite('discovery: diagnostics', () => {
+  suiteSetup(activate);
+
+  test('the sample\'s unresolved $ref is an error on its line; fixing it clears it', async () => {
+    const doc = await openSample();
+    const found = await waitForDiagnostics(doc.uri, (d) => d.length > 0);
+    const errors = found.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0].code, 'ref-unresolved');
+    assert.ok(doc.lineAt(errors[0].range.start.line).text.includes('"$ref": "Note"'));
+
+    const at = doc.getText().indexOf('"Note"');
+    const editor = vscode.window.activeTextEditor!;
+    await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(at), doc.positionAt(at + 6)), '"Author"'));
+    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => x.severity === vscode.DiagnosticSeverity.Error));
+  });
+
+  test('other JSON gets nothing from us', async () => {
+    const doc = await openSample(JSON.stringify({ kind: 'something#else', schemas: { A: { $ref: 'Missing' } } }));
+    await new Promise((r) => setTimeout(r, 800));
+    assert.deepEqual(vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'discovery'), []);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos(doc, '"Missing"'));
+    assert.ok(!hoverText(hovers).includes('no such schema'));
+  });
+
+  test('a quick fix creates the missing schema', async () => {
+    const doc = await openSample();
+    const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => x.code === 'ref-unresolved'))).filter((d) => d.code === 'ref-unresolved');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+    const create = actions.find((a) => a.title === 'Create schema "Note"');
+    assert.ok(create?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
+    assert.ok(await vscode.workspace.applyEdit(create.edit));
+    assert.ok(doc.getText().includes('"Note": {'));
+    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => x.code === 'ref-unresolved'));
+  });
+});
+
+suite('discovery: language features', () => {
+  suiteSetup(activate);
+
+  test('hover on a $ref shows the target schema; on a method its verb and URL', async () => {
+    const doc = await openSample();
+    const ref = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos(doc, '"$ref": "Author"', 10));
+    assert.match(hoverText(ref), /\*\*Author\*\*/);
+    assert.match(hoverText(ref), /A person who writes books/);
+    const method = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos(doc, '"delete": {', 2));
+    assert.match(hoverText(method), /DELETE https:\/\/bookshelf\.example\.com\/v1\/\{\+name\}/);
+  });
+
+  test('completion offers schema names in a $ref and httpMethod values', async () => {
+    const doc = await openSample();
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos(doc, '"$ref": "Author"', 10));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    for (const name of ['Author', 'Book', 'Shelf', 'ListBooksResponse']) assert.ok(labels.includes(name), name);
+    const verbs = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos(doc, '"httpMethod": "GET"', 16));
+    assert.ok(verbs.items.some((i) => i.label === 'PATCH'));
+  });
+
+  test('definition of a $ref is the schema key; references list every $ref', async () => {
+    const doc = await openSample();
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, pos(doc, '"$ref": "ListBooksResponse"', 10));
+    const ours = defs.map((d) => ('targetRange' in d ? d.targetRange : d.range)).find((r) => doc.getText(r) === '"ListBooksResponse"');
+    assert.ok(ours, 'definition at the schema key');
+    assert.ok(doc.lineAt(ours.start.line).text.includes('"ListBooksResponse": {'));
+    const refs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', doc.uri, pos(doc, '"Shelf": {', 2));
+    assert.equal(refs.filter((r) => doc.getText(r.range) === '"Shelf"').length, 4);
+  });
+
+  test('rename of a schema changes key, id and every $ref', async () => {
+    const doc = await openSample();
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', doc.uri, pos(doc, '"Shelf": {', 2), 'Bookcase');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const value = JSON.parse(doc.getText());
+    assert.equal(value.schemas.Bookcase.id, 'Bookcase');
+    assert.equal(value.schemas.Shelf, undefined);
+    assert.equal(value.resources.shelves.methods.create.request.$ref, 'Bookcase');
+  });
+
+  test('document symbols: resources → methods, schemas', async () => {
+    const doc = await openSample();
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+    const resources = symbols.find((s) => s.name === 'resources' && s.children.some((c) => c.name === 'shelves'));
+    assert.ok(resources, `symbols: ${symbols.map((s) => s.name).join(', ')}`);
+    const shelves = resources.children.find((c) => c.name === 'shelves')!;
+    const list = shelves.children.find((c) => c.name === 'list')!;
+    assert.equal(list.kind, vscode.SymbolKind.Method);
+    assert.equal(list.detail, 'GET v1/shelves');
+    const schemas = symbols.find((s) => s.name === 'schemas' && s.children.some((c) => c.name === 'Book'));
+    assert.ok(schemas);
+  });
+
+  test('the reference preview opens beside the document', async () => {
+    await openSample();
+    const shown = await vscode.commands.executeCommand<boolean>('apiWorkbench.discovery.showPreview');
+    assert.equal(shown, true);
+    // The tab model catches up with the new panel asynchronously.
+    let tabs: readonly vscode.Tab[] = [];
+    const isPreview = (t: vscode.Tab) => t.input instanceof vscode.TabInputWebview && /Preview/.test(t.label);
+    for (let i = 0; i < 50 && !tabs.some(isPreview); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    }
+    assert.ok(tabs.some(isPreview), `tabs: ${tabs.map((t) => t.label).join(', ')}`);
+    assert.ok(tabs.some((t) => isPreview(t) && t.label.includes('Bookshelf API')));
+  });
+});
+
+suite('discovery: directory', () => {
+  suiteSetup(activate);
+
+  test('opens a sandbox directory item in an editor with the language service active', async () => {
+    assert.ok(services, 'extension API');
+    const endpoint = await services.endpoints.resolve('directory');
+    const items = await fetchDirectory(endpoint.baseUrl);
+    assert.ok(items.length >= 1, 'the sandbox directory lists our documents');
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.directory.open', { kind: 'item', item: items[0] });
+    assert.ok(doc);
+    assert.equal(JSON.parse(doc.getText()).kind, 'discovery#restDescription');
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+    assert.ok(symbols.some((s) => s.name === 'schemas'));
+    await new Promise((r) => setTimeout(r, 500));
+    const errors = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'discovery' && d.severity === vscode.DiagnosticSeverity.Error);
+    assert.deepEqual(errors.map((d) => `${d.code}: ${d.message}`), []);
+  });
+});
+

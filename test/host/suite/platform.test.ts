@@ -1,0 +1,50 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { WorkbenchServices } from '../../../src/platform/services';
+
+async function services(): Promise<WorkbenchServices> {
+  const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+  assert.ok(ext, 'the extension is loaded');
+  return (await ext.activate()) as WorkbenchServices;
+}
+
+describe('platform: endpoints, sandbox, secrets', () => {
+  afterEach(async () => {
+    await vscode.workspace.getConfiguration('apiWorkbench').update('waterData.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await (await services()).secrets.delete('waterData');
+  });
+
+  it('starts the in-process sandbox on first use and serves every service from it', async () => {
+    const s = await services();
+    const water = await s.endpoints.resolve('waterData');
+    assert.equal(water.sandbox, true);
+    assert.match(water.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1\/odata\/v4$/);
+    assert.ok(water.credential, 'the sandbox key is handed to the feature');
+    const dir = await s.endpoints.resolve('directory');
+    const res = await fetch(dir.baseUrl);
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { kind: string }).kind, 'discovery#directoryList');
+    const info = (await vscode.commands.executeCommand('apiWorkbench.showSandbox')) as { waterData: string };
+    assert.equal(info.waterData, water.baseUrl);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('switches a service to a real endpoint by setting, with the credential from secret storage only', async () => {
+    const s = await services();
+    const changed = new Promise<string>((resolve) => {
+      const d = s.endpoints.onDidChange((id) => {
+        d.dispose();
+        resolve(id);
+      });
+    });
+    await vscode.workspace.getConfiguration('apiWorkbench').update('waterData.baseUrl', 'https://api.qa.datastream.org/v1/odata/v4/', vscode.ConfigurationTarget.Global);
+    assert.equal(await changed, 'waterData');
+    let real = await s.endpoints.resolve('waterData');
+    assert.deepEqual(real, { baseUrl: 'https://api.qa.datastream.org/v1/odata/v4', credential: undefined, sandbox: false });
+    await s.secrets.set('waterData', 'secret-key-123');
+    real = await s.endpoints.resolve('waterData');
+    assert.equal(real.credential, 'secret-key-123');
+    const inSettings = JSON.stringify(vscode.workspace.getConfiguration('apiWorkbench'));
+    assert.ok(!inSettings.includes('secret-key-123'), 'the key is not in settings');
+  });
+});

@@ -1,0 +1,172 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const MIME = 'application/vnd.api-workbench.water-result+json';
+const NOTEBOOK_TYPE = 'apiWorkbench.waterNotebook';
+
+interface Result {
+  entitySet: string;
+  rows: Record<string, unknown>[];
+  columns: string[];
+  count?: { value: number; estimate: boolean };
+  nextLink?: string;
+  attributions: { doi: string; citation?: string; licence?: string }[];
+}
+
+async function openNotebook(sources: string[]): Promise<vscode.NotebookEditor> {
+  const data = new vscode.NotebookData(sources.map((s) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, s, 'water-query')));
+  const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
+  const editor = await vscode.window.showNotebookDocument(doc);
+  await vscode.commands.executeCommand('notebook.selectKernel', { id: 'apiWorkbench.water.sandbox', extension: 'api-workbench.api-workbench' });
+  return editor;
+}
+
+async function run(editor: vscode.NotebookEditor, index: number): Promise<vscode.NotebookCellOutput[]> {
+  const cell = editor.notebook.cellAt(index);
+  await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: index, end: index + 1 }], document: editor.notebook.uri });
+  const deadline = Date.now() + 30_000;
+  // Execution resolves when the cell finishes, but poll in case the command returns early.
+  while (Date.now() < deadline && (cell.executionSummary?.success === undefined || cell.outputs.length === 0)) await new Promise((r) => setTimeout(r, 100));
+  return [...cell.outputs];
+}
+
+function resultOf(outputs: readonly vscode.NotebookCellOutput[]): Result {
+  const item = outputs.flatMap((o) => o.items).find((i) => i.mime === MIME);
+  assert.ok(item, `a ${MIME} output item; got ${outputs.flatMap((o) => o.items.map((i) => `${i.mime}: ${new TextDecoder().decode(i.data).slice(0, 300)}`)).join(' | ')}`);
+  return JSON.parse(new TextDecoder().decode(item.data)) as Result;
+}
+
+describe('waterData: query notebook on the sandbox', () => {
+  before(async () => {
+    const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+    assert.ok(ext, 'the extension is loaded');
+    await ext.activate();
+  });
+
+  it('runs /Locations?$top=5 and shows 5 rows with a citation', async () => {
+    const editor = await openNotebook(['/Locations?$top=5']);
+    const outputs = await run(editor, 0);
+    const result = resultOf(outputs);
+    assert.equal(result.entitySet, 'Locations');
+    assert.equal(result.rows.length, 5);
+    assert.ok(result.columns.includes('Latitude'));
+    assert.ok(result.nextLink, 'more locations exist beyond the first 5');
+    assert.ok(result.attributions.length >= 1);
+    for (const a of result.attributions) {
+      assert.match(a.citation ?? '', /DataStream\. https:\/\/doi\.org\/10\.\d+\//, `citation of ${a.doi}`);
+      assert.ok(a.licence, `licence of ${a.doi}`);
+    }
+    const dois = new Set(result.rows.map((r) => r.DOI));
+    assert.deepEqual(new Set(result.attributions.map((a) => a.doi)), dois, 'one attribution per dataset shown');
+    const text = outputs.flatMap((o) => o.items).find((i) => i.mime === 'text/plain');
+    assert.ok(text, 'a text/plain fallback');
+  });
+
+  it('runs the other entity sets, $count and the multi-line form', async () => {
+    const editor = await openNotebook([
+      "/Metadata?$select=DOI,DatasetName,Licence,Citation&$top=3",
+      "/Observations\n$filter = CharacteristicName eq 'pH'\n$top = 20",
+      "/Records?$top=2",
+      "/Observations?$filter=CharacteristicName%20eq%20%27pH%27&$count=true",
+    ]);
+    const meta = resultOf(await run(editor, 0));
+    assert.equal(meta.rows.length, 3);
+    assert.ok(meta.attributions.every((a) => a.citation));
+    const obs = resultOf(await run(editor, 1));
+    assert.equal(obs.rows.length, 20);
+    assert.ok(obs.rows.every((r) => r.CharacteristicName === 'pH'));
+    assert.ok(obs.attributions.length >= 1);
+    const rec = resultOf(await run(editor, 2));
+    assert.equal(rec.rows.length, 2);
+    assert.ok('MonitoringLocationName' in rec.rows[0]);
+    const count = resultOf(await run(editor, 3));
+    assert.ok(count.count && count.count.value > 0 && count.count.value < obs.rows.length * 10_000);
+  });
+
+  it('reports a validation error with its position instead of sending the query', async () => {
+    const editor = await openNotebook(["/Locations?$filter=Colour eq 'blue'"]);
+    const outputs = await run(editor, 0);
+    const err = outputs.flatMap((o) => o.items).find((i) => i.mime === 'application/vnd.code.notebook.error');
+    assert.ok(err, 'an error output');
+    const body = JSON.parse(new TextDecoder().decode(err.data)) as { message: string };
+    assert.match(body.message, /line 1, column 20: Locations cannot be filtered by "Colour"/);
+    const diags = vscode.languages.getDiagnostics(editor.notebook.cellAt(0).document.uri);
+    assert.ok(diags.some((d) => d.range.start.character === 19 && /Colour/.test(d.message)), 'a squiggle under the field');
+  });
+
+  it('completes fields and vocabulary values inside a query cell', async () => {
+    const editor = await openNotebook(["/Observations?$filter=ActivityMediaName eq "]);
+    const doc = editor.notebook.cellAt(0).document;
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, doc.positionAt(doc.getText().length));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('Surface Water'), labels.slice(0, 20).join(', '));
+    const item = list.items.find((i) => i.label === 'Surface Water')!;
+    assert.equal(item.insertText, "'Surface Water'");
+  });
+
+  it('pages up to the row limit, then "Load more" continues after the last row', async () => {
+    const config = vscode.workspace.getConfiguration('apiWorkbench.waterData');
+    await config.update('rowLimit', 1500, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await openNotebook(["/Observations?$select=Id,CharacteristicName,ResultValue&$filter=CharacteristicName eq 'pH'"]);
+      const first = resultOf(await run(editor, 0));
+      assert.equal(first.rows.length, 1500);
+      assert.ok(first.nextLink, 'more rows exist');
+      assert.deepEqual(first.columns, ['Id', 'CharacteristicName', 'ResultValue']);
+      const more = await vscode.commands.executeCommand<Result>('apiWorkbench.waterData.loadMore', editor.notebook.cellAt(0));
+      assert.equal(more.rows.length, 3000);
+      const ids = more.rows.map((r) => r.Id as number);
+      assert.equal(new Set(ids).size, 3000, 'no row twice');
+      assert.equal(resultOf(editor.notebook.cellAt(0).outputs).rows.length, 3000, 'the output was replaced');
+    } finally {
+      await config.update('rowLimit', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('opens the sample notebook from the workspace with Markdown and query cells', async () => {
+    const [uri] = await vscode.workspace.findFiles('**/*.wqnb', undefined, 1);
+    assert.ok(uri, 'the sample .wqnb is in the workspace');
+    const doc = await vscode.workspace.openNotebookDocument(uri);
+    assert.equal(doc.notebookType, NOTEBOOK_TYPE);
+    assert.equal(doc.cellAt(0).kind, vscode.NotebookCellKind.Markup);
+    const queries = doc.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);
+    assert.ok(queries.every((c) => c.document.languageId === 'water-query'));
+    assert.ok(queries.some((c) => c.document.getText() === '/Locations?$top=5'));
+    for (const c of queries) {
+      const errors = vscode.languages.getDiagnostics(c.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+      assert.deepEqual(errors.map((e) => e.message), [], 'sample queries are valid');
+    }
+  });
+
+  it('exports a query to CSV by streaming /Records, with a citation file', async () => {
+    const editor = await openNotebook(["/Observations\n$filter = RegionId eq 'hub.atlantic' and CharacteristicName eq 'pH'\n$select = Id, CharacteristicName, ResultValue"]);
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const target = vscode.Uri.joinPath(folder, 'export-test.csv');
+    const summary = await vscode.commands.executeCommand<{ rows: number }>('apiWorkbench.waterData.exportQueryCsv', editor.notebook.cellAt(0), target);
+    assert.ok(summary && summary.rows > 0);
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+    const lines = text.trimEnd().split('\r\n');
+    assert.equal(lines[0], "Id,CharacteristicName,ResultValue");
+    assert.equal(lines.length, summary.rows + 1);
+    const cite = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'export-test.CITATION.txt')));
+    assert.match(cite, /https:\/\/doi\.org\/10\./);
+  });
+
+  it('cancels a running query', async () => {
+    // Three cells in a row: the limiter spaces requests 0.5 s apart, so later ones wait when cancelled.
+    const editor = await openNotebook(['/Locations?$top=1', '/Locations?$top=2', '/Locations?$top=3']);
+    const done = vscode.commands.executeCommand('notebook.execute', editor.notebook.uri);
+    // Cancel right after the first cell completes: the second is then waiting its turn in the rate limiter.
+    const first = editor.notebook.cellAt(0);
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && first.executionSummary?.success === undefined) await new Promise((r) => setTimeout(r, 10));
+    await vscode.commands.executeCommand('notebook.cancelExecution', editor.notebook.uri);
+    await done;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && editor.notebook.getCells().some((c) => c.executionSummary?.success === undefined && c.outputs.length === 0)) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(first.executionSummary?.success, true);
+    const last = editor.notebook.cellAt(2);
+    const states = editor.notebook.getCells().map((c) => `${c.executionSummary?.success}/${c.outputs.flatMap((o) => o.items.map((i) => i.mime)).join('+')}`);
+    assert.notEqual(last.executionSummary?.success, true, `the last cell did not complete (${states.join(', ')})`);
+  });
+});

@@ -1,0 +1,99 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LineIndex, type Diagnostic } from '../../../src/discovery/core';
+
+/** The shared real documents live next to the repository (../shared); API_WORKBENCH_DATA overrides. */
+export const SHARED_DISCOVERY_DIR = process.env.API_WORKBENCH_DATA
+  ? join(process.env.API_WORKBENCH_DATA, 'discovery')
+  : resolve(__dirname, '../../../../shared/data/discovery');
+
+export function realDocumentFiles(): string[] {
+  if (!existsSync(SHARED_DISCOVERY_DIR)) return [];
+  return readdirSync(SHARED_DISCOVERY_DIR)
+    .filter((f) => f.endsWith('.json') && f !== 'directory-list.json')
+    .map((f) => join(SHARED_DISCOVERY_DIR, f));
+}
+
+export const REPO_ROOT = resolve(__dirname, '../../..');
+
+/** 1-based line of a diagnostic. */
+export function lineOf(text: string, d: Diagnostic): number {
+  return new LineIndex(text).positionAt(d.offset).line;
+}
+
+/** 1-based line of the first occurrence of a marker in the text. */
+export function lineOfText(text: string, marker: string, from = 0): number {
+  const at = text.indexOf(marker, from);
+  if (at < 0) throw new Error(`marker not found: ${marker}`);
+  return new LineIndex(text).positionAt(at).line;
+}
+
+/** A small valid description document to seed defects into. */
+export function minimalDocument(): Record<string, unknown> {
+  return {
+    kind: 'discovery#restDescription',
+    discoveryVersion: 'v1',
+    id: 'demo:v1',
+    name: 'demo',
+    version: 'v1',
+    revision: '20260101',
+    title: 'Demo API',
+    description: 'A document for tests.',
+    protocol: 'rest',
+    rootUrl: 'https://demo.example.com/',
+    servicePath: '',
+    baseUrl: 'https://demo.example.com/',
+    basePath: '/',
+    batchPath: 'batch',
+    auth: { oauth2: { scopes: { 'https://demo.example.com/auth': { description: 'Everything' } } } },
+    parameters: { key: { type: 'string', location: 'query', description: 'API key.' } },
+    schemas: {
+      Item: {
+        id: 'Item',
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          size: { type: 'string', format: 'int64' },
+          tags: { type: 'array', items: { type: 'string' } },
+          kind: { type: 'string', enum: ['A', 'B'], enumDescriptions: ['a', 'b'] },
+        },
+      },
+      ListItemsResponse: {
+        id: 'ListItemsResponse',
+        type: 'object',
+        properties: { items: { type: 'array', items: { $ref: 'Item' } } },
+      },
+    },
+    resources: {
+      items: {
+        methods: {
+          get: {
+            id: 'demo.items.get',
+            path: 'v1/{+name}',
+            httpMethod: 'GET',
+            parameters: { name: { type: 'string', location: 'path', required: true } },
+            parameterOrder: ['name'],
+            response: { $ref: 'Item' },
+            scopes: ['https://demo.example.com/auth'],
+          },
+          list: {
+            id: 'demo.items.list',
+            path: 'v1/items',
+            httpMethod: 'GET',
+            parameters: { pageToken: { type: 'string', location: 'query' } },
+            response: { $ref: 'ListItemsResponse' },
+            scopes: ['https://demo.example.com/auth'],
+          },
+          insert: {
+            id: 'demo.items.insert',
+            path: 'v1/items',
+            httpMethod: 'POST',
+            request: { $ref: 'Item' },
+            response: { $ref: 'Item' },
+            scopes: ['https://demo.example.com/auth'],
+          },
+        },
+      },
+    },
+  };
+}

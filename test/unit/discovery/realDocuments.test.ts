@@ -1,0 +1,24 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { analyzeText } from '../../../src/discovery/core';
+import { SHARED_DISCOVERY_DIR, realDocumentFiles } from './helpers';
+
+describe('real discovery documents', function () {
+  this.timeout(30000);
+  const files = realDocumentFiles();
+
+  it(`are present in ${SHARED_DISCOVERY_DIR}`, function () {
+    if (files.length === 0) this.skip();
+    assert.ok(files.length >= 30);
+  });
+
+  for (const file of files) {
+    it(`${basename(file)}: detected, zero error-level diagnostics`, () => {
+      const a = analyzeText(readFileSync(file, 'utf8'));
+      assert.ok(a.model, 'detected as a description document');
+      const errors = a.diagnostics.filter((d) => d.severity === 'error');
+      assert.deepEqual(errors.map((d) => `${d.code}: ${d.message}`), []);
+    });
+  }
+});

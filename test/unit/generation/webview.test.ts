@@ -1,0 +1,173 @@
+// The panel's browser code, bundled as shipped and run in happy-dom with a fake VS Code API:
+// model HTML stays inert, code actions and links go through the host, signals are rendered,
+// and a 2,000-chunk stream is rendered in throttled batches, not once per chunk.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { Window } from 'happy-dom';
+import type { HostToWebview, PanelInit, TurnSummary, WebviewToHost } from '../../../src/generation/protocol';
+import { DEFAULT_SETTINGS } from '../../../src/generation/core/settings';
+
+let bundle: string;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function summary(extra: Partial<TurnSummary> = {}): TurnSummary {
+  return { state: 'done', promptRatings: [], ratings: [], citations: [], incomplete: false, functionCalls: [], ...extra };
+}
+
+function initData(): PanelInit {
+  return {
+    settings: DEFAULT_SETTINGS,
+    models: ['models/gemini-2.5-flash'],
+    conversation: { id: 'c1', title: 'New chat', updated: 1 },
+    conversations: [],
+    turns: [],
+    endpoint: { sandbox: true, hasKey: true },
+    busy: false,
+  };
+}
+
+class Panel {
+  readonly window = new Window({ url: 'https://webview.test/' });
+  readonly posted: WebviewToHost[] = [];
+
+  constructor() {
+    const w = this.window as unknown as Record<string, unknown>;
+    w.acquireVsCodeApi = () => ({ postMessage: (m: WebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m))), getState: () => undefined, setState: () => undefined });
+    w.__xss = 0;
+    this.window.document.body.innerHTML = '<div id="app"></div>';
+    (this.window as unknown as { eval(code: string): void }).eval(bundle);
+  }
+
+  send(m: HostToWebview): void {
+    this.window.dispatchEvent(new this.window.MessageEvent('message', { data: m }));
+  }
+
+  get doc(): Document {
+    return this.window.document as unknown as Document;
+  }
+
+  acks(turnId: string) {
+    return this.posted.filter((p): p is Extract<WebviewToHost, { type: 'rendered' }> => p.type === 'rendered' && p.turnId === turnId);
+  }
+
+  stream(turnId: string, pieces: string[], end: TurnSummary) {
+    this.send({ type: 'turnStart', turn: { id: turnId, prompt: 'q', kind: 'prompt', model: 'models/m', text: '', thoughts: '', summary: summary({ state: 'streaming' }) } });
+    for (const p of pieces) this.send({ type: 'delta', turnId, text: p, thought: '' });
+    this.send({ type: 'turnEnd', turnId, text: pieces.join(''), summary: end });
+  }
+
+  close() {
+    this.window.close();
+  }
+}
+
+describe('generation webview', function () {
+  this.timeout(20_000);
+  before(async () => {
+    const out = await build({
+      entryPoints: [path.resolve(__dirname, '../../../src/generation/webview/main.ts')],
+      bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false, logLevel: 'silent',
+    });
+    bundle = out.outputFiles[0].text;
+  });
+
+  it('announces itself, then keeps model HTML inert and shows it as text', async () => {
+    const p = new Panel();
+    assert.deepEqual(p.posted[0], { type: 'ready' });
+    p.send({ type: 'init', data: initData() });
+    const evil = 'Hi <script>window.__xss = 1</script>\n\n<img src="x" onerror="window.__xss = 2">\n\n[click](javascript:window.__xss=3) [ok](https://example.com/a)\n';
+    p.stream('t1', [evil.slice(0, 10), evil.slice(10)], summary());
+    await sleep(80);
+    const answer = p.doc.querySelector('[data-turn="t1"] .answer')!;
+    assert.equal(answer.querySelector('script'), null);
+    assert.equal(answer.querySelector('[onerror]'), null);
+    assert.equal(answer.querySelector('img'), null);
+    for (const a of answer.querySelectorAll('a')) assert.ok(!/^javascript:/i.test(a.getAttribute('href') ?? ''), a.outerHTML);
+    assert.match(answer.textContent!, /<script>window.__xss = 1<\/script>/);
+    assert.equal((p.window as unknown as { __xss: number }).__xss, 0);
+    const link = [...answer.querySelectorAll('a')].find((a) => a.getAttribute('href') === 'https://example.com/a')!;
+    (link as HTMLElement).click();
+    assert.deepEqual(p.posted[p.posted.length - 1], { type: 'openLink', href: 'https://example.com/a' });
+    const last = p.acks('t1').pop()!;
+    assert.equal(last.state, 'done');
+    assert.equal(last.visibleText, answer.textContent);
+    p.close();
+  });
+
+  it('gives code blocks Copy, Insert and New file actions that carry the code', async () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    p.stream('t2', ['Here:\n\n```ts\nconst a = 1;\n```\n'], summary());
+    await sleep(60);
+    const buttons = [...p.doc.querySelectorAll('[data-turn="t2"] .code-actions button')] as HTMLButtonElement[];
+    assert.deepEqual(buttons.map((b) => b.textContent), ['Copy', 'Insert', 'New file']);
+    buttons[0].click();
+    buttons[1].click();
+    buttons[2].click();
+    assert.deepEqual(p.posted.slice(-3), [
+      { type: 'copyCode', code: 'const a = 1;\n' },
+      { type: 'insertCode', code: 'const a = 1;\n' },
+      { type: 'newFile', code: 'const a = 1;\n', language: 'ts' },
+    ]);
+    p.close();
+  });
+
+  it('shows block reasons, finish reasons, safety, citations, usage and function-call approval', async () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    p.stream('b', [], summary({
+      state: 'blocked',
+      block: { reason: 'SAFETY', label: 'Prompt blocked: SAFETY', meaning: 'blocked for safety', advice: 'rephrase', warning: true },
+      promptRatings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'HIGH', blocked: true }],
+    }));
+    p.stream('r', ['Some cited text here.'], summary({
+      finish: { reason: 'RECITATION', label: 'Stopped for recitation', meaning: 'm', advice: 'a', warning: true },
+      citations: [{ n: 1, uri: 'https://example.com/src', license: 'mit', text: 'cited text' }],
+      usage: { prompt: 3, candidates: 5, total: 8 },
+      modelVersion: 'gemini-x',
+    }));
+    p.stream('f', [], summary({ state: 'awaitingApproval', functionCalls: [{ name: 'list_workspace_files', args: {} }] }));
+    p.stream('e', [], summary({ finish: { reason: 'STOP', label: 'Finished', meaning: 'natural stop', warning: false } }));
+    await sleep(60);
+    const b = p.doc.querySelector('[data-turn="b"]')!;
+    assert.match(b.textContent!, /Prompt blocked: SAFETY/);
+    assert.ok(b.querySelector('.rating-high'), 'a blocked rating is highlighted');
+    const r = p.doc.querySelector('[data-turn="r"]')!;
+    assert.match(r.textContent!, /Stopped for recitation/);
+    assert.equal(r.querySelector('.citations a')!.getAttribute('href'), 'https://example.com/src');
+    assert.equal(r.querySelector('.cited')!.textContent, 'cited text');
+    assert.match(r.querySelector('.meta')!.textContent!, /prompt 3 · reply 5 · total 8 · model gemini-x/);
+    const run = [...p.doc.querySelectorAll('[data-turn="f"] .call button')].find((x) => x.textContent === 'Run') as HTMLButtonElement;
+    run.click();
+    assert.deepEqual(p.posted[p.posted.length - 1], { type: 'decideCall', turnId: 'f', approve: true });
+    assert.ok(p.acks('b').pop()!.notices.some((n) => n.includes('Prompt blocked: SAFETY')));
+    assert.ok(p.acks('e').pop()!.notices.some((n) => n.startsWith('Empty reply — The model ended with STOP without any text.')), 'an empty STOP is explained, not silent');
+    assert.ok(!p.acks('r').pop()!.notices.some((n) => n.startsWith('Empty reply')));
+    p.close();
+  });
+
+  it('renders a 2,000-chunk stream in throttled batches with the exact text', async () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    // Token-sized pieces, a paragraph every 20: the shape of a long streamed answer.
+    const pieces = Array.from({ length: 2000 }, (_, i) => `w${i + 1}${i % 20 === 19 ? '.\n\n' : i % 7 === 3 ? ' **bold**' : ''} `);
+    p.send({ type: 'turnStart', turn: { id: 'big', prompt: 'q', kind: 'prompt', model: 'm', text: '', thoughts: '', summary: summary({ state: 'streaming' }) } });
+    const t0 = performance.now();
+    for (let i = 0; i < pieces.length; i++) {
+      p.send({ type: 'delta', turnId: 'big', text: pieces[i], thought: '' });
+      if (i % 100 === 99) await sleep(45);
+    }
+    p.send({ type: 'turnEnd', turnId: 'big', text: pieces.join(''), summary: summary() });
+    const elapsed = performance.now() - t0;
+    await sleep(60);
+    const acks = p.acks('big');
+    assert.ok(acks.length < 60, `renders are batched, not one per chunk: ${acks.length}`);
+    assert.equal(acks[acks.length - 1].textLength, pieces.join('').length);
+    assert.match(acks[acks.length - 1].visibleText, /w1998 w1999 bold w2000\.\s*$/);
+    assert.ok(!acks[acks.length - 1].visibleText.includes('**'));
+    assert.ok(elapsed < 15_000, `took ${elapsed} ms`);
+    p.close();
+  });
+});

@@ -1,0 +1,79 @@
+import * as assert from 'node:assert/strict';
+import { RateLimiter, AbortError } from '../../../src/waterData/core/rateLimiter';
+import { FakeClock, flush } from './fakeClock';
+
+describe('waterData rate limiter (fake clock)', () => {
+  it('spaces request starts at least 500 ms apart and keeps call order', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ minIntervalMs: 500, clock });
+    const starts: [number, number][] = [];
+    const all = [0, 1, 2, 3].map((i) => limiter.run(async () => void starts.push([i, clock.now()])));
+    await clock.advance(2000);
+    await Promise.all(all);
+    assert.deepEqual(starts, [[0, 0], [1, 500], [2, 1000], [3, 1500]]);
+  });
+
+  it('never runs two at once: the next waits for a slow request to finish', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ minIntervalMs: 500, clock });
+    let active = 0;
+    let maxActive = 0;
+    const events: string[] = [];
+    const task = (name: string, ms: number) => limiter.run(async () => {
+      active++;
+      maxActive = Math.max(maxActive, active);
+      events.push(`${name} start ${clock.now()}`);
+      await clock.sleep(ms);
+      events.push(`${name} end ${clock.now()}`);
+      active--;
+    });
+    await limiter.run(async () => undefined);
+    const p = [task('a', 1200), task('b', 10)];
+    await clock.advance(3000);
+    await Promise.all(p);
+    assert.equal(maxActive, 1);
+    assert.deepEqual(events, ['a start 500', 'a end 1700', 'b start 1700', 'b end 1710']);
+  });
+
+  it('after an idle spell, spaces the next request from the end of the first (its connection set-up)', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ minIntervalMs: 500, clock });
+    const starts: number[] = [];
+    const p = [limiter.run(async () => { starts.push(clock.now()); await clock.sleep(80); }), limiter.run(async () => void starts.push(clock.now()))];
+    await clock.advance(2000);
+    await Promise.all(p);
+    assert.deepEqual(starts, [0, 580]);
+  });
+
+  it('holdOff delays every waiting caller', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ minIntervalMs: 500, clock });
+    await limiter.run(async () => undefined);
+    limiter.holdOff(2000);
+    const starts: number[] = [];
+    const p = limiter.run(async () => void starts.push(clock.now()));
+    await clock.advance(1999);
+    assert.deepEqual(starts, []);
+    await clock.advance(1);
+    await p;
+    assert.deepEqual(starts, [2000]);
+  });
+
+  it('a cancelled waiter leaves the queue without blocking the next one', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ minIntervalMs: 500, clock });
+    await limiter.run(async () => undefined);
+    const ac = new AbortController();
+    const cancelled = limiter.run(async () => 'never', ac.signal);
+    const after = limiter.run(async () => clock.now());
+    await flush();
+    ac.abort();
+    await assert.rejects(cancelled, AbortError);
+    await clock.advance(1000);
+    assert.equal(await after, 500);
+  });
+
+  it('defaults to a little over the service minimum of 500 ms', () => {
+    assert.ok(new RateLimiter().minIntervalMs >= 500 && new RateLimiter().minIntervalMs <= 510);
+  });
+});
