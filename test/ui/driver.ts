@@ -42,8 +42,14 @@ async function findSample(glob: string): Promise<vscode.Uri> {
 const steps: Record<string, () => Promise<void>> = {
   async discovery() {
     const uri = await findSample('discovery/*.json');
-    await vscode.window.showTextDocument(uri, { preview: false });
-    await until('discovery diagnostics', () => vscode.languages.getDiagnostics(uri).length > 0);
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    const [first] = await until('discovery diagnostics', () => {
+      const d = vscode.languages.getDiagnostics(uri);
+      return d.length ? d : undefined;
+    });
+    // Show the defect the way a user would land on it: cursor on the squiggle, line centred.
+    editor.selection = new vscode.Selection(first.range.start, first.range.start);
+    editor.revealRange(first.range, vscode.TextEditorRevealType.InCenter);
     await vscode.commands.executeCommand('workbench.actions.view.problems');
   },
   async storage() {
@@ -55,13 +61,16 @@ const steps: Record<string, () => Promise<void>> = {
     const uri = await findSample('waterData/*.wqnb');
     const doc = await vscode.workspace.openNotebookDocument(uri);
     await vscode.window.showNotebookDocument(doc);
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: 'apiWorkbench.water.sandbox', extension: 'api-workbench.api-workbench' });
     await vscode.commands.executeCommand('notebook.execute');
     await until('a water-data output', () => doc.getCells().some((c) => c.outputs.length > 0));
   },
   async generation() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('apiWorkbench.generation.focus');
-    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Write a TypeScript function that adds two numbers.');
+    await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
+    // [[cite]] makes the sandbox model answer with code and citation metadata.
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Write a TypeScript function that adds two numbers. [[cite]]', { wait: true });
   },
 };
 

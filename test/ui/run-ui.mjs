@@ -53,7 +53,13 @@ const checks = {
     if (!/doi\.org/i.test(text)) throw new Error('result shows no DOI link');
   },
   async generation(page) {
+    // Give the panel the whole side bar, as a user reading a long reply would.
+    for (const title of ['API Directory', 'Storage']) {
+      const header = page.locator('.part.sidebar .pane-header[aria-expanded="true"]', { hasText: title });
+      if (await header.count()) await header.first().click();
+    }
     const { loc } = await inAnyFrame(page, '[data-testid="reply"]', { timeout: 60_000 });
+    await loc.last().scrollIntoViewIfNeeded();
     await page.waitForTimeout(500);
     const text = await loc.last().innerText();
     if (text.trim().length < 20) throw new Error(`reply too short: ${JSON.stringify(text)}`);

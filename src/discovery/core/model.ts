@@ -14,7 +14,7 @@ export type SchemaContext =
   | 'parameter' | 'globalParameter' | 'request' | 'response' | 'variant';
 
 export interface SchemaNode {
-  path: JsonPath;
+  readonly path: JsonPath;
   value: Obj;
   context: SchemaContext;
   /** The method owning a parameter/request/response schema. */
@@ -30,9 +30,9 @@ export interface SchemaDef {
 }
 
 export interface RefSite {
-  target: string;
+  readonly target: string;
   /** Path of the "$ref" string value. */
-  path: JsonPath;
+  readonly path: JsonPath;
   /** The schema node holding the "$ref". */
   holder: SchemaNode;
 }
@@ -74,6 +74,37 @@ export interface DiscoveryModel {
   readonly globalParameters: Map<string, Obj>;
 }
 
+const SCHEMAS: JsonPath = ['schemas'];
+const PARAMETERS: JsonPath = ['parameters'];
+
+class LazyNode implements SchemaNode {
+  private cached: JsonPath | undefined;
+  constructor(
+    readonly value: Obj,
+    readonly context: SchemaContext,
+    private readonly parent: LazyNode | JsonPath,
+    private readonly seg1: string | number,
+    private readonly seg2: string | undefined,
+    readonly method?: MethodEntry,
+    readonly inSchema?: string,
+  ) {}
+
+  get path(): JsonPath {
+    if (!this.cached) {
+      const base = this.parent instanceof LazyNode ? this.parent.path : this.parent;
+      this.cached = this.seg2 === undefined ? [...base, this.seg1] : [...base, this.seg1, this.seg2];
+    }
+    return this.cached;
+  }
+}
+
+class LazyRef implements RefSite {
+  constructor(readonly target: string, readonly holder: SchemaNode) {}
+  get path(): JsonPath {
+    return [...this.holder.path, '$ref'];
+  }
+}
+
 /** Guards the walk against pathological nesting that slipped past the parser's limit. */
 const MAX_SCHEMA_DEPTH = 200;
 
@@ -89,28 +120,32 @@ export function buildModel(root: Obj): DiscoveryModel {
   const scopeUses: DiscoveryModel['scopeUses'] = [];
   const globalParameters = new Map<string, Obj>();
 
-  const visitSchema = (value: unknown, path: JsonPath, context: SchemaContext, depth: number, method?: MethodEntry, inSchema?: string): void => {
+  // Paths are built only when asked for (a finding, a navigation index): a 4 MB document has
+  // 11,000 schema nodes and most of them never need theirs.
+  const visitSchema = (value: unknown, parent: LazyNode | JsonPath, seg1: string | number, seg2: string | undefined, context: SchemaContext, depth: number, method?: MethodEntry, inSchema?: string): void => {
     if (!isObj(value) || depth > MAX_SCHEMA_DEPTH) return;
-    const node: SchemaNode = { path, value, context, method, inSchema };
+    const node = new LazyNode(value, context, parent, seg1, seg2, method, inSchema);
     schemaNodes.push(node);
     const ref = value.$ref;
     if (typeof ref === 'string') {
-      const site: RefSite = { target: ref, path: [...path, '$ref'], holder: node };
+      const site = new LazyRef(ref, node);
       refs.push(site);
       const list = refsByTarget.get(ref);
       if (list) list.push(site); else refsByTarget.set(ref, [site]);
     }
     const props = value.properties;
     if (isObj(props)) {
-      for (const k of Object.keys(props)) visitSchema(props[k], [...path, 'properties', k], 'property', depth + 1, method, inSchema);
+      for (const k in props) visitSchema(props[k], node, 'properties', k, 'property', depth + 1, method, inSchema);
     }
-    if (value.items !== undefined) visitSchema(value.items, [...path, 'items'], 'items', depth + 1, method, inSchema);
+    if (value.items !== undefined) visitSchema(value.items, node, 'items', undefined, 'items', depth + 1, method, inSchema);
     if (isObj(value.additionalProperties)) {
-      visitSchema(value.additionalProperties, [...path, 'additionalProperties'], 'additionalProperties', depth + 1, method, inSchema);
+      visitSchema(value.additionalProperties, node, 'additionalProperties', undefined, 'additionalProperties', depth + 1, method, inSchema);
     }
     const variant = value.variant;
     if (isObj(variant) && Array.isArray(variant.map)) {
-      variant.map.forEach((entry, i) => visitSchema(entry, [...path, 'variant', 'map', i], 'variant', depth + 1, method, inSchema));
+      // Two segments ('variant', 'map') then the index: hang the entries off a synthetic parent path.
+      const base = [...node.path, 'variant', 'map'];
+      variant.map.forEach((entry, i) => visitSchema(entry, base, i, undefined, 'variant', depth + 1, method, inSchema));
     }
   };
 
@@ -127,12 +162,11 @@ export function buildModel(root: Obj): DiscoveryModel {
         if (list) list.push(entry); else methodsById.set(entry.id, [entry]);
       }
       if (isObj(value.parameters)) {
-        for (const p of Object.keys(value.parameters)) {
-          visitSchema(value.parameters[p], [...path, 'parameters', p], 'parameter', 1, entry);
-        }
+        const paramsPath = [...path, 'parameters'];
+        for (const p in value.parameters) visitSchema(value.parameters[p], paramsPath, p, undefined, 'parameter', 1, entry);
       }
-      if (value.request !== undefined) visitSchema(value.request, [...path, 'request'], 'request', 1, entry);
-      if (value.response !== undefined) visitSchema(value.response, [...path, 'response'], 'response', 1, entry);
+      if (value.request !== undefined) visitSchema(value.request, path, 'request', undefined, 'request', 1, entry);
+      if (value.response !== undefined) visitSchema(value.response, path, 'response', undefined, 'response', 1, entry);
       if (Array.isArray(value.scopes)) {
         value.scopes.forEach((s, i) => { if (typeof s === 'string') scopeUses.push({ scope: s, path: [...path, 'scopes', i], method: entry }); });
       }
@@ -156,14 +190,14 @@ export function buildModel(root: Obj): DiscoveryModel {
     for (const name of Object.keys(root.schemas)) {
       const value = root.schemas[name];
       if (isObj(value)) schemas.set(name, { name, path: ['schemas', name], value });
-      visitSchema(value, ['schemas', name], 'schema', 0, undefined, name);
+      visitSchema(value, SCHEMAS, name, undefined, 'schema', 0, undefined, name);
     }
   }
   if (isObj(root.parameters)) {
     for (const p of Object.keys(root.parameters)) {
       const value = root.parameters[p];
       if (isObj(value)) globalParameters.set(p, value);
-      visitSchema(value, ['parameters', p], 'globalParameter', 1);
+      visitSchema(value, PARAMETERS, p, undefined, 'globalParameter', 1);
     }
   }
   const auth = root.auth;

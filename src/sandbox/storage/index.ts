@@ -72,6 +72,11 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
         if (e instanceof FieldSyntaxError) throw new ApiError(400, { domain: 'global', reason: 'invalidParameter', message: `Invalid field selection ${fields}`, locationType: 'parameter', location: 'fields' });
         throw e;
       }
+      if (tree) {
+        rc.fields = tree;
+        const items = tree.get('items');
+        if (items !== undefined) rc.itemFields = items === true ? undefined : new Set(items.keys());
+      }
       const reply = await match.handler(rc, service);
       writeReply(res, reply, tree ? (v) => project(v, tree) : (v) => v, url.searchParams.get('prettyPrint') !== 'false');
     } catch (e) {

@@ -149,8 +149,14 @@ export function renderProperty(base: LinkBase, fileId: string, p: StoredProperty
   };
 }
 
-export function renderFile(store: Store, base: LinkBase, f: StoredFile): W.File {
+/**
+ * `only`: the top-level properties a `fields` selection keeps. Expensive groups nobody asked for
+ * are skipped (the projection would drop them anyway), which keeps large listings fast.
+ */
+export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: ReadonlySet<string>): W.File {
+  const w = (...keys: string[]) => !only || only.has('*') || keys.some((k) => only.has(k));
   const role = roleOf(store, f);
+  const caps = w('capabilities', 'canComment', 'shareable') ? capabilities(store, f, role) : undefined;
   const size = fileSize(f);
   const { ext, full } = extensionOf(f.title);
   const owner = store.user(f.ownerId);
@@ -162,7 +168,7 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile): W.File 
   const out: W.File = {
     kind: 'drive#file',
     id: f.id,
-    etag: etagOf('file', f.id, f.version),
+    ...(w('etag') ? { etag: etagOf('file', f.id, f.version) } : {}),
     selfLink: apiUrl(base, `files/${f.id}`),
     alternateLink: `https://example.com/sandbox/open?id=${f.id}`,
     iconLink: `https://example.com/sandbox/icons/${encodeURIComponent(f.mimeType)}.png`,
@@ -179,15 +185,15 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile): W.File 
     ...(f.lastViewedByMeDate ? { lastViewedByMeDate: f.lastViewedByMeDate, markedViewedByMeDate: f.lastViewedByMeDate } : {}),
     ...(f.sharedWithMeDate ? { sharedWithMeDate: f.sharedWithMeDate } : {}),
     version: String(f.version),
-    parents: f.parents.map((p) => renderParent(store, base, f.id, p)),
+    ...(w('parents') ? { parents: f.parents.map((p) => renderParent(store, base, f.id, p)) } : {}),
     ...(blob
       ? {
           downloadUrl: `${base.origin}${base.service}/files/${f.id}?alt=media`,
           webContentLink: `${base.origin}${base.service}/files/${f.id}?alt=media&source=download`,
           fileSize: String(size),
-          md5Checksum: checksums(f.content ?? EMPTY).md5,
-          sha1Checksum: checksums(f.content ?? EMPTY).sha1,
-          sha256Checksum: checksums(f.content ?? EMPTY).sha256,
+          ...(w('md5Checksum', 'sha1Checksum', 'sha256Checksum')
+            ? { md5Checksum: checksums(f.content ?? EMPTY).md5, sha1Checksum: checksums(f.content ?? EMPTY).sha1, sha256Checksum: checksums(f.content ?? EMPTY).sha256 }
+            : {}),
           ...(ext ? { fileExtension: ext, fullFileExtension: full } : {}),
           ...(f.originalFilename ? { originalFilename: f.originalFilename } : {}),
           ...(head ? { headRevisionId: head.id } : {}),
@@ -199,25 +205,24 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile): W.File 
       ? { shortcutDetails: { targetId: f.shortcutTargetId, targetMimeType: store.state.files[f.shortcutTargetId]?.mimeType ?? '' } }
       : {}),
     ...(f.driveId ? { driveId: f.driveId, teamDriveId: f.driveId } : {}),
-    owners: f.driveId ? [] : [renderUser(store, owner.permissionId)],
+    ...(w('owners') ? { owners: f.driveId ? [] : [renderUser(store, owner.permissionId)] } : {}),
     ownerNames: f.driveId ? [] : [owner.displayName],
-    lastModifyingUser: renderUser(store, f.lastModifyingUserId),
+    ...(w('lastModifyingUser') ? { lastModifyingUser: renderUser(store, f.lastModifyingUserId) } : {}),
     lastModifyingUserName: store.user(f.lastModifyingUserId).displayName,
-    ...(f.sharingUserId ? { sharingUser: renderUser(store, f.sharingUserId) } : {}),
+    ...(f.sharingUserId && w('sharingUser') ? { sharingUser: renderUser(store, f.sharingUserId) } : {}),
     ownedByMe: mine && !f.driveId,
     shared: f.permissions.length > 1,
     editable: canWrite(role),
     copyable: f.mimeType !== FOLDER_MIME && (!f.copyRequiresWriterPermission || canWrite(role)),
-    canComment: capabilities(store, f, role).canComment,
-    shareable: capabilities(store, f, role).canShare,
+    ...(caps ? { canComment: caps.canComment, shareable: caps.canShare } : {}),
     canReadRevisions: canWrite(role),
     writersCanShare: f.writersCanShare,
     copyRequiresWriterPermission: f.copyRequiresWriterPermission,
-    capabilities: capabilities(store, f, role),
-    ...(myPermission ? { userPermission: renderPermission(base, f.id, myPermission) } : {}),
-    permissions: canWrite(role) ? f.permissions.map((p) => renderPermission(base, f.id, p)) : [],
+    ...(caps && w('capabilities') ? { capabilities: caps } : {}),
+    ...(myPermission && w('userPermission') ? { userPermission: renderPermission(base, f.id, myPermission) } : {}),
+    ...(w('permissions') ? { permissions: canWrite(role) ? f.permissions.map((p) => renderPermission(base, f.id, p)) : [] } : {}),
     permissionIds: f.permissions.map((p) => p.id),
-    properties: f.properties.map((p) => renderProperty(base, f.id, p)),
+    ...(w('properties') ? { properties: f.properties.map((p) => renderProperty(base, f.id, p)) } : {}),
     spaces: [...f.spaces],
     appDataContents: f.spaces.includes('appDataFolder'),
     ...(f.folderColorRgb ? { folderColorRgb: f.folderColorRgb } : {}),

@@ -2,6 +2,7 @@
 // segments win over variables so `files/trash` and `changes/startPageToken` are not taken for ids.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LinkBase } from './render';
+import type { FieldTree } from './fields';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -15,6 +16,10 @@ export interface RequestContext {
   query: URLSearchParams;
   params: Record<string, string>;
   base: LinkBase;
+  /** The parsed `fields` selection, when given. */
+  fields?: FieldTree;
+  /** Top-level keys kept inside `items(...)` of a list, when the selection names them. */
+  itemFields?: ReadonlySet<string>;
 }
 
 /** What a handler answers: JSON (projected by `fields`), raw bytes, or nothing (204). */

@@ -1,4 +1,5 @@
 // The rule registry: order here is the order of docs/rules.md and of the settings description.
+import { flatPathVariableUnknown, methodIdShape, methodScopesMissing } from './conventions';
 import { baseUrlMismatch, documentIdMismatch, revisionFormat } from './document';
 import { enumDeprecatedLength, enumDescriptionsLength, enumDuplicateValue } from './enums';
 import {
@@ -52,6 +53,9 @@ export const RULES: readonly Rule[] = [
   baseUrlMismatch,
   documentIdMismatch,
   revisionFormat,
+  methodIdShape,
+  flatPathVariableUnknown,
+  methodScopesMissing,
   valueType,
   valueNotAllowed,
   keyMissing,

@@ -45,7 +45,8 @@ export const parameterOrderMissingRequired: Rule = {
     for (const m of model.methods) {
       const order = Array.isArray(m.value.parameterOrder) ? m.value.parameterOrder : [];
       const params = methodParameters(m);
-      for (const [name, p] of Object.entries(params)) {
+      for (const name in params) {
+        const p = params[name];
         if (isObj(p) && p.required === true && !order.includes(name)) {
           report({ path: [...m.path, 'parameters', name], at: 'key', message: `Required parameter "${name}" is missing from parameterOrder of ${describeMethod(m)}; add it so generated clients take it as an argument.`, data: { name, method: m.path } });
         }
@@ -103,7 +104,9 @@ export const pathParameterUnused: Rule = {
       const path = str(m.value.path);
       if (path === undefined) continue;
       const vars = new Set(templateVariables(path).map((v) => v.name));
-      for (const [name, p] of Object.entries(methodParameters(m))) {
+      const params = methodParameters(m);
+      for (const name in params) {
+        const p = params[name];
         if (isObj(p) && p.location === 'path' && !vars.has(name)) {
           report({ path: [...m.path, 'parameters', name], at: 'key', message: `Path parameter "${name}" does not appear in path "${path}"; add {${name}} to the path or change its location to "query".`, data: { name } });
         }
@@ -118,7 +121,9 @@ export const pathParameterNotRequired: Rule = {
   summary: 'Path parameters are `"required": true` (a URL cannot leave them out).',
   check(model, report) {
     for (const m of model.methods) {
-      for (const [name, p] of Object.entries(methodParameters(m))) {
+      const params = methodParameters(m);
+      for (const name in params) {
+        const p = params[name];
         if (isObj(p) && p.location === 'path' && p.required !== true) {
           report({ path: [...m.path, 'parameters', name], at: 'key', message: `Path parameter "${name}" is not marked "required": true; a URL cannot omit it.`, data: { name } });
         }
@@ -167,7 +172,7 @@ export const globalParameterShadowed: Rule = {
   summary: 'A method parameter has the same name as a document-level parameter.',
   check(model, report) {
     for (const m of model.methods) {
-      for (const name of Object.keys(methodParameters(m))) {
+      for (const name in methodParameters(m)) {
         if (model.globalParameters.has(name)) {
           report({ path: [...m.path, 'parameters', name], at: 'key', message: `Parameter "${name}" of ${describeMethod(m)} shadows the document-level parameter of the same name; generated clients may expose only one.` });
         }

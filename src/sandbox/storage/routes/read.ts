@@ -53,7 +53,7 @@ export function filesList(ctx: RequestContext, svc: StorageService): Reply {
       selfLink: ctx.url.href,
       incompleteSearch: false,
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken, nextLink: nextLink(ctx, page.nextPageToken) } : {}),
-      items: page.items.map((id) => renderFile(svc.store, ctx.base, s.files[id])),
+      items: page.items.map((id) => renderFile(svc.store, ctx.base, s.files[id], ctx.itemFields)),
     },
   };
 }
@@ -108,7 +108,7 @@ export function filesGet(ctx: RequestContext, svc: StorageService): Reply {
     f.viewed = true;
     svc.store.touchFile(f);
   }
-  return { status: 200, json: renderFile(svc.store, ctx.base, f) };
+  return { status: 200, json: renderFile(svc.store, ctx.base, f, ctx.fields ? new Set(ctx.fields.keys()) : undefined) };
 }
 
 /** alt=media: the bytes of the head (or a given) revision, honouring a single `Range`. */
