@@ -13,7 +13,7 @@ import { StorageClient } from '../../src/storage/core/client';
 import { fileSource, uploadResumable } from '../../src/storage/core/upload';
 
 const CHILDREN = 10_000;
-const LIST_RUNS = 3;
+const LIST_RUNS = 5;
 const UPLOAD_MB = Number(process.env.STORAGE_BENCH_UPLOAD_MB ?? 1024);
 const MEMORY_LIMIT = 64 * 1024 * 1024;
 const FIELDS = 'nextPageToken,items(id,title,mimeType,fileSize,modifiedDate)';
