@@ -39,6 +39,16 @@ const targets = [
     mainFields: ['module', 'main'],
   },
   {
+    // Validation of large discovery documents runs here, off the extension host's main thread.
+    ...common,
+    entryPoints: ['src/discovery/worker/main.ts'],
+    outfile: 'dist/discoveryWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+  },
+  {
     ...common,
     entryPoints: ['src/generation/webview/main.ts'],
     outfile: 'dist/webview/generation.js',

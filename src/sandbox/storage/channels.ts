@@ -1,6 +1,6 @@
 // Notification channels of changes.watch and files.watch: each change is POSTed to the channel's
 // address with the X-Goog-* headers the service uses, one delivery at a time per channel.
-import { badRequest, notFound } from './errors';
+import { ApiError, badRequest } from './errors';
 import type { Store, StoredChange } from './model';
 
 export interface StoredChannel {
@@ -68,7 +68,7 @@ export class Channels {
 
   stop(id: string | undefined, resourceId: string | undefined): void {
     const ch = id ? this.byId.get(id) : undefined;
-    if (!ch || (resourceId && ch.resourceId !== resourceId)) throw notFound('Change', `channel ${id ?? ''}`);
+    if (!ch || (resourceId && ch.resourceId !== resourceId)) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: `Channel '${id ?? ''}' not found.` });
     this.byId.delete(ch.id);
   }
 

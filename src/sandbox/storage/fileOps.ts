@@ -89,7 +89,7 @@ export function createFile(svc: StorageService, q: URLSearchParams, body: FileBo
   const appData = parentIds.includes('appDataFolder');
   const parents = appData ? { ids: [] as string[], driveId: undefined } : checkParents(svc, parentIds.length ? parentIds : [svc.store.state.rootId], supports);
   const id = claimId(svc, body.id);
-  let mimeType = body.mimeType ?? content?.type ?? (content ? 'application/octet-stream' : 'application/octet-stream');
+  let mimeType = body.mimeType ?? content?.type ?? 'application/octet-stream';
   if (typeof mimeType !== 'string' || !/^[\w.+-]+\/[\w.+-]+/.test(mimeType)) throw badRequest(`Invalid MIME type ${String(mimeType)}.`, 'mimeType', 'invalid');
   mimeType = mimeType.split(';')[0].trim();
   const title = typeof body.title === 'string' && body.title !== '' ? body.title : 'Untitled';

@@ -195,6 +195,22 @@ describe('storage: commands', () => {
   });
 });
 
+describe('storage: change feed', () => {
+  it('refreshes the affected folder when the server reports a change (pushed to a loopback receiver)', async () => {
+    const before = await children(['My files', 'Archive']);
+    assert.ok(!before.some((n) => n.label === 'pushed-change.txt'));
+    const archive = (await children(['My files'])).find((n) => n.label === 'Archive')!;
+    await api('files.insert', {}, { title: 'pushed-change.txt', parents: [{ id: archive.id }] });
+    let seen = false;
+    for (let i = 0; i < 50 && !seen; i++) {
+      seen = (await children(['My files', 'Archive'])).some((n) => n.label === 'pushed-change.txt');
+      if (!seen) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(seen, 'the folder was refreshed without a manual refresh');
+    assert.ok((await cmd<number>('_testWatchNotifications')) > 1, 'notifications arrived');
+  });
+});
+
 describe('storage: sign-in', () => {
   it('signs in through the sandbox authorization server, keeps working, and signs out', async () => {
     assert.equal(await cmd<boolean>('_testSignedIn'), false);

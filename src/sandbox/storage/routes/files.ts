@@ -36,11 +36,10 @@ async function patchOrUpdate(ctx: RequestContext, svc: StorageService): Promise<
   const f = target(ctx, svc, true);
   svc.checkFileIfMatch(ctx, f);
   const changed = applyMetadata(svc, f, b);
-  const moved = moveFile(svc, f, ctx.query, b);
+  moveFile(svc, f, ctx.query, b);
   applyModifiedDate(svc, f, ctx.query, b, changed);
   if (boolParam(ctx.query, 'updateViewedDate', true)) f.lastViewedByMeDate = svc.store.nowIso();
   svc.store.touchFile(f);
-  void moved;
   return { status: 200, json: renderFile(svc.store, ctx.base, f) };
 }
 

@@ -54,11 +54,10 @@ function finish(ctx: RequestContext, svc: StorageService, kind: 'insert' | 'upda
     return { status: 200, json: renderFile(svc.store, ctx.base, f) };
   }
   const f = svc.writableFile(fileId!);
-  const changed = applyMetadata(svc, f, metadata);
+  applyMetadata(svc, f, metadata);
   moveFile(svc, f, query, metadata);
   setContent(svc, f, bytes, query, { type: metadata.mimeType ?? type });
   // New content always counts as a change, metadata or not.
-  void changed;
   applyModifiedDate(svc, f, query, metadata, true);
   svc.store.touchFile(f);
   return { status: 200, json: renderFile(svc.store, ctx.base, f) };
