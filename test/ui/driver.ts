@@ -52,6 +52,23 @@ const steps: Record<string, () => Promise<void>> = {
     editor.revealRange(first.range, vscode.TextEditorRevealType.InCenter);
     await vscode.commands.executeCommand('workbench.actions.view.problems');
   },
+  async discoveryHover() {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) throw new Error('no editor');
+    const at = editor.document.getText().indexOf('"$ref": "Shelf"');
+    if (at < 0) throw new Error('sample has no $ref to Shelf');
+    const pos = editor.document.positionAt(at + '"$ref": "'.length + 2);
+    editor.selection = new vscode.Selection(pos, pos);
+    editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenter);
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('editor.action.showHover');
+  },
+  async discoveryPreview() {
+    // Moving the cursor dismisses the hover left by the previous step.
+    const editor = vscode.window.activeTextEditor;
+    if (editor) editor.selection = new vscode.Selection(editor.selection.active.translate(1, 0), editor.selection.active.translate(1, 0));
+    await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
+  },
   async storage() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -71,6 +88,11 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
     // [[cite]] makes the sandbox model answer with code and citation metadata.
     await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Write a TypeScript function that adds two numbers. [[cite]]', { wait: true });
+  },
+  async generationBlocked() {
+    await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
+    // [[block]] makes the sandbox model block the prompt for safety, as the real service reports it.
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Tell me something dangerous. [[block]]', { wait: true });
   },
 };
 

@@ -41,6 +41,18 @@ const checks = {
     const text = await page.locator('.markers-panel').innerText();
     if (!/\$ref|schema/i.test(text)) throw new Error(`Problems panel does not mention the $ref: ${text.slice(0, 200)}`);
   },
+  async discoveryHover(page) {
+    const hover = page.locator('.monaco-hover:visible').first();
+    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await hover.innerText();
+    if (!/Shelf/.test(text) || !/object/i.test(text)) throw new Error(`hover does not show the Shelf schema: ${text.slice(0, 200)}`);
+  },
+  async discoveryPreview(page) {
+    await page.keyboard.press('Escape');
+    const { frame } = await inAnyFrame(page, '.method .verb', { timeout: 30_000 });
+    const text = await frame.locator('body').innerText();
+    if (!/Bookshelf API/.test(text) || !/https:\/\/bookshelf\.example\.com\//.test(text)) throw new Error('preview lacks the title or method URLs');
+  },
   async storage(page) {
     const rows = page.locator('.part.sidebar .monaco-list-row');
     await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
@@ -64,6 +76,12 @@ const checks = {
     const text = await loc.last().innerText();
     if (text.trim().length < 20) throw new Error(`reply too short: ${JSON.stringify(text)}`);
   },
+};
+
+checks.generationBlocked = async (page) => {
+  const { loc } = await inAnyFrame(page, '[data-testid="notice"]', { timeout: 60_000 });
+  const text = (await loc.allInnerTexts()).join('\n');
+  if (!/block/i.test(text) || !/SAFETY/.test(text)) throw new Error(`no block reason shown: ${text.slice(0, 200)}`);
 };
 
 const workspace = mkdtempSync(join(tmpdir(), 'apiwb-ui-ws-'));
