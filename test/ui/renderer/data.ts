@@ -1,9 +1,12 @@
 // Deterministic, realistic-looking results for the browser tests and the bench.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { DatasetAttribution, WaterResult } from '../../../src/waterData/protocol';
 
-const FIXTURES = '/work/shared/data/datastream/fixtures';
+// The shared real data lives beside the repository (../shared); API_WORKBENCH_DATA overrides.
+const FIXTURES = process.env.API_WORKBENCH_DATA
+  ? join(process.env.API_WORKBENCH_DATA, 'datastream', 'fixtures')
+  : resolve(__dirname, '../../../../shared/data/datastream/fixtures');
 
 export function fixtureRows(name: string): Record<string, unknown>[] {
   return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')).value;

@@ -1,10 +1,13 @@
 // A fake notebook host: the RendererContext (messaging optional) and OutputItems VS Code would pass.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { OutputItem, RendererContext } from 'vscode-notebook-renderer';
 import { WATER_RESULT_MIME, type EntitySet, type HostToRenderer, type RendererToHost, type WaterResult } from '../../../src/waterData/protocol';
 
-const FIXTURES = '/work/shared/data/datastream/fixtures';
+// The shared real data lives beside the repository (../shared); API_WORKBENCH_DATA overrides.
+const FIXTURES = process.env.API_WORKBENCH_DATA
+  ? join(process.env.API_WORKBENCH_DATA, 'datastream', 'fixtures')
+  : resolve(__dirname, '../../../../shared/data/datastream/fixtures');
 
 export function fixtureRows(name: string): Record<string, unknown>[] {
   return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')).value;
