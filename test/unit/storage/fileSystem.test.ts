@@ -98,6 +98,25 @@ describe('store: file system core against the sandbox', () => {
     assert.equal((await client.getFile(id, { fields: 'labels/trashed' })).labels?.trashed, true, 'recoverable from the trash');
   });
 
+  it('round-trips hostile titles: slashes, dot names, control characters, very long and non-Latin', async () => {
+    await fs.createDirectory('/root/Hostile');
+    const folder = (await fs.stat('/root/Hostile')).file.id!;
+    const titles = ['a/b.txt', '..', 'tab\there.txt', 'x'.repeat(300) + '.md', '日本語のメモ.txt', 'Ελληνικά', 'same.txt', 'same.txt'];
+    for (const [i, title] of titles.entries()) {
+      await client.call('files.insert', {}, { body: { title, mimeType: 'text/plain', parents: [{ id: folder }] } });
+      const id = (await client.listFiles({ q: `'${folder}' in parents`, orderBy: 'createdDate desc', maxResults: 1, fields: 'items(id)' })).items![0].id!;
+      await client.transport.send({ method: 'PUT', path: `files/${id}`, upload: true, query: { uploadType: 'media' }, body: `content ${i}`, headers: { 'content-type': 'text/plain' } });
+    }
+    const names = (await fs.readDirectory('/root/Hostile')).map(([n]) => n);
+    assert.equal(names.length, titles.length);
+    assert.equal(new Set(names).size, titles.length, 'every name is unique');
+    assert.ok(names.every((n) => !n.includes('/') && n !== '.' && n !== '..' && !/[\u0000-\u001f]/.test(n)));
+    assert.ok(names.includes('a\u2215b.txt') && names.includes('日本語のメモ.txt') && names.includes('Ελληνικά'));
+    const contents = new Set<string>();
+    for (const n of names) contents.add((await fs.readFile(`/root/Hostile/${n}`)).toString());
+    assert.equal(contents.size, titles.length, 'each name reaches its own file');
+  });
+
   it('makes display names safe and unique', () => {
     assert.equal(displayName('a/b'), 'a\u2215b');
     assert.equal(displayName('..'), '\u2024\u2024');
