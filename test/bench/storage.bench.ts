@@ -1,6 +1,6 @@
 // Storage benchmarks, each a ratio measured in the same run against the same sandbox server:
 // 1. listing a folder of 10,000 children: our client vs @googleapis/drive (v2) — both on /drive/v2;
-// 2. resumable upload (streamed from disk, 8 MiB chunks) vs one raw HTTP PUT of the same bytes,
+// 2. resumable upload (streamed from disk, the client's default 16 MiB chunks) vs one raw HTTP PUT of the same bytes,
 //    with the client's peak memory growth against a 64 MB limit.
 // The sandbox runs in a child process so the bytes it keeps do not count as the client's memory.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -110,23 +110,37 @@ async function uploadBench(origin: string, token: string): Promise<BenchResult[]
     fs.closeSync(fd);
 
     const client = new StorageClient({ baseUrl: origin, auth: { token: () => token } });
-    const target = await client.call<{ id: string }>('files.insert', {}, { body: { title: 'raw-put-target.bin' } });
-    const rawMs = await rawPut(origin, token, target.id, file, size);
-
-    global.gc?.();
-    const base = process.memoryUsage().rss;
+    const raw = async () => {
+      const target = await client.call<{ id: string }>('files.insert', {}, { body: { title: 'raw-put-target.bin' } });
+      const ms = await rawPut(origin, token, target.id, file, size);
+      await client.call('files.delete', { fileId: target.id }); // the server should not keep gigabytes around
+      return ms;
+    };
+    let base = process.memoryUsage().rss;
     let peak = base;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-    const t = performance.now();
-    const made = await uploadResumable(client, fileSource(file), { metadata: { title: 'bench-upload.bin' }, chunkSize: 8 * 1024 * 1024 });
-    const oursMs = performance.now() - t;
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().rss);
-    if (made.fileSize !== String(size)) throw new Error(`uploaded ${made.fileSize} of ${size} bytes`);
+    const ours = async () => {
+      global.gc?.();
+      base = Math.min(base, process.memoryUsage().rss);
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+      const t = performance.now();
+      const made = await uploadResumable(client, fileSource(file), { metadata: { title: 'bench-upload.bin' } });
+      const ms = performance.now() - t;
+      clearInterval(sampler);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      if (made.fileSize !== String(size)) throw new Error(`uploaded ${made.fileSize} of ${size} bytes`);
+      await client.call('files.delete', { fileId: made.id! });
+      return ms;
+    };
+    // Alternating order (raw, ours, ours, raw) so load from elsewhere on the machine hits both alike.
+    const rawTimes = [await raw()];
+    const oursTimes = [await ours(), await ours()];
+    rawTimes.push(await raw());
+    const rawMs = (rawTimes[0] + rawTimes[1]) / 2;
+    const oursMs = (oursTimes[0] + oursTimes[1]) / 2;
     const throughput = rawMs / oursMs;
     const growth = peak - base;
     return [
-      { name: `storage: resumable upload of ${UPLOAD_MB} MB from disk, throughput ÷ raw HTTP PUT`, ratio: throughput, goal: '>= 0.8', met: throughput >= 0.8, detail: { oursMs: Math.round(oursMs), rawPutMs: Math.round(rawMs), oursMBps: Math.round((UPLOAD_MB / oursMs) * 1000), rawMBps: Math.round((UPLOAD_MB / rawMs) * 1000) } },
+      { name: `storage: resumable upload of ${UPLOAD_MB} MB from disk, throughput ÷ raw HTTP PUT`, ratio: throughput, goal: '>= 0.8', met: throughput >= 0.8, detail: { runs: 2, oursMs: Math.round(oursMs), rawPutMs: Math.round(rawMs), oursMBps: Math.round((UPLOAD_MB / oursMs) * 1000), rawMBps: Math.round((UPLOAD_MB / rawMs) * 1000) } },
       { name: 'storage: resumable upload peak client memory growth ÷ 64 MB', ratio: growth / MEMORY_LIMIT, goal: '<= 1', met: growth <= MEMORY_LIMIT, detail: { growthMB: Math.round(growth / 1024 / 1024), baseRssMB: Math.round(base / 1024 / 1024) } },
     ];
   } finally {

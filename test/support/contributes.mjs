@@ -56,7 +56,8 @@ export function mergeContributes(fragments) {
 
 function activationEvents(contributes) {
   // Most activation is inferred by VS Code from contributions; these are the ones it cannot infer.
-  const events = new Set(['onLanguage:json', 'onLanguage:jsonc']);
+  // JSON files are checked by content; a reopened `store:` workspace folder needs its provider at once.
+  const events = new Set(['onLanguage:json', 'onLanguage:jsonc', 'onFileSystem:store']);
   for (const nb of contributes.notebooks ?? []) events.add(`onNotebook:${nb.type}`);
   for (const fs of contributes.resourceLabelFormatters ?? []) events.add(`onFileSystem:${fs.scheme}`);
   return [...events];

@@ -78,7 +78,6 @@ const steps: Record<string, () => Promise<void>> = {
     const uri = await findSample('waterData/*.wqnb');
     const doc = await vscode.workspace.openNotebookDocument(uri);
     await vscode.window.showNotebookDocument(doc);
-    await vscode.commands.executeCommand('notebook.selectKernel', { id: 'apiWorkbench.water.sandbox', extension: 'api-workbench.api-workbench' });
     await vscode.commands.executeCommand('notebook.execute');
     await until('a water-data output', () => doc.getCells().some((c) => c.outputs.length > 0));
   },

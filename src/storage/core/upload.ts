@@ -28,12 +28,18 @@ export function bufferSource(buf: Buffer | Uint8Array): UploadSource {
   return { size: b.length, slice: (start, end) => Readable.from([b.subarray(start, end)]) };
 }
 
+/**
+ * Each chunk is one request the server must finish before the next starts, so fewer, larger chunks
+ * go faster; 16 MiB keeps a retry after a failure cheap. Memory stays constant either way (streamed).
+ */
+const DEFAULT_CHUNK = 16 * 1024 * 1024;
+
 export interface UploadOptions {
   /** Update this file's content instead of creating a file. */
   fileId?: string;
   metadata?: Partial<File>;
   contentType?: string;
-  /** Chunk size for resumable uploads; rounded down to a multiple of 256 KiB. Default 8 MiB. */
+  /** Chunk size for resumable uploads; rounded down to a multiple of 256 KiB. Default 16 MiB. */
   chunkSize?: number;
   /** Content up to this size goes in one multipart request. Default 5 MiB. */
   multipartLimit?: number;
@@ -114,7 +120,7 @@ async function initiate(client: StorageClient, source: UploadSource, opts: Uploa
 
 export async function uploadResumable(client: StorageClient, source: UploadSource, opts: UploadOptions = {}): Promise<File> {
   const policy = { ...DEFAULT_RETRY, ...(client.transport.options.retry ?? {}), ...(opts.retry ?? {}) };
-  const chunk = Math.max(RESUMABLE_CHUNK_GRANULE, Math.floor((opts.chunkSize ?? 8 * 1024 * 1024) / RESUMABLE_CHUNK_GRANULE) * RESUMABLE_CHUNK_GRANULE);
+  const chunk = Math.max(RESUMABLE_CHUNK_GRANULE, Math.floor((opts.chunkSize ?? DEFAULT_CHUNK) / RESUMABLE_CHUNK_GRANULE) * RESUMABLE_CHUNK_GRANULE);
   const total = source.size;
   let session = await initiate(client, source, opts);
   let offset = 0;

@@ -31,6 +31,8 @@ const EXTENSION_OF: Record<string, string> = {
   'application/vnd.google-apps.script+json': 'json',
 };
 
+const LARGE_FILE = 50 * 1024 * 1024;
+
 export interface CommandContext {
   client(): Promise<StorageClient>;
   tree: StorageTreeProvider;
@@ -84,9 +86,16 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   const refreshAround = (e: TreeEntry | undefined) => ctx.tree.refresh(e);
 
   return [
-    reg('open', async (e: TreeEntry) => {
+    reg('open', async (e: TreeEntry, confirmed?: boolean) => {
       const f = fileOf(e);
       if (!f?.id) return;
+      // Editors read the whole file into memory, and VS Code stops syncing documents over 50 MB.
+      const size = Number(f.fileSize ?? 0);
+      if (size > LARGE_FILE && !confirmed) {
+        const pick = await vscode.window.showWarningMessage(`"${displayName(f.title)}" is ${formatSize(size)}. Open it in an editor anyway?`, { modal: true }, 'Open', 'Download Instead');
+        if (pick === 'Download Instead') return vscode.commands.executeCommand('apiWorkbench.storage.download', e);
+        if (pick !== 'Open') return;
+      }
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.from({ scheme: STORE_SCHEME, path: filePath(f.id, f.title) }));
     }),
 

@@ -35,6 +35,8 @@ export class WaterKernel implements vscode.Disposable {
   private readonly controllers = new Map<WaterEnvironment, vscode.NotebookController>();
   private readonly disposables: vscode.Disposable[] = [];
   private executionOrder = 0;
+  /** Notebooks for which some controller of ours is selected. */
+  private readonly withKernel = new WeakSet<vscode.NotebookDocument>();
   readonly attributions = new AttributionCache();
 
   constructor(private readonly services: WorkbenchServices) {
@@ -45,6 +47,7 @@ export class WaterKernel implements vscode.Disposable {
       c.supportsExecutionOrder = true;
       c.executeHandler = (cells) => this.executeCells(env, c, cells);
       this.disposables.push(c, c.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
+        if (selected) this.withKernel.add(notebook);
         if (selected && environmentOf(notebook) !== env) void this.rememberEnvironment(notebook, env);
       }));
       this.controllers.set(env, c);
@@ -54,6 +57,18 @@ export class WaterKernel implements vscode.Disposable {
     };
     vscode.workspace.notebookDocuments.forEach(prefer);
     this.disposables.push(vscode.workspace.onDidOpenNotebookDocument(prefer));
+    // With three kernels VS Code would ask on the first run; a new user should just see results, so the
+    // notebook's saved environment (sandbox by default) is selected when its editor first shows.
+    const autoSelect = (editor: vscode.NotebookEditor | undefined) => {
+      if (!editor || editor.notebook.notebookType !== NOTEBOOK_TYPE || this.withKernel.has(editor.notebook)) return;
+      // The command acts on the active notebook editor, which is the one that just showed.
+      void vscode.commands.executeCommand('notebook.selectKernel', {
+        id: CONTROLLER_PREFIX + environmentOf(editor.notebook),
+        extension: services.context.extension.id,
+      });
+    };
+    autoSelect(vscode.window.activeNotebookEditor);
+    this.disposables.push(vscode.window.onDidChangeActiveNotebookEditor(autoSelect));
 
     const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
     this.disposables.push(messaging.onDidReceiveMessage((e) => void this.onRendererMessage(e.editor, e.message as RendererToHost)));

@@ -16,9 +16,8 @@ interface Result {
 async function openNotebook(sources: string[]): Promise<vscode.NotebookEditor> {
   const data = new vscode.NotebookData(sources.map((s) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, s, 'water-query')));
   const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
-  const editor = await vscode.window.showNotebookDocument(doc);
-  await vscode.commands.executeCommand('notebook.selectKernel', { id: 'apiWorkbench.water.sandbox', extension: 'api-workbench.api-workbench' });
-  return editor;
+  // The sandbox kernel is selected by the extension itself when the editor shows (see 'first run').
+  return vscode.window.showNotebookDocument(doc);
 }
 
 async function run(editor: vscode.NotebookEditor, index: number): Promise<vscode.NotebookCellOutput[]> {
@@ -168,5 +167,22 @@ describe('waterData: query notebook on the sandbox', () => {
     const last = editor.notebook.cellAt(2);
     const states = editor.notebook.getCells().map((c) => `${c.executionSummary?.success}/${c.outputs.flatMap((o) => o.items.map((i) => i.mime)).join('+')}`);
     assert.notEqual(last.executionSummary?.success, true, `the last cell did not complete (${states.join(', ')})`);
+  });
+});
+
+// Last: a notebook opened and run this way delays the next notebook editor in code-server by ~30 s.
+describe('waterData: first run', () => {
+  it('selects the sandbox kernel by itself, so Run All works without a kernel picker', async function () {
+    this.timeout(45_000);
+    const data = new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '/Metadata?$top=1', 'water-query')]);
+    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
+    await vscode.window.showNotebookDocument(doc);
+    // Were a picker to open, execute would wait for it and this test would time out.
+    await vscode.commands.executeCommand('notebook.execute', doc.uri);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && doc.cellAt(0).outputs.length === 0) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(resultOf(doc.cellAt(0).outputs).entitySet, 'Metadata');
+    // An untitled notebook would ask to be saved on close; revert it instead.
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

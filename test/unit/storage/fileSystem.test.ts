@@ -103,8 +103,7 @@ describe('store: file system core against the sandbox', () => {
     const folder = (await fs.stat('/root/Hostile')).file.id!;
     const titles = ['a/b.txt', '..', 'tab\there.txt', 'x'.repeat(300) + '.md', '日本語のメモ.txt', 'Ελληνικά', 'same.txt', 'same.txt'];
     for (const [i, title] of titles.entries()) {
-      await client.call('files.insert', {}, { body: { title, mimeType: 'text/plain', parents: [{ id: folder }] } });
-      const id = (await client.listFiles({ q: `'${folder}' in parents`, orderBy: 'createdDate desc', maxResults: 1, fields: 'items(id)' })).items![0].id!;
+      const { id } = await client.call<{ id: string }>('files.insert', {}, { body: { title, mimeType: 'text/plain', parents: [{ id: folder }] } });
       await client.transport.send({ method: 'PUT', path: `files/${id}`, upload: true, query: { uploadType: 'media' }, body: `content ${i}`, headers: { 'content-type': 'text/plain' } });
     }
     const names = (await fs.readDirectory('/root/Hostile')).map(([n]) => n);
