@@ -74,6 +74,22 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await vscode.commands.executeCommand('apiWorkbench.storage.focus');
   },
+  async storageComments() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const uri = vscode.Uri.parse(await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', ['My files', 'Projects', 'Roadmap']));
+    await vscode.window.showTextDocument(uri, { preview: false });
+  },
+  async storageRevisionDiff() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const path = ['My files', 'Projects', 'budget.csv'];
+    const uri = vscode.Uri.parse(await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', path));
+    // A save makes a second revision, as a user's edit would.
+    const old = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(old.replace('servers,1200', 'servers,1450') + 'training,250\n'));
+    const node = (await vscode.commands.executeCommand<{ label: string; id?: string }[]>('apiWorkbench.storage._testChildren', path.slice(0, 2))).find((n) => n.label === path[2]);
+    const revs = await vscode.commands.executeCommand<{ items: { id: string }[] }>('apiWorkbench.storage._testClient', 'revisions.list', { fileId: node?.id });
+    await vscode.commands.executeCommand('apiWorkbench.storage._testRun', path, 'compareRevision', revs.items[0].id);
+  },
   async waterData() {
     const uri = await findSample('waterData/*.wqnb');
     const doc = await vscode.workspace.openNotebookDocument(uri);

@@ -59,6 +59,16 @@ const checks = {
     const labels = await rows.allInnerTexts();
     if (labels.filter((l) => l.trim()).length < 2) throw new Error(`storage tree shows too little: ${JSON.stringify(labels)}`);
   },
+  async storageComments(page) {
+    const widget = page.locator('.review-widget:visible').first();
+    await widget.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await widget.innerText();
+    if (!/Alex Partner/.test(text)) throw new Error(`comment thread lacks its author: ${text.slice(0, 200)}`);
+  },
+  async storageRevisionDiff(page) {
+    await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').first().waitFor({ state: 'visible', timeout: 30_000 });
+  },
   async waterData(page) {
     const { frame } = await inAnyFrame(page, '[data-testid="water-table"] [role="row"]', { minCount: 5, timeout: 60_000 });
     const text = await frame.locator('body').innerText();
