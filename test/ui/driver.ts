@@ -104,6 +104,14 @@ const steps: Record<string, () => Promise<void>> = {
     // [[cite]] makes the sandbox model answer with code and citation metadata.
     await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Write a TypeScript function that adds two numbers. [[cite]]', { wait: true });
   },
+  async generationLongPrep() {
+    await vscode.commands.executeCommand('apiWorkbench.generation.focus');
+    await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
+  },
+  async generationLong() {
+    // [[long:2000]] streams a 2,000-chunk reply; [[fast]] sends the chunks back to back.
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Stream test [[long:2000]] [[fast]]', { wait: true, timeoutMs: 120_000 });
+  },
   async generationBlocked() {
     await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
     // [[block]] makes the sandbox model block the prompt for safety, as the real service reports it.
