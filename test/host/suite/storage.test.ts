@@ -3,19 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-
-interface TestNode {
-  key: string;
-  type: string;
-  label: string;
-  description?: string;
-  tooltip?: string;
-  contextValue: string;
-  icon: string;
-  collapsible: boolean;
-  id?: string;
-  mimeType?: string;
-}
+import type { TestNode } from '../../../src/storage/vscode/register';
 
 const cmd = <T>(name: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`apiWorkbench.storage.${name}`, ...args);
 const children = (labels: string[]) => cmd<TestNode[]>('_testChildren', labels);
