@@ -1,20 +1,50 @@
 // `npm test`: installs what is missing, then runs every tier — unit (plain mocha), host (mocha inside
 // VS Code's extension host) and UI smoke (screenshots of the four surfaces). Uses only Node built-ins at
 // the top so it can run before `npm ci`.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..', '..');
 process.chdir(root);
 
-function run(label, cmd, args, opts = {}) {
+const totals = { passed: 0, failed: 0 };
+
+/** Counts what each tier reports: mocha's `N passing`/`N failing`, or our runners' `tier: N passed, N failed`. */
+function count(line) {
+  let m = /^\s*(\d+) passing\b/.exec(line);
+  if (m) return (totals.passed += Number(m[1]));
+  m = /^\s*(\d+) failing\b/.exec(line);
+  if (m) return (totals.failed += Number(m[1]));
+  m = /^(?:ui|package|renderer ui): (\d+) passed, (\d+) failed/.exec(line);
+  if (m) {
+    totals.passed += Number(m[1]);
+    totals.failed += Number(m[2]);
+  }
+}
+
+function runSync(label, cmd, args) {
+  console.log(`\n=== ${label} ===`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  return r.status === 0;
+}
+
+async function run(label, cmd, args) {
   const t0 = Date.now();
   console.log(`\n=== ${label} ===`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' }, ...opts });
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } });
+  let partial = '';
+  child.stdout.on('data', (d) => {
+    process.stdout.write(d);
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    lines.forEach(count);
+  });
+  const code = await new Promise((resolve) => child.on('close', (c, sig) => resolve(c ?? sig)));
+  if (partial) count(partial);
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
-  console.log(`=== ${label}: ${r.status === 0 ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${secs} s ===`);
-  return r.status === 0;
+  console.log(`=== ${label}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${secs} s ===`);
+  return code === 0;
 }
 
 function depsMissing() {
@@ -25,7 +55,7 @@ function depsMissing() {
 }
 
 if (depsMissing()) {
-  if (!run('install npm dependencies', 'npm', ['ci', '--no-audit', '--no-fund'])) process.exit(1);
+  if (!runSync('install npm dependencies', 'npm', ['ci', '--no-audit', '--no-fund'])) process.exit(1);
 }
 
 const only = process.argv.slice(2);
@@ -39,6 +69,8 @@ const tiers = [
 ].filter(([label]) => only.length === 0 || only.some((o) => label.startsWith(o)));
 
 const failed = [];
-for (const [label, cmd, args] of tiers) if (!run(label, cmd, args)) failed.push(label);
+for (const [label, cmd, args] of tiers) if (!(await run(label, cmd, args))) failed.push(label);
 console.log(failed.length ? `\nnpm test: FAILED: ${failed.join('; ')}` : '\nnpm test: all tiers passed');
+// The plain closing line CI reads; a failed tier that printed no count still counts as one failure.
+console.log(`total: ${totals.passed} passed, ${Math.max(totals.failed, failed.length)} failed`);
 process.exit(failed.length ? 1 : 0);
