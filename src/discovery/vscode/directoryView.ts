@@ -48,14 +48,19 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
     }
   }
 
-  async getChildren(node?: Node): Promise<Node[]> {
-    if (node) return [];
+  /** The items the view shows under the current filter, loading the directory if needed. */
+  async shownItems(): Promise<DirectoryItem[]> {
     if (!this.items) {
       this.loading ??= this.load();
       await this.loading;
     }
+    return filterDirectory(this.items ?? [], this.filter);
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (node) return [];
+    const shown = await this.shownItems();
     if (this.error) return [{ kind: 'message', text: this.error }];
-    const shown = filterDirectory(this.items ?? [], this.filter);
     if (!shown.length) return [{ kind: 'message', text: this.items?.length ? 'No API matches the filter.' : 'The directory lists no APIs.' }];
     return shown.map((item) => ({ kind: 'item', item }));
   }
@@ -99,9 +104,10 @@ async function openItem(item: DirectoryItem): Promise<vscode.TextDocument> {
   return doc;
 }
 
-async function saveItem(item: DirectoryItem): Promise<vscode.Uri | undefined> {
+/** Saves to `chosen` when given (scripts and tests), otherwise where the user picks in the dialog. */
+async function saveItem(item: DirectoryItem, chosen?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const target = await vscode.window.showSaveDialog({
+  const target = chosen ?? await vscode.window.showSaveDialog({
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileNameFor(item)) : undefined,
     filters: { JSON: ['json'] },
     saveLabel: 'Save Description',
@@ -122,22 +128,29 @@ export function registerDirectory(services: WorkbenchServices): vscode.Disposabl
     tree,
     view,
     services.endpoints.onDidChange((s) => { if (s === 'directory') tree.refresh(); }),
-    vscode.commands.registerCommand('apiWorkbench.directory.refresh', () => tree.refresh()),
-    vscode.commands.registerCommand('apiWorkbench.directory.filter', async () => {
-      const text = await vscode.window.showInputBox({ prompt: 'Show APIs whose name, title, version or description contains…', value: tree.filter.text });
+    // The view commands resolve to the items now shown, so scripts and tests can see the view's state.
+    vscode.commands.registerCommand('apiWorkbench.directory.refresh', () => { tree.refresh(); return tree.shownItems(); }),
+    vscode.commands.registerCommand('apiWorkbench.directory.filter', async (given?: unknown) => {
+      // Menus pass no argument; a string skips the prompt (scripts and tests).
+      const text = typeof given === 'string'
+        ? given
+        : await vscode.window.showInputBox({ prompt: 'Show APIs whose name, title, version or description contains…', value: tree.filter.text });
       if (text !== undefined) tree.setFilter({ text: text.trim() });
+      return tree.shownItems();
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.preferredOnly', () => tree.setFilter({ preferredOnly: true })),
-    vscode.commands.registerCommand('apiWorkbench.directory.allVersions', () => tree.setFilter({ preferredOnly: false })),
+    vscode.commands.registerCommand('apiWorkbench.directory.preferredOnly', () => { tree.setFilter({ preferredOnly: true }); return tree.shownItems(); }),
+    vscode.commands.registerCommand('apiWorkbench.directory.allVersions', () => { tree.setFilter({ preferredOnly: false }); return tree.shownItems(); }),
     vscode.commands.registerCommand('apiWorkbench.directory.open', async (arg?: unknown) => {
       const item = itemOf(arg, tree);
       if (!item) return undefined;
       try { return await openItem(item); } catch (err) { fail(err); return undefined; }
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.save', async (arg?: unknown) => {
+    vscode.commands.registerCommand('apiWorkbench.directory.save', async (arg?: unknown, target?: unknown) => {
       const item = itemOf(arg, tree);
       if (!item) return undefined;
-      try { return await saveItem(item); } catch (err) { fail(err); return undefined; }
+      // The view never passes a target; only callers that already know where the file goes do.
+      const chosen = target instanceof vscode.Uri ? target : undefined;
+      try { return await saveItem(item, chosen); } catch (err) { fail(err); return undefined; }
     }),
   ];
 }

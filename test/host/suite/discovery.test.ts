@@ -1,9 +1,11 @@
 // Runs inside a real VS Code extension host: the discovery language service through the public API only.
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import sample from '../../../samples/discovery/bookshelf.v1.json';
 import type { WorkbenchServices } from '../../../src/platform/services';
-import { fetchDirectory } from '../../../src/discovery/core/directory';
+import { fetchDirectory, type DirectoryItem } from '../../../src/discovery/core/directory';
 
 const EXTENSION_ID = 'api-workbench.api-workbench';
 const SAMPLE = JSON.stringify(sample, null, 2);
@@ -171,3 +173,87 @@ suite('discovery: directory', () => {
   });
 });
 
+
+suite('discovery: directory view filter and save', () => {
+  // A directory of our own, so preferred and non-preferred versions sit side by side (the sandbox's are all preferred).
+  let server: http.Server;
+  let listUrl = '';
+  const served: { name: string; version: string; preferred: boolean; title: string; description: string; labels?: string[] }[] = [
+    { name: 'alpha', version: 'v1', preferred: true, title: 'Alpha API', description: 'Keeps alpha records.' },
+    { name: 'alpha', version: 'v2beta', preferred: false, title: 'Alpha API', description: 'Preview of alpha records.' },
+    { name: 'gamma', version: 'v1', preferred: true, title: 'Gamma API', description: 'Measures gamma.', labels: ['limited_availability'] },
+  ];
+  const config = () => vscode.workspace.getConfiguration('apiWorkbench');
+  const target = () => (vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  const ids = (items: { id: string }[] | undefined) => (items ?? []).map((i) => i.id).sort();
+
+  suiteSetup(async () => {
+    await activate();
+    server = http.createServer((req, res) => {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      if (req.url === '/discovery/v1/apis') {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({
+          kind: 'discovery#directoryList',
+          discoveryVersion: 'v1',
+          items: served.map((s) => ({ kind: 'discovery#directoryItem', id: `${s.name}:${s.version}`, discoveryRestUrl: `${base}/rest/${s.name}/${s.version}`, ...s })),
+        }));
+      } else if (req.url?.startsWith('/rest/')) {
+        // Minified on the wire, as the public directory sends it; the view saves it pretty-printed.
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(sample));
+      } else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    listUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/discovery/v1/apis`;
+    await config().update('directory.url', listUrl, target());
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('apiWorkbench.directory.filter', '');
+    await vscode.commands.executeCommand('apiWorkbench.directory.allVersions');
+    await config().update('directory.url', undefined, target());
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  test('text filter matches name, title, version, description and labels; empty shows all', async () => {
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.refresh')), ['alpha:v1', 'alpha:v2beta', 'gamma:v1']);
+    const filter = (text: string) => vscode.commands.executeCommand<{ id: string }[]>('apiWorkbench.directory.filter', text);
+    assert.deepEqual(ids(await filter('gamma')), ['gamma:v1']);
+    assert.deepEqual(ids(await filter('ALPHA preview')), ['alpha:v2beta']);
+    assert.deepEqual(ids(await filter('v1')), ['alpha:v1', 'gamma:v1']);
+    assert.deepEqual(ids(await filter('limited_availability')), ['gamma:v1']);
+    assert.deepEqual(ids(await filter('no such api')), []);
+    assert.deepEqual(ids(await filter('  ')), ['alpha:v1', 'alpha:v2beta', 'gamma:v1']);
+  });
+
+  test('preferred-only hides other versions, combines with the text filter, and switches back', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.directory.filter', '');
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.preferredOnly')), ['alpha:v1', 'gamma:v1']);
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.filter', 'alpha')), ['alpha:v1']);
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.allVersions')), ['alpha:v1', 'alpha:v2beta']);
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.filter', '')), ['alpha:v1', 'alpha:v2beta', 'gamma:v1']);
+  });
+
+  test('save writes the pretty-printed description to the given workspace file and opens it', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder, 'the host tests run with a workspace folder');
+    const items = await vscode.commands.executeCommand<DirectoryItem[]>('apiWorkbench.directory.refresh');
+    const item = items.find((i) => i.id === 'alpha:v2beta');
+    assert.ok(item);
+    const file = vscode.Uri.joinPath(folder, 'saved-descriptions', 'alpha.v2beta.json');
+    const saved = await vscode.commands.executeCommand<vscode.Uri>('apiWorkbench.directory.save', { kind: 'item', item }, file);
+    assert.equal(saved?.toString(), file.toString());
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    assert.equal(text, JSON.stringify(sample, null, 2) + '\n');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), file.toString());
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'saved-descriptions'), { recursive: true });
+  });
+
+  test('save without an item does nothing', async () => {
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.directory.save'), undefined);
+  });
+});

@@ -30,6 +30,7 @@ const CASES: Case[] = [
   { code: 'path-parameter-unused', seed: (d) => { list(d).parameters.shelf = { type: 'string', location: 'path', required: true }; }, line: '"shelf": {' },
   { code: 'path-parameter-not-required', seed: (d) => { delete get(d).parameters.name.required; get(d).parameterOrder = []; }, line: '"name": {' },
   { code: 'path-reserved-expansion-multiple', seed: (d) => { get(d).path = 'v1/{+name}/x/{+name}'; }, line: '"path": "v1/{+name}/x/{+name}"' },
+  { code: 'flat-path-inconsistent', seed: (d) => { get(d).flatPath = 'v2/items/{itemsId}'; }, line: '"flatPath": "v2/items/{itemsId}"' },
   { code: 'parameter-location-invalid', seed: (d) => { list(d).parameters.pageToken.location = 'header'; }, line: '"location": "header"' },
   { code: 'global-parameter-shadowed', seed: (d) => { list(d).parameters.key = { type: 'string', location: 'query' }; }, line: '"key": {' },
   { code: 'enum-descriptions-length', seed: (d) => { d.schemas.Item.properties.kind.enumDescriptions = ['a']; }, line: '"enumDescriptions": [' },

@@ -2,6 +2,7 @@
 import { flatPathVariableUnknown, methodIdShape, methodScopesMissing } from './conventions';
 import { baseUrlMismatch, documentIdMismatch, revisionFormat } from './document';
 import { enumDeprecatedLength, enumDescriptionsLength, enumDuplicateValue } from './enums';
+import { flatPathInconsistent } from './flatPath';
 import {
   annotationRequiredUnknownMethod, httpMethodUnknown, mediaUploadInconsistent, mediaUploadMaxSize,
   methodIdDuplicate, requestBodyOnGet, requestParameterNameDeprecated, scopeUnknown,
@@ -30,6 +31,7 @@ export const RULES: readonly Rule[] = [
   pathParameterUnused,
   pathParameterNotRequired,
   pathReservedExpansionMultiple,
+  flatPathInconsistent,
   parameterLocationInvalid,
   globalParameterShadowed,
   enumDescriptionsLength,
