@@ -17,6 +17,11 @@ export interface DatasetAttribution {
 }
 
 export interface WaterResult {
+  /**
+   * Identifies this output among all others, so two cells running the same query stay apart. Absent in
+   * outputs saved before it existed; those are matched by requestUrl.
+   */
+  resultId?: string;
   entitySet: EntitySet;
   /** The request URL of the first page (the key is never part of it). */
   requestUrl: string;
@@ -36,11 +41,38 @@ export interface WaterResult {
   warnings?: string[];
 }
 
-/** Messages the renderer posts to the controller (requiresMessaging: optional). */
-export type RendererToHost =
-  | { type: 'rendered'; requestUrl: string; rows: number }
-  | { type: 'loadMore'; requestUrl: string }
-  | { type: 'fetchAll'; requestUrl: string }
-  | { type: 'export'; requestUrl: string; format: 'csv' | 'json' };
+/**
+ * Every message names its output by resultId (when the output has one) and by requestUrl (the fallback
+ * for outputs saved before resultId existed).
+ */
+interface ResultRef {
+  resultId?: string;
+  requestUrl: string;
+}
 
-export type HostToRenderer = { type: 'appendRows'; requestUrl: string; rows: Record<string, unknown>[]; nextLink?: string };
+/** Messages the renderer posts to the controller (requiresMessaging: optional). */
+export type RendererToHost = ResultRef &
+  (
+    | { type: 'rendered'; rows: number }
+    | { type: 'loadMore' }
+    | { type: 'fetchAll' }
+    | { type: 'export'; format: 'csv' | 'json' }
+  );
+
+/** Rows fetched after the output was rendered; the renderer appends them instead of re-rendering. */
+export type HostToRenderer = ResultRef & {
+  type: 'appendRows';
+  rows: Record<string, unknown>[];
+  nextLink?: string;
+  /** The result's state after the append; absent fields keep the renderer's own bookkeeping. */
+  pages?: number;
+  truncated?: boolean;
+  attributions?: DatasetAttribution[];
+  warnings?: string[];
+};
+
+/** True when a message addressed to `target` is meant for the output showing `result`. */
+export function sameResult(target: ResultRef, result: ResultRef): boolean {
+  if (target.resultId || result.resultId) return target.resultId === result.resultId;
+  return target.requestUrl === result.requestUrl;
+}

@@ -1,7 +1,7 @@
 // Notebook renderer for water-quality query results (WATER_RESULT_MIME). Browser code: no Node APIs,
 // no network; everything the views need comes in the output item.
 import type { ActivationFunction, OutputItem, RendererContext } from 'vscode-notebook-renderer';
-import { WATER_RESULT_MIME, type HostToRenderer, type RendererToHost } from '../protocol';
+import { WATER_RESULT_MIME, type HostToRenderer, type RendererToHost, type WaterResult } from '../protocol';
 import { copyText } from './clipboard';
 import { el } from './dom';
 import { ensureStyles } from './styles';
@@ -15,23 +15,41 @@ function afterPaint(win: (Window & typeof globalThis) | null, fn: () => void): v
   else setTimeout(fn, 0);
 }
 
+/** True when `view` is showing `data` already (same output, rows, continuation and warnings). */
+function alreadyShows(view: ResultView, data: WaterResult): boolean {
+  if (!data.resultId || view.ref.resultId !== data.resultId) return false;
+  const state = view.state();
+  return state.rows === data.rows.length && state.nextLink === data.nextLink && state.warnings === (data.warnings?.length ?? 0);
+}
+
 export function createRenderer(context: RendererContext<unknown>) {
   const views = new Map<string, ResultView>();
 
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement, signal?: AbortSignal): void {
-      views.get(item.id)?.dispose();
-      views.delete(item.id);
       const doc = element.ownerDocument;
+      let data: unknown;
+      let invalid: Error | undefined;
+      try {
+        data = item.json();
+      } catch (e) {
+        invalid = e as Error;
+      }
+      const shown = views.get(item.id);
+      if (shown && isWaterResult(data) && alreadyShows(shown, data)) {
+        // The controller stores rows it already sent with appendRows; re-rendering them would flash
+        // the output and lose its scroll position, filters and selection.
+        if (shown.element.parentNode !== element) element.replaceChildren(shown.element);
+        return;
+      }
+      shown?.dispose();
+      views.delete(item.id);
       const rootNode = element.getRootNode();
       ensureStyles(rootNode.nodeType === 11 && 'host' in rootNode ? (rootNode as ShadowRoot) : doc);
       element.replaceChildren();
 
-      let data: unknown;
-      try {
-        data = item.json();
-      } catch (e) {
-        element.append(el(doc, 'div', { className: 'wq-result wq-error', text: `This output is not valid JSON: ${(e as Error).message}` }));
+      if (invalid) {
+        element.append(el(doc, 'div', { className: 'wq-result wq-error', text: `This output is not valid JSON: ${invalid.message}` }));
         return;
       }
       if (!isWaterResult(data)) {
@@ -55,7 +73,7 @@ export function createRenderer(context: RendererContext<unknown>) {
       const result = data;
       afterPaint(doc.defaultView as (Window & typeof globalThis) | null, () => {
         if (signal?.aborted || views.get(item.id) !== view) return;
-        post?.({ type: 'rendered', requestUrl: result.requestUrl, rows: result.rows.length });
+        post?.({ type: 'rendered', ...view.ref, rows: result.rows.length });
       });
     },
     disposeOutputItem(id?: string): void {

@@ -1,6 +1,6 @@
 // Composes one result: toolbar (counts, paging, copy, export), tabs for the views the entity set
 // supports, and the attribution footer that every result carries.
-import type { HostToRenderer, RendererToHost, WaterResult } from '../protocol';
+import { sameResult, type DatasetAttribution, type HostToRenderer, type RendererToHost, type WaterResult } from '../protocol';
 import { renderAttribution } from './attribution';
 import { renderCards } from './card';
 import { renderChart, type ChartHandle } from './chart';
@@ -25,8 +25,12 @@ export interface ResultView {
   readonly table?: TableHandle;
   readonly map?: MapHandle;
   readonly chart?: ChartHandle;
+  /** The output this view shows, as messages address it. */
+  readonly ref: { resultId?: string; requestUrl: string };
+  /** Rows shown and whether more exist: lets a re-render that carries nothing new be skipped. */
+  state(): { rows: number; nextLink?: string; warnings: number };
   showTab(id: TabId): void;
-  appendRows(rows: Row[], nextLink: string | undefined): void;
+  appendRows(rows: Row[], nextLink: string | undefined, after?: Pick<HostToRenderer, 'pages' | 'truncated' | 'attributions' | 'warnings'>): void;
   dispose(): void;
 }
 
@@ -48,6 +52,8 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   let nextLink = input.nextLink;
   let truncated = !!input.truncated;
   let pages = input.pages;
+  let attributions: DatasetAttribution[] = input.attributions;
+  const ref = input.resultId ? { resultId: input.resultId, requestUrl: input.requestUrl } : { requestUrl: input.requestUrl };
   const columns = effectiveColumns(input.columns, rows);
   const root = el(doc, 'section', { className: 'wq-result', attrs: { 'aria-label': `${input.entitySet} result` } });
   root.dataset.entitySet = input.entitySet;
@@ -77,7 +83,7 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   function requestMore(type: 'loadMore' | 'fetchAll'): void {
     if (!host.post || pending) return;
     pending = true;
-    host.post({ type, requestUrl: input.requestUrl });
+    host.post({ type, ...ref });
     updateToolbar();
     // A controller that fetches replaces this output (or appends rows) at once; one that declines
     // (e.g. offers a CSV export instead) leaves it, so the buttons come back.
@@ -124,7 +130,7 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
     const exportBtn = (format: 'csv' | 'json') =>
       button(doc, `Export ${format.toUpperCase()}`, host.post ? `Save this result as ${format.toUpperCase()}` : `Copy this result as ${format.toUpperCase()} (no controller to save a file)`, () => {
         if (host.post) {
-          host.post({ type: 'export', requestUrl: input.requestUrl, format });
+          host.post({ type: 'export', ...ref, format });
           say(`Export to ${format.toUpperCase()} requested`);
         } else {
           copy(format === 'csv' ? toCsv(columns, rows) : JSON.stringify(rows, null, 2), `${plural(rows.length, 'row')} as ${format.toUpperCase()}`);
@@ -134,11 +140,14 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   }
   root.append(toolbar);
 
-  if (input.warnings?.length) {
-    const w = el(doc, 'ul', { className: 'wq-warnings' });
-    for (const msg of input.warnings) w.append(el(doc, 'li', { text: msg }));
-    root.append(w);
-  }
+  let warnings: string[] = input.warnings ?? [];
+  const warningList = el(doc, 'ul', { className: 'wq-warnings' });
+  const showWarnings = () => {
+    warningList.replaceChildren(...warnings.map((msg) => el(doc, 'li', { text: msg })));
+    warningList.hidden = warnings.length === 0;
+  };
+  showWarnings();
+  root.append(warningList);
   if (input.count) root.append(renderCount(doc, input));
   if (hasRows && rows.length === 0) root.append(el(doc, 'div', { className: 'wq-empty wq-muted', text: 'No rows matched the query.' }));
 
@@ -226,7 +235,7 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   if (host.listen) {
     disposers.push(
       host.listen((msg) => {
-        if (msg?.type === 'appendRows' && msg.requestUrl === input.requestUrl && Array.isArray(msg.rows)) view.appendRows(msg.rows, msg.nextLink);
+        if (msg?.type === 'appendRows' && sameResult(msg, ref) && Array.isArray(msg.rows)) view.appendRows(msg.rows, msg.nextLink, msg);
       }),
     );
   }
@@ -236,12 +245,19 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
     table,
     get map() { return map; },
     get chart() { return chart; },
+    ref,
+    state: () => ({ rows: rows.length, nextLink, warnings: warnings.length }),
     showTab: (id) => tabs.select(id),
-    appendRows(more, link) {
+    appendRows(more, link, after) {
       rows.push(...more);
       nextLink = link;
-      if (!link) truncated = false;
-      pages++;
+      truncated = after?.truncated ?? (truncated && !!link);
+      pages = after?.pages ?? pages + 1;
+      if (after?.attributions) attributions = after.attributions;
+      if (after?.warnings) {
+        warnings = after.warnings;
+        showWarnings();
+      }
       pending = false;
       clearTimeout(pendingTimer);
       table?.setRows(rows);
@@ -255,7 +271,7 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
         builders.set('map', rebuildMap!);
         if (wasVisible) tabs.select('map');
       }
-      const refreshed = renderAttribution(doc, input.attributions, rows);
+      const refreshed = renderAttribution(doc, attributions, rows);
       footer.replaceChildren(...refreshed.childNodes);
       updateToolbar();
       say(`Added ${plural(more.length, 'row')}`);

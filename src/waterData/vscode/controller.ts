@@ -1,8 +1,9 @@
 // Notebook controllers — one per environment, so the kernel picker in the notebook toolbar is where the
 // user chooses sandbox, production or QA for that notebook. Thin: all query logic lives in ../core.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
-import { WATER_RESULT_MIME, type RendererToHost, type WaterResult } from '../protocol';
+import { sameResult, WATER_RESULT_MIME, type HostToRenderer, type RendererToHost, type WaterResult } from '../protocol';
 import { AttributionCache } from '../core/attribution';
 import { WaterClient } from '../core/client';
 import { WaterApiError } from '../core/errors';
@@ -38,6 +39,9 @@ export class WaterKernel implements vscode.Disposable {
   /** Notebooks for which some controller of ours is selected. */
   private readonly withKernel = new WeakSet<vscode.NotebookDocument>();
   readonly attributions = new AttributionCache();
+  private readonly messaging: vscode.NotebookRendererMessaging;
+  /** Results being continued: a second click while the first fetch runs would append the same rows twice. */
+  private readonly continuing = new Set<string>();
 
   constructor(private readonly services: WorkbenchServices) {
     for (const env of ENVIRONMENTS) {
@@ -70,7 +74,7 @@ export class WaterKernel implements vscode.Disposable {
     autoSelect(vscode.window.activeNotebookEditor);
     this.disposables.push(vscode.window.onDidChangeActiveNotebookEditor(autoSelect));
 
-    const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
+    const messaging = (this.messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID));
     this.disposables.push(messaging.onDidReceiveMessage((e) => void this.onRendererMessage(e.editor, e.message as RendererToHost)));
   }
 
@@ -141,7 +145,7 @@ export class WaterKernel implements vscode.Disposable {
         onProgress: (p) => progress(`Fetching… ${p.pages} page${p.pages === 1 ? '' : 's'}, ${p.rows.toLocaleString('en')} rows`),
       });
       await settle();
-      await execution.replaceOutput(resultOutput(result));
+      await execution.replaceOutput(resultOutput({ resultId: randomUUID(), ...result }));
       execution.end(true, Date.now());
       return 'ok';
     } catch (e) {
@@ -169,29 +173,39 @@ export class WaterKernel implements vscode.Disposable {
     }
   }
 
-  private findResultCell(nb: vscode.NotebookDocument, requestUrl: string): { cell: vscode.NotebookCell; result: WaterResult } | undefined {
-    for (const cell of nb.getCells()) {
-      const result = resultOf(cell);
-      if (result?.requestUrl === requestUrl) return { cell, result };
-    }
-    return undefined;
+  private findResultCell(nb: vscode.NotebookDocument, ref: { resultId?: string; requestUrl: string }): vscode.NotebookCell | undefined {
+    return nb.getCells().find((cell) => !!resultIn(cell, ref));
   }
 
   private async onRendererMessage(editor: vscode.NotebookEditor, message: RendererToHost): Promise<void> {
-    if (!message || typeof message !== 'object' || message.type === 'rendered') return;
-    const found = this.findResultCell(editor.notebook, message.requestUrl);
-    if (!found) return;
-    if (message.type === 'export') await exportResult(found.result, message.format);
-    else await this.continueCell(found.cell, message.type === 'fetchAll' ? 'all' : 'more');
+    if (!message || typeof message !== 'object' || typeof message.requestUrl !== 'string' || message.type === 'rendered') return;
+    const cell = this.findResultCell(editor.notebook, message);
+    if (!cell) return;
+    if (message.type === 'export') {
+      const found = resultIn(cell, message);
+      if (found) await exportResult(found.result, message.format);
+    } else {
+      await this.continueCell(cell, message.type === 'fetchAll' ? 'all' : 'more', { ref: message, editor });
+    }
   }
 
   /**
    * "Load more" adds one row-limit's worth; "fetch all" continues to the end, unless the rest is over the
    * partition threshold — then the rows belong in a file, and the CSV export (partitioned) is offered.
+   * The new rows go to the renderer showing the output (appendRows) and into the stored output, which
+   * the renderer then recognises and does not redraw; with no renderer listening the output is replaced.
    */
-  async continueCell(cell: vscode.NotebookCell, how: 'more' | 'all'): Promise<WaterResult | undefined> {
-    const result = resultOf(cell);
-    if (!result?.nextLink) return result;
+  async continueCell(
+    cell: vscode.NotebookCell,
+    how: 'more' | 'all',
+    from: { ref?: { resultId?: string; requestUrl: string }; editor?: vscode.NotebookEditor } = {},
+  ): Promise<WaterResult | undefined> {
+    const found = resultIn(cell, from.ref);
+    const result = found?.result;
+    if (!found || !result?.nextLink) return result;
+    const key = result.resultId ?? `${cell.document.uri.toString()} ${result.requestUrl}`;
+    if (this.continuing.has(key)) return undefined;
+    this.continuing.add(key);
     const env = environmentOf(cell.notebook);
     const limit = rowLimit();
     const threshold = vscode.workspace.getConfiguration('apiWorkbench.waterData').get<number>('partitionThreshold', 1_000_000);
@@ -199,7 +213,6 @@ export class WaterKernel implements vscode.Disposable {
     execution.start(Date.now());
     const abort = new AbortController();
     const sub = execution.token.onCancellationRequested(() => abort.abort());
-    let updates: Promise<unknown> = Promise.resolve();
     try {
       const client = await this.client(env);
       let extra = limit;
@@ -219,29 +232,57 @@ export class WaterKernel implements vscode.Disposable {
         }
         extra = Math.max(limit, (total?.value ?? cap) - result.rows.length);
       }
-      const next = await continueResult(result, extra, {
-        client,
-        attributions: this.attributions,
-        rowLimit: limit,
-        signal: abort.signal,
-        onProgress: (p) => {
-          updates = updates.then(() => execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(`Fetching more… ${p.pages} pages, ${p.rows.toLocaleString('en')} rows`)]))).catch(() => undefined);
-        },
-      });
-      await updates;
-      await execution.replaceOutput(resultOutput(next));
+      // Progress goes to the status bar: replacing the output with it would take the shown rows away.
+      const fetched = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Water data' }, (progress) =>
+        continueResult(result, extra, {
+          client,
+          attributions: this.attributions,
+          rowLimit: limit,
+          signal: abort.signal,
+          onProgress: (p) => progress.report({ message: `fetching more… ${p.pages} pages, ${p.rows.toLocaleString('en')} rows` }),
+        }),
+      );
+      const next: WaterResult = result.resultId ? { resultId: result.resultId, ...fetched } : fetched;
+      const message: HostToRenderer = {
+        type: 'appendRows',
+        ...(result.resultId ? { resultId: result.resultId } : {}),
+        requestUrl: result.requestUrl,
+        rows: next.rows.slice(result.rows.length),
+        nextLink: next.nextLink,
+        pages: next.pages,
+        truncated: !!next.truncated,
+        attributions: next.attributions,
+        warnings: next.warnings ?? [],
+      };
+      const appended = await this.postToRenderers(cell.notebook, message, from.editor);
+      if (appended) await execution.replaceOutputItems(resultItems(next), found.output);
+      else await execution.replaceOutput(resultOutput(next));
       execution.end(true, Date.now());
       return next;
     } catch (e) {
       // Keep the rows already shown; report the failure next to them.
       const warn = e instanceof WaterApiError ? `${e.message} ${e.advice}` : String(e);
-      await updates;
       await execution.replaceOutput(resultOutput({ ...result, warnings: [...(result.warnings ?? []), warn] }));
       execution.end(false, Date.now());
       return undefined;
     } finally {
+      this.continuing.delete(key);
       sub.dispose();
     }
+  }
+
+  /** True when a renderer received the message (VS Code reports delivery; false without a listening renderer). */
+  private async postToRenderers(nb: vscode.NotebookDocument, message: HostToRenderer, editor?: vscode.NotebookEditor): Promise<boolean> {
+    const editors = editor ? [editor] : vscode.window.visibleNotebookEditors.filter((e) => e.notebook === nb);
+    let delivered = false;
+    for (const e of editors) {
+      try {
+        if (await this.messaging.postMessage(message, e)) delivered = true;
+      } catch {
+        // A closed editor refuses the message; the stored output is then replaced instead.
+      }
+    }
+    return delivered;
   }
 
   dispose(): void {
@@ -250,17 +291,30 @@ export class WaterKernel implements vscode.Disposable {
 }
 
 export function resultOf(cell: vscode.NotebookCell): WaterResult | undefined {
+  return resultIn(cell)?.result;
+}
+
+/** The cell's result output addressed by `ref` (any result output without one). */
+function resultIn(cell: vscode.NotebookCell, ref?: { resultId?: string; requestUrl: string }): { output: vscode.NotebookCellOutput; result: WaterResult } | undefined {
   for (const output of cell.outputs) {
     for (const item of output.items) {
-      if (item.mime === WATER_RESULT_MIME) return JSON.parse(new TextDecoder().decode(item.data)) as WaterResult;
+      if (item.mime !== WATER_RESULT_MIME) continue;
+      let result: WaterResult;
+      try {
+        result = JSON.parse(new TextDecoder().decode(item.data)) as WaterResult;
+      } catch {
+        continue;
+      }
+      if (!ref || sameResult(ref, result)) return { output, result };
     }
   }
   return undefined;
 }
 
+function resultItems(result: WaterResult): vscode.NotebookCellOutputItem[] {
+  return [vscode.NotebookCellOutputItem.json(result, WATER_RESULT_MIME), vscode.NotebookCellOutputItem.text(summarizeResult(result))];
+}
+
 export function resultOutput(result: WaterResult): vscode.NotebookCellOutput {
-  return new vscode.NotebookCellOutput([
-    vscode.NotebookCellOutputItem.json(result, WATER_RESULT_MIME),
-    vscode.NotebookCellOutputItem.text(summarizeResult(result)),
-  ]);
+  return new vscode.NotebookCellOutput(resultItems(result));
 }

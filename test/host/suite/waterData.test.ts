@@ -5,6 +5,7 @@ const MIME = 'application/vnd.api-workbench.water-result+json';
 const NOTEBOOK_TYPE = 'apiWorkbench.waterNotebook';
 
 interface Result {
+  resultId?: string;
   entitySet: string;
   rows: Record<string, unknown>[];
   columns: string[];
@@ -116,10 +117,27 @@ describe('waterData: query notebook on the sandbox', () => {
       assert.equal(more.rows.length, 3000);
       const ids = more.rows.map((r) => r.Id as number);
       assert.equal(new Set(ids).size, 3000, 'no row twice');
-      assert.equal(resultOf(editor.notebook.cellAt(0).outputs).rows.length, 3000, 'the output was replaced');
+      const stored = resultOf(editor.notebook.cellAt(0).outputs);
+      assert.equal(stored.rows.length, 3000, 'the stored output holds the appended rows');
+      assert.deepEqual(stored.rows.map((r) => r.Id), ids, 'in order, after the first page\'s rows');
+      assert.deepEqual(stored.rows.slice(0, 1500), first.rows, 'the rows shown before are kept as they were');
+      assert.ok(first.resultId, 'each output has a resultId');
+      assert.equal(stored.resultId, first.resultId, 'the output keeps its resultId, so the renderer keeps its view');
+      assert.equal(editor.notebook.cellAt(0).outputs.length, 1);
     } finally {
       await config.update('rowLimit', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('keeps two cells with the same query apart: "Load more" continues only the one asked', async () => {
+    const editor = await openNotebook(['/Locations?$top=2', '/Locations?$top=2']);
+    const a = resultOf(await run(editor, 0));
+    const b = resultOf(await run(editor, 1));
+    assert.ok(a.resultId && b.resultId && a.resultId !== b.resultId, `distinct resultIds: ${a.resultId} / ${b.resultId}`);
+    const more = await vscode.commands.executeCommand<Result>('apiWorkbench.waterData.loadMore', editor.notebook.cellAt(1));
+    assert.ok(more.rows.length > 2);
+    assert.equal(resultOf(editor.notebook.cellAt(1).outputs).rows.length, more.rows.length);
+    assert.equal(resultOf(editor.notebook.cellAt(0).outputs).rows.length, 2, 'the other cell is untouched');
   });
 
   it('opens the sample notebook from the workspace with Markdown and query cells', async () => {

@@ -77,6 +77,26 @@ const checks: [string, Check][] = [
     await shot(h, 'table-light');
     await h.theme('dark');
   }],
+  ['table: appended rows land under the shown ones without moving the scroll position', async (h) => {
+    const rows = observationRows(2_000);
+    await h.render(waterResult('Observations', rows, { resultId: 'ui-append', nextLink: 'http://127.0.0.1:4010/v1/odata/v4/Observations?$skiptoken=Id:2000&$top=2000', pages: 1 }));
+    const p = h.page;
+    const scroll = p.locator('.wq-scroll').last();
+    await scroll.evaluate((s) => (s.scrollTop = 20_000));
+    await p.waitForFunction(() => [...document.querySelectorAll('.wq-data-row')].some((r) => Number(r.getAttribute('data-index')) > 500));
+    const before = await scroll.evaluate((s) => s.scrollTop);
+    const result = p.locator('.wq-result').last();
+    const more = observationRows(3_000).slice(2_000);
+    await p.evaluate((m) => (window as unknown as { __send(m: unknown): void }).__send(m), {
+      type: 'appendRows', resultId: 'ui-append', requestUrl: 'http://127.0.0.1:4010/v1/odata/v4/Observations?%24top=10000', rows: more, pages: 2, truncated: false,
+    });
+    await p.waitForFunction(() => /3,000 rows/.test(document.querySelectorAll('.wq-table-status')[document.querySelectorAll('.wq-table-status').length - 1]?.textContent ?? ''));
+    assert.equal(await scroll.evaluate((s) => s.scrollTop), before, 'scroll position kept');
+    assert.match((await result.locator('.wq-summary').textContent()) ?? '', /3,000 rows · 2 pages/);
+    assert.equal(await result.locator('.wq-load-more').isVisible(), false, 'no more pages');
+    await scroll.evaluate((s) => (s.scrollTop = s.scrollHeight));
+    await p.waitForSelector('.wq-data-row[data-index="2999"]');
+  }],
   ['map: Locations over a Canada outline, tooltip, click selects the row', async (h) => {
     const rows = locationRows();
     await h.render(waterResult('Locations', rows));
