@@ -17,6 +17,9 @@ export interface CitationView {
   license?: string;
   /** The passage the source covers (mapped from UTF-8 byte offsets). */
   text: string;
+  /** Where that passage sits in the reply text, in UTF-16 units (end exclusive). Absent in histories saved before marks existed. */
+  start?: number;
+  end?: number;
 }
 
 export interface ExplanationView {
@@ -151,6 +154,10 @@ export type WebviewToHost =
   | { type: 'export'; format: 'markdown' | 'json' }
   | { type: 'attach'; what: 'selection' | 'activeFile' | 'files' | 'image' }
   /** Acknowledges what the panel shows, so host tests can check it without DOM access. */
-  | { type: 'rendered'; turnId: string; state: TurnState; textLength: number; visibleText: string; notices: string[] };
+  | {
+      type: 'rendered'; turnId: string; state: TurnState; textLength: number; visibleText: string; notices: string[];
+      /** The text highlighted in the reply for each citation, in citation order ('' when it could not be placed). */
+      cited: string[];
+    };
 
 export type RenderedAck = Extract<WebviewToHost, { type: 'rendered' }>;

@@ -45,7 +45,7 @@ export function summarize(
     block: block ? { reason: block, message: r.promptFeedback?.blockReasonMessage, ...explainBlockReason(block) } : undefined,
     promptRatings: ratings(r.promptFeedback?.safetyRatings),
     ratings: ratings(c?.safetyRatings),
-    citations: mapCitations(text, c?.citationMetadata?.citationSources).map(({ n, uri, license, text: t }) => ({ n, uri, license, text: t })),
+    citations: mapCitations(text, c?.citationMetadata?.citationSources).map(({ n, uri, license, text: t, start, end }) => ({ n, uri, license, text: t, start, end })),
     usage: u
       ? { prompt: u.promptTokenCount, cached: u.cachedContentTokenCount, candidates: u.candidatesTokenCount, thoughts: u.thoughtsTokenCount, total: u.totalTokenCount }
       : undefined,

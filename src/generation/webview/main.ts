@@ -1,6 +1,7 @@
 // Entry of the generation panel's webview (bundled to dist/webview/generation.js).
 import type { HostToWebview, PanelInit, TurnView, WebviewToHost } from '../protocol';
 import { button, el } from './dom';
+import { OverflowMenu } from './overflowMenu';
 import { SettingsDrawer } from './settingsDrawer';
 import { TurnElement } from './turn';
 
@@ -18,14 +19,15 @@ let flushTimer: ReturnType<typeof setTimeout> | undefined;
 let busy = false;
 
 const app = document.getElementById('app')!;
-const conversationSelect = el('select', { class: 'conversations', title: 'Conversations of this workspace' });
-const header = el('header', {},
-  conversationSelect,
-  button('New chat', () => post({ type: 'newChat' }), { title: 'Start a new conversation' }),
-  button('Delete', () => conversationSelect.value && post({ type: 'deleteConversation', id: conversationSelect.value }), { title: 'Delete this conversation from the workspace history' }),
-  button('Export .md', () => post({ type: 'export', format: 'markdown' })),
-  button('Export .json', () => post({ type: 'export', format: 'json' })),
-);
+const conversationSelect = el('select', { class: 'conversations', title: 'Conversations of this workspace', 'aria-label': 'Conversation', 'data-testid': 'conversation-picker' });
+// New chat is also the view title's "+"; it stays here so the keyboard reaches it inside the panel.
+const moreActions = new OverflowMenu('Conversation actions', [
+  { label: 'New chat', testId: 'new-chat', run: () => post({ type: 'newChat' }) },
+  { label: 'Export as Markdown…', testId: 'export-md', run: () => post({ type: 'export', format: 'markdown' }) },
+  { label: 'Export as JSON…', testId: 'export-json', run: () => post({ type: 'export', format: 'json' }) },
+  { label: 'Delete conversation', testId: 'delete-conversation', danger: true, run: () => conversationSelect.value && post({ type: 'deleteConversation', id: conversationSelect.value }) },
+], 'conversation-actions');
+const header = el('header', { class: 'toolbar' }, conversationSelect, moreActions.root);
 const endpointNote = el('div', { class: 'endpoint' });
 const drawer = new SettingsDrawer((s) => post({ type: 'settings', settings: s }), () => post({ type: 'refreshModels' }));
 const log = el('main', { class: 'log' });
@@ -78,7 +80,7 @@ function setBusy(b: boolean): void {
 }
 
 function acknowledge(t: TurnElement): void {
-  post({ type: 'rendered', turnId: t.view.id, state: t.summary.state, textLength: t.text.length, visibleText: t.visibleText, notices: t.notices });
+  post({ type: 'rendered', turnId: t.view.id, state: t.summary.state, textLength: t.text.length, visibleText: t.visibleText, notices: t.notices, cited: t.citedText });
 }
 
 /** Set when the user sent something: show the new turn whatever the scroll position was. */

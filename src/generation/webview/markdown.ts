@@ -28,6 +28,11 @@ export function renderMarkdown(text: string): string {
   });
 }
 
+/** Resolves Markdown backslash escapes and HTML entities the way the renderer does in text. */
+export function decodeInline(text: string): string {
+  return md.utils.unescapeAll(text);
+}
+
 /** The fence language of a rendered code block (`language-xyz` class), or ''. */
 export function codeLanguage(code: Element): string {
   const cls = [...code.classList].find((c) => c.startsWith('language-'));

@@ -2,11 +2,16 @@
 // the API gave about it (finish reason, block, safety, citations, usage, errors, function calls).
 import type { TurnSummary, TurnView, WebviewToHost } from '../protocol';
 import { button, el } from './dom';
-import { codeLanguage, renderMarkdown } from './markdown';
+import { markCitations } from './citeMarks';
+import { codeLanguage, decodeInline, renderMarkdown } from './markdown';
 
 export type Post = (m: WebviewToHost) => void;
 
 const PROBABILITY_RANK: Record<string, number> = { NEGLIGIBLE: 0, LOW: 1, MEDIUM: 2, HIGH: 3 };
+
+function excerpt(text: string): string {
+  return text.length > 240 ? `${text.slice(0, 240)}…` : text;
+}
 
 function short(category: string): string {
   return category.replace(/^HARM_CATEGORY_/, '').replace(/_/g, ' ').toLowerCase();
@@ -53,6 +58,11 @@ export class TurnElement {
       const a = (e.target as HTMLElement).closest('a');
       if (!a) return;
       e.preventDefault();
+      const ref = a.getAttribute('data-citation-ref');
+      if (ref) {
+        this.showSource(Number(ref));
+        return;
+      }
       const href = a.getAttribute('href');
       if (href) this.post({ type: 'openLink', href });
     });
@@ -82,6 +92,7 @@ export class TurnElement {
       this.frozenLength = 0;
       this.tail.innerHTML = renderMarkdown(this.text);
       this.decorateCode(this.tail);
+      this.markCited();
     }
     if (this.thoughtText) {
       this.thoughts.hidden = false;
@@ -92,12 +103,51 @@ export class TurnElement {
     this.renderExtras();
   }
 
-  /** The answer as the user reads it (code-action labels left out once the reply is final). */
+  /** The answer as the user reads it (code-action labels and citation numbers left out once the reply is final). */
   get visibleText(): string {
     if (this.summary.state === 'streaming') return this.answer.textContent ?? '';
     const copy = this.answer.cloneNode(true) as HTMLElement;
-    for (const bar of copy.querySelectorAll('.code-actions')) bar.remove();
+    for (const chrome of copy.querySelectorAll('.code-actions, .citation-ref')) chrome.remove();
     return copy.textContent ?? '';
+  }
+
+  /** What each citation highlights in the reply, as the user sees it. */
+  get citedText(): string[] {
+    return this.summary.citations.map((c) =>
+      [...this.answer.querySelectorAll(`mark[data-citation="${c.n}"]`)].map((m) => m.textContent ?? '').join(''));
+  }
+
+  private get sourceIdPrefix(): string {
+    return `source-${this.view.id}-`;
+  }
+
+  /** Highlights each cited passage in the reply, linked to its entry under Sources. */
+  private markCited(): void {
+    const ranges = this.summary.citations
+      .filter((c) => c.start !== undefined && c.end !== undefined)
+      .map((c) => ({ n: c.n, start: c.start!, end: c.end!, title: `Source ${c.n}${c.uri ? `: ${c.uri}` : ''}` }));
+    markCitations(this.tail, this.text, ranges, this.sourceIdPrefix, decodeInline);
+  }
+
+  private showPassage(n: number): void {
+    const marks = [...this.answer.querySelectorAll(`mark[data-citation="${n}"]`)];
+    if (!marks.length) return;
+    (marks[0] as HTMLElement).scrollIntoView?.({ block: 'nearest' });
+    for (const m of marks) {
+      m.classList.remove('flash');
+      void (m as HTMLElement).offsetWidth;
+      m.classList.add('flash');
+    }
+  }
+
+  private showSource(n: number): void {
+    const entry = this.extras.querySelector(`[data-source="${n}"]`);
+    if (!(entry instanceof HTMLElement)) return;
+    entry.scrollIntoView?.({ block: 'nearest' });
+    entry.classList.remove('flash');
+    void entry.offsetWidth;
+    entry.classList.add('flash');
+    entry.focus?.({ preventScroll: true });
   }
 
   private decorateCode(root: HTMLElement): void {
@@ -173,7 +223,10 @@ export class TurnElement {
       const list = el('ol', { class: 'citations' });
       for (const c of s.citations) {
         const link = c.uri && /^https?:/i.test(c.uri) ? el('a', { href: c.uri, text: c.uri }) : el('span', { text: c.uri ?? '(no link)' });
-        list.append(el('li', {}, link, c.license ? el('span', { class: 'license', text: ` (${c.license})` }) : '', el('blockquote', { class: 'cited', text: c.text.length > 240 ? `${c.text.slice(0, 240)}…` : c.text, title: 'The passage this source covers' })));
+        const back = this.answer.querySelector(`mark[data-citation="${c.n}"]`)
+          ? button('↑', () => this.showPassage(c.n), { class: 'icon-button show-passage', title: 'Show the cited passage in the reply', 'aria-label': `Show passage ${c.n} in the reply` })
+          : '';
+        list.append(el('li', { id: `${this.sourceIdPrefix}${c.n}`, 'data-source': String(c.n), tabindex: '-1' }, link, c.license ? el('span', { class: 'license', text: ` (${c.license})` }) : '', back, el('blockquote', { class: 'cited', text: excerpt(c.text.trim()), title: 'The passage this source covers' })));
       }
       list.addEventListener('click', (e) => {
         const a = (e.target as HTMLElement).closest('a');

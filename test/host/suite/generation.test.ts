@@ -55,6 +55,11 @@ suite('generation panel', function () {
     assert.ok(ack.textLength > 0);
     assert.ok(ack.notices.some((n) => n.startsWith('Stopped for recitation')), ack.notices.join('; '));
     assert.ok(ack.notices.includes('2 citations'), ack.notices.join('; '));
+    assert.equal(ack.cited.length, 2);
+    for (const passage of ack.cited) {
+      assert.ok(passage.trim().length > 3, `each citation highlights its passage in the reply: ${JSON.stringify(ack.cited)}`);
+      assert.ok(ack.visibleText.replace(/\s+/g, ' ').includes(passage.replace(/\s+/g, ' ').trim().slice(0, 20)), `highlighted text is reply text: ${passage}`);
+    }
   });
 
   test('an error in the middle of the stream is reported and the partial reply kept', async () => {

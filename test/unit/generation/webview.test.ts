@@ -96,6 +96,42 @@ describe('generation webview', function () {
     p.close();
   });
 
+  it('keeps the conversation toolbar to one picker and a menu that reaches every action', async () => {
+    const p = new Panel();
+    const data = initData();
+    data.conversations = [{ id: 'c0', title: 'Older chat', updated: 0 }];
+    p.send({ type: 'init', data });
+    const header = p.doc.querySelector('header')!;
+    assert.deepEqual([...header.children].map((c) => c.tagName), ['SELECT', 'DIV'], 'one picker and one menu, nothing else in the row');
+    const picker = p.doc.querySelector('[data-testid="conversation-picker"]') as HTMLSelectElement;
+    assert.deepEqual([...picker.options].map((o) => o.textContent), ['New chat', 'Older chat']);
+    const trigger = p.doc.querySelector('[data-testid="conversation-actions"]') as HTMLButtonElement;
+    assert.equal(trigger.getAttribute('aria-label'), 'Conversation actions');
+    const menu = p.doc.querySelector('[role="menu"]') as HTMLElement;
+    assert.equal(menu.hidden, true);
+    trigger.click();
+    assert.equal(menu.hidden, false);
+    assert.equal(trigger.getAttribute('aria-expanded'), 'true');
+    assert.equal(p.doc.activeElement?.getAttribute('data-testid'), 'new-chat', 'opening focuses the first entry');
+    menu.dispatchEvent(new p.window.KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }) as unknown as Event);
+    assert.equal(p.doc.activeElement?.getAttribute('data-testid'), 'delete-conversation', 'arrow keys wrap around');
+    menu.dispatchEvent(new p.window.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }) as unknown as Event);
+    assert.equal(menu.hidden, true);
+    assert.equal(p.doc.activeElement, trigger, 'Escape hands focus back to the button');
+    const pick = (id: string) => {
+      trigger.click();
+      (p.doc.querySelector(`[data-testid="${id}"]`) as HTMLElement).click();
+      assert.equal(menu.hidden, true, `${id} closes the menu`);
+      return p.posted[p.posted.length - 1];
+    };
+    assert.deepEqual(pick('new-chat'), { type: 'newChat' });
+    assert.deepEqual(pick('export-md'), { type: 'export', format: 'markdown' });
+    assert.deepEqual(pick('export-json'), { type: 'export', format: 'json' });
+    picker.value = 'c0';
+    assert.deepEqual(pick('delete-conversation'), { type: 'deleteConversation', id: 'c0' });
+    p.close();
+  });
+
   it('gives code blocks Copy, Insert and New file actions that carry the code', async () => {
     const p = new Panel();
     p.send({ type: 'init', data: initData() });
@@ -124,7 +160,7 @@ describe('generation webview', function () {
     }));
     p.stream('r', ['Some cited text here.'], summary({
       finish: { reason: 'RECITATION', label: 'Stopped for recitation', meaning: 'm', advice: 'a', warning: true },
-      citations: [{ n: 1, uri: 'https://example.com/src', license: 'mit', text: 'cited text' }],
+      citations: [{ n: 1, uri: 'https://example.com/src', license: 'mit', text: 'cited text', start: 5, end: 15 }],
       usage: { prompt: 3, candidates: 5, total: 8 },
       modelVersion: 'gemini-x',
     }));
@@ -138,6 +174,14 @@ describe('generation webview', function () {
     assert.match(r.textContent!, /Stopped for recitation/);
     assert.equal(r.querySelector('.citations a')!.getAttribute('href'), 'https://example.com/src');
     assert.equal(r.querySelector('.cited')!.textContent, 'cited text');
+    assert.equal(r.querySelector('.answer mark[data-citation="1"]')!.textContent, 'cited text', 'the passage is marked in the reply');
+    const before = p.posted.length;
+    (r.querySelector('.answer .citation-ref a') as HTMLElement).click();
+    assert.equal(p.posted.length, before, 'the [1] link stays in the panel instead of opening a URL');
+    assert.ok(r.querySelector('.citations li[data-source="1"]')!.classList.contains('flash'), 'the source entry is shown');
+    (r.querySelector('.citations li[data-source="1"] .show-passage') as HTMLElement).click();
+    assert.ok(r.querySelector('.answer mark[data-citation="1"]')!.classList.contains('flash'), 'the source entry leads back to its passage');
+    assert.equal(p.acks('r').pop()!.visibleText.trim(), 'Some cited text here.', 'reference numbers are not part of the reply text');
     assert.match(r.querySelector('.meta')!.textContent!, /prompt 3 · reply 5 · total 8 · model gemini-x/);
     const run = [...p.doc.querySelectorAll('[data-turn="f"] .call button')].find((x) => x.textContent === 'Run') as HTMLButtonElement;
     run.click();
