@@ -102,7 +102,12 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
     summary.textContent = parts.join(' · ');
     const more = !!nextLink || truncated;
     moreBadge.hidden = !more;
-    moreBadge.textContent = truncated ? 'truncated at the row limit · more available' : 'more available';
+    // Paging stops at the query's $top or at the row-limit setting, whichever the cell had; the badge
+    // must not blame the setting when the user simply asked for fewer rows.
+    moreBadge.textContent = 'more rows available';
+    moreBadge.title = truncated
+      ? 'Paging stopped at $top or at the row limit (apiWorkbench.waterData.rowLimit). Load more continues after the last row.'
+      : 'The service has more rows. Load more continues after the last row.';
     for (const b of [loadMore, fetchAll]) {
       b.hidden = !more;
       b.disabled = !host.post || pending;

@@ -177,7 +177,9 @@ describe('waterData renderer: table', () => {
     const { el } = mount(R, ctx, res);
     await waitFor(() => ctx.posted.some((m) => m.type === 'rendered'));
     assert.deepEqual(ctx.posted[0], { type: 'rendered', requestUrl: res.requestUrl, rows: 50 });
-    assert.match(el.querySelector('.wq-more-state')!.textContent!, /truncated.*more available/);
+    const badge = el.querySelector<HTMLElement>('.wq-more-state')!;
+    assert.equal(badge.textContent, 'more rows available');
+    assert.match(badge.title, /stopped at \$top or at the row limit/);
     const load = el.querySelector<HTMLButtonElement>('.wq-load-more')!;
     assert.equal(load.hidden, false);
     load.click();
