@@ -91,6 +91,8 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('apiWorkbench.storage._testRun', path, 'compareRevision', revs.items[0].id);
   },
   async waterData() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
     const uri = await findSample('waterData/*.wqnb');
     const doc = await vscode.workspace.openNotebookDocument(uri);
     await vscode.window.showNotebookDocument(doc);
