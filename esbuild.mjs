@@ -16,38 +16,15 @@ const common = {
   legalComments: 'none',
 };
 
+// Extension host, CLI and worker all run in Node 20. jsonc-parser's `main` is a UMD build whose dynamic
+// requires esbuild cannot follow, so its ESM build is taken instead.
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+
 const targets = [
-  {
-    ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow; take its ESM build.
-    mainFields: ['module', 'main'],
-  },
-  {
-    ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-    mainFields: ['module', 'main'],
-  },
-  {
-    // Validation of large discovery documents runs here, off the extension host's main thread.
-    ...common,
-    entryPoints: ['src/discovery/worker/main.ts'],
-    outfile: 'dist/discoveryWorker.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-  },
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // Validation of large discovery documents runs here, off the extension host's main thread.
+  { ...node, entryPoints: ['src/discovery/worker/main.ts'], outfile: 'dist/discoveryWorker.js' },
   {
     ...common,
     entryPoints: ['src/generation/webview/main.ts'],

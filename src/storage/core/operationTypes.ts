@@ -10,6 +10,34 @@ export interface GlobalParams {
   quotaUser?: string;
 }
 
+/** files.patch and files.update take the same parameters (one with patch, one with put semantics). */
+type FileUpdateParams = GlobalParams & {
+  fileId: string;
+  addParents?: string;
+  modifiedDateBehavior?: 'fromBody' | 'fromBodyIfNeeded' | 'fromBodyOrNow' | 'noChange' | 'now' | 'nowIfNeeded';
+  newRevision?: boolean;
+  ocr?: boolean;
+  ocrLanguage?: string;
+  pinned?: boolean;
+  removeParents?: string;
+  setModifiedDate?: boolean;
+  supportsAllDrives?: boolean;
+  timedTextLanguage?: string;
+  timedTextTrackName?: string;
+  updateViewedDate?: boolean;
+  useContentAsIndexableText?: boolean;
+  includePermissionsForView?: string;
+  includeLabels?: string;
+};
+
+/** files.touch, files.trash and files.untrash: a file id and the shared-drive/projection switches. */
+type FileStateParams = GlobalParams & {
+  fileId: string;
+  supportsAllDrives?: boolean;
+  includePermissionsForView?: string;
+  includeLabels?: string;
+};
+
 export interface OperationMap {
   'about.get': {
     params: GlobalParams & {
@@ -348,76 +376,27 @@ export interface OperationMap {
     response: W.ModifyLabelsResponse;
   };
   'files.patch': {
-    params: GlobalParams & {
-      fileId: string;
-      addParents?: string;
-      modifiedDateBehavior?: 'fromBody' | 'fromBodyIfNeeded' | 'fromBodyOrNow' | 'noChange' | 'now' | 'nowIfNeeded';
-      newRevision?: boolean;
-      ocr?: boolean;
-      ocrLanguage?: string;
-      pinned?: boolean;
-      removeParents?: string;
-      setModifiedDate?: boolean;
-      supportsAllDrives?: boolean;
-      timedTextLanguage?: string;
-      timedTextTrackName?: string;
-      updateViewedDate?: boolean;
-      useContentAsIndexableText?: boolean;
-      includePermissionsForView?: string;
-      includeLabels?: string;
-    };
+    params: FileUpdateParams;
     request: W.File;
     response: W.File;
   };
   'files.touch': {
-    params: GlobalParams & {
-      fileId: string;
-      supportsAllDrives?: boolean;
-      includePermissionsForView?: string;
-      includeLabels?: string;
-    };
+    params: FileStateParams;
     request: never;
     response: W.File;
   };
   'files.trash': {
-    params: GlobalParams & {
-      fileId: string;
-      supportsAllDrives?: boolean;
-      includePermissionsForView?: string;
-      includeLabels?: string;
-    };
+    params: FileStateParams;
     request: never;
     response: W.File;
   };
   'files.untrash': {
-    params: GlobalParams & {
-      fileId: string;
-      supportsAllDrives?: boolean;
-      includePermissionsForView?: string;
-      includeLabels?: string;
-    };
+    params: FileStateParams;
     request: never;
     response: W.File;
   };
   'files.update': {
-    params: GlobalParams & {
-      fileId: string;
-      addParents?: string;
-      modifiedDateBehavior?: 'fromBody' | 'fromBodyIfNeeded' | 'fromBodyOrNow' | 'noChange' | 'now' | 'nowIfNeeded';
-      newRevision?: boolean;
-      ocr?: boolean;
-      ocrLanguage?: string;
-      pinned?: boolean;
-      removeParents?: string;
-      setModifiedDate?: boolean;
-      supportsAllDrives?: boolean;
-      timedTextLanguage?: string;
-      timedTextTrackName?: string;
-      updateViewedDate?: boolean;
-      useContentAsIndexableText?: boolean;
-      includePermissionsForView?: string;
-      includeLabels?: string;
-    };
+    params: FileUpdateParams;
     request: W.File;
     response: W.File;
   };

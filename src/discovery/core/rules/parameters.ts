@@ -1,22 +1,17 @@
 import { isObj } from '../model';
 import type { Rule } from './types';
-import { describeMethod, methodParameters, str, templateVariables } from './util';
+import { describeMethod, eachParameterOrderEntry, methodParameters, str, templateVariables } from './util';
 
 export const parameterOrderUnknown: Rule = {
   code: 'parameter-order-unknown',
   defaultSeverity: 'error',
   summary: 'Every `parameterOrder` entry names a parameter of the method.',
   check(model, report) {
-    for (const m of model.methods) {
-      const order = m.value.parameterOrder;
-      if (!Array.isArray(order)) continue;
-      const params = methodParameters(m);
-      order.forEach((name, i) => {
-        if (typeof name === 'string' && !(name in params)) {
-          report({ path: [...m.path, 'parameterOrder', i], message: `"${name}" in parameterOrder of ${describeMethod(m)} is not one of its parameters; declare it under "parameters" or remove it.`, data: { name } });
-        }
-      });
-    }
+    eachParameterOrderEntry(model.methods, (m, name, i, params) => {
+      if (typeof name === 'string' && !(name in params)) {
+        report({ path: [...m.path, 'parameterOrder', i], message: `"${name}" in parameterOrder of ${describeMethod(m)} is not one of its parameters; declare it under "parameters" or remove it.`, data: { name } });
+      }
+    });
   },
 };
 
@@ -25,15 +20,12 @@ export const parameterOrderDuplicate: Rule = {
   defaultSeverity: 'error',
   summary: 'No parameter appears twice in `parameterOrder`.',
   check(model, report) {
-    for (const m of model.methods) {
-      const order = m.value.parameterOrder;
-      if (!Array.isArray(order)) continue;
-      const seen = new Set<unknown>();
-      order.forEach((name, i) => {
-        if (seen.has(name)) report({ path: [...m.path, 'parameterOrder', i], message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`, data: { name, index: i } });
-        seen.add(name);
-      });
-    }
+    let seen = new Set<unknown>();
+    eachParameterOrderEntry(model.methods, (m, name, i) => {
+      if (i === 0) seen = new Set();
+      if (seen.has(name)) report({ path: [...m.path, 'parameterOrder', i], message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`, data: { name, index: i } });
+      seen.add(name);
+    });
   },
 };
 
@@ -60,17 +52,12 @@ export const parameterOrderOptional: Rule = {
   defaultSeverity: 'warning',
   summary: '`parameterOrder` lists only required parameters.',
   check(model, report) {
-    for (const m of model.methods) {
-      const order = m.value.parameterOrder;
-      if (!Array.isArray(order)) continue;
-      const params = methodParameters(m);
-      order.forEach((name, i) => {
-        const p = typeof name === 'string' ? params[name] : undefined;
-        if (isObj(p) && p.required !== true) {
-          report({ path: [...m.path, 'parameterOrder', i], message: `"${name}" is in parameterOrder but not required; mark it "required": true or remove it from parameterOrder.`, data: { name } });
-        }
-      });
-    }
+    eachParameterOrderEntry(model.methods, (m, name, i, params) => {
+      const p = typeof name === 'string' ? params[name] : undefined;
+      if (isObj(p) && p.required !== true) {
+        report({ path: [...m.path, 'parameterOrder', i], message: `"${String(name)}" is in parameterOrder but not required; mark it "required": true or remove it from parameterOrder.`, data: { name } });
+      }
+    });
   },
 };
 

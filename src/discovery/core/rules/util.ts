@@ -25,3 +25,16 @@ export function str(v: unknown): string | undefined {
 export function describeMethod(m: MethodEntry): string {
   return m.id ?? [...m.resource, m.name].join('.');
 }
+
+/** Calls `visit` for every entry of every method's `parameterOrder` array, with the method's parameters. */
+export function eachParameterOrderEntry(
+  methods: readonly MethodEntry[],
+  visit: (m: MethodEntry, name: unknown, index: number, params: Obj) => void,
+): void {
+  for (const m of methods) {
+    const order = m.value.parameterOrder;
+    if (!Array.isArray(order)) continue;
+    const params = methodParameters(m);
+    order.forEach((name, i) => visit(m, name, i, params));
+  }
+}
