@@ -1,3 +1,4 @@
+import { redactText } from '../shared/http';
 import { EXIT_USAGE, type CliCommand, type CliIO } from './io';
 import { sandboxCommand } from './sandbox';
 import { lintCommand } from './lint';
@@ -42,7 +43,7 @@ if (require.main === module) {
       process.stdout.write('', () => process.exit(code));
     },
     (err: unknown) => {
-      process.stderr.write(`api-workbench: ${(err as Error)?.stack ?? err}\n`);
+      process.stderr.write(`api-workbench: ${redactText(String((err as Error)?.stack ?? err))}\n`);
       process.exit(1);
     },
   );

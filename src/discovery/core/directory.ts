@@ -1,18 +1,11 @@
 // Client of discovery.apis.list / apis.getRest, and the view's filtering, kept editor-free.
-import nodeFetch from 'node-fetch';
+import { defaultFetch, redactText, redactUrl, type HttpFetch } from '../../shared/http';
 import type { DirectoryItem, DirectoryList } from '../../shared/wire/discovery';
 
 export type { DirectoryItem, DirectoryList };
 
-/** The slice of fetch this client uses; node-fetch by default, injectable for tests. */
-export type FetchLike = (url: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<{
-  ok: boolean;
-  status: number;
-  statusText: string;
-  text(): Promise<string>;
-}>;
-
-const defaultFetch: FetchLike = (url, init) => nodeFetch(url, init as never) as never;
+/** A directory answers in well under a second; a host that does not answer in 30 s is not going to. */
+const TIMEOUT_MS = 30_000;
 
 export class DirectoryError extends Error {
   constructor(message: string, readonly status?: number) {
@@ -20,12 +13,12 @@ export class DirectoryError extends Error {
   }
 }
 
-async function getText(url: string, fetch: FetchLike, signal?: AbortSignal): Promise<string> {
+async function getText(url: string, fetch: HttpFetch, signal?: AbortSignal): Promise<string> {
   let res;
   try {
-    res = await fetch(url, { signal, headers: { accept: 'application/json' } });
+    res = await fetch(url, { signal, headers: { accept: 'application/json' }, timeoutMs: TIMEOUT_MS });
   } catch (err) {
-    throw new DirectoryError(`Cannot reach ${redact(url)}: ${(err as Error).message}`);
+    throw new DirectoryError(`Cannot reach ${redactUrl(url)}: ${redactText((err as Error).message)}`);
   }
   const body = await res.text();
   if (!res.ok) {
@@ -34,30 +27,25 @@ async function getText(url: string, fetch: FetchLike, signal?: AbortSignal): Pro
       const e = JSON.parse(body) as { error?: { message?: string } };
       if (e.error?.message) detail = e.error.message;
     } catch { /* not JSON: keep the status text */ }
-    throw new DirectoryError(`${redact(url)} answered ${res.status}: ${detail}`, res.status);
+    throw new DirectoryError(redactText(`${redactUrl(url)} answered ${res.status}: ${detail}`), res.status);
   }
   return body;
 }
 
-/** URLs may carry an API key in the query; never show it. */
-export function redact(url: string): string {
-  return url.replace(/([?&](?:key|access_token)=)[^&]*/gi, '$1…');
-}
-
-export async function fetchDirectory(listUrl: string, options: { fetch?: FetchLike; signal?: AbortSignal } = {}): Promise<DirectoryItem[]> {
+export async function fetchDirectory(listUrl: string, options: { fetch?: HttpFetch; signal?: AbortSignal } = {}): Promise<DirectoryItem[]> {
   const text = await getText(listUrl, options.fetch ?? defaultFetch, options.signal);
   let body: DirectoryList;
   try {
     body = JSON.parse(text) as DirectoryList;
   } catch {
-    throw new DirectoryError(`${redact(listUrl)} did not return JSON.`);
+    throw new DirectoryError(`${redactUrl(listUrl)} did not return JSON.`);
   }
-  if (body?.kind !== 'discovery#directoryList') throw new DirectoryError(`${redact(listUrl)} is not a discovery directory (kind ${JSON.stringify(body?.kind)}).`);
+  if (body?.kind !== 'discovery#directoryList') throw new DirectoryError(`${redactUrl(listUrl)} is not a discovery directory (kind ${JSON.stringify(body?.kind)}).`);
   return (body.items ?? []).filter((i) => typeof i?.name === 'string' && typeof i?.discoveryRestUrl === 'string');
 }
 
 /** The description document's text, pretty-printed when it was sent minified. */
-export async function fetchDescription(item: Pick<DirectoryItem, 'discoveryRestUrl'>, options: { fetch?: FetchLike; signal?: AbortSignal } = {}): Promise<string> {
+export async function fetchDescription(item: Pick<DirectoryItem, 'discoveryRestUrl'>, options: { fetch?: HttpFetch; signal?: AbortSignal } = {}): Promise<string> {
   const text = await getText(item.discoveryRestUrl, options.fetch ?? defaultFetch, options.signal);
   if (text.length < 64 * 1024 * 1024 && !text.slice(0, 200).includes('\n')) {
     try { return JSON.stringify(JSON.parse(text), null, 2) + '\n'; } catch { return text; }

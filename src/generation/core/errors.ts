@@ -1,4 +1,5 @@
 // Turning whatever the service (or the network) said into one error shape the UI and CLI share.
+import { durationMs, redactText } from '../../shared/http';
 import { RPC_TYPE, type RpcDetail } from '../../shared/wire/generation';
 
 export interface GenerationError {
@@ -24,13 +25,6 @@ const STATUS_BY_HTTP: Record<number, string> = {
   502: 'UNAVAILABLE', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
 };
 
-/** "47.88s" → 47880. */
-export function parseDuration(text: unknown): number | undefined {
-  if (typeof text !== 'string') return undefined;
-  const m = /^(\d+(?:\.\d+)?)s$/.exec(text.trim());
-  return m ? Math.round(Number(m[1]) * 1000) : undefined;
-}
-
 /** Reads a google.rpc.Status (`{error:{…}}`) from a parsed value; undefined when it is not one. */
 export function fromErrorBody(value: unknown): GenerationError | undefined {
   if (!value || typeof value !== 'object') return undefined;
@@ -43,13 +37,14 @@ export function fromErrorBody(value: unknown): GenerationError | undefined {
   const out: GenerationError = {
     code,
     status: typeof raw.status === 'string' ? raw.status : STATUS_BY_HTTP[code] ?? 'UNKNOWN',
-    message: typeof raw.message === 'string' ? raw.message : JSON.stringify(e),
+    // Messages reach the CLI, the panel and the saved conversation: a quoted URL must not carry a key.
+    message: redactText(typeof raw.message === 'string' ? raw.message : JSON.stringify(e)),
   };
   if (Array.isArray(raw.details)) {
     out.details = raw.details as RpcDetail[];
     for (const d of out.details) {
       if (d?.['@type'] === RPC_TYPE.errorInfo && typeof d.reason === 'string') out.reason = d.reason;
-      if (d?.['@type'] === RPC_TYPE.retryInfo) out.retryDelayMs = parseDuration(d.retryDelay);
+      if (d?.['@type'] === RPC_TYPE.retryInfo) out.retryDelayMs = durationMs(d.retryDelay);
       if (d?.['@type'] === RPC_TYPE.quotaFailure && Array.isArray(d.violations)) {
         if ((d.violations as { quotaId?: string }[]).some((v) => /PerDay/i.test(v?.quotaId ?? ''))) out.perDayQuota = true;
       }
@@ -76,17 +71,17 @@ export function fromHttpBody(status: number, statusText: string, body: string): 
     status: STATUS_BY_HTTP[status] ?? 'UNKNOWN',
     message: html
       ? `HTTP ${status} ${statusText}: the server answered with an HTML page, not the API. Check the base URL.`
-      : `HTTP ${status} ${statusText}${trimmed ? `: ${trimmed.slice(0, 300)}` : ''}`,
+      : redactText(`HTTP ${status} ${statusText}${trimmed ? `: ${trimmed.slice(0, 300)}` : ''}`),
   };
 }
 
 export function streamCorruption(message: string): GenerationError {
-  return { code: 500, status: 'DATA_LOSS', message, phase: 'stream' };
+  return { code: 500, status: 'DATA_LOSS', message: redactText(message), phase: 'stream' };
 }
 
 export function connectionLost(cause: unknown): GenerationError {
   const why = (cause as { code?: string; message?: string })?.code ?? (cause as Error)?.message ?? String(cause);
-  return { code: 503, status: 'UNAVAILABLE', message: `The connection closed before the reply was complete (${why}).` };
+  return { code: 503, status: 'UNAVAILABLE', message: redactText(`The connection closed before the reply was complete (${why}).`) };
 }
 
 export function isRetryable(e: GenerationError): boolean {

@@ -3,7 +3,7 @@
 import type { FileRecord, Part } from '../../shared/wire/generation';
 import { jsonCall } from './client';
 import { streamCorruption, type GenerationError } from './errors';
-import { buildUrl, defaultSleep, send, type ConnectionOptions } from './http';
+import { buildUrl, pause, send, type ConnectionOptions } from './http';
 
 export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
 
@@ -43,7 +43,6 @@ export async function uploadFile(opts: UploadOptions): Promise<FileResult> {
   if (!uploadUrl) return { file: null, error: streamCorruption('The upload start response carried no x-goog-upload-url header.') };
 
   const chunkSize = opts.chunkSize ?? UPLOAD_CHUNK_BYTES;
-  const sleep = opts.sleep ?? defaultSleep;
   let offset = 0;
   opts.onProgress?.(0, total);
   do {
@@ -53,7 +52,7 @@ export async function uploadFile(opts: UploadOptions): Promise<FileResult> {
     let body = '';
     // The SDKs retry a chunk whose response lacks the status header: 3 tries, 1 s then 2 s apart.
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (attempt > 0) await sleep(1000 * attempt, opts.signal);
+      if (attempt > 0) await pause(1000 * attempt, opts.signal, opts.sleep);
       const r = await send({ ...opts, keyInQuery: false, retry: { maxAttempts: 1 } }, 'POST', uploadUrl, opts.data.subarray(offset, end), {
         'content-type': 'application/octet-stream',
         'x-goog-upload-command': last ? 'upload, finalize' : 'upload',
@@ -93,7 +92,6 @@ export async function getFile(opts: ConnectionOptions & { name: string }): Promi
 export async function waitForActive(
   opts: ConnectionOptions & { name: string; intervalMs?: number; timeoutMs?: number; onState?: (f: FileRecord) => void },
 ): Promise<FileResult> {
-  const sleep = opts.sleep ?? defaultSleep;
   const interval = opts.intervalMs ?? 2000;
   const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
   for (;;) {
@@ -107,7 +105,7 @@ export async function waitForActive(
     if (Date.now() + interval > deadline) {
       return { file: r.file, error: { code: 504, status: 'DEADLINE_EXCEEDED', message: `${r.file.name} is still ${r.file.state} after waiting.` } };
     }
-    await sleep(interval, opts.signal);
+    await pause(interval, opts.signal, opts.sleep);
     if (opts.signal?.aborted) return { file: r.file, error: null, aborted: true };
   }
 }

@@ -1,22 +1,10 @@
-// The one place that talks HTTP: URL building, the key (header by default, `key` query parameter
-// on request), retries before the body starts, and abort. node-fetch by default; injectable.
-import nodeFetch from 'node-fetch';
+// Generation's use of the shared HTTP layer: URL building, the key (header by default, `key` query
+// parameter on request), retries before the body starts, and abort. Fetch, redirects, timeouts,
+// backoff and redaction are src/shared/http's; `fetch` is injectable for tests.
+import { backoffDelay, defaultFetch, isAbortError, redactUrl, sleep as sharedSleep, type HttpFetch, type HttpResponse } from '../../shared/http';
 import { connectionLost, fromHttpBody, isRetryable, type GenerationError } from './errors';
 
-/** The subset of a fetch Response the client uses (node-fetch, undici and test fakes all fit). */
-export interface ResponseLike {
-  ok: boolean;
-  status: number;
-  statusText: string;
-  headers: { get(name: string): string | null };
-  body: AsyncIterable<Uint8Array> | null;
-  text(): Promise<string>;
-}
-
-export type FetchLike = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal },
-) => Promise<ResponseLike>;
+export type ResponseLike = HttpResponse;
 
 export interface RetryOptions {
   /** Attempts including the first; 1 disables retries. Default 3. */
@@ -34,7 +22,7 @@ export interface ConnectionOptions {
   /** Send the key as the spec's `key` query parameter instead of the x-goog-api-key header. */
   keyInQuery?: boolean;
   signal?: AbortSignal;
-  fetch?: FetchLike;
+  fetch?: HttpFetch;
   retry?: RetryOptions;
   /** Told before each retry wait, so a UI can say "retrying in 2 s". */
   onRetry?: (info: { attempt: number; delayMs: number; error: GenerationError }) => void;
@@ -44,17 +32,16 @@ export interface ConnectionOptions {
 
 export const USER_AGENT = 'api-workbench/0.1';
 
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+/**
+ * Waits between attempts. An abort ends the wait without throwing: generation reports a stop as an
+ * `aborted` outcome (the partial reply is kept), so callers check the signal after the pause.
+ */
+export async function pause(ms: number, signal: AbortSignal | undefined, sleep: ConnectionOptions['sleep'] = sharedSleep): Promise<void> {
+  try {
+    await sleep(ms, signal);
+  } catch (e) {
+    if (!isAbortError(e)) throw e;
+  }
 }
 
 export function buildUrl(opts: Pick<ConnectionOptions, 'baseUrl' | 'apiKey' | 'keyInQuery'>, path: string, query: Record<string, string | undefined> = {}): string {
@@ -70,13 +57,10 @@ export function headersFor(opts: Pick<ConnectionOptions, 'apiKey' | 'keyInQuery'
   return h;
 }
 
-/** Strips the key from a URL before it is shown anywhere. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]key=)[^&#]*/g, '$1REDACTED');
-}
+export { redactUrl };
 
 function isAbort(err: unknown, signal?: AbortSignal): boolean {
-  return !!signal?.aborted || (err as { name?: string })?.name === 'AbortError';
+  return !!signal?.aborted || isAbortError(err);
 }
 
 export type SendOutcome =
@@ -95,8 +79,7 @@ export async function send(
   body?: string | Uint8Array,
   extraHeaders: Record<string, string> = {},
 ): Promise<SendOutcome> {
-  const doFetch = opts.fetch ?? (nodeFetch as unknown as FetchLike);
-  const sleep = opts.sleep ?? defaultSleep;
+  const doFetch = opts.fetch ?? defaultFetch;
   const maxAttempts = Math.max(1, opts.retry?.maxAttempts ?? 3);
   const initial = opts.retry?.initialDelayMs ?? 1000;
   const maxDelay = opts.retry?.maxDelayMs ?? 60_000;
@@ -119,10 +102,9 @@ export async function send(
       const code = (err as { code?: string })?.code;
       if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return { kind: 'error', error, attempts: attempt };
     }
-    const backoff = initial * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
-    const delay = error.retryDelayMs ?? backoff;
-    if (attempt >= maxAttempts || !isRetryable(error) || delay > maxDelay) return { kind: 'error', error, attempts: attempt, httpStatus };
+    const delay = backoffDelay({ baseDelayMs: initial, maxDelayMs: maxDelay, jitter: 0.4 }, attempt - 1, error.retryDelayMs);
+    if (attempt >= maxAttempts || !isRetryable(error) || (error.retryDelayMs ?? 0) > maxDelay) return { kind: 'error', error, attempts: attempt, httpStatus };
     opts.onRetry?.({ attempt, delayMs: delay, error });
-    await sleep(delay, opts.signal);
+    await pause(delay, opts.signal, opts.sleep);
   }
 }

@@ -4,10 +4,10 @@ export { JsonArrayReader } from './jsonArray';
 export { Aggregator, aggregate, candidateText, historyParts } from './aggregate';
 export { validateRequest, validateModelName } from './validate';
 export {
-  errorAdvice, fromErrorBody, fromHttpBody, isRetryable, parseDuration, type GenerationError,
+  errorAdvice, fromErrorBody, fromHttpBody, isRetryable, type GenerationError,
 } from './errors';
 export {
-  buildUrl, defaultSleep, redactUrl, type ConnectionOptions, type FetchLike, type ResponseLike, type RetryOptions,
+  buildUrl, redactUrl, type ConnectionOptions, type ResponseLike, type RetryOptions,
 } from './http';
 export {
   countTokens, generateContent, listModels, streamGenerateContent, StreamConsumer,

@@ -1,5 +1,6 @@
 // Maps the service's v1 error body `{error:{errors:[{domain,reason,message}],code,message}}` to an
 // Error users can act on, and classifies what a client should do next (retry, sign in, reload).
+import { redactError, redactText, retryAfterMs } from '../../shared/http';
 import type { ErrorBody, ErrorItem } from '../../shared/wire/storage';
 
 export type ErrorAction = 'retry' | 'signIn' | 'reload' | 'none';
@@ -49,7 +50,8 @@ export class StorageError extends Error {
     /** Seconds from a Retry-After header, when the server sent one. */
     readonly retryAfterSeconds?: number,
   ) {
-    super(describe(status, reason, serverMessage, location));
+    // Servers quote request URLs in messages; a resumable session URL or a key must not reach a log.
+    super(redactText(describe(status, reason, serverMessage, location)));
     this.name = 'StorageError';
   }
 
@@ -97,14 +99,17 @@ export function errorFromResponse(status: number, bodyText: string, retryAfter?:
     message = bodyText.slice(0, 200).trim();
   }
   const reason = item?.reason ?? (status === 412 ? 'conditionNotMet' : status === 404 ? 'notFound' : status === 401 ? 'authError' : '');
-  const seconds = retryAfter ? Number(retryAfter) : NaN;
-  return new StorageError(status, reason, item?.domain ?? 'global', item?.message ?? message, item?.location, Number.isFinite(seconds) ? seconds : undefined);
+  const wait = retryAfterMs(retryAfter);
+  return new StorageError(status, reason, item?.domain ?? 'global', item?.message ?? message, item?.location, wait === undefined ? undefined : wait / 1000);
 }
 
 /** A failure below HTTP (refused connection, reset, DNS): always worth a retry for idempotent calls. */
 export class NetworkError extends Error {
-  constructor(override readonly cause: unknown) {
-    super(`Could not reach the storage service: ${(cause as Error)?.message ?? String(cause)}`);
+  override readonly cause: Error;
+  constructor(cause: unknown) {
+    const clean = redactError(cause);
+    super(`Could not reach the storage service: ${clean.message}`);
+    this.cause = clean;
     this.name = 'NetworkError';
   }
 }

@@ -4,8 +4,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
-import nodeFetch from 'node-fetch';
-import type { AuthProvider, FetchLike } from './transport';
+import { defaultFetch, type HttpFetch } from '../../shared/http';
+import type { AuthProvider } from './transport';
 
 export interface OAuthConfig {
   authorizationEndpoint: string;
@@ -39,7 +39,7 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-async function tokenRequest(config: OAuthConfig, params: Record<string, string>, fetchImpl: FetchLike, now: () => number): Promise<TokenSet & { rawScope?: string }> {
+async function tokenRequest(config: OAuthConfig, params: Record<string, string>, fetchImpl: HttpFetch, now: () => number): Promise<TokenSet & { rawScope?: string }> {
   const body = new URLSearchParams({ client_id: config.clientId, ...(config.clientSecret ? { client_secret: config.clientSecret } : {}), ...params });
   const res = await fetchImpl(config.tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() });
   const text = await res.text();
@@ -67,7 +67,7 @@ export interface SignInOptions {
   signal?: AbortSignal;
   /** Gives up when the browser never comes back. Default 5 minutes. */
   timeoutMs?: number;
-  fetch?: FetchLike;
+  fetch?: HttpFetch;
   now?: () => number;
 }
 
@@ -75,7 +75,7 @@ export interface SignInOptions {
 export async function signIn(config: OAuthConfig, opts: SignInOptions): Promise<TokenSet> {
   const { verifier, challenge } = pkcePair();
   const state = randomBytes(16).toString('base64url');
-  const fetchImpl = opts.fetch ?? (nodeFetch as unknown as FetchLike);
+  const fetchImpl = opts.fetch ?? defaultFetch;
   const now = opts.now ?? Date.now;
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
@@ -135,13 +135,13 @@ export async function signIn(config: OAuthConfig, opts: SignInOptions): Promise<
   }
 }
 
-export async function refreshTokens(config: OAuthConfig, refreshToken: string, fetchImpl: FetchLike = nodeFetch as unknown as FetchLike, now: () => number = Date.now): Promise<TokenSet> {
+export async function refreshTokens(config: OAuthConfig, refreshToken: string, fetchImpl: HttpFetch = defaultFetch, now: () => number = Date.now): Promise<TokenSet> {
   const t = await tokenRequest(config, { grant_type: 'refresh_token', refresh_token: refreshToken }, fetchImpl, now);
   // Providers usually keep the refresh token unchanged and omit it from the answer.
   return { ...t, refreshToken: t.refreshToken ?? refreshToken };
 }
 
-export async function revokeToken(config: OAuthConfig, token: string, fetchImpl: FetchLike = nodeFetch as unknown as FetchLike): Promise<void> {
+export async function revokeToken(config: OAuthConfig, token: string, fetchImpl: HttpFetch = defaultFetch): Promise<void> {
   if (!config.revocationEndpoint) return;
   await fetchImpl(config.revocationEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() }).catch(() => undefined);
 }
@@ -158,7 +158,7 @@ export interface TokenStore {
 export class OAuthSession implements AuthProvider {
   private refreshing: Promise<boolean> | undefined;
 
-  constructor(private readonly config: OAuthConfig, private readonly store: TokenStore, private readonly fallback?: () => Promise<string | undefined> | string | undefined, private readonly now: () => number = Date.now, private readonly fetchImpl?: FetchLike) {}
+  constructor(private readonly config: OAuthConfig, private readonly store: TokenStore, private readonly fallback?: () => Promise<string | undefined> | string | undefined, private readonly now: () => number = Date.now, private readonly fetchImpl?: HttpFetch) {}
 
   async token(): Promise<string | undefined> {
     const t = await this.current();

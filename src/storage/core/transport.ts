@@ -1,23 +1,12 @@
 // One HTTP round trip to the storage API with what every call needs: bearer auth (refreshed once
-// on 401), retries with backoff on rate limits and 5xx, and error mapping. `fetch` is injectable;
-// the default is node-fetch so the bundled extension behaves the same on every VS Code host.
-import * as http from 'node:http';
-import * as https from 'node:https';
-import nodeFetch from 'node-fetch';
+// on 401), retries with backoff on rate limits and 5xx, and error mapping. HTTP itself (fetch,
+// redirects, timeouts, redaction) is the shared layer's; `fetch` is injectable for tests.
+import { Readable } from 'node:stream';
+import { backoffDelay, defaultFetch, isAbortError, redactUrl, sleep, type HttpBody, type HttpFetch, type HttpResponse } from '../../shared/http';
 import { errorFromResponse, NetworkError, StorageError } from './errors';
-import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 
-export interface ResponseLike {
-  status: number;
-  ok: boolean;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-  arrayBuffer(): Promise<ArrayBuffer>;
-  /** A Node Readable (node-fetch) or a web ReadableStream (global fetch). */
-  body: unknown;
-}
-
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: unknown; signal?: AbortSignal; duplex?: 'half' }) => Promise<ResponseLike>;
+export type ResponseLike = HttpResponse;
 
 export interface AuthProvider {
   /** The current access token; undefined when signed out. Never logged. */
@@ -34,7 +23,7 @@ export interface TransportOptions {
   /** Path of uploads below baseUrl; `upload/store/v2/`. */
   uploadPath?: string;
   auth: AuthProvider;
-  fetch?: FetchLike;
+  fetch?: HttpFetch;
   retry?: Partial<RetryPolicy>;
   /** Observes every attempt (method, URL without query, status); for logs and tests. */
   onAttempt?: (info: { method: string; url: string; status: number | 'network'; attempt: number }) => void;
@@ -66,13 +55,13 @@ export interface RequestSpec {
 export class Transport {
   readonly servicePath: string;
   readonly uploadPath: string;
-  private readonly fetchImpl: FetchLike;
+  private readonly fetchImpl: HttpFetch;
   private readonly policy: RetryPolicy;
 
   constructor(readonly options: TransportOptions) {
     this.servicePath = trimSlashes(options.servicePath ?? 'store/v2/');
     this.uploadPath = trimSlashes(options.uploadPath ?? 'upload/store/v2/');
-    this.fetchImpl = options.fetch ?? keepAliveFetch;
+    this.fetchImpl = options.fetch ?? defaultFetch;
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
   }
 
@@ -93,17 +82,16 @@ export class Transport {
       const headers: Record<string, string> = { ...(spec.headers ?? {}) };
       const token = await this.options.auth.token();
       if (token) headers.authorization = `Bearer ${token}`;
-      let body: unknown;
+      let body: HttpBody | undefined;
       if (spec.json !== undefined) {
         body = JSON.stringify(spec.json);
         headers['content-type'] ??= 'application/json; charset=UTF-8';
-      } else if (typeof spec.body === 'function') body = spec.body();
-      else body = spec.body;
+      } else body = asBody(typeof spec.body === 'function' ? spec.body() : spec.body);
       let res: ResponseLike;
       try {
         res = await this.fetchImpl(target, { method: spec.method, headers, body, signal: spec.signal });
       } catch (e) {
-        if ((e as Error)?.name === 'AbortError' || spec.signal?.aborted) throw e;
+        if (isAbortError(e) || spec.signal?.aborted) throw e;
         this.options.onAttempt?.({ method: spec.method, url: stripQuery(target), status: 'network', attempt });
         if (!spec.noRetry && idempotent && attempt < this.policy.maxRetries) {
           await (this.policy.sleep ?? sleep)(backoffDelay(this.policy, attempt), spec.signal);
@@ -122,7 +110,7 @@ export class Transport {
         }
       }
       if (!spec.noRetry && err.retryable && attempt < this.policy.maxRetries) {
-        await (this.policy.sleep ?? sleep)(backoffDelay(this.policy, attempt, err.retryAfterSeconds), spec.signal);
+        await (this.policy.sleep ?? sleep)(backoffDelay(this.policy, attempt, err.retryAfterSeconds === undefined ? undefined : err.retryAfterSeconds * 1000), spec.signal);
         continue;
       }
       throw err;
@@ -136,12 +124,11 @@ export class Transport {
   }
 }
 
-// Reused connections: paging and chunked uploads make many requests to one host in a row.
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
-
-const keepAliveFetch: FetchLike = (url, init) =>
-  (nodeFetch as unknown as (u: string, i: unknown) => Promise<ResponseLike>)(url, { ...init, agent: (u: URL) => (u.protocol === 'http:' ? httpAgent : httpsAgent) });
+/** Bodies come from callers as `unknown` factories (streams recreated per attempt); only what fetch can send passes. */
+function asBody(b: unknown): HttpBody | undefined {
+  if (b === undefined || typeof b === 'string' || b instanceof Uint8Array || b instanceof Readable) return b;
+  throw new TypeError('A storage request body must be text, bytes or a stream.');
+}
 
 function trimSlashes(p: string): string {
   return p.replace(/^\/+|\/+$/g, '');
@@ -162,9 +149,10 @@ function withQuery(url: string, query?: Record<string, QueryValue>): string {
   return u.href;
 }
 
+/** What `onAttempt` observers see: no query (it may hold an upload session id), credentials redacted. */
 function stripQuery(url: string): string {
   const i = url.indexOf('?');
-  return i < 0 ? url : url.slice(0, i);
+  return redactUrl(i < 0 ? url : url.slice(0, i));
 }
 
 export { StorageError };

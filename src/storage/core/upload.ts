@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { RESUMABLE_CHUNK_GRANULE, type File } from '../../shared/wire/storage';
 import type { StorageClient } from './client';
 import { NetworkError, StorageError, isRetryable } from './errors';
-import { abortError, backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry';
+import { abortError, backoffDelay, sleep } from '../../shared/http';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import type { ResponseLike } from './transport';
 
 /** Content to upload: its size and a way to read any byte range of it again (for retries). */
@@ -151,7 +152,7 @@ export async function uploadResumable(client: StorageClient, source: UploadSourc
         continue;
       }
       if (!retryable || failures >= policy.maxRetries) throw e;
-      await (policy.sleep ?? sleep)(backoffDelay(policy, failures++, e instanceof StorageError ? e.retryAfterSeconds : undefined), opts.signal);
+      await (policy.sleep ?? sleep)(backoffDelay(policy, failures++, e instanceof StorageError && e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined), opts.signal);
       const state = await queryStatus(put, total);
       if ('file' in state) return state.file; // everything had arrived before the line dropped
       if (state.lost) {

@@ -1,21 +1,18 @@
 // One GET against the water-quality API, through the process-wide limiter, with the service's documented
 // recovery rules: back off on 403/429 throttling, retry 408/504 once, never retry a key problem.
+import { backoffDelay, defaultFetch, isAbortError, redactText, redactUrl, retryAfterMs, type HttpFetch } from '../../shared/http';
 import { WATER_API_KEY_HEADER } from '../../shared/wire/waterData';
 import { WaterApiError, serverMessage } from './errors';
 import { AbortError, sharedRateLimiter, type RateLimiter } from './rateLimiter';
-import { redactUrl } from './url';
 
-export interface FetchResponseLike {
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}
-export type FetchLike = (url: string, init: { method: 'GET'; headers: Record<string, string>; signal?: AbortSignal }) => Promise<FetchResponseLike>;
+/** The service gives up on a query after 30 s; a little more covers the network. */
+const RESPONSE_TIMEOUT_MS = 60_000;
+const THROTTLE_BACKOFF = { baseDelayMs: 1000, maxDelayMs: 30_000, jitter: 0.2 };
 
 export interface WaterClientOptions {
   baseUrl: string;
   apiKey: string | undefined;
-  fetch?: FetchLike;
+  fetch?: HttpFetch;
   limiter?: RateLimiter;
   /** Throttling retries before giving up (403 that is not a key problem, 429). */
   maxThrottleRetries?: number;
@@ -31,16 +28,10 @@ export interface WaterResponse {
   link?: string;
 }
 
-let nodeFetch: Promise<FetchLike> | undefined;
-/** node-fetch is ESM-only; load it once, before any request is timed by the limiter. */
-function loadNodeFetch(): Promise<FetchLike> {
-  return (nodeFetch ??= import('node-fetch').then((m) => m.default as unknown as FetchLike));
-}
-
 export class WaterClient {
   readonly baseUrl: string;
   private readonly apiKey: string | undefined;
-  private readonly fetchImpl: FetchLike | undefined;
+  private readonly fetchImpl: HttpFetch;
   readonly limiter: RateLimiter;
   private readonly maxThrottleRetries: number;
   private readonly userAgent: string;
@@ -49,7 +40,7 @@ export class WaterClient {
   constructor(o: WaterClientOptions) {
     this.baseUrl = o.baseUrl.replace(/\/+$/, '');
     this.apiKey = o.apiKey;
-    this.fetchImpl = o.fetch;
+    this.fetchImpl = o.fetch ?? defaultFetch;
     this.limiter = o.limiter ?? sharedRateLimiter;
     this.maxThrottleRetries = o.maxThrottleRetries ?? 5;
     this.userAgent = o.userAgent ?? 'api-workbench';
@@ -60,8 +51,7 @@ export class WaterClient {
     if (!this.apiKey) {
       throw new WaterApiError('key-missing', 'No API key is set for the water-quality data API.', 'Run "API Workbench: Set API Key or Access Token…" and choose Water-quality data.', undefined, redactUrl(url));
     }
-    // Resolve the fetch implementation outside the limiter slot so module loading never delays a timed start.
-    const fetchImpl = this.fetchImpl ?? (await loadNodeFetch());
+    const fetchImpl = this.fetchImpl;
     let throttled = 0;
     let timedOut = 0;
     let networkFailures = 0;
@@ -73,14 +63,15 @@ export class WaterClient {
             method: 'GET',
             headers: { [WATER_API_KEY_HEADER]: this.apiKey!, accept: 'application/json', 'user-agent': this.userAgent },
             signal,
+            timeoutMs: RESPONSE_TIMEOUT_MS,
           });
           // The body is read inside the limiter slot: the request is not over until it has arrived.
           return { status: r.status, text: await r.text(), link: r.headers.get('link'), retryAfter: r.headers.get('retry-after') };
         }, signal);
       } catch (e) {
-        if (signal?.aborted || e instanceof AbortError || (e as Error)?.name === 'AbortError') throw new WaterApiError('cancelled', 'Cancelled.', '', undefined, redactUrl(url));
+        if (signal?.aborted || e instanceof AbortError || isAbortError(e)) throw new WaterApiError('cancelled', 'Cancelled.', '', undefined, redactUrl(url));
         if (networkFailures++ < 1) continue;
-        throw new WaterApiError('network', `Could not reach ${new URL(url).host}: ${(e as Error).message}`, 'Check the base URL and your connection.', undefined, redactUrl(url));
+        throw new WaterApiError('network', `Could not reach ${new URL(url).host}: ${redactText((e as Error).message)}`, 'Check the base URL and your connection.', undefined, redactUrl(url));
       }
       let body: unknown = undefined;
       try {
@@ -103,8 +94,7 @@ export class WaterClient {
         // A bare 403 can be either throttling (the specification) or a bad key: retry a little, then say both.
         const limit = s === 403 && keyWords ? 2 : this.maxThrottleRetries;
         if (throttled < limit) {
-          const retryAfter = Number(res.retryAfter);
-          const delay = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : Math.min(30_000, 1000 * 2 ** throttled);
+          const delay = backoffDelay(THROTTLE_BACKOFF, throttled, retryAfterMs(res.retryAfter));
           throttled++;
           this.onRetry?.({ status: s, attempt: throttled, delayMs: delay });
           this.limiter.holdOff(delay);

@@ -1,5 +1,6 @@
 // The service allows 2 requests per second and no parallel requests, per caller. Every request of the
 // extension (all notebooks, exports, completion look-ups) and of the CLI goes through one limiter.
+import { sleep } from '../../shared/http';
 import { WATER_MIN_INTERVAL_MS } from '../../shared/wire/waterData';
 
 export interface Clock {
@@ -14,22 +15,7 @@ export class AbortError extends Error {
   }
 }
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(new AbortError());
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new AbortError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
+export const systemClock: Clock = { now: () => Date.now(), sleep };
 
 /** Node's keep-alive sockets close after ~5 s idle. */
 const FRESH_CONNECTION_AFTER_MS = 4000;

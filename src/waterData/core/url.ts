@@ -82,7 +82,3 @@ export function followableNextLink(baseUrl: string, next: string): string | unde
   return reencodeQuery(`${baseUrl.replace(/\/+$/, '')}/${m[1]}${raw}`);
 }
 
-/** The API key must never appear in a URL we show, log or store. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:apikey|api_key|key)=)[^&#]*/gi, '$1…');
-}

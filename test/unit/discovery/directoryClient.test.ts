@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { analyzeText } from '../../../src/discovery/core';
-import { fetchDescription, fetchDirectory, fileNameFor, filterDirectory, redact, DirectoryError } from '../../../src/discovery/core/directory';
+import { fetchDescription, fetchDirectory, fileNameFor, filterDirectory, DirectoryError } from '../../../src/discovery/core/directory';
+import { redactUrl } from '../../../src/shared/http';
 import { anchorForPath, escapeHtml, renderPreviewBody } from '../../../src/discovery/core/preview';
 import { createDirectoryEmulatorFrom } from '../../../src/sandbox/directory';
 import type { SandboxContext } from '../../../src/sandbox/types';
@@ -47,7 +48,7 @@ describe('directory client', () => {
     });
     await assert.rejects(fetchDirectory(`${origin}/discovery/v1/apis/demo/v1/rest`), /not a discovery directory/);
     await assert.rejects(fetchDirectory('http://127.0.0.1:1/discovery/v1/apis'), /Cannot reach/);
-    assert.equal(redact('https://x/y?a=1&key=abc&b=2'), 'https://x/y?a=1&key=…&b=2');
+    assert.equal(redactUrl('https://x/y?a=1&key=abc&b=2'), 'https://x/y?a=1&key=REDACTED&b=2');
   });
 });
 

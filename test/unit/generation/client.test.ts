@@ -1,24 +1,24 @@
 // The streaming client end to end against the emulator, plus injected fetches for shapes the
 // emulator does not produce (HTML pages, error bodies labelled text/event-stream).
 import * as assert from 'node:assert/strict';
-import nodeFetch from 'node-fetch';
 import {
-  candidateText, countTokens, generateContent, listModels, streamGenerateContent, type FetchLike,
+  candidateText, countTokens, generateContent, listModels, streamGenerateContent,
 } from '../../../src/generation/core';
+import { defaultFetch, type HttpFetch } from '../../../src/shared/http';
 import type { GenerateContentResponse } from '../../../src/shared/wire/generation';
 import { startGenerationEmulator, type TestServer } from './emulatorServer';
 
 // [[fast]]: no pause between chunks unless a test asks for one.
 const ask = (text: string) => ({ contents: [{ role: 'user', parts: [{ text: /\[\[(slow|reset)/.test(text) ? text : `${text} [[fast]]` }] }] });
 
-function recordingFetch(seen: { url: string; headers: Record<string, string> }[]): FetchLike {
+function recordingFetch(seen: { url: string; headers: Record<string, string> }[]): HttpFetch {
   return (url, init) => {
-    seen.push({ url, headers: init.headers });
-    return nodeFetch(url, init as never) as never;
+    seen.push({ url, headers: init?.headers ?? {} });
+    return defaultFetch(url, init);
   };
 }
 
-function fakeResponse(status: number, contentType: string, body: string): FetchLike {
+function fakeResponse(status: number, contentType: string, body: string): HttpFetch {
   return async () => ({
     ok: status >= 200 && status < 300,
     status,
@@ -26,6 +26,7 @@ function fakeResponse(status: number, contentType: string, body: string): FetchL
     headers: { get: (n: string) => (n.toLowerCase() === 'content-type' ? contentType : null) },
     body: (async function* () { yield Buffer.from(body); })(),
     text: async () => body,
+    arrayBuffer: async () => new TextEncoder().encode(body).buffer as ArrayBuffer,
   });
 }
 

@@ -45,7 +45,7 @@ describe('generation Files API', () => {
   it('fails clearly when the start response has no upload URL, and on a wrong key', async () => {
     const noUrl = await uploadFile({
       ...conn(), data: Buffer.from('x'), mimeType: 'text/plain',
-      fetch: async () => ({ ok: true, status: 200, statusText: 'OK', headers: { get: () => null }, body: null, text: async () => '' }),
+      fetch: async () => ({ ok: true, status: 200, statusText: 'OK', headers: { get: () => null }, body: null, text: async () => '', arrayBuffer: async () => new ArrayBuffer(0) }),
     });
     assert.match(noUrl.error!.message, /x-goog-upload-url/);
     const bad = await uploadFile({ ...conn(), apiKey: 'nope', data: Buffer.from('x'), mimeType: 'text/plain' });

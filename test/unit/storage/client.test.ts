@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 import { StorageClient, quote } from '../../../src/storage/core/client';
 import { StorageError } from '../../../src/storage/core/errors';
-import type { FetchLike } from '../../../src/storage/core/transport';
+import { defaultFetch, type HttpFetch } from '../../../src/shared/http';
 import { SEED_PHOTO_COUNT } from '../../../src/sandbox/storage/seed';
 import nodeFetch from 'node-fetch';
 
@@ -31,14 +31,14 @@ describe('storage client against the sandbox', () => {
     const photos = await photosId();
     let calls = 0;
     // The first two answers are an empty page and a one-item page that still carry a token.
-    const fetchImpl: FetchLike = async (url, init) => {
+    const fetchImpl: HttpFetch = async (url, init) => {
       calls++;
-      const res = await (nodeFetch as unknown as FetchLike)(url, init);
+      const res = await defaultFetch(url, init);
       if (calls > 2) return res;
       const body = JSON.parse(await res.text());
       body.items = calls === 1 ? [] : body.items.slice(0, 1);
       const text = JSON.stringify(body);
-      return { status: 200, ok: true, headers: res.headers, text: async () => text, arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer, body: undefined };
+      return { status: 200, ok: true, statusText: 'OK', headers: res.headers, text: async () => text, arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer, body: null };
     };
     const c = new StorageClient({ baseUrl: sb.storage, auth: { token: () => sb.accessToken }, fetch: fetchImpl });
     const all = await c.listFolder(photos, { pageSize: 100 });

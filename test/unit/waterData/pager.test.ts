@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { WaterClient, type FetchLike } from '../../../src/waterData/core/client';
+import type { HttpFetch } from '../../../src/shared/http';
+import { WaterClient } from '../../../src/waterData/core/client';
 import { collectRows, parseLinkHeader } from '../../../src/waterData/core/pager';
 import { RateLimiter } from '../../../src/waterData/core/rateLimiter';
 import { FakeClock } from './fakeClock';
@@ -14,13 +15,19 @@ interface Scripted {
 
 function scriptedFetch(script: (url: string, n: number) => Scripted) {
   const calls: { url: string; key?: string }[] = [];
-  const fetch: FetchLike = async (url, init) => {
-    calls.push({ url, key: init.headers['x-api-key'] });
+  const fetch: HttpFetch = async (url, init) => {
+    calls.push({ url, key: init?.headers?.['x-api-key'] });
     const r = script(url, calls.length);
+    const status = r.status ?? 200;
+    const text = JSON.stringify(r.body);
     return {
-      status: r.status ?? 200,
+      status,
+      ok: status >= 200 && status < 300,
+      statusText: '',
       headers: { get: (n: string) => (n.toLowerCase() === 'link' ? r.link ?? null : null) },
-      text: async () => JSON.stringify(r.body),
+      body: null,
+      text: async () => text,
+      arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer,
     };
   };
   return { fetch, calls };
