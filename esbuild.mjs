@@ -18,7 +18,8 @@ const common = {
 
 // Extension host, CLI and worker all run in Node 20. jsonc-parser's `main` is a UMD build whose dynamic
 // requires esbuild cannot follow, so its ESM build is taken instead.
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+// __TEST_SEAMS__ (src/buildFlags.d.ts) is false in production, so test-only code is dropped from the bundle.
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], define: { __TEST_SEAMS__: production ? 'false' : 'true' } };
 
 const targets = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },

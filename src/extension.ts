@@ -10,7 +10,7 @@ import { register as registerStorage } from './storage/vscode/register';
 import { register as registerGeneration } from './generation/vscode/register';
 import { register as registerWaterData } from './waterData/vscode/register';
 
-export function activate(context: vscode.ExtensionContext): WorkbenchServices {
+export function activate(context: vscode.ExtensionContext): WorkbenchServices | undefined {
   const log = vscode.window.createOutputChannel('API Workbench', { log: true });
   const sandbox = new SandboxHost(log);
   const secrets = createSecrets(context.secrets);
@@ -21,7 +21,9 @@ export function activate(context: vscode.ExtensionContext): WorkbenchServices {
   for (const register of [registerDiscovery, registerStorage, registerGeneration, registerWaterData]) {
     context.subscriptions.push(...register(services));
   }
-  return services;
+  // Any extension can read what activate returns: only the extension under test hands out its services
+  // (host tests use them); an installed extension exports nothing, so no other extension reaches a secret.
+  return __TEST_SEAMS__ && context.extensionMode === vscode.ExtensionMode.Test ? services : undefined;
 }
 
 export function deactivate(): void {

@@ -1,21 +1,8 @@
 import * as vscode from 'vscode';
-import { configuredUrl, SERVICE_LABELS, SERVICES, SETTING_OF } from './endpoints';
+import { originOf } from '../shared/http';
+import { configuredUrl, credentialTarget, CREDENTIAL_NAME, REAL_DEFAULTS, SERVICE_LABELS, SERVICES, SETTING_OF } from './endpoints';
 import type { ServiceId, WorkbenchServices } from './services';
 import type { SandboxHost } from './sandboxHost';
-
-const REAL_DEFAULTS: Record<ServiceId, string> = {
-  storage: 'https://www.googleapis.com',
-  generation: 'https://generativelanguage.googleapis.com',
-  waterData: 'https://api.datastream.org/v1/odata/v4',
-  directory: 'https://www.googleapis.com/discovery/v1/apis',
-};
-
-const CREDENTIAL_NAME: Record<ServiceId, string> = {
-  storage: 'access token',
-  generation: 'API key',
-  waterData: 'API key (x-api-key)',
-  directory: 'API key',
-};
 
 async function pickService(placeHolder: string, services: readonly ServiceId[] = SERVICES): Promise<ServiceId | undefined> {
   const picked = await vscode.window.showQuickPick(
@@ -59,15 +46,17 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
     vscode.commands.registerCommand('apiWorkbench.setCredential', async (arg?: ServiceId) => {
       const service = SERVICES.includes(arg as ServiceId) ? (arg as ServiceId) : await pickService('Set the credential of which service?', ['storage', 'generation', 'waterData']);
       if (!service) return;
+      // The credential is bound to the endpoint in effect now, named in the prompt so the user sees where it will go.
+      const origin = originOf(credentialTarget(service));
       const value = await vscode.window.showInputBox({
-        prompt: `${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} (stored in VS Code's secret storage)`,
+        prompt: `${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} for ${origin} (stored in VS Code's secret storage, sent only there)`,
         password: true,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : 'Paste the value without spaces'),
       });
       if (!value) return;
-      await services.secrets.set(service, value.trim());
-      services.log.info(`Stored a ${CREDENTIAL_NAME[service]} for ${SERVICE_LABELS[service]}.`);
+      await services.secrets.set(service, value.trim(), origin);
+      services.log.info(`Stored a ${CREDENTIAL_NAME[service]} for ${SERVICE_LABELS[service]} at ${origin}.`);
       void vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} saved in secret storage.`);
     }),
     vscode.commands.registerCommand('apiWorkbench.clearCredential', async (arg?: ServiceId) => {

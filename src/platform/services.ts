@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { BoundCredential } from '../shared/http';
 
 /** The services every feature adapter is handed by `extension.ts`. */
 export type ServiceId = 'storage' | 'generation' | 'waterData' | 'directory';
@@ -17,8 +18,14 @@ export interface ResolvedEndpoint {
 }
 
 export interface Endpoints {
-  /** Resolves the endpoint, starting the in-process sandbox on first use when the setting is empty. */
+  /**
+   * Resolves the endpoint, starting the in-process sandbox on first use when the setting is empty.
+   * The stored credential comes along only for an origin it is bound to; for any other origin the
+   * user is asked first (modal), and a refusal rejects with CredentialNotSentError.
+   */
   resolve(service: ServiceId): Promise<ResolvedEndpoint>;
+  /** The stored credential for a fixed real endpoint (not from settings), under the same consent rule. */
+  credentialFor(service: ServiceId, baseUrl: string): Promise<string | undefined>;
   /** Fires when a base-URL setting or a credential changes. */
   readonly onDidChange: vscode.Event<ServiceId>;
 }
@@ -26,10 +33,13 @@ export interface Endpoints {
 export interface WorkbenchServices {
   readonly context: vscode.ExtensionContext;
   readonly endpoints: Endpoints;
-  /** Secret storage wrapper: keys are namespaced per service; values never logged. */
+  /** Secret storage wrapper: keys are namespaced per service; values never logged; each bound to origins. */
   readonly secrets: {
-    get(service: ServiceId): Promise<string | undefined>;
-    set(service: ServiceId, value: string): Promise<void>;
+    get(service: ServiceId): Promise<BoundCredential | undefined>;
+    /** Stores `value` bound to the origin of `origin` (any URL of the endpoint it is meant for). */
+    set(service: ServiceId, value: string, origin: string): Promise<void>;
+    /** Adds an origin the user approved for the stored value ("Always for this origin"). */
+    allow(service: ServiceId, origin: string): Promise<void>;
     delete(service: ServiceId): Promise<void>;
   };
   readonly log: vscode.LogOutputChannel;

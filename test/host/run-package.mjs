@@ -1,7 +1,9 @@
 // Packaging check: `npm run package` → a .vsix under 5 MB that installs into code-server with
-// --install-extension and activates there.
+// --install-extension and activates there; holds no test seam (no `_test` command id, no test-only
+// code in any bundle, none contributed); and, running in production mode, exports nothing and runs
+// none of the `_test*` commands the development build registers.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -22,23 +24,85 @@ if (size >= LIMIT) {
   failures++;
 }
 const work = mkdtempSync(join(tmpdir(), 'apiwb-pkg-'));
+
+// Every `_test*` command id the sources register (the development build has them; the package must not).
+const testIds = new Set();
+const walk = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) walk(join(dir, e.name));
+    else if (e.name.endsWith('.ts')) for (const m of readFileSync(join(dir, e.name), 'utf8').matchAll(/'(apiWorkbench\.[\w.]*_test\w*)'/g)) testIds.add(m[1]);
+  }
+};
+walk(join(root, 'src'));
+if (testIds.size === 0) {
+  console.log('  ✘ found no _test command ids in src/: the seam scan is broken');
+  failures++;
+}
+
+// The bundles inside the .vsix: no test seam may survive the production build.
+const unpacked = join(work, 'vsix');
+mkdirSync(unpacked);
+execFileSync('unzip', ['-q', vsix, '-d', unpacked]);
+const TEST_MARKERS = [/_test[A-Z]\w*/, /__TEST_SEAMS__/, /ExtensionMode\.Test/];
+const bundles = [];
+const scan = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) scan(p);
+    else if (/\.(c?js|mjs)$/.test(e.name) && !p.includes('node_modules')) bundles.push(p);
+  }
+};
+scan(join(unpacked, 'extension'));
+const seamHits = [];
+for (const b of bundles) {
+  const text = readFileSync(b, 'utf8');
+  for (const re of TEST_MARKERS) {
+    const m = re.exec(text);
+    if (m) seamHits.push(`${b.slice(unpacked.length + 1)}: ${m[0]}`);
+  }
+}
+const manifest = readFileSync(join(unpacked, 'extension', 'package.json'), 'utf8');
+if (/_test/.test(manifest)) seamHits.push('extension/package.json contributes a _test id');
+if (bundles.length === 0 || !bundles.some((b) => b.endsWith('extension.js'))) {
+  console.log(`  ✘ no extension bundle found in the .vsix (${bundles.length} scripts)`);
+  failures++;
+} else if (seamHits.length) {
+  console.log(`  ✘ test seams in the production package:\n    ${seamHits.join('\n    ')}`);
+  failures++;
+} else {
+  console.log(`  ✔ no test seam in the ${bundles.length} bundles or the manifest of the .vsix`);
+}
 const extDir = join(work, 'extensions');
 mkdirSync(extDir);
 installExtension(vsix, extDir);
 const probe = join(work, 'probe');
 mkdirSync(probe);
 writeFileSync(join(probe, 'package.json'), JSON.stringify({ name: 'package-probe', publisher: 'test', version: '0.0.1', engines: { vscode: '^1.100.0' } }));
-await esbuild.build({ entryPoints: ['test/host/package-probe.ts'], outfile: join(probe, 'probe.js'), bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: ['test/host/package-probe.ts'],
+  outfile: join(probe, 'probe.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  external: ['vscode'],
+  logLevel: 'warning',
+  define: { __TEST_COMMAND_IDS__: JSON.stringify([...testIds]) },
+});
 const folder = join(work, 'ws');
 mkdirSync(folder);
 let ok = false;
+let sealed = false;
 const code = await runHostTests({
   extensionPath: probe,
   testsModule: join(probe, 'probe.js'),
   folder,
   extensionsDir: extDir,
   timeoutMs: 180_000,
-  onLine: (l) => { if (l.startsWith('PACKAGE-OK')) ok = true; },
+  onLine: (l) => {
+    if (l.startsWith('PACKAGE-OK')) ok = true;
+    if (l.startsWith('SEALED-OK')) sealed = true;
+    if (l.startsWith('SEAM-OPEN')) console.log(`  ✘ ${l}`);
+  },
 });
 if (code !== 0 || !ok) {
   console.log('  ✘ the installed package did not activate');
@@ -46,5 +110,11 @@ if (code !== 0 || !ok) {
 } else {
   console.log('  ✔ installs into code-server and activates');
 }
-console.log(`package: ${failures ? 0 : 2} passed, ${failures} failed`);
+if (!sealed) {
+  console.log('  ✘ another extension could read our exports or run a _test command');
+  failures++;
+} else {
+  console.log(`  ✔ another extension reads no exports and runs none of the ${testIds.size} _test commands`);
+}
+console.log(`package: ${4 - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

@@ -1,7 +1,10 @@
 // Registers the generation panel and its commands. The internal `_test*` commands let host
-// tests drive the panel and read back what the webview reported rendering.
+// tests drive the panel and read back what the webview reported rendering; they exist only when
+// VS Code runs the extension under test, and not at all in the production build.
 import * as vscode from 'vscode';
+import { credentialTarget } from '../../platform/endpoints';
 import type { FeatureRegistration } from '../../platform/services';
+import { originOf } from '../../shared/http';
 import { GENERATION_VIEW_ID, type PanelSettings, type RenderedAck } from '../protocol';
 import { GenerationPanel } from './panel';
 
@@ -16,15 +19,16 @@ export const register: FeatureRegistration = (services) => {
     vscode.window.registerWebviewViewProvider(GENERATION_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.commands.registerCommand('apiWorkbench.generation.open', () => panel.reveal()),
     vscode.commands.registerCommand('apiWorkbench.generation.setApiKey', async () => {
+      const origin = originOf(credentialTarget('generation'));
       const key = await vscode.window.showInputBox({
         title: 'Generation API key',
-        prompt: 'Stored in VS Code secret storage; sent in the x-goog-api-key header.',
+        prompt: `For ${origin} only. Stored in VS Code secret storage; sent in the x-goog-api-key header.`,
         password: true,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'Enter a key'),
       });
       if (key === undefined) return;
-      await services.secrets.set('generation', key.trim());
+      await services.secrets.set('generation', key.trim(), origin);
       void vscode.window.showInformationMessage('Generation API key saved.');
     }),
     vscode.commands.registerCommand('apiWorkbench.generation.clearApiKey', async () => {
@@ -51,6 +55,7 @@ export const register: FeatureRegistration = (services) => {
     vscode.commands.registerCommand('apiWorkbench.generation.exportJson', () => panel.exportConversation('json')),
 
     // Internal, for host tests: drive the panel and read back what the webview rendered.
+    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test ? [
     vscode.commands.registerCommand('apiWorkbench.generation._testSend', async (prompt: string, opts?: { wait?: boolean; timeoutMs?: number }): Promise<RenderedAck | string | { problems: string[] }> => {
       await panel.reveal();
       const turnId = await panel.send(prompt);
@@ -78,5 +83,6 @@ export const register: FeatureRegistration = (services) => {
       return last ? finalAck(last) : undefined;
     }),
     vscode.commands.registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
+    ] : []),
   ];
 };

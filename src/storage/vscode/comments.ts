@@ -37,7 +37,7 @@ export class StoreComments implements vscode.Disposable {
   private readonly state = new WeakMap<vscode.CommentThread, ThreadState>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly client: () => Promise<StorageClient>, private readonly fsp: StoreFileSystemProvider) {
+  constructor(private readonly client: () => Promise<StorageClient>, private readonly fsp: StoreFileSystemProvider, testSeams = false) {
     this.controller = vscode.comments.createCommentController(COMMENT_CONTROLLER_ID, 'Storage comments');
     this.controller.options = { prompt: 'Add a comment', placeHolder: 'Comment on this file' };
     this.controller.commentingRangeProvider = {
@@ -57,7 +57,10 @@ export class StoreComments implements vscode.Disposable {
         this.setMode(note, vscode.CommentMode.Preview);
       }),
       vscode.commands.registerCommand('apiWorkbench.storage.comment.save', (note: StoreNote) => this.save(note)),
-      // Test hooks: plain data of the threads of a document, and comment actions without the UI.
+    );
+    // Test hooks (only under test; dropped from the production build): plain data of the threads of a
+    // document, and comment actions without the UI.
+    if (__TEST_SEAMS__ && testSeams) this.disposables.push(
       vscode.commands.registerCommand('apiWorkbench.storage._testComments', async (uri: vscode.Uri) => {
         const doc = await vscode.workspace.openTextDocument(uri);
         await this.load(doc);

@@ -126,7 +126,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
   void startFeed();
 
-  const comments = new StoreComments(() => connection.client(), fsp);
+  const comments = new StoreComments(() => connection.client(), fsp, __TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test);
 
   /** Walks the tree by labels from the roots (e.g. ['My files', 'Projects']). */
   const walk = async (labels: string[]): Promise<TreeEntry | undefined> => {
@@ -220,9 +220,9 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
       feed?.stop();
       void watcher?.stop();
     }),
+    // ---- test hooks (not contributed; host tests call them; only under test, never in the production build) ----
+    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test ? [
     vscode.commands.registerCommand('apiWorkbench.storage._testWatchNotifications', () => watcher?.received ?? -1),
-
-    // ---- test hooks (not contributed; host tests call them) ----
     vscode.commands.registerCommand('apiWorkbench.storage._testChildren', async (labels: string[] = []) => {
       const node = await walk(labels);
       const kids = await provider.getChildren(node);
@@ -270,5 +270,6 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
         await fetch(res.headers.get('location') ?? '');
       }),
     ),
+    ] : []),
   ];
 };
