@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { SandboxHost } from './platform/sandboxHost';
 import { createSecrets } from './platform/secrets';
+import { redactingLog } from './platform/log';
 import { EndpointResolver } from './platform/endpoints';
 import { createEndpointStatus } from './platform/statusBar';
 import { registerPlatformCommands } from './platform/commands';
@@ -11,7 +12,7 @@ import { register as registerGeneration } from './generation/vscode/register';
 import { register as registerWaterData } from './waterData/vscode/register';
 
 export function activate(context: vscode.ExtensionContext): WorkbenchServices | undefined {
-  const log = vscode.window.createOutputChannel('API Workbench', { log: true });
+  const log = redactingLog(vscode.window.createOutputChannel('API Workbench', { log: true }));
   const sandbox = new SandboxHost(log);
   const secrets = createSecrets(context.secrets);
   const endpoints = new EndpointResolver(sandbox, secrets, context.secrets);
