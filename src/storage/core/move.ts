@@ -28,7 +28,7 @@ export async function moveInto(client: StorageClient, items: readonly MoveItem[]
       continue;
     }
     try {
-      const result = await client.call('files.patch', { fileId: file.id, addParents: targetFolder, removeParents: from === 'root' ? undefined : from, supportsAllDrives: true }, {}, { signal });
+      const result = await client.call('files.patch', { fileId: file.id, addParents: targetFolder, removeParents: sourceParent(file, from), supportsAllDrives: true }, {}, { signal });
       outcomes.push({ file, status: 'moved', result });
     } catch (e) {
       if (signal?.aborted) throw e;
@@ -36,4 +36,10 @@ export async function moveInto(client: StorageClient, items: readonly MoveItem[]
     }
   }
   return outcomes;
+}
+
+/** The parent id to remove: My files is named by its real id when the listing gave it, else by the `root` alias. */
+function sourceParent(file: File, from: string | undefined): string | undefined {
+  if (from !== 'root') return from;
+  return file.parents?.find((p) => p.isRoot)?.id ?? 'root';
 }
