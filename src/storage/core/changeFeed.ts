@@ -1,7 +1,7 @@
 // Polls the change feed (getStartPageToken once, then changes.list from the saved token) and
 // reports which items changed, so views refresh only what moved. Pages are followed to the end;
 // the last page's newStartPageToken is where the next poll starts.
-import type { Change, ChangeList } from '../../shared/wire/storage';
+import type { Change } from '../../shared/wire/storage';
 import type { StorageClient } from './client';
 
 export interface ChangeBatch {

@@ -1,7 +1,7 @@
 // Comments and replies of `store:` documents through VS Code's Comments API: threads load when a
 // document opens; add, reply, edit, resolve/reopen and delete map to comments.* and replies.*.
 import * as vscode from 'vscode';
-import type { Comment as StoreComment, CommentList, CommentReply, File } from '../../shared/wire/storage';
+import type { Comment as StoreComment, CommentReply, File } from '../../shared/wire/storage';
 import type { StorageClient } from '../core/client';
 import { STORE_SCHEME } from './fileSystemProvider';
 import type { StoreFileSystemProvider } from './fileSystemProvider';

@@ -4,7 +4,6 @@ import { StorageClient } from '../../../src/storage/core/client';
 import { ChangeFeed, type ChangeBatch } from '../../../src/storage/core/changeFeed';
 import { ChangeWatcher } from '../../../src/storage/core/changeWatcher';
 import { StorageTreeModel } from '../../../src/storage/core/tree';
-import type { File } from '../../../src/shared/wire/storage';
 
 describe('storage change feed: polling, push notifications, targeted tree refresh', () => {
   let sb: RunningSandbox;
