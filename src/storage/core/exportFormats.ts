@@ -3,8 +3,14 @@
 
 /** Preferred export format per workspace type when downloading (the user can pick others via Export). */
 export const DOWNLOAD_EXPORT: Readonly<Record<string, { mime: string; ext: string }>> = {
-  'application/vnd.google-apps.document': { mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', ext: 'docx' },
-  'application/vnd.google-apps.spreadsheet': { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ext: 'xlsx' },
+  'application/vnd.google-apps.document': {
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ext: 'docx',
+  },
+  'application/vnd.google-apps.spreadsheet': {
+    mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ext: 'xlsx',
+  },
   'application/vnd.google-apps.presentation': { mime: 'application/pdf', ext: 'pdf' },
   'application/vnd.google-apps.drawing': { mime: 'image/svg+xml', ext: 'svg' },
   'application/vnd.google-apps.script': { mime: 'application/vnd.google-apps.script+json', ext: 'json' },

@@ -42,7 +42,8 @@ export const nodeLocalFiles: LocalFiles = {
     ),
   source: (path, size) => ({
     size,
-    slice: (start, end) => (end > start ? createReadStream(path, { start, end: end - 1, highWaterMark: 1024 * 1024 }) : Readable.from([])),
+    slice: (start, end) =>
+      end > start ? createReadStream(path, { start, end: end - 1, highWaterMark: 1024 * 1024 }) : Readable.from([]),
   }),
   async write(target, body, signal) {
     const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.part`);

@@ -15,7 +15,12 @@ export type MoveOutcome =
   | { file: File; status: 'failed'; error: Error };
 
 /** Moves each item into `targetFolder`; one failure does not stop the others. */
-export async function moveInto(client: StorageClient, items: readonly MoveItem[], targetFolder: string, signal?: AbortSignal): Promise<MoveOutcome[]> {
+export async function moveInto(
+  client: StorageClient,
+  items: readonly MoveItem[],
+  targetFolder: string,
+  signal?: AbortSignal,
+): Promise<MoveOutcome[]> {
   const outcomes: MoveOutcome[] = [];
   for (const { file, from } of items) {
     signal?.throwIfAborted();
@@ -24,11 +29,20 @@ export async function moveInto(client: StorageClient, items: readonly MoveItem[]
       continue;
     }
     if (from === targetFolder || file.id === targetFolder) {
-      outcomes.push({ file, status: 'skipped', reason: from === targetFolder ? 'already in that folder' : 'cannot move a folder into itself' });
+      outcomes.push({
+        file,
+        status: 'skipped',
+        reason: from === targetFolder ? 'already in that folder' : 'cannot move a folder into itself',
+      });
       continue;
     }
     try {
-      const result = await client.call('files.patch', { fileId: file.id, addParents: targetFolder, removeParents: sourceParent(file, from), supportsAllDrives: true }, {}, { signal });
+      const result = await client.call(
+        'files.patch',
+        { fileId: file.id, addParents: targetFolder, removeParents: sourceParent(file, from), supportsAllDrives: true },
+        {},
+        { signal },
+      );
       outcomes.push({ file, status: 'moved', result });
     } catch (e) {
       if (signal?.aborted) throw e;

@@ -67,7 +67,11 @@ export class Sharing {
   }
 
   grant(id: string, body: Permission): Promise<Permission> {
-    return this.client.call('permissions.insert', { fileId: id, supportsAllDrives: true, sendNotificationEmails: false }, body);
+    return this.client.call(
+      'permissions.insert',
+      { fileId: id, supportsAllDrives: true, sendNotificationEmails: false },
+      body,
+    );
   }
 
   changeRole(id: string, permissionId: string, role: Role): Promise<Permission> {
@@ -92,7 +96,11 @@ export class Sharing {
     return this.client.call('properties.insert', { fileId }, { key, value, visibility });
   }
 
-  updateProperty(fileId: string, p: Pick<Property, 'key' | 'visibility'>, change: Pick<Property, 'value' | 'visibility'>): Promise<Property> {
+  updateProperty(
+    fileId: string,
+    p: Pick<Property, 'key' | 'visibility'>,
+    change: Pick<Property, 'value' | 'visibility'>,
+  ): Promise<Property> {
     return this.client.call('properties.patch', propertyParams(fileId, p), change);
   }
 
@@ -104,7 +112,10 @@ export class Sharing {
 export type Visibility = NonNullable<Property['visibility']>;
 
 /** A property is addressed by key and visibility; the query parameter spells the visibility in lower case. */
-export function propertyParams(fileId: string, p: Pick<Property, 'key' | 'visibility'>): { fileId: string; propertyKey: string; visibility: string } {
+export function propertyParams(
+  fileId: string,
+  p: Pick<Property, 'key' | 'visibility'>,
+): { fileId: string; propertyKey: string; visibility: string } {
   return { fileId, propertyKey: p.key, visibility: (p.visibility ?? 'PRIVATE').toLowerCase() };
 }
 

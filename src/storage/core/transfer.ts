@@ -21,7 +21,12 @@ export interface TransferOptions {
 const DOWNLOAD_FIELDS = 'nextPageToken,items(id,title,mimeType,fileSize)';
 
 /** Uploads a file or a folder tree (folders are created, files streamed from disk); every item made, in order. */
-export async function uploadTree(client: StorageClient, local: string, parentId: string, opts: TransferOptions = {}): Promise<File[]> {
+export async function uploadTree(
+  client: StorageClient,
+  local: string,
+  parentId: string,
+  opts: TransferOptions = {},
+): Promise<File[]> {
   const files = opts.files ?? nodeLocalFiles;
   const made: File[] = [];
   // Symbolic links can lead back to a directory already on the way; each directory goes up once.
@@ -39,7 +44,12 @@ export async function uploadTree(client: StorageClient, local: string, parentId:
         continue;
       }
       if (st.key !== undefined) seenDirs.add(st.key);
-      const folder = await client.call('files.insert', { supportsAllDrives: true }, { title, mimeType: FOLDER_MIME, parents: [{ id: item.parentId }] }, { signal: opts.signal });
+      const folder = await client.call(
+        'files.insert',
+        { supportsAllDrives: true },
+        { title, mimeType: FOLDER_MIME, parents: [{ id: item.parentId }] },
+        { signal: opts.signal },
+      );
       made.push(folder);
       // Pushed in reverse so children are uploaded in name order.
       const children = (await files.readdir(item.local)).sort().reverse();
@@ -73,7 +83,12 @@ export interface DownloadResult {
  * once per download even when it is reachable through several parents, so a folder that (through
  * multiple parents) contains itself cannot make the walk loop, and shared subtrees are not repeated.
  */
-export async function downloadTree(client: StorageClient, items: File[], dir: string, opts: TransferOptions = {}): Promise<DownloadResult> {
+export async function downloadTree(
+  client: StorageClient,
+  items: File[],
+  dir: string,
+  opts: TransferOptions = {},
+): Promise<DownloadResult> {
   const files = opts.files ?? nodeLocalFiles;
   const result: DownloadResult = { written: [], skipped: [] };
   const seenFolders = new Set<string>();
@@ -110,7 +125,11 @@ export async function downloadTree(client: StorageClient, items: File[], dir: st
     }
     const target = await uniqueLocalPath(into, safeLocalName(title || 'file'), files);
     opts.report?.(`${path.basename(target)}${f.fileSize ? ` (${formatSize(Number(f.fileSize))})` : ''}`);
-    const res = await client.raw('files.get', { fileId: f.id, alt: 'media', supportsAllDrives: true }, { signal: opts.signal });
+    const res = await client.raw(
+      'files.get',
+      { fileId: f.id, alt: 'media', supportsAllDrives: true },
+      { signal: opts.signal },
+    );
     await saveResponse(res, target, { signal: opts.signal }, files);
     result.written.push(target);
   }

@@ -19,7 +19,10 @@ function localPaths(uriList: string | undefined): string[] {
     .map((u) => u.fsPath);
 }
 
-export function storageDragAndDrop(provider: StorageTreeProvider, client: () => Promise<StorageClient>): vscode.TreeDragAndDropController<TreeEntry> {
+export function storageDragAndDrop(
+  provider: StorageTreeProvider,
+  client: () => Promise<StorageClient>,
+): vscode.TreeDragAndDropController<TreeEntry> {
   return {
     dragMimeTypes: [TREE_MIME],
     dropMimeTypes: [TREE_MIME, 'text/uri-list'],
@@ -27,14 +30,18 @@ export function storageDragAndDrop(provider: StorageTreeProvider, client: () => 
       data.set(TREE_MIME, new vscode.DataTransferItem(source.filter((s) => s.type === 'file')));
     },
     async handleDrop(target, data, token) {
-      const targetFolder = folderIdOf(target) ?? (target?.type === 'file' ? folderIdOf(provider.getParent(target)) : undefined);
+      const targetFolder =
+        folderIdOf(target) ?? (target?.type === 'file' ? folderIdOf(provider.getParent(target)) : undefined);
       if (!targetFolder) return;
       const storage = await client();
       const internal = data.get(TREE_MIME)?.value as TreeEntry[] | undefined;
       if (internal?.length) {
-        const items = internal.flatMap((e) => (e.type === 'file' ? [{ file: e.file, from: folderIdOf(provider.getParent(e)) }] : []));
+        const items = internal.flatMap((e) =>
+          e.type === 'file' ? [{ file: e.file, from: folderIdOf(provider.getParent(e)) }] : [],
+        );
         for (const o of await moveInto(storage, items, targetFolder)) {
-          if (o.status === 'failed') void vscode.window.showErrorMessage(`Moving "${o.file.title}" failed: ${o.error.message}`);
+          if (o.status === 'failed')
+            void vscode.window.showErrorMessage(`Moving "${o.file.title}" failed: ${o.error.message}`);
         }
         provider.refresh(undefined);
         return;

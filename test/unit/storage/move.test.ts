@@ -14,9 +14,12 @@ describe('storage core: moving items between folders', () => {
   });
   after(async () => h.close());
 
-  const folder = (title: string, parent = 'root') => client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: parent }] });
-  const file = (title: string, parents: string[]) => client.call('files.insert', {}, { title, mimeType: 'text/plain', parents: parents.map((id) => ({ id })) });
-  const parentsOf = async (id: string) => ((await client.getFile(id, { fields: 'parents(id,isRoot)' })).parents ?? []).map((p) => (p.isRoot ? 'root' : p.id));
+  const folder = (title: string, parent = 'root') =>
+    client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: parent }] });
+  const file = (title: string, parents: string[]) =>
+    client.call('files.insert', {}, { title, mimeType: 'text/plain', parents: parents.map((id) => ({ id })) });
+  const parentsOf = async (id: string) =>
+    ((await client.getFile(id, { fields: 'parents(id,isRoot)' })).parents ?? []).map((p) => (p.isRoot ? 'root' : p.id));
 
   it('moves an item out of the folder it was dragged from and keeps its other parents', async () => {
     const a = await folder('move-a');

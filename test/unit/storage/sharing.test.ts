@@ -1,36 +1,76 @@
 import * as assert from 'node:assert/strict';
 import { StorageClient } from '../../../src/storage/core/client';
-import { assignableRoles, describePermission, grantBody, granteePrompt, grantRoles, otherVisibility, propertyParams, Sharing } from '../../../src/storage/core/sharing';
+import {
+  assignableRoles,
+  describePermission,
+  grantBody,
+  granteePrompt,
+  grantRoles,
+  otherVisibility,
+  propertyParams,
+  Sharing,
+} from '../../../src/storage/core/sharing';
 import { startStorage, type Harness } from './emulatorHarness';
 
 describe('storage core: sharing rules', () => {
   it('offers organizer roles only in shared drives, and never owner', () => {
     assert.deepEqual(assignableRoles({ kind: 'file', file: { id: 'f' } }), ['writer', 'reader']);
-    assert.deepEqual(assignableRoles({ kind: 'file', file: { id: 'f', driveId: 'd' } }), ['organizer', 'fileOrganizer', 'writer', 'reader']);
-    assert.deepEqual(assignableRoles({ kind: 'drive', driveId: 'd' }), ['organizer', 'fileOrganizer', 'writer', 'reader']);
+    assert.deepEqual(assignableRoles({ kind: 'file', file: { id: 'f', driveId: 'd' } }), [
+      'organizer',
+      'fileOrganizer',
+      'writer',
+      'reader',
+    ]);
+    assert.deepEqual(assignableRoles({ kind: 'drive', driveId: 'd' }), [
+      'organizer',
+      'fileOrganizer',
+      'writer',
+      'reader',
+    ]);
     assert.deepEqual(grantRoles({ kind: 'file', file: { id: 'f' } }), ['writer', 'reader', 'commenter']);
   });
 
   it('writes commenter as reader plus an additional role, and a link grant without a value', () => {
-    assert.deepEqual(grantBody('user', 'commenter', 'a@example.com'), { type: 'user', role: 'reader', additionalRoles: ['commenter'], value: 'a@example.com' });
+    assert.deepEqual(grantBody('user', 'commenter', 'a@example.com'), {
+      type: 'user',
+      role: 'reader',
+      additionalRoles: ['commenter'],
+      value: 'a@example.com',
+    });
     assert.deepEqual(grantBody('anyone', 'reader', 'ignored'), { type: 'anyone', role: 'reader', withLink: true });
-    assert.deepEqual(grantBody('domain', 'writer', 'example.com'), { type: 'domain', role: 'writer', value: 'example.com' });
+    assert.deepEqual(grantBody('domain', 'writer', 'example.com'), {
+      type: 'domain',
+      role: 'writer',
+      value: 'example.com',
+    });
     assert.equal(granteePrompt('anyone'), undefined);
     assert.equal(granteePrompt('domain'), 'Domain');
     assert.equal(granteePrompt('group'), 'E-mail address');
   });
 
   it('lists a permission by who and role', () => {
-    assert.deepEqual(describePermission({ type: 'user', role: 'reader', additionalRoles: ['commenter'], emailAddress: 'a@example.com' }), {
-      label: 'a@example.com',
-      description: 'reader + commenter',
-      detail: 'a@example.com',
-    });
+    assert.deepEqual(
+      describePermission({
+        type: 'user',
+        role: 'reader',
+        additionalRoles: ['commenter'],
+        emailAddress: 'a@example.com',
+      }),
+      {
+        label: 'a@example.com',
+        description: 'reader + commenter',
+        detail: 'a@example.com',
+      },
+    );
     assert.equal(describePermission({ type: 'anyone', role: 'reader' }).label, 'anyone');
   });
 
   it('addresses a property by key and lower-case visibility', () => {
-    assert.deepEqual(propertyParams('f', { key: 'k', visibility: 'PUBLIC' }), { fileId: 'f', propertyKey: 'k', visibility: 'public' });
+    assert.deepEqual(propertyParams('f', { key: 'k', visibility: 'PUBLIC' }), {
+      fileId: 'f',
+      propertyKey: 'k',
+      visibility: 'public',
+    });
     assert.deepEqual(propertyParams('f', { key: 'k' }), { fileId: 'f', propertyKey: 'k', visibility: 'private' });
     assert.equal(otherVisibility('PUBLIC'), 'PRIVATE');
     assert.equal(otherVisibility(undefined), 'PUBLIC');

@@ -35,7 +35,8 @@ describe('storage core: recursive upload and download', () => {
   beforeEach(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-tree-'))));
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  const folder = (title: string, parent = 'root') => client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: parent }] });
+  const folder = (title: string, parent = 'root') =>
+    client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: parent }] });
 
   it('uploads a local folder tree in name order and downloads it back byte for byte', async () => {
     const src = path.join(tmp, 'src', 'Album');
@@ -51,29 +52,46 @@ describe('storage core: recursive upload and download', () => {
       ['Album', 'a.txt', 'b-sub', 'c.md', 'deeper', 'd.json'],
     );
     assert.equal(made[0].mimeType, FOLDER_MIME);
-    assert.deepEqual(made[0].parents?.map((p) => p.id), [target.id]);
+    assert.deepEqual(
+      made[0].parents?.map((p) => p.id),
+      [target.id],
+    );
     assert.equal(made[3].mimeType, 'text/markdown');
     assert.ok(lines.includes('a.txt 100%'), lines.join('\n'));
 
     const out = path.join(tmp, 'out');
     fs.mkdirSync(out);
     const result = await downloadTree(client, [made[0]], out);
-    assert.deepEqual(snapshot(out), { 'Album/a.txt': 'alpha', 'Album/b-sub/c.md': '# c', 'Album/b-sub/deeper/d.json': '{"d":1}' });
+    assert.deepEqual(snapshot(out), {
+      'Album/a.txt': 'alpha',
+      'Album/b-sub/c.md': '# c',
+      'Album/b-sub/deeper/d.json': '{"d":1}',
+    });
     assert.equal(result.written.length, 3);
     assert.deepEqual(result.skipped, []);
   });
 
   it('exports workspace documents in their download format and names clashes uniquely', async () => {
     const parent = await folder('docs');
-    await client.call('files.insert', {}, { title: 'Plan', mimeType: 'application/vnd.google-apps.document', parents: [{ id: parent.id! }] });
-    await client.call('files.insert', {}, { title: 'Form', mimeType: 'application/vnd.google-apps.form', parents: [{ id: parent.id! }] });
+    await client.call(
+      'files.insert',
+      {},
+      { title: 'Plan', mimeType: 'application/vnd.google-apps.document', parents: [{ id: parent.id! }] },
+    );
+    await client.call(
+      'files.insert',
+      {},
+      { title: 'Form', mimeType: 'application/vnd.google-apps.form', parents: [{ id: parent.id! }] },
+    );
     fs.mkdirSync(path.join(tmp, 'docs'));
     const result = await downloadTree(client, [parent], tmp);
     assert.deepEqual(
       result.written.map((p) => path.relative(tmp, p)),
       [path.join('docs (1)', 'Plan.docx')],
     );
-    assert.deepEqual(result.skipped, [{ title: 'Form', reason: 'no download format for application/vnd.google-apps.form' }]);
+    assert.deepEqual(result.skipped, [
+      { title: 'Form', reason: 'no download format for application/vnd.google-apps.form' },
+    ]);
     assert.equal(fs.readFileSync(result.written[0]).subarray(0, 2).toString(), 'PK');
   });
 
@@ -85,7 +103,10 @@ describe('storage core: recursive upload and download', () => {
     // concurrent move elsewhere (or another implementation of the API) can leave behind.
     const store = h.emulator.service.store;
     store.setParents(store.state.files[a.id!], [...store.state.files[a.id!].parents, b.id!]);
-    assert.ok((await client.listFolder(b.id!)).some((k) => k.id === a.id), 'a is now a child of b');
+    assert.ok(
+      (await client.listFolder(b.id!)).some((k) => k.id === a.id),
+      'a is now a child of b',
+    );
 
     const result = await downloadTree(client, [a], tmp);
     assert.deepEqual(snapshot(tmp), { 'cycle-a/cycle-b/inside.txt': '' });
@@ -94,7 +115,12 @@ describe('storage core: recursive upload and download', () => {
 
   it('stops at once when cancelled and leaves no partial file under a real name', async () => {
     const parent = await folder('cancel-me');
-    for (const n of ['1', '2', '3']) await client.call('files.insert', {}, { title: `${n}.txt`, mimeType: 'text/plain', parents: [{ id: parent.id! }] });
+    for (const n of ['1', '2', '3'])
+      await client.call(
+        'files.insert',
+        {},
+        { title: `${n}.txt`, mimeType: 'text/plain', parents: [{ id: parent.id! }] },
+      );
     const abort = new AbortController();
     let reported = 0;
     await assert.rejects(
@@ -128,11 +154,16 @@ describe('storage core: recursive upload and download', () => {
       },
     };
     const parent = await folder('ported');
-    const up = await uploadTree(client, (() => {
-      const p = path.join(tmp, 'one.txt');
-      fs.writeFileSync(p, 'one');
-      return p;
-    })(), parent.id!, { files: nodeLocalFiles });
+    const up = await uploadTree(
+      client,
+      (() => {
+        const p = path.join(tmp, 'one.txt');
+        fs.writeFileSync(p, 'one');
+        return p;
+      })(),
+      parent.id!,
+      { files: nodeLocalFiles },
+    );
     assert.equal(up.length, 1);
     const result = await downloadTree(client, [parent], '/virtual', { files: port });
     assert.deepEqual([...written], [[path.join('/virtual', 'ported', 'one.txt'), 'one']]);

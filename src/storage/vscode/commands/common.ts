@@ -78,10 +78,13 @@ export function withCancellableProgress<T>(
   work: (report: (message: string) => void, signal: AbortSignal) => Promise<T>,
   extra?: vscode.CancellationToken,
 ): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const abort = new AbortController();
-    token.onCancellationRequested(() => abort.abort());
-    extra?.onCancellationRequested(() => abort.abort());
-    return work((message) => progress.report({ message }), abort.signal);
-  });
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      extra?.onCancellationRequested(() => abort.abort());
+      return work((message) => progress.report({ message }), abort.signal);
+    },
+  );
 }

@@ -34,7 +34,11 @@ export function registerDriveCommands(ctx: CommandContext): vscode.Disposable[] 
       guarded(ctx, 'Deleting the shared drive', async () => {
         if (e?.type !== 'drive' || !e.drive.id) return;
         if (!confirmed) {
-          const ok = await vscode.window.showWarningMessage(`Delete the shared drive "${e.drive.name}"?`, { modal: true, detail: 'Only empty shared drives can be deleted.' }, 'Delete Drive');
+          const ok = await vscode.window.showWarningMessage(
+            `Delete the shared drive "${e.drive.name}"?`,
+            { modal: true, detail: 'Only empty shared drives can be deleted.' },
+            'Delete Drive',
+          );
           if (ok !== 'Delete Drive') return;
         }
         await (await ctx.client()).call('drives.delete', { driveId: e.drive.id });

@@ -11,7 +11,9 @@ async function addProperty(sharing: Sharing, fileId: string) {
   if (!key) return;
   const value = await vscode.window.showInputBox({ prompt: `Value of ${key}` });
   if (value === undefined) return;
-  const vis = (await vscode.window.showQuickPick(['PRIVATE', 'PUBLIC'], { placeHolder: 'Visibility: PRIVATE (this app only) or PUBLIC (every app)' })) as Visibility | undefined;
+  const vis = (await vscode.window.showQuickPick(['PRIVATE', 'PUBLIC'], {
+    placeHolder: 'Visibility: PRIVATE (this app only) or PUBLIC (every app)',
+  })) as Visibility | undefined;
   if (!vis) return;
   return sharing.setProperty(fileId, key, value, vis);
 }
@@ -21,13 +23,26 @@ async function manageProperties(ctx: CommandContext, f: File | undefined) {
   const sharing = new Sharing(await ctx.client());
   const items = await sharing.listProperties(f.id);
   const add = { label: '$(add) Add property…', property: undefined as Property | undefined };
-  const pick = await vscode.window.showQuickPick([add, ...items.map((p) => ({ label: `${p.key} = ${p.value}`, description: p.visibility, property: p as Property | undefined }))], {
-    placeHolder: `Properties of "${displayName(f.title)}"`,
-  });
+  const pick = await vscode.window.showQuickPick(
+    [
+      add,
+      ...items.map((p) => ({
+        label: `${p.key} = ${p.value}`,
+        description: p.visibility,
+        property: p as Property | undefined,
+      })),
+    ],
+    {
+      placeHolder: `Properties of "${displayName(f.title)}"`,
+    },
+  );
   if (!pick) return;
   if (!pick.property) return addProperty(sharing, f.id);
   const p = pick.property;
-  const action = await vscode.window.showQuickPick(['Edit value', `Make ${p.visibility === 'PUBLIC' ? 'private' : 'public'}`, 'Delete'], { placeHolder: `${p.key} (${p.visibility})` });
+  const action = await vscode.window.showQuickPick(
+    ['Edit value', `Make ${p.visibility === 'PUBLIC' ? 'private' : 'public'}`, 'Delete'],
+    { placeHolder: `${p.key} (${p.visibility})` },
+  );
   if (action === 'Edit value') {
     const value = await vscode.window.showInputBox({ prompt: `Value of ${p.key}`, value: p.value });
     if (value !== undefined) return sharing.updateProperty(f.id, p, { value });
@@ -60,13 +75,19 @@ export function registerMetadataCommands(ctx: CommandContext): vscode.Disposable
         if (!id) return;
         const field = fieldId ?? (await vscode.window.showInputBox({ prompt: 'Field id (empty: remove the label)' }));
         if (field === undefined) return;
-        const text = field ? (value ?? (await vscode.window.showInputBox({ prompt: `Text value of ${field}` }))) : undefined;
-        const mod = field ? { labelId: id, fieldModifications: [{ fieldId: field, setTextValues: [text ?? ''] }] } : { labelId: id, removeLabel: true };
+        const text = field
+          ? (value ?? (await vscode.window.showInputBox({ prompt: `Text value of ${field}` })))
+          : undefined;
+        const mod = field
+          ? { labelId: id, fieldModifications: [{ fieldId: field, setTextValues: [text ?? ''] }] }
+          : { labelId: id, removeLabel: true };
         return (await ctx.client()).call('files.modifyLabels', { fileId: f.id }, { labelModifications: [mod] });
       }),
     ),
 
-    reg('properties', async (e: TreeEntry) => guarded(ctx, 'Editing properties', () => manageProperties(ctx, fileOf(e)))),
+    reg('properties', async (e: TreeEntry) =>
+      guarded(ctx, 'Editing properties', () => manageProperties(ctx, fileOf(e))),
+    ),
     reg('setProperty', async (e: TreeEntry, key: string, value: string, visibility: Visibility = 'PRIVATE') =>
       guarded(ctx, 'Setting the property', async () => {
         const f = fileOf(e);

@@ -19,7 +19,13 @@ async function manageRevisions(ctx: CommandContext, f: File | undefined) {
   const pick = await vscode.window.showQuickPick(
     items.map((r, i) => ({
       label: `${formatDate(r.modifiedDate ?? '')}${i === 0 ? ' (current)' : ''}`,
-      description: [r.fileSize ? formatSize(Number(r.fileSize)) : '', r.lastModifyingUserName ?? '', r.pinned ? 'kept forever' : ''].filter(Boolean).join(' · '),
+      description: [
+        r.fileSize ? formatSize(Number(r.fileSize)) : '',
+        r.lastModifyingUserName ?? '',
+        r.pinned ? 'kept forever' : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
       revision: r,
     })),
     { placeHolder: `Revisions of "${displayName(f.title)}"` },
@@ -27,16 +33,28 @@ async function manageRevisions(ctx: CommandContext, f: File | undefined) {
   if (!pick) return;
   const r: Revision = pick.revision;
   // Workspace documents keep their revisions by the service's own rules: no pinning or deleting.
-  const actions = ['Open', 'Compare with current', ...(isWorkspaceDocument(f) ? [] : [r.pinned ? 'Stop keeping forever' : 'Keep forever', 'Delete'])];
+  const actions = [
+    'Open',
+    'Compare with current',
+    ...(isWorkspaceDocument(f) ? [] : [r.pinned ? 'Stop keeping forever' : 'Keep forever', 'Delete']),
+  ];
   const action = await vscode.window.showQuickPick(actions, { placeHolder: pick.label });
   if (action === 'Open') {
     await vscode.window.showTextDocument(revisionUri(f, r.id), { preview: true });
   } else if (action === 'Compare with current') {
-    await vscode.commands.executeCommand('apiWorkbench.storage.compareRevision', { type: 'file', key: f.id, parentKey: '', file: f, folder: false }, r.id);
+    await vscode.commands.executeCommand(
+      'apiWorkbench.storage.compareRevision',
+      { type: 'file', key: f.id, parentKey: '', file: f, folder: false },
+      r.id,
+    );
   } else if (action === 'Keep forever' || action === 'Stop keeping forever') {
     return client.call('revisions.patch', { fileId: f.id, revisionId: r.id! }, { pinned: action === 'Keep forever' });
   } else if (action === 'Delete') {
-    const ok = await vscode.window.showWarningMessage(`Delete the revision of ${pick.label} permanently?`, { modal: true }, 'Delete');
+    const ok = await vscode.window.showWarningMessage(
+      `Delete the revision of ${pick.label} permanently?`,
+      { modal: true },
+      'Delete',
+    );
     if (ok === 'Delete') return client.call('revisions.delete', { fileId: f.id, revisionId: r.id! });
   }
   return undefined;
@@ -49,7 +67,12 @@ export function registerRevisionCommands(ctx: CommandContext): vscode.Disposable
       const f = fileOf(e);
       if (!f?.id) return;
       const right = vscode.Uri.from({ scheme: STORE_SCHEME, path: filePath(f.id, f.title) });
-      await vscode.commands.executeCommand('vscode.diff', revisionUri(f, revisionId), right, `${displayName(f.title)} (revision ${revisionId.slice(0, 8)}) ↔ current`);
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        revisionUri(f, revisionId),
+        right,
+        `${displayName(f.title)} (revision ${revisionId.slice(0, 8)}) ↔ current`,
+      );
     }),
   ];
 }

@@ -25,12 +25,16 @@ function shareTarget(e: TreeEntry | undefined): ShareTarget | undefined {
 }
 
 async function addGrant(sharing: Sharing, id: string, target: ShareTarget) {
-  const type = (await vscode.window.showQuickPick([...GRANTEE_TYPES], { placeHolder: 'Share with' })) as GranteeType | undefined;
+  const type = (await vscode.window.showQuickPick([...GRANTEE_TYPES], { placeHolder: 'Share with' })) as
+    | GranteeType
+    | undefined;
   if (!type) return;
   const prompt = granteePrompt(type);
   const value = prompt === undefined ? '' : await vscode.window.showInputBox({ prompt });
   if (value === undefined) return;
-  const role = (await vscode.window.showQuickPick(grantRoles(target), { placeHolder: 'Role' })) as GrantRole | undefined;
+  const role = (await vscode.window.showQuickPick(grantRoles(target), { placeHolder: 'Role' })) as
+    | GrantRole
+    | undefined;
   if (!role) return;
   return sharing.grant(id, grantBody(type, role, value));
 }
@@ -41,14 +45,23 @@ async function managePermissions(ctx: CommandContext, e: TreeEntry) {
   if (!target || !id) return;
   const sharing = new Sharing(await ctx.client());
   const items = await sharing.list(id);
-  const add = { label: '$(person-add) Add people or a link…', description: undefined as string | undefined, permission: undefined as Permission | undefined };
-  const pick = await vscode.window.showQuickPick([add, ...items.map((p) => ({ ...describePermission(p), permission: p as Permission | undefined }))], { placeHolder: 'Who has access' });
+  const add = {
+    label: '$(person-add) Add people or a link…',
+    description: undefined as string | undefined,
+    permission: undefined as Permission | undefined,
+  };
+  const pick = await vscode.window.showQuickPick(
+    [add, ...items.map((p) => ({ ...describePermission(p), permission: p as Permission | undefined }))],
+    { placeHolder: 'Who has access' },
+  );
   if (!pick) return;
   if (!pick.permission) return addGrant(sharing, id, target);
   const p = pick.permission;
   const action = await vscode.window.showQuickPick(['Change role', 'Remove access'], { placeHolder: pick.label });
   if (action === 'Change role') {
-    const role = (await vscode.window.showQuickPick(assignableRoles(target), { placeHolder: 'New role' })) as Role | undefined;
+    const role = (await vscode.window.showQuickPick(assignableRoles(target), { placeHolder: 'New role' })) as
+      | Role
+      | undefined;
     if (role) return sharing.changeRole(id, p.id!, role);
   } else if (action === 'Remove access') {
     const ok = await vscode.window.showWarningMessage(`Remove the access of ${pick.label}?`, { modal: true }, 'Remove');

@@ -8,10 +8,23 @@ import { displayName } from '../../core/storePaths';
 import type { TreeEntry } from '../../core/tree';
 import { downloadTree, uploadTree } from '../../core/transfer';
 import type { StorageClient } from '../../core/client';
-import { type CommandContext, fileOf, folderIdOf, guarded, registerStorageCommand as reg, selection, withCancellableProgress } from './common';
+import {
+  type CommandContext,
+  fileOf,
+  folderIdOf,
+  guarded,
+  registerStorageCommand as reg,
+  selection,
+  withCancellableProgress,
+} from './common';
 
 /** Uploads local files and folders into a storage folder under one progress notification. */
-export async function uploadPaths(client: StorageClient, paths: string[], parentId: string, extra?: vscode.CancellationToken): Promise<File[]> {
+export async function uploadPaths(
+  client: StorageClient,
+  paths: string[],
+  parentId: string,
+  extra?: vscode.CancellationToken,
+): Promise<File[]> {
   return withCancellableProgress(
     'Uploading',
     async (report, signal) => {
@@ -26,7 +39,16 @@ export async function uploadPaths(client: StorageClient, paths: string[], parent
 async function uploadInto(ctx: CommandContext, e: TreeEntry, paths: string[] | undefined, folders: boolean) {
   return guarded(ctx, 'Uploading', async () => {
     const parent = folderIdOf(e) ?? 'root';
-    const chosen = paths ?? (await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: !folders, canSelectFolders: folders, openLabel: 'Upload' }))?.map((u) => u.fsPath);
+    const chosen =
+      paths ??
+      (
+        await vscode.window.showOpenDialog({
+          canSelectMany: true,
+          canSelectFiles: !folders,
+          canSelectFolders: folders,
+          openLabel: 'Upload',
+        })
+      )?.map((u) => u.fsPath);
     if (!chosen?.length) return;
     const made = await uploadPaths(await ctx.client(), chosen, parent);
     ctx.tree.refresh(e);
@@ -43,10 +65,20 @@ export function registerTransferCommands(ctx: CommandContext): vscode.Disposable
       guarded(ctx, 'Downloading', async () => {
         const files = selection(e, all);
         if (!files.length) return;
-        const dir = targetDir ?? (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Download here' }))?.[0]?.fsPath;
+        const dir =
+          targetDir ??
+          (
+            await vscode.window.showOpenDialog({
+              canSelectFolders: true,
+              canSelectFiles: false,
+              openLabel: 'Download here',
+            })
+          )?.[0]?.fsPath;
         if (!dir) return;
         const client = await ctx.client();
-        const result = await withCancellableProgress('Downloading', (report, signal) => downloadTree(client, files, dir, { signal, report }));
+        const result = await withCancellableProgress('Downloading', (report, signal) =>
+          downloadTree(client, files, dir, { signal, report }),
+        );
         for (const s of result.skipped) ctx.log.info(`storage: download skipped "${s.title}": ${s.reason}`);
         void vscode.window.showInformationMessage(`Downloaded ${result.written.length} file(s) to ${dir}.`);
         return result.written;
@@ -68,7 +100,13 @@ export function registerTransferCommands(ctx: CommandContext): vscode.Disposable
             )
           )?.description;
         if (!choice) return;
-        const file = target ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(safeLocalName(f.title ?? 'export', extensionOf(choice))) }))?.fsPath;
+        const file =
+          target ??
+          (
+            await vscode.window.showSaveDialog({
+              defaultUri: vscode.Uri.file(safeLocalName(f.title ?? 'export', extensionOf(choice))),
+            })
+          )?.fsPath;
         if (!file) return;
         await exportToFile(client, f.id, choice, file);
         return file;
