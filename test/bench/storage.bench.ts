@@ -111,9 +111,9 @@ async function uploadBench(origin: string, token: string): Promise<BenchResult[]
 
     const client = new StorageClient({ baseUrl: origin, auth: { token: () => token } });
     const raw = async () => {
-      const target = await client.call<{ id: string }>('files.insert', {}, { body: { title: 'raw-put-target.bin' } });
-      const ms = await rawPut(origin, token, target.id, file, size);
-      await client.call('files.delete', { fileId: target.id }); // the server should not keep gigabytes around
+      const target = await client.call('files.insert', {}, { title: 'raw-put-target.bin' });
+      const ms = await rawPut(origin, token, target.id!, file, size);
+      await client.call('files.delete', { fileId: target.id! }); // the server should not keep gigabytes around
       return ms;
     };
     let base = process.memoryUsage().rss;

@@ -1,7 +1,7 @@
 // Polls the change feed (getStartPageToken once, then changes.list from the saved token) and
 // reports which items changed, so views refresh only what moved. Pages are followed to the end;
 // the last page's newStartPageToken is where the next poll starts.
-import type { Change, ChangeList, StartPageToken } from '../../shared/wire/storage';
+import type { Change } from '../../shared/wire/storage';
 import type { StorageClient } from './client';
 
 export interface ChangeBatch {
@@ -30,8 +30,7 @@ export class ChangeFeed {
 
   /** Remembers where to start: changes from now on. */
   async init(): Promise<void> {
-    const t = await this.client.call<StartPageToken>('changes.getStartPageToken', { supportsAllDrives: true });
-    this.token = t.startPageToken;
+    this.token = await this.client.startPageToken();
   }
 
   async poll(): Promise<ChangeBatch> {
@@ -41,7 +40,7 @@ export class ChangeFeed {
       const changes: Change[] = [];
       let token = this.token!;
       for (;;) {
-        const page = await this.client.call<ChangeList>('changes.list', {
+        const page = await this.client.call('changes.list', {
           pageToken: token,
           maxResults: 500,
           includeItemsFromAllDrives: this.opts.includeDrives ?? true,

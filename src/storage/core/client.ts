@@ -5,7 +5,10 @@ import type * as W from '../../shared/wire/storage';
 import { collectAll, pages } from './paging';
 import { Transport, type QueryValue, type ResponseLike, type TransportOptions } from './transport';
 import { OperationTable, defaultOperations } from './operations';
-import type { OperationParams, OperationId } from './operationTypes';
+import type { OperationId, ParamsOf, RequestOf, ResponseOf } from './operationTypes';
+
+/** The generated parameter types are closed object types; the operation table reads them by name. */
+type ParamRecord = Record<string, QueryValue>;
 
 export type StorageClientOptions = Omit<TransportOptions, 'servicePath' | 'uploadPath'> & {
   /** Description document to drive the operations; defaults to schemas/store.v2.json. */
@@ -20,11 +23,18 @@ export const LIST_FIELDS =
   'nextPageToken,items(id,title,mimeType,fileSize,modifiedDate,createdDate,md5Checksum,etag,version,headRevisionId,parents(id,isRoot),labels(starred,trashed,hidden),explicitlyTrashed,owners(displayName,emailAddress),lastModifyingUserName,shortcutDetails,exportLinks,driveId,capabilities(canEdit,canRename,canTrash,canUntrash,canDelete,canAddChildren,canDownload,canCopy,canModifyContent,canComment,canShare,canReadRevisions),originalFilename,fileExtension,description)';
 
 export interface CallOptions {
-  body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Extra statuses handled by the caller. */
   expectStatus?: number[];
+}
+
+export interface RawOptions extends CallOptions {
+  /** JSON body (metadata). */
+  body?: unknown;
+  upload?: boolean;
+  /** Raw body; a factory is called per attempt so streams can be recreated for retries. */
+  rawBody?: Buffer | string | (() => unknown);
 }
 
 export class StorageClient {
@@ -40,16 +50,31 @@ export class StorageClient {
     });
   }
 
-  /** Performs any operation of the description by id (`files.list`, `drive.files.list` also accepted). */
-  async call<T = unknown>(methodId: OperationId | string, params: Record<string, QueryValue> = {}, opts: CallOptions = {}): Promise<T> {
-    const res = await this.raw(methodId, params, opts);
+  /** Performs one operation of the description, typed by its id (parameters, body and answer). */
+  async call<K extends OperationId>(id: K, params: ParamsOf<K>, body?: RequestOf<K>, opts: CallOptions = {}): Promise<ResponseOf<K>> {
+    return this.parse<ResponseOf<K>>(await this.send(id, params as ParamRecord, { ...opts, body }));
+  }
+
+  /**
+   * Performs an operation chosen at run time (a full method id such as `drive.files.list` is also
+   * accepted); the answer is unchecked JSON. Only for callers whose id comes from outside the code.
+   */
+  async callById(methodId: string, params: Record<string, QueryValue> = {}, body?: unknown, opts: CallOptions = {}): Promise<unknown> {
+    return this.parse<unknown>(await this.send(methodId, params, { ...opts, body }));
+  }
+
+  /** Like `call` but hands back the response (media downloads, uploads, status codes). */
+  raw<K extends OperationId>(id: K, params: ParamsOf<K>, opts: RawOptions & { body?: RequestOf<K> } = {}): Promise<ResponseLike> {
+    return this.send(id, params as ParamRecord, opts);
+  }
+
+  private async parse<T>(res: ResponseLike): Promise<T> {
     if (res.status === 204) return undefined as T;
     const text = await res.text();
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
-  /** Like `call` but hands back the response (media downloads, status codes). */
-  async raw(methodId: OperationId | string, params: Record<string, QueryValue> = {}, opts: CallOptions & { upload?: boolean; rawBody?: Buffer | string | (() => unknown) } = {}): Promise<ResponseLike> {
+  private send(methodId: string, params: Record<string, QueryValue>, opts: RawOptions): Promise<ResponseLike> {
     const op = this.ops.get(methodId);
     // Compact JSON (a documented global parameter): smaller answers, faster to send and parse.
     const { path, query } = this.ops.resolve(op, params.alt === 'media' || params.prettyPrint !== undefined ? params : { ...params, prettyPrint: false });
@@ -69,19 +94,26 @@ export class StorageClient {
   // ---- conveniences over the operations the tree, file system and commands use most ----
 
   about(fields?: string, signal?: AbortSignal): Promise<W.About> {
-    return this.call<W.About>('about.get', { fields }, { signal });
+    return this.call('about.get', { fields }, undefined, { signal });
   }
 
-  listFiles(params: OperationParams<'files.list'>, signal?: AbortSignal): Promise<W.FileList> {
-    return this.call<W.FileList>('files.list', params as Record<string, QueryValue>, { signal });
+  /** Where the change feed starts now; a clear error when the service leaves it out. */
+  async startPageToken(signal?: AbortSignal): Promise<string> {
+    const t = await this.call('changes.getStartPageToken', { supportsAllDrives: true }, undefined, { signal });
+    if (!t.startPageToken) throw new Error('The storage service returned no start page token for the change feed.');
+    return t.startPageToken;
+  }
+
+  listFiles(params: ParamsOf<'files.list'>, signal?: AbortSignal): Promise<W.FileList> {
+    return this.call('files.list', params, undefined, { signal });
   }
 
   /** Every page of a files.list query, in order. */
-  listFilePages(params: Omit<OperationParams<'files.list'>, 'pageToken'>, signal?: AbortSignal): AsyncGenerator<W.FileList> {
+  listFilePages(params: Omit<ParamsOf<'files.list'>, 'pageToken'>, signal?: AbortSignal): AsyncGenerator<W.FileList> {
     return pages<W.File, W.FileList>((pageToken) => this.listFiles({ ...params, pageToken }, signal), signal);
   }
 
-  listAllFiles(params: Omit<OperationParams<'files.list'>, 'pageToken'>, signal?: AbortSignal): Promise<W.File[]> {
+  listAllFiles(params: Omit<ParamsOf<'files.list'>, 'pageToken'>, signal?: AbortSignal): Promise<W.File[]> {
     return collectAll<W.File, W.FileList>((pageToken) => this.listFiles({ ...params, pageToken }, signal), signal);
   }
 
@@ -90,8 +122,8 @@ export class StorageClient {
     return this.listAllFiles(folderQuery(folderId, opts), signal);
   }
 
-  getFile(fileId: string, params: Omit<OperationParams<'files.get'>, 'fileId'> = {}, signal?: AbortSignal): Promise<W.File> {
-    return this.call<W.File>('files.get', { supportsAllDrives: true, ...params, fileId } as Record<string, QueryValue>, { signal });
+  getFile(fileId: string, params: Omit<ParamsOf<'files.get'>, 'fileId'> = {}, signal?: AbortSignal): Promise<W.File> {
+    return this.call('files.get', { supportsAllDrives: true, ...params, fileId }, undefined, { signal });
   }
 
   /** The bytes of a blob (`alt=media`), optionally of an older revision. */
@@ -105,13 +137,13 @@ export class StorageClient {
     return Buffer.from(await res.arrayBuffer());
   }
 
-  listChildren(folderId: string, params: Omit<OperationParams<'children.list'>, 'folderId'> = {}, signal?: AbortSignal): Promise<W.ChildList> {
-    return this.call<W.ChildList>('children.list', { ...params, folderId } as Record<string, QueryValue>, { signal });
+  listChildren(folderId: string, params: Omit<ParamsOf<'children.list'>, 'folderId'> = {}, signal?: AbortSignal): Promise<W.ChildList> {
+    return this.call('children.list', { ...params, folderId }, undefined, { signal });
   }
 }
 
 /** files.list parameters for one folder's children, folders first. */
-export function folderQuery(folderId: string, opts: { includeTrashed?: boolean; pageSize?: number; orderBy?: string; fields?: string; allDrives?: boolean } = {}): OperationParams<'files.list'> {
+export function folderQuery(folderId: string, opts: { includeTrashed?: boolean; pageSize?: number; orderBy?: string; fields?: string; allDrives?: boolean } = {}): ParamsOf<'files.list'> {
   const q = `${quote(folderId)} in parents${opts.includeTrashed ? '' : ' and trashed = false'}`;
   return {
     q,

@@ -1,12 +1,11 @@
 // Downloads (`alt=media`) and exports streamed to disk: bytes go from the socket to a temporary
 // file next to the target, renamed into place only when complete, so a failure never leaves a
 // truncated file under the real name.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { StorageClient } from './client';
 import type { ResponseLike } from './transport';
+import { nodeLocalFiles, type LocalFiles } from './localFiles';
 
 export interface DownloadOptions {
   revisionId?: string;
@@ -22,9 +21,9 @@ function bodyStream(res: ResponseLike): Readable {
   throw new Error('The response has no readable body.');
 }
 
-async function toFile(res: ResponseLike, target: string, opts: DownloadOptions): Promise<number> {
+/** Streams a media response into `target` through the local-files port, counting bytes as they pass. */
+export async function saveResponse(res: ResponseLike, target: string, opts: DownloadOptions = {}, files: LocalFiles = nodeLocalFiles): Promise<number> {
   const total = Number(res.headers.get('content-length') ?? NaN);
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.part`);
   let received = 0;
   const count = new Transform({
     transform(chunk: Buffer, _enc, cb) {
@@ -33,24 +32,22 @@ async function toFile(res: ResponseLike, target: string, opts: DownloadOptions):
       cb(null, chunk);
     },
   });
-  try {
-    await pipeline(bodyStream(res), count, fs.createWriteStream(tmp), { signal: opts.signal });
-    fs.renameSync(tmp, target);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
+  const source = bodyStream(res);
+  // pipe() forwards neither errors nor teardown: a cut socket fails the write, a failed write frees the socket.
+  source.on('error', (e) => count.destroy(e));
+  count.on('close', () => source.destroy());
+  await files.write(target, source.pipe(count), opts.signal);
   return received;
 }
 
 export async function downloadToFile(client: StorageClient, fileId: string, target: string, opts: DownloadOptions = {}): Promise<number> {
   const res = await client.raw('files.get', { fileId, alt: 'media', revisionId: opts.revisionId, acknowledgeAbuse: opts.acknowledgeAbuse, supportsAllDrives: true }, { signal: opts.signal });
-  return toFile(res, target, opts);
+  return saveResponse(res, target, opts);
 }
 
 export async function exportToFile(client: StorageClient, fileId: string, mimeType: string, target: string, opts: DownloadOptions = {}): Promise<number> {
   const res = await client.raw('files.export', { fileId, mimeType }, { signal: opts.signal });
-  return toFile(res, target, opts);
+  return saveResponse(res, target, opts);
 }
 
 /** A local file name for a title: no path separators, control or reserved characters, not empty, not too long. */
@@ -73,10 +70,10 @@ export function safeLocalName(title: string, extension = ''): string {
 }
 
 /** A name not yet used in `dir`: `name`, `name (1)`, `name (2)`, … */
-export function uniqueLocalPath(dir: string, name: string): string {
+export async function uniqueLocalPath(dir: string, name: string, files: LocalFiles = nodeLocalFiles): Promise<string> {
   const ext = path.extname(name);
   const base = name.slice(0, name.length - ext.length);
   let candidate = path.join(dir, name);
-  for (let i = 1; fs.existsSync(candidate); i++) candidate = path.join(dir, `${base} (${i})${ext}`);
+  for (let i = 1; await files.exists(candidate); i++) candidate = path.join(dir, `${base} (${i})${ext}`);
   return candidate;
 }

@@ -146,8 +146,8 @@ export class StoreFs {
     if (!opts.create) throw new StoreFsError('FileNotFound', `${path} does not exist.`);
     const { parent, name } = await this.parentOf(path);
     // A reserved id makes a retried create idempotent.
-    const ids = await this.wrap(() => this.client.call<{ ids: string[] }>('files.generateIds', { maxResults: 1 }));
-    const saved = await this.wrap(() => upload(this.client, bufferSource(content), { metadata: { id: ids.ids[0], title: name, parents: [{ id: targetId(parent) }] }, contentType: guessType(name), query: { supportsAllDrives: true } }));
+    const ids = await this.wrap(() => this.client.call('files.generateIds', { maxResults: 1 }));
+    const saved = await this.wrap(() => upload(this.client, bufferSource(content), { metadata: { id: ids.ids?.[0], title: name, parents: [{ id: targetId(parent) }] }, contentType: guessType(name), query: { supportsAllDrives: true } }));
     this.invalidate(targetId(parent));
     return this.saved(saved);
   }
@@ -155,7 +155,7 @@ export class StoreFs {
   async createDirectory(path: string): Promise<File> {
     if (await this.resolve(path).then(() => true, () => false)) throw new StoreFsError('FileExists', `${path} already exists.`);
     const { parent, name } = await this.parentOf(path);
-    const made = await this.wrap(() => this.client.call<File>('files.insert', { supportsAllDrives: true }, { body: { title: name, mimeType: FOLDER_MIME, parents: [{ id: targetId(parent) }] } }));
+    const made = await this.wrap(() => this.client.call('files.insert', { supportsAllDrives: true }, { title: name, mimeType: FOLDER_MIME, parents: [{ id: targetId(parent) }] }));
     this.invalidate(targetId(parent));
     this.remember(made);
     return made;
@@ -168,7 +168,10 @@ export class StoreFs {
       if (kids.length) throw new StoreFsError('NoPermissions', `${displayName(f.title)} is not empty.`);
     }
     const trash = opts.useTrash ?? this.options.useTrash ?? true;
-    await this.wrap(() => (trash ? this.client.call('files.trash', { fileId: f.id!, supportsAllDrives: true }) : this.client.call('files.delete', { fileId: f.id!, supportsAllDrives: true })));
+    await this.wrap(async () => {
+      if (trash) await this.client.call('files.trash', { fileId: f.id!, supportsAllDrives: true });
+      else await this.client.call('files.delete', { fileId: f.id!, supportsAllDrives: true });
+    });
     this.forget(f);
   }
 
@@ -186,7 +189,7 @@ export class StoreFs {
     const moving = oldParent !== undefined && oldParent !== targetId(newParent);
     const title = name === displayName(f.title) ? f.title : name;
     const patched = await this.wrap(() =>
-      this.client.call<File>('files.patch', { fileId: f.id!, supportsAllDrives: true, ...(moving ? { addParents: targetId(newParent), removeParents: oldParent } : {}) }, { body: { title } }),
+      this.client.call('files.patch', { fileId: f.id!, supportsAllDrives: true, ...(moving ? { addParents: targetId(newParent), removeParents: oldParent } : {}) }, { title }),
     );
     this.forget(f);
     this.invalidate(targetId(newParent));
@@ -221,9 +224,9 @@ export class StoreFs {
 
   private async copyTree(f: File, parentId: string, title: string): Promise<File> {
     if (!isDirectory(f)) {
-      return this.wrap(() => this.client.call<File>('files.copy', { fileId: f.id!, supportsAllDrives: true }, { body: { title, parents: [{ id: parentId }] } }));
+      return this.wrap(() => this.client.call('files.copy', { fileId: f.id!, supportsAllDrives: true }, { title, parents: [{ id: parentId }] }));
     }
-    const folder = await this.wrap(() => this.client.call<File>('files.insert', { supportsAllDrives: true }, { body: { title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] } }));
+    const folder = await this.wrap(() => this.client.call('files.insert', { supportsAllDrives: true }, { title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] }));
     const { kids } = await this.list(f.id!);
     for (const k of kids) await this.copyTree(k, folder.id!, k.title ?? 'Untitled');
     return folder;

@@ -201,7 +201,7 @@ export class StorageTreeModel {
       try {
         const source = this.sourceOf(parent);
         if (source.kind === 'drives') {
-          const page = await this.client.call<{ items?: Drive[]; nextPageToken?: string }>('drives.list', { maxResults: Math.min(100, this.pageSize), pageToken: listing.nextPageToken });
+          const page = await this.client.call('drives.list', { maxResults: Math.min(100, this.pageSize), pageToken: listing.nextPageToken });
           listing.items.push(...(page.items ?? []));
           listing.nextPageToken = page.nextPageToken;
         } else {

@@ -1,7 +1,7 @@
 // Comments and replies of `store:` documents through VS Code's Comments API: threads load when a
 // document opens; add, reply, edit, resolve/reopen and delete map to comments.* and replies.*.
 import * as vscode from 'vscode';
-import type { Comment as StoreComment, CommentList, CommentReply, File } from '../../shared/wire/storage';
+import type { Comment as StoreComment, CommentReply, File } from '../../shared/wire/storage';
 import type { StorageClient } from '../core/client';
 import { STORE_SCHEME } from './fileSystemProvider';
 import type { StoreFileSystemProvider } from './fileSystemProvider';
@@ -90,7 +90,7 @@ export class StoreComments implements vscode.Disposable {
     const file = (await (await this.fsp.fs()).stat(doc.uri.path)).file;
     if (!file.id) return;
     const client = await this.client();
-    const list = await client.call<CommentList>('comments.list', { fileId: file.id, maxResults: 100 });
+    const list = await client.call('comments.list', { fileId: file.id, maxResults: 100 });
     this.clear(doc.uri);
     const made: vscode.CommentThread[] = [];
     for (const c of list.items ?? []) made.push(this.threadFor(doc, file, c));
@@ -136,7 +136,7 @@ export class StoreComments implements vscode.Disposable {
     if (!st.commentId) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === thread.uri.toString());
       const quoted = doc && thread.range ? doc.lineAt(thread.range.start.line).text.trim().slice(0, 200) : '';
-      const c = await client.call<StoreComment>('comments.insert', { fileId: st.fileId }, { body: { content: reply.text, ...(quoted ? { context: { type: 'text/plain', value: quoted } } : {}) } });
+      const c = await client.call('comments.insert', { fileId: st.fileId }, { content: reply.text, ...(quoted ? { context: { type: 'text/plain', value: quoted } } : {}) });
       st.commentId = c.commentId;
       thread.comments = [this.note(st.fileId, c.commentId!, undefined, c.content ?? '', c.author, c.createdDate, thread)];
       thread.contextValue = 'open';
@@ -146,14 +146,14 @@ export class StoreComments implements vscode.Disposable {
       this.threads.set(thread.uri.toString(), list);
       return;
     }
-    const r = await client.call<CommentReply>('replies.insert', { fileId: st.fileId, commentId: st.commentId }, { body: { content: reply.text } });
+    const r = await client.call('replies.insert', { fileId: st.fileId, commentId: st.commentId }, { content: reply.text });
     thread.comments = [...thread.comments, this.replyNote(st.fileId, st.commentId, r, thread)];
   }
 
   private async setStatus(thread: vscode.CommentThread, verb: 'resolve' | 'reopen'): Promise<void> {
     const st = this.state.get(thread);
     if (!st?.commentId) return;
-    const r = await (await this.client()).call<CommentReply>('replies.insert', { fileId: st.fileId, commentId: st.commentId }, { body: { verb } });
+    const r = await (await this.client()).call('replies.insert', { fileId: st.fileId, commentId: st.commentId }, { verb });
     thread.comments = [...thread.comments, this.replyNote(st.fileId, st.commentId, r, thread)];
     thread.state = verb === 'resolve' ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
     thread.contextValue = verb === 'resolve' ? 'resolved' : 'open';
@@ -180,8 +180,8 @@ export class StoreComments implements vscode.Disposable {
   private async save(note: StoreNote): Promise<void> {
     const text = typeof note.body === 'string' ? note.body : note.body.value;
     const client = await this.client();
-    if (note.replyId) await client.call('replies.patch', { fileId: note.fileId, commentId: note.commentId, replyId: note.replyId }, { body: { content: text } });
-    else await client.call('comments.patch', { fileId: note.fileId, commentId: note.commentId }, { body: { content: text } });
+    if (note.replyId) await client.call('replies.patch', { fileId: note.fileId, commentId: note.commentId, replyId: note.replyId }, { content: text });
+    else await client.call('comments.patch', { fileId: note.fileId, commentId: note.commentId }, { content: text });
     note.savedBody = note.body;
     this.setMode(note, vscode.CommentMode.Preview);
   }

@@ -2,11 +2,11 @@
 // documents, comments, context-menu commands, change-feed polling, and the test hooks host tests drive.
 import * as vscode from 'vscode';
 import type { FeatureRegistration, WorkbenchServices } from '../../platform/services';
-import type { File } from '../../shared/wire/storage';
 import { ChangeFeed } from '../core/changeFeed';
 import { ChangeWatcher } from '../core/changeWatcher';
 import type { TreeEntry } from '../core/tree';
-import { aboutLine, folderIdOf, registerCommands, uploadPath } from './commands';
+import { aboutLine, registerCommands } from './commands';
+import { storageDragAndDrop } from './dragAndDrop';
 import { StoreComments } from './comments';
 import { StorageConnection, oauthConfig } from './connection';
 import { OAuthError, revokeToken, signIn } from '../core/oauth';
@@ -14,7 +14,6 @@ import { REVISION_SCHEME, RevisionContentProvider, STORE_SCHEME, StoreFileSystem
 import { STORAGE_VIEW_ID, StorageTreeProvider } from './treeProvider';
 
 const DETAILS_SCHEME = 'store-details';
-const TREE_MIME = 'application/vnd.code.tree.apiworkbench.storage';
 
 /** Plain data of a node, for host tests (no vscode objects cross the command boundary). */
 export interface TestNode {
@@ -47,40 +46,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
     await vscode.window.showTextDocument(doc, { preview: true });
   };
 
-  const dnd: vscode.TreeDragAndDropController<TreeEntry> = {
-    dragMimeTypes: [TREE_MIME],
-    dropMimeTypes: [TREE_MIME, 'text/uri-list'],
-    handleDrag(source, data) {
-      data.set(TREE_MIME, new vscode.DataTransferItem(source.filter((s) => s.type === 'file')));
-    },
-    async handleDrop(target, data, token) {
-      const targetFolder = folderIdOf(target) ?? (target?.type === 'file' ? folderIdOf(provider.getParent(target)) : undefined);
-      if (!targetFolder) return;
-      const client = await connection.client();
-      const internal = data.get(TREE_MIME)?.value as TreeEntry[] | undefined;
-      if (internal?.length) {
-        // Move: add the new parent, drop the one the item was dragged from.
-        for (const e of internal) {
-          if (e.type !== 'file' || !e.file.id) continue;
-          const from = folderIdOf(provider.getParent(e));
-          if (from === targetFolder || e.file.id === targetFolder) continue;
-          await client.call<File>('files.patch', { fileId: e.file.id, addParents: targetFolder, removeParents: from === 'root' ? undefined : from, supportsAllDrives: true }, { body: {} }).catch((err: Error) => void vscode.window.showErrorMessage(`Moving "${e.file.title}" failed: ${err.message}`));
-        }
-        provider.refresh(undefined);
-        return;
-      }
-      const list = await data.get('text/uri-list')?.asString();
-      const paths = (list ?? '').split(/\r?\n/).filter((l) => l && !l.startsWith('#')).map((l) => vscode.Uri.parse(l)).filter((u) => u.scheme === 'file').map((u) => u.fsPath);
-      if (!paths.length) return;
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Uploading', cancellable: true }, async (progress, ct) => {
-        const abort = new AbortController();
-        ct.onCancellationRequested(() => abort.abort());
-        token.onCancellationRequested(() => abort.abort());
-        for (const p of paths) await uploadPath(client, p, targetFolder, abort.signal, (m) => progress.report({ message: m }));
-      });
-      provider.refresh(target);
-    },
-  };
+  const dnd = storageDragAndDrop(provider, () => connection.client());
   const view = vscode.window.createTreeView(STORAGE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dnd });
 
   // About (user, quota) in the view's description, refreshed with the tree.
@@ -117,8 +83,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
         watcher = new ChangeWatcher(await connection.client(), (state) => {
           if (state !== 'sync') void current.poll().catch(() => undefined);
         });
-        const start = await (await connection.client()).call<{ startPageToken: string }>('changes.getStartPageToken', {});
-        await watcher.start(start.startPageToken).catch((e: Error) => services.log.warn(`storage: change watch unavailable: ${e.message}`));
+        await watcher.start(await (await connection.client()).startPageToken()).catch((e: Error) => services.log.warn(`storage: change watch unavailable: ${e.message}`));
       }
     } catch (e) {
       services.log.warn(`storage: change feed unavailable: ${(e as Error)?.message ?? e}`);
@@ -254,7 +219,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
       return true;
     }),
     vscode.commands.registerCommand('apiWorkbench.storage._testConflictPrompts', () => conflictPrompts),
-    vscode.commands.registerCommand('apiWorkbench.storage._testClient', async (method: string, params: Record<string, string>, body?: unknown) => (await connection.client()).call(method, params, { body })),
+    vscode.commands.registerCommand('apiWorkbench.storage._testClient', async (method: string, params: Record<string, string>, body?: unknown) => (await connection.client()).callById(method, params, body)),
     vscode.commands.registerCommand('apiWorkbench.storage._testFaults', async (body: unknown) => (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body })),
     vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
     vscode.commands.registerCommand('apiWorkbench.storage._testSignedIn', () => connection.signedIn()),

@@ -84,7 +84,7 @@ describe('storage client against the sandbox', () => {
     const headersFor = (instr: string) => ({ 'x-goog-emulator-instructions': instr });
     for (const instr of ['return-503', 'return-429', 'return-403']) {
       sleeps.length = 0;
-      await assert.rejects(client.call('about.get', {}, { headers: headersFor(instr) }), (e: unknown) => e instanceof StorageError && e.retryable);
+      await assert.rejects(client.call('about.get', {}, undefined, { headers: headersFor(instr) }), (e: unknown) => e instanceof StorageError && e.retryable);
       assert.equal(sleeps.length, 5, `${instr}: five retries`);
       for (let i = 1; i < sleeps.length; i++) assert.ok(sleeps[i] >= sleeps[i - 1], 'delays grow');
     }

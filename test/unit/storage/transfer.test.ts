@@ -81,11 +81,11 @@ describe('storage client: uploads and downloads', () => {
 
   it('exports a workspace document to disk with a safe local name', async () => {
     const doc = (await client.listFiles({ q: "title = 'Roadmap'", fields: 'items(id,title)' })).items![0];
-    const target = uniqueLocalPath(dir, safeLocalName(doc.title!, 'pdf'));
+    const target = await uniqueLocalPath(dir, safeLocalName(doc.title!, 'pdf'));
     await exportToFile(client, doc.id!, 'application/pdf', target);
     assert.equal(path.basename(target), 'Roadmap.pdf');
     assert.match(fs.readFileSync(target, 'latin1'), /^%PDF/);
-    assert.equal(path.basename(uniqueLocalPath(dir, 'Roadmap.pdf')), 'Roadmap (1).pdf');
+    assert.equal(path.basename(await uniqueLocalPath(dir, 'Roadmap.pdf')), 'Roadmap (1).pdf');
   });
 
   it('makes safe local names from hostile titles', () => {

@@ -1,0 +1,78 @@
+// Revision commands: list a file's revisions, open or compare one, keep it forever, delete it.
+import * as vscode from 'vscode';
+import { isWorkspaceDocument, type File, type Revision } from '../../../shared/wire/storage';
+import { formatDate, formatSize } from '../../core/present';
+import { displayName, filePath } from '../../core/storePaths';
+import type { TreeEntry } from '../../core/tree';
+import { REVISION_SCHEME, STORE_SCHEME } from '../fileSystemProvider';
+import { type CommandContext, fileOf, guarded, registerStorageCommand as reg } from './common';
+
+function revisionUri(f: File, revisionId: string | undefined): vscode.Uri {
+  return vscode.Uri.from({ scheme: REVISION_SCHEME, path: `/${f.id}/${revisionId}/${displayName(f.title)}` });
+}
+
+async function manageRevisions(ctx: CommandContext, f: File | undefined) {
+  if (!f?.id) return;
+  const client = await ctx.client();
+  const list = await client.call('revisions.list', { fileId: f.id });
+  const items = (list.items ?? []).slice().reverse();
+  const pick = await vscode.window.showQuickPick(
+    items.map((r, i) => ({
+      label: `${formatDate(r.modifiedDate ?? '')}${i === 0 ? ' (current)' : ''}`,
+      description: [
+        r.fileSize ? formatSize(Number(r.fileSize)) : '',
+        r.lastModifyingUserName ?? '',
+        r.pinned ? 'kept forever' : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      revision: r,
+    })),
+    { placeHolder: `Revisions of "${displayName(f.title)}"` },
+  );
+  if (!pick) return;
+  const r: Revision = pick.revision;
+  // Workspace documents keep their revisions by the service's own rules: no pinning or deleting.
+  const actions = [
+    'Open',
+    'Compare with current',
+    ...(isWorkspaceDocument(f) ? [] : [r.pinned ? 'Stop keeping forever' : 'Keep forever', 'Delete']),
+  ];
+  const action = await vscode.window.showQuickPick(actions, { placeHolder: pick.label });
+  if (action === 'Open') {
+    await vscode.window.showTextDocument(revisionUri(f, r.id), { preview: true });
+  } else if (action === 'Compare with current') {
+    await vscode.commands.executeCommand(
+      'apiWorkbench.storage.compareRevision',
+      { type: 'file', key: f.id, parentKey: '', file: f, folder: false },
+      r.id,
+    );
+  } else if (action === 'Keep forever' || action === 'Stop keeping forever') {
+    return client.call('revisions.patch', { fileId: f.id, revisionId: r.id! }, { pinned: action === 'Keep forever' });
+  } else if (action === 'Delete') {
+    const ok = await vscode.window.showWarningMessage(
+      `Delete the revision of ${pick.label} permanently?`,
+      { modal: true },
+      'Delete',
+    );
+    if (ok === 'Delete') return client.call('revisions.delete', { fileId: f.id, revisionId: r.id! });
+  }
+  return undefined;
+}
+
+export function registerRevisionCommands(ctx: CommandContext): vscode.Disposable[] {
+  return [
+    reg('revisions', async (e: TreeEntry) => guarded(ctx, 'Loading revisions', () => manageRevisions(ctx, fileOf(e)))),
+    reg('compareRevision', async (e: TreeEntry, revisionId: string) => {
+      const f = fileOf(e);
+      if (!f?.id) return;
+      const right = vscode.Uri.from({ scheme: STORE_SCHEME, path: filePath(f.id, f.title) });
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        revisionUri(f, revisionId),
+        right,
+        `${displayName(f.title)} (revision ${revisionId.slice(0, 8)}) ↔ current`,
+      );
+    }),
+  ];
+}
