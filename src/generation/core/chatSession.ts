@@ -185,9 +185,11 @@ export class ChatSession {
       this.emit({ type: 'turnStarted', turn: viewOf(turn) });
 
       const controller = new AbortController();
-      const done = this.runTurn(turn, built.request, controller).catch((e: unknown) =>
-        this.env.log('error', `generation: turn ${turn.id} failed to end: ${messageOf(e)}`),
-      );
+      const done = this.runTurn(turn, built.request, controller)
+        .catch((e: unknown) => this.env.log('error', `generation: turn ${turn.id} failed to end: ${messageOf(e)}`))
+        .finally(() => {
+          if (this.running?.turnId === turn.id) this.running = undefined;
+        });
       this.running = { turnId: turn.id, controller, done };
       return { turnId: turn.id };
     } finally {
