@@ -157,6 +157,8 @@ export class ChatSession {
   /** Sends a prompt (or function results); resolves once the turn started, or with why it was refused. */
   async send(prompt: string, opts: { kind?: 'prompt' | 'functionResult'; sent?: Content[] } = {}): Promise<SendOutcome> {
     if (this.running || this.preparing) return this.refuse(['A reply is still streaming. Stop it first.']);
+    // The results being collected go out as the next turn; a prompt in between would strand them.
+    if (this.deciding) return this.refuse(['Function calls are being run. Wait for their results first.']);
     this.preparing = true;
     try {
       const settings = this.env.settings();

@@ -164,6 +164,22 @@ describe('generation chat session', () => {
     assert.equal(auto.session.turns[1].summary.state, 'done');
   });
 
+  it('refuses a prompt while the calls it would strand are being run', async () => {
+    const h = harness(server);
+    let finishTool!: () => void;
+    h.env.runTool = () => new Promise((resolve) => (finishTool = () => resolve({ files: [] })));
+    const ask = started(await h.session.send('Please use list_workspace_files now [[fast]]'));
+    await h.session.idle();
+    const deciding = h.session.decideCalls(ask, true);
+    await new Promise((r) => setTimeout(r, 10));
+    const between = await h.session.send('in between');
+    assert.ok('problems' in between && /being run/.test(between.problems[0]), JSON.stringify(between));
+    finishTool();
+    assert.ok(await deciding, 'the results still go out');
+    await h.session.idle();
+    assert.deepEqual(h.session.turns.map((t) => t.kind), ['prompt', 'functionResult']);
+  });
+
   it('ends the turn as failed with a way out when no key is set', async () => {
     const h = harness(server);
     h.env.apiKey = undefined;
