@@ -202,7 +202,8 @@ export class ChatView implements vscode.Disposable {
         await this.send(m.prompt);
         return;
       case 'stop':
-        return this.session.stop();
+        this.session.stop();
+        return;
       case 'newChat':
         return this.newChat();
       case 'openConversation': {
