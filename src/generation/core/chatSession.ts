@@ -78,7 +78,8 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function viewOf(turn: StoredTurn): TurnView {
+/** What a surface shows of a stored turn: everything but the contents resent as history. */
+export function viewOf(turn: StoredTurn): TurnView {
   const { sent: _sent, reply: _reply, ...view } = turn;
   return view;
 }

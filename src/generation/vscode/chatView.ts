@@ -3,7 +3,7 @@
 // messages into session calls; the conversation logic itself lives in core/chatSession.
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
-import type { ChatEvent, ChatSession } from '../core/chatSession';
+import { viewOf, type ChatEvent, type ChatSession } from '../core/chatSession';
 import type { ChatSessions } from '../core/chatSessions';
 import { countTokens, listModels } from '../core/client';
 import { historyOf } from '../core/conversation';
@@ -180,7 +180,7 @@ export class ChatView implements vscode.Disposable {
         models: this.models,
         conversation: { id: c.id, title: c.title, updated: c.updated },
         conversations: this.sessions.list(),
-        turns: c.turns.map(({ sent: _s, reply: _r, ...view }) => view),
+        turns: c.turns.map(viewOf),
         endpoint: { sandbox: !!endpoint?.sandbox, hasKey: !!endpoint?.credential },
         busy: this.session.busy,
         testAcks: !!this.acks,
