@@ -37,6 +37,14 @@ const targets = [
   },
   {
     ...common,
+    entryPoints: ['src/discovery/webview/main.ts'],
+    outfile: 'dist/webview/discoveryPreview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
+    ...common,
     entryPoints: ['src/waterData/renderer/index.ts'],
     outfile: 'dist/renderer/waterData.js',
     platform: 'browser',

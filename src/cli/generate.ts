@@ -2,7 +2,7 @@
 // generation core. Text mode writes the reply text as it arrives; --json writes one line per
 // chunk and a final line with the assembled response and the error (if any).
 import { readFile } from 'node:fs/promises';
-import { candidateText, explainBlockReason, explainFinishReason, errorAdvice, streamGenerateContent, validateRequest } from '../generation/core';
+import { chunkDelta, explainBlockReason, explainFinishReason, errorAdvice, primaryCandidate, streamGenerateContent, textOf, validateRequest } from '../generation/core';
 import type { GenerateContentRequest } from '../shared/wire/generation';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
@@ -79,8 +79,8 @@ export const generateCommand: CliCommand = async (args, io) => {
         io.stdout.write(JSON.stringify({ chunk }) + '\n');
         return;
       }
-      const c = chunk.candidates?.find((x) => (x.index ?? 0) === 0);
-      for (const part of c?.content?.parts ?? []) if (typeof part.text === 'string' && !part.thought) io.stdout.write(part.text);
+      const { text } = chunkDelta(chunk);
+      if (text) io.stdout.write(text);
     },
   );
 
@@ -89,8 +89,9 @@ export const generateCommand: CliCommand = async (args, io) => {
     io.stdout.write(JSON.stringify({ response: result.response, error }) + '\n');
   } else {
     const r = result.response;
-    const c = r.candidates?.[0];
-    if (candidateText(c) && !candidateText(c).endsWith('\n')) io.stdout.write('\n');
+    const c = primaryCandidate(r);
+    const text = textOf(c).text;
+    if (text && !text.endsWith('\n')) io.stdout.write('\n');
     if (r.promptFeedback?.blockReason) {
       const e = explainBlockReason(r.promptFeedback.blockReason);
       io.stderr.write(`${e.label}. ${e.meaning}\n`);

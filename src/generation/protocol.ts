@@ -123,6 +123,8 @@ export interface PanelInit {
   turns: TurnView[];
   endpoint: { sandbox: boolean; hasKey: boolean };
   busy: boolean;
+  /** Only in ExtensionMode.Test: report what was rendered after each flush (`rendered` messages). */
+  testAcks: boolean;
 }
 
 export type HostToWebview =
@@ -153,7 +155,7 @@ export type WebviewToHost =
   | { type: 'decideCall'; turnId: string; approve: boolean }
   | { type: 'export'; format: 'markdown' | 'json' }
   | { type: 'attach'; what: 'selection' | 'activeFile' | 'files' | 'image' }
-  /** Acknowledges what the panel shows, so host tests can check it without DOM access. */
+  /** Acknowledges what the panel shows, so host tests can check it without DOM access; sent only when `PanelInit.testAcks`. */
   | {
       type: 'rendered'; turnId: string; state: TurnState; textLength: number; visibleText: string; notices: string[];
       /** The text highlighted in the reply for each citation, in citation order ('' when it could not be placed). */

@@ -23,6 +23,13 @@ if (size >= LIMIT) {
   console.log('  ✘ the package is too big');
   failures++;
 }
+// Every webview and renderer bundle, with its stylesheet, must ship: a missing one is a blank view.
+const shipped = new Set(execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' }).split('\n').map((l) => l.trim()));
+for (const file of ['dist/webview/generation.js', 'dist/webview/discoveryPreview.js', 'dist/renderer/waterData.js', 'media/generation/panel.css', 'media/discovery/preview.css']) {
+  if (shipped.has(file)) continue;
+  console.log(`  ✘ the package lacks ${file}`);
+  failures++;
+}
 const work = mkdtempSync(join(tmpdir(), 'apiwb-pkg-'));
 
 // Every `_test*` command id the sources register (the development build has them; the package must not).

@@ -1,53 +1,50 @@
 // The reference preview: a webview beside the editor that renders the API and follows the cursor.
-import * as vscode from 'vscode';
+// The page is its own bundle (src/discovery/webview) speaking src/discovery/protocol.ts.
 import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
 import { anchorForPath, nodeAt, nodeAtOffset, pathOf, renderPreviewBody } from '../core';
+import { PREVIEW_VIEW_TYPE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
 import type { DiscoveryDocuments } from './documents';
 
-const STYLE = `
-body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 16px 40px; }
-h1 { margin-bottom: 0; } .meta, .id, small { color: var(--vscode-descriptionForeground); }
-h3 { border-bottom: 1px solid var(--vscode-panel-border); padding-top: 8px; }
-.method, .schema { padding: 6px 8px; margin: 6px 0; border-left: 3px solid transparent; }
-.current { border-left-color: var(--vscode-focusBorder); background: var(--vscode-editor-inactiveSelectionBackground); }
-.deprecated h4 .url { text-decoration: line-through; }
-.verb { font-weight: bold; padding: 0 4px; border-radius: 3px; color: var(--vscode-badge-foreground); background: var(--vscode-badge-background); }
-.url { font-family: var(--vscode-editor-font-family); cursor: pointer; }
-table { border-collapse: collapse; margin: 4px 0; } td, th { text-align: left; padding: 2px 8px 2px 0; vertical-align: top; }
-a.ref { color: var(--vscode-textLink-foreground); }
-.desc { white-space: pre-wrap; margin: 4px 0; }
-`;
+/** The page shell: a strict CSP with a per-load nonce; script and CSS are the extension's own files. */
+function shellHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'discoveryPreview.js'));
+  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'discovery', 'preview.css'));
+  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${webview.cspSource}`].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${css}">
+<title>API Preview</title>
+</head>
+<body>
+<div id="content"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}
 
-const SCRIPT = `
-const vscode = acquireVsCodeApi();
-let current;
-window.addEventListener('message', (e) => {
-  const m = e.data;
-  if (m.type === 'reveal') {
-    const el = document.getElementById(m.anchor);
-    if (!el) return;
-    if (current) current.classList.remove('current');
-    el.classList.add('current');
-    current = el;
-    el.scrollIntoView({ block: 'nearest' });
-  }
-});
-document.addEventListener('click', (e) => {
-  const target = e.target.closest('h4');
-  if (!target) return;
-  const holder = target.closest('[data-path]');
-  if (holder) vscode.postMessage({ type: 'goto', path: JSON.parse(holder.dataset.path) });
-});
-`;
+function isPath(v: unknown): v is PreviewPath {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string' || typeof s === 'number');
+}
 
 export class DiscoveryPreview implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private doc: vscode.TextDocument | undefined;
   private renderedVersion = -1;
+  /** The page posts `ready` once it listens; renders wait for it. */
+  private ready = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly documents: DiscoveryDocuments) {
+  constructor(
+    private readonly documents: DiscoveryDocuments,
+    private readonly extensionUri: vscode.Uri,
+  ) {
     this.subscriptions.push(
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (this.panel && e.textEditor.document === this.doc) this.revealAt(e.textEditor.document, e.selections[0].active);
@@ -70,16 +67,40 @@ export class DiscoveryPreview implements vscode.Disposable {
     }
     this.doc = doc;
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('apiWorkbench.discoveryPreview', 'API Preview', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [] });
-      this.panel.onDidDispose(() => { this.panel = undefined; this.doc = undefined; });
-      this.panel.webview.onDidReceiveMessage((m: { type?: string; path?: (string | number)[] }) => {
-        if (m.type === 'goto' && Array.isArray(m.path)) void this.goto(m.path);
+      const root = this.extensionUri;
+      const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'API Preview', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media', 'discovery')],
       });
+      this.panel = panel;
+      this.ready = false;
+      panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.doc = undefined;
+      });
+      panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => this.onMessage(m));
+      panel.webview.html = shellHtml(panel.webview, root);
     }
     this.renderedVersion = -1;
     this.render();
     this.panel.reveal(vscode.ViewColumn.Beside, true);
     return this.panel;
+  }
+
+  private onMessage(m: PreviewWebviewToHost): void {
+    if (m?.type === 'ready') {
+      this.ready = true;
+      this.renderedVersion = -1;
+      this.render();
+      const editor = vscode.window.activeTextEditor;
+      if (editor && editor.document === this.doc) this.revealAt(editor.document, editor.selection.active);
+    } else if (m?.type === 'goto' && isPath(m.path)) {
+      this.goto(m.path).catch((e: unknown) => void vscode.window.showErrorMessage(`Cannot show the source: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  private post(m: PreviewHostToWebview): void {
+    void this.panel?.webview.postMessage(m);
   }
 
   private render(): void {
@@ -88,12 +109,10 @@ export class DiscoveryPreview implements vscode.Disposable {
     if (!doc || !panel || doc.version === this.renderedVersion) return;
     const model = this.documents.get(doc)?.model;
     if (!model) return;
-    this.renderedVersion = doc.version;
-    const nonce = randomBytes(16).toString('base64');
     panel.title = `Preview: ${typeof model.root.title === 'string' ? model.root.title : 'API'}`;
-    panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
-<style nonce="${nonce}">${STYLE}</style></head><body>${renderPreviewBody(model)}<script nonce="${nonce}">${SCRIPT}</script></body></html>`;
+    if (!this.ready) return;
+    this.renderedVersion = doc.version;
+    this.post({ type: 'render', html: renderPreviewBody(model) });
   }
 
   private revealAt(doc: vscode.TextDocument, pos: vscode.Position): void {
@@ -103,10 +122,10 @@ export class DiscoveryPreview implements vscode.Disposable {
     const n = nodeAtOffset(tree, doc.offsetAt(pos));
     if (n < 0) return;
     const anchor = anchorForPath(a.model, pathOf(tree, n));
-    if (anchor) void this.panel?.webview.postMessage({ type: 'reveal', anchor });
+    if (anchor && this.ready) this.post({ type: 'reveal', anchor });
   }
 
-  private async goto(path: (string | number)[]): Promise<void> {
+  private async goto(path: PreviewPath): Promise<void> {
     const doc = this.doc;
     const tree = doc && this.documents.get(doc)?.parsed.tree;
     if (!doc || !tree) return;
@@ -125,8 +144,8 @@ export class DiscoveryPreview implements vscode.Disposable {
   }
 }
 
-export function registerPreview(documents: DiscoveryDocuments): vscode.Disposable[] {
-  const preview = new DiscoveryPreview(documents);
+export function registerPreview(documents: DiscoveryDocuments, extensionUri: vscode.Uri): vscode.Disposable[] {
+  const preview = new DiscoveryPreview(documents, extensionUri);
   return [
     preview,
     vscode.commands.registerCommand('apiWorkbench.discovery.showPreview', (uri?: vscode.Uri) => {

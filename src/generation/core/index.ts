@@ -2,6 +2,7 @@
 export { SseReader, type StreamItem } from './sse';
 export { JsonArrayReader } from './jsonArray';
 export { Aggregator, aggregate, candidateText, historyParts } from './aggregate';
+export { chunkDelta, primaryCandidate, textOf, type TextDelta } from './delta';
 export { validateRequest, validateModelName } from './validate';
 export {
   errorAdvice, fromErrorBody, fromHttpBody, isRetryable, type GenerationError,

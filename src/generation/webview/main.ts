@@ -17,6 +17,8 @@ const turns = new Map<string, TurnElement>();
 const dirty = new Set<string>();
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 let busy = false;
+/** Render reports exist for host tests only; the host turns them on in ExtensionMode.Test. */
+let testAcks = false;
 
 const app = document.getElementById('app')!;
 const conversationSelect = el('select', { class: 'conversations', title: 'Conversations of this workspace', 'aria-label': 'Conversation', 'data-testid': 'conversation-picker' });
@@ -80,6 +82,7 @@ function setBusy(b: boolean): void {
 }
 
 function acknowledge(t: TurnElement): void {
+  if (!testAcks) return;
   post({ type: 'rendered', turnId: t.view.id, state: t.summary.state, textLength: t.text.length, visibleText: t.visibleText, notices: t.notices, cited: t.citedText });
 }
 
@@ -117,6 +120,7 @@ function addTurn(view: TurnView): TurnElement {
 }
 
 function init(data: PanelInit): void {
+  testAcks = data.testAcks;
   turns.clear();
   dirty.clear();
   log.replaceChildren();

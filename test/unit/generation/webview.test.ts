@@ -25,6 +25,7 @@ function initData(): PanelInit {
     turns: [],
     endpoint: { sandbox: true, hasKey: true },
     busy: false,
+    testAcks: true,
   };
 }
 
@@ -94,6 +95,22 @@ describe('generation webview', function () {
     assert.equal(last.state, 'done');
     assert.equal(last.visibleText, answer.textContent);
     p.close();
+  });
+
+  it('reports what it rendered only when the host asks for test reports', async () => {
+    const quiet = new Panel();
+    quiet.send({ type: 'init', data: { ...initData(), testAcks: false } });
+    quiet.stream('q1', ['Hello ', 'there'], summary());
+    await sleep(80);
+    assert.match(quiet.doc.querySelector('[data-turn="q1"] .answer')!.textContent!, /Hello there/);
+    assert.deepEqual(quiet.posted.filter((m) => m.type === 'rendered'), [], 'no render reports outside test mode');
+    quiet.close();
+    const tested = new Panel();
+    tested.send({ type: 'init', data: initData() });
+    tested.stream('q2', ['Hello'], summary());
+    await sleep(80);
+    assert.equal(tested.acks('q2').pop()?.visibleText.trim(), 'Hello');
+    tested.close();
   });
 
   it('keeps the conversation toolbar to one picker and a menu that reaches every action', async () => {

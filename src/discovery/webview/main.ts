@@ -1,0 +1,68 @@
+// Entry of the discovery reference preview's webview (bundled to dist/webview/discoveryPreview.js).
+// It shows the reference the host rendered, highlights what the editor's cursor is in, follows
+// the in-page type links, and asks the host to show a heading's source when one is clicked.
+import { PATH_ATTRIBUTE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
+
+declare function acquireVsCodeApi(): { postMessage(m: PreviewWebviewToHost): void };
+
+const vscode = acquireVsCodeApi();
+const post = (m: PreviewWebviewToHost) => vscode.postMessage(m);
+const content = document.getElementById('content') ?? document.body;
+
+/** The id of the highlighted section, kept across re-renders. */
+let currentAnchor: string | undefined;
+
+function highlight(anchor: string, scroll: boolean): void {
+  const target = document.getElementById(anchor);
+  if (!target) return;
+  for (const old of content.querySelectorAll('.current')) old.classList.remove('current');
+  target.classList.add('current');
+  currentAnchor = anchor;
+  if (scroll) target.scrollIntoView({ block: 'nearest' });
+}
+
+function render(html: string): void {
+  const scroll = document.scrollingElement?.scrollTop ?? 0;
+  // The core escapes every text of the document it renders; the CSP allows no inline script either way.
+  content.innerHTML = html;
+  if (currentAnchor) highlight(currentAnchor, false);
+  if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
+}
+
+function pathOf(holder: Element): PreviewPath | undefined {
+  try {
+    const parsed: unknown = JSON.parse(holder.getAttribute(PATH_ATTRIBUTE) ?? '');
+    return Array.isArray(parsed) && parsed.every((s) => typeof s === 'string' || typeof s === 'number') ? (parsed as PreviewPath) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent<PreviewHostToWebview>) => {
+  const m = event.data;
+  switch (m.type) {
+    case 'render':
+      render(m.html);
+      break;
+    case 'reveal':
+      highlight(m.anchor, true);
+      break;
+  }
+});
+
+document.addEventListener('click', (e) => {
+  const target = e.target instanceof Element ? e.target : undefined;
+  const link = target?.closest('a[href^="#"]');
+  if (link) {
+    // A type link jumps to its schema within the preview.
+    e.preventDefault();
+    highlight(decodeURIComponent(link.getAttribute('href')!.slice(1)), true);
+    return;
+  }
+  const heading = target?.closest('h4');
+  const holder = heading?.closest(`[${PATH_ATTRIBUTE}]`);
+  const path = holder && pathOf(holder);
+  if (path) post({ type: 'goto', path });
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,281 @@
+// One chat surface: binds a webview (the side-bar view's today; an editor tab's later) to the
+// session of the conversation it shows. It renders the session's events and turns the webview's
+// messages into session calls; the conversation logic itself lives in core/chatSession.
+import * as vscode from 'vscode';
+import type { WorkbenchServices } from '../../platform/services';
+import { viewOf, type ChatEvent, type ChatSession } from '../core/chatSession';
+import type { ChatSessions } from '../core/chatSessions';
+import { countTokens, listModels } from '../core/client';
+import { historyOf } from '../core/conversation';
+import { buildRequest } from '../core/settings';
+import type { HostToWebview, PanelSettings, RenderedAck, WebviewToHost } from '../protocol';
+import { pickAttachments, type AttachKind } from './attachments';
+import { keyInQuery, panelSettings, savePanelSettings } from './chatEnvironment';
+import { copyCode, exportConversation, insertCode, openAsNewFile, openLink } from './editorActions';
+import { panelHtml } from './html';
+import { AckLog, withTimeout } from './testAcks';
+
+export interface ChatViewOptions {
+  /** Told whenever the surface shows another conversation (the side-bar view reopens it after a reload). */
+  onConversation?(id: string): Thenable<void> | Promise<void>;
+}
+
+export class ChatView implements vscode.Disposable {
+  private webview: vscode.Webview | undefined;
+  private readonly bound: vscode.Disposable[] = [];
+  private ready = new Deferred();
+  private session: ChatSession;
+  private unsubscribe: () => void;
+  private models: string[] = [];
+  /** What the webview reported rendering: kept only in ExtensionMode.Test, where tests await it. */
+  private readonly acks: AckLog | undefined;
+  /** Why the last send was refused (empty when it went out). */
+  lastProblems: string[] = [];
+
+  constructor(
+    private readonly services: WorkbenchServices,
+    private readonly sessions: ChatSessions,
+    session: ChatSession,
+    private readonly options: ChatViewOptions = {},
+  ) {
+    this.acks = services.context.extensionMode === vscode.ExtensionMode.Test ? new AckLog() : undefined;
+    this.session = session;
+    this.unsubscribe = session.onEvent((e) => this.render(e));
+  }
+
+  get current(): ChatSession {
+    return this.session;
+  }
+
+  dispose(): void {
+    this.unbind();
+    this.unsubscribe();
+    this.sessions.release(this.session);
+  }
+
+  /** Shows the chat in a webview; a later bind replaces the earlier one. */
+  bind(webview: vscode.Webview): void {
+    this.unbind();
+    this.webview = webview;
+    const root = this.services.context.extensionUri;
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media', 'generation')],
+    };
+    // A waiter may already hold the pending promise (reveal() before the view existed): keep it.
+    if (this.ready.settled) this.ready = new Deferred();
+    webview.html = panelHtml(webview, root);
+    this.bound.push(
+      webview.onDidReceiveMessage((m: WebviewToHost) =>
+        this.onMessage(m).catch((e: unknown) => this.services.log.error(`generation panel: ${e instanceof Error ? e.message : String(e)}`)),
+      ),
+    );
+  }
+
+  unbind(webview?: vscode.Webview): void {
+    if (webview && webview !== this.webview) return;
+    for (const d of this.bound.splice(0)) d.dispose();
+    this.webview = undefined;
+  }
+
+  /** Waits until the bound webview's page has loaded. */
+  whenReady(timeoutMs = 20_000): Promise<void> {
+    return withTimeout(this.ready.promise, timeoutMs, 'the generation panel did not load');
+  }
+
+  /** Shows another session (the previous one is released; a running reply there goes on). */
+  async show(session: ChatSession): Promise<void> {
+    if (session !== this.session) {
+      this.unsubscribe();
+      this.sessions.release(this.session);
+      this.session = session;
+      this.unsubscribe = session.onEvent((e) => this.render(e));
+    }
+    await this.options.onConversation?.(session.conversation.id);
+    await this.pushInit();
+  }
+
+  async newChat(): Promise<void> {
+    this.session.stop();
+    await this.show(this.sessions.create());
+  }
+
+  /** Rebuilds the page from storage, as after a window reload: the session is dropped and read back. */
+  async reload(): Promise<void> {
+    const id = this.session.conversation.id;
+    this.session.stop();
+    await this.session.idle();
+    this.unsubscribe();
+    this.sessions.release(this.session);
+    this.session = this.sessions.acquire(id) ?? this.sessions.create();
+    this.unsubscribe = this.session.onEvent((e) => this.render(e));
+    this.acks?.clear();
+    if (this.webview) {
+      this.ready = new Deferred();
+      this.webview.html = panelHtml(this.webview, this.services.context.extensionUri);
+      await withTimeout(this.ready.promise, 20_000, 'the generation panel did not reload');
+    }
+  }
+
+  async send(prompt: string): Promise<string | undefined> {
+    const outcome = await this.session.send(prompt);
+    this.lastProblems = 'problems' in outcome ? outcome.problems : [];
+    return 'turnId' in outcome ? outcome.turnId : undefined;
+  }
+
+  async updateSettings(patch: Partial<PanelSettings> | null): Promise<void> {
+    await savePanelSettings(this.services.context, patch);
+    await this.pushInit();
+  }
+
+  async attach(what: AttachKind): Promise<void> {
+    for (const a of await pickAttachments(this.services, what)) this.session.attach(a);
+    this.post({ type: 'status', text: `Attached: ${this.session.attachments.map((a) => a.label).join(', ') || 'nothing'}` });
+  }
+
+  exportConversation(format: 'markdown' | 'json'): Promise<void> {
+    return exportConversation(this.session.conversation, format);
+  }
+
+  waitForAck(match: (a: RenderedAck) => boolean, timeoutMs = 30_000): Promise<RenderedAck> {
+    if (!this.acks) return Promise.reject(new Error('Render reports exist only in ExtensionMode.Test.'));
+    return this.acks.wait(match, timeoutMs);
+  }
+
+  get lastRendered(): RenderedAck | undefined {
+    return this.acks?.last;
+  }
+
+  private post(message: HostToWebview): void {
+    void this.webview?.postMessage(message);
+  }
+
+  private render(e: ChatEvent): void {
+    switch (e.type) {
+      case 'turnStarted':
+        return this.post({ type: 'turnStart', turn: e.turn });
+      case 'delta':
+        return this.post({ type: 'delta', turnId: e.turnId, text: e.text, thought: e.thought });
+      case 'status':
+        return this.post({ type: 'status', text: e.text });
+      case 'refused':
+        return this.post({ type: 'problems', messages: e.problems });
+      case 'finished':
+      case 'failed':
+      case 'toolCallDecided':
+        return this.post({ type: 'turnEnd', turnId: e.turnId, text: e.text, summary: e.summary });
+      case 'toolCallPending':
+        // The finished turn already shows Run / Decline for its calls.
+        return;
+    }
+  }
+
+  private async pushInit(): Promise<void> {
+    const endpoint = await this.services.endpoints.resolve('generation').catch(() => undefined);
+    const c = this.session.conversation;
+    this.post({
+      type: 'init',
+      data: {
+        settings: panelSettings(this.services.context),
+        models: this.models,
+        conversation: { id: c.id, title: c.title, updated: c.updated },
+        conversations: this.sessions.list(),
+        turns: c.turns.map(viewOf),
+        endpoint: { sandbox: !!endpoint?.sandbox, hasKey: !!endpoint?.credential },
+        busy: this.session.busy,
+        testAcks: !!this.acks,
+      },
+    });
+  }
+
+  private async onMessage(m: WebviewToHost): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready.resolve();
+        await this.pushInit();
+        if (!this.models.length) await this.refreshModels();
+        return;
+      case 'rendered':
+        this.acks?.record(m);
+        return;
+      case 'send':
+        await this.send(m.prompt);
+        return;
+      case 'stop':
+        this.session.stop();
+        return;
+      case 'newChat':
+        return this.newChat();
+      case 'openConversation': {
+        if (this.session.busy || m.id === this.session.conversation.id) return;
+        const next = this.sessions.acquire(m.id);
+        if (next) await this.show(next);
+        return;
+      }
+      case 'deleteConversation':
+        await this.sessions.delete(m.id);
+        if (this.session.conversation.id === m.id) await this.show(this.sessions.create());
+        else await this.pushInit();
+        return;
+      case 'settings':
+        return savePanelSettings(this.services.context, m.settings);
+      case 'refreshModels':
+        return this.refreshModels();
+      case 'countTokens':
+        return this.countPromptTokens(m.prompt);
+      case 'setApiKey':
+        await vscode.commands.executeCommand('apiWorkbench.generation.setApiKey');
+        return this.pushInit();
+      case 'openLink':
+        return openLink(m.href);
+      case 'copyCode':
+        return copyCode(m.code);
+      case 'insertCode':
+        return insertCode(m.code);
+      case 'newFile':
+        return openAsNewFile(m.code, m.language);
+      case 'decideCall':
+        await this.session.decideCalls(m.turnId, m.approve);
+        return;
+      case 'export':
+        return this.exportConversation(m.format);
+      case 'attach':
+        return this.attach(m.what);
+    }
+  }
+
+  async refreshModels(): Promise<void> {
+    const ep = await this.services.endpoints.resolve('generation');
+    if (!ep.credential) return this.post({ type: 'models', models: this.models, error: 'Set an API key to load the model list.' });
+    const r = await listModels({ baseUrl: ep.baseUrl, apiKey: ep.credential, keyInQuery: keyInQuery(), generateOnly: true, retry: { maxAttempts: 2 } });
+    if (r.error) return this.post({ type: 'models', models: this.models, error: `${r.error.status}: ${r.error.message}` });
+    this.models = r.models.map((m) => m.name);
+    this.post({ type: 'models', models: this.models });
+  }
+
+  private async countPromptTokens(prompt: string): Promise<void> {
+    const ep = await this.services.endpoints.resolve('generation');
+    if (!ep.credential) return this.post({ type: 'tokens', error: 'no API key' });
+    const settings = panelSettings(this.services.context);
+    const contents = [...historyOf(this.session.conversation), { role: 'user', parts: [{ text: prompt || ' ' }] }];
+    const built = buildRequest(settings, contents);
+    const request = { generateContentRequest: { model: settings.model, ...built.request } };
+    const r = await countTokens({ baseUrl: ep.baseUrl, apiKey: ep.credential, keyInQuery: keyInQuery(), model: settings.model, request, retry: { maxAttempts: 1 } });
+    this.post(r.value ? { type: 'tokens', count: r.value.totalTokens } : { type: 'tokens', error: r.error?.message ?? 'unknown error' });
+  }
+}
+
+class Deferred {
+  settled = false;
+  readonly promise: Promise<void>;
+  private done!: () => void;
+
+  constructor() {
+    this.promise = new Promise((r) => (this.done = r));
+  }
+
+  resolve(): void {
+    this.settled = true;
+    this.done();
+  }
+}

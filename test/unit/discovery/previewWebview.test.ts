@@ -1,0 +1,81 @@
+// The reference preview's browser code, bundled as shipped and run in happy-dom with a fake VS
+// Code API: it renders what the host sends, keeps the highlight across renders, follows type
+// links within the page, and asks the host to show a heading's source.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { Window } from 'happy-dom';
+import { analyzeText } from '../../../src/discovery/core';
+import { anchorForPath, renderPreviewBody } from '../../../src/discovery/core/preview';
+import type { PreviewHostToWebview, PreviewWebviewToHost } from '../../../src/discovery/protocol';
+import { minimalDocument } from './helpers';
+
+let bundle: string;
+
+class Page {
+  readonly window = new Window({ url: 'https://webview.test/' });
+  readonly posted: PreviewWebviewToHost[] = [];
+
+  constructor() {
+    const w = this.window as unknown as Record<string, unknown>;
+    w.acquireVsCodeApi = () => ({ postMessage: (m: PreviewWebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m)) as PreviewWebviewToHost) });
+    this.window.document.body.innerHTML = '<div id="content"></div>';
+    (this.window as unknown as { eval(code: string): void }).eval(bundle);
+  }
+
+  send(m: PreviewHostToWebview): void {
+    this.window.dispatchEvent(new this.window.MessageEvent('message', { data: m }));
+  }
+
+  get doc(): Document {
+    return this.window.document as unknown as Document;
+  }
+
+  current(): string[] {
+    return [...this.doc.querySelectorAll('.current')].map((e) => e.id);
+  }
+}
+
+describe('discovery preview webview', function () {
+  this.timeout(20_000);
+  before(async () => {
+    const out = await build({
+      entryPoints: [path.resolve(__dirname, '../../../src/discovery/webview/main.ts')],
+      bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false, logLevel: 'silent',
+    });
+    bundle = out.outputFiles[0].text;
+  });
+
+  it('renders the reference, follows the cursor and keeps the highlight across renders', () => {
+    const model = analyzeText(JSON.stringify(minimalDocument())).model!;
+    const page = new Page();
+    assert.deepEqual(page.posted, [{ type: 'ready' }]);
+    page.send({ type: 'render', html: renderPreviewBody(model) });
+    assert.match(page.doc.querySelector('h1')!.textContent!, /Demo API/);
+    const method = anchorForPath(model, ['resources', 'items', 'methods', 'get'])!;
+    page.send({ type: 'reveal', anchor: method });
+    assert.deepEqual(page.current(), [method]);
+    page.send({ type: 'render', html: renderPreviewBody(model) });
+    assert.deepEqual(page.current(), [method], 'an edit re-renders without losing the highlight');
+    page.send({ type: 'reveal', anchor: 'p-nowhere' });
+    assert.deepEqual(page.current(), [method], 'an unknown anchor changes nothing');
+    page.window.close();
+  });
+
+  it('follows a type link within the page and sends a heading click to the source', () => {
+    const model = analyzeText(JSON.stringify(minimalDocument())).model!;
+    const page = new Page();
+    page.send({ type: 'render', html: renderPreviewBody(model) });
+    const schema = anchorForPath(model, ['schemas', 'Item'])!;
+    const link = page.doc.querySelector(`a.ref[href="#${schema}"]`) as HTMLElement;
+    assert.ok(link, 'the method links its response type');
+    link.click();
+    assert.deepEqual(page.current(), [schema]);
+    assert.equal(page.posted.length, 1, 'a type link stays in the page');
+    (page.doc.querySelector(`#${schema} h4`) as HTMLElement).click();
+    assert.deepEqual(page.posted[page.posted.length - 1], { type: 'goto', path: ['schemas', 'Item'] });
+    (page.doc.querySelector('h1') as HTMLElement).click();
+    assert.equal(page.posted.length, 2, 'only method and schema headings lead to the source');
+    page.window.close();
+  });
+});
