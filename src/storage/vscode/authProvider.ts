@@ -18,6 +18,8 @@ import { clientFor, oauthConfig, type SessionSource } from './connection';
 export const STORAGE_AUTH_PROVIDER_ID = 'api-workbench-storage';
 const STORAGE_AUTH_LABEL = 'API Workbench Storage';
 const RECORD_KEY = 'apiWorkbench.storage.oauthSession';
+/** Where earlier versions kept the tokens; removed so no refresh token lingers unused. */
+const LEGACY_KEY = 'apiWorkbench.storage.oauthTokens';
 
 const toSession = (r: SessionRecord): vscode.AuthenticationSession => ({ id: r.id, accessToken: r.tokens.accessToken, account: r.account, scopes: r.scopes });
 
@@ -128,6 +130,7 @@ export class StorageAuthProvider implements vscode.AuthenticationProvider, Sessi
 /** The provider, its registration, and the Sign In / Sign Out commands of the storage view. */
 export function registerStorageAuth(endpoints: Endpoints, secrets: vscode.SecretStorage): { provider: StorageAuthProvider; disposables: vscode.Disposable[] } {
   const provider = new StorageAuthProvider(endpoints, secrets);
+  void Promise.resolve(secrets.delete(LEGACY_KEY)).catch(() => undefined);
   const signIn = async (): Promise<boolean> => {
     const config = oauthConfig(await endpoints.resolve('storage'));
     if (!config.clientId) {

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 import { CONSENT_TICKET_PARAM, consentTicket } from '../../../src/shared/wire/sandboxConsent';
+import { startStorage } from './emulatorHarness';
 
 const SECRET = 'per-run-consent-secret-for-tests';
 
@@ -105,7 +106,14 @@ describe('sandbox OAuth consent: only the extension that started the sandbox can
     assert.equal(target.searchParams.get('code'), null);
   });
 
-  it('a sandbox started without a consent secret approves nothing', async () => {
+  it('a ticket signed without this run\'s secret approves nothing; an emulator with no secret shows no consent page', async () => {
+    const harness = await startStorage();
+    try {
+      const { q, ticket } = request();
+      assert.equal((await fetch(`${harness.origin}/o/oauth2/v2/auth?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: ticket })}`)).status, 403);
+    } finally {
+      await harness.close();
+    }
     const bare = await startSandbox();
     try {
       const { q, ticket } = request();
