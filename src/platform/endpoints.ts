@@ -84,7 +84,7 @@ export class EndpointResolver implements Endpoints, vscode.Disposable {
     const sb = await this.sandbox.get();
     const baseUrl = { storage: sb.storage, generation: sb.generation, waterData: sb.waterData, directory: sb.directory }[service];
     const credential = service === 'storage' ? sb.accessToken : service === 'directory' ? undefined : sb.apiKey;
-    return { baseUrl, credential, sandbox: true };
+    return { baseUrl, credential, sandbox: true, ...(service === 'storage' ? { consentSecret: sb.consentSecret } : {}) };
   }
 
   credentialFor(service: ServiceId, baseUrl: string): Promise<string | undefined> {

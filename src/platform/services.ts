@@ -15,6 +15,8 @@ export interface ResolvedEndpoint {
   credential: string | undefined;
   /** True when this is the embedded sandbox. */
   sandbox: boolean;
+  /** Embedded sandbox only: the per-run secret its OAuth consent page requires (never shown or logged). */
+  consentSecret?: string;
 }
 
 export interface Endpoints {

@@ -12,6 +12,8 @@ import { createDirectoryEmulator } from './directory';
 
 export interface RunningSandbox extends SandboxInfo {
   readonly server: http.Server;
+  /** Only the process that started the sandbox knows it: it signs consent tickets for sign-in. */
+  readonly consentSecret: string;
   close(): Promise<void>;
 }
 
@@ -30,8 +32,9 @@ export function sandboxInfo(origin: string, apiKey: string, accessToken: string)
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const apiKey = options.apiKey ?? `sandbox-key-${randomBytes(12).toString('hex')}`;
   const accessToken = options.accessToken ?? `sandbox-token-${randomBytes(16).toString('hex')}`;
+  const consentSecret = options.consentSecret ?? randomBytes(32).toString('base64url');
   let origin = '';
-  const ctx: SandboxContext = { apiKey, accessToken, dataDir: options.dataDir, origin: () => origin };
+  const ctx: SandboxContext = { apiKey, accessToken, dataDir: options.dataDir, origin: () => origin, consentSecret };
   const emulators: Emulator[] = [
     createStorageEmulator(ctx),
     createGenerationEmulator(ctx),
@@ -82,6 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     ...sandboxInfo(origin, apiKey, accessToken),
     server,
+    consentSecret,
     async close() {
       for (const e of emulators) await e.close?.();
       await new Promise<void>((resolve) => {

@@ -10,6 +10,8 @@ export interface SandboxContext {
   origin(): string;
   /** Directory for persistence (`--data DIR`); undefined means in memory. */
   readonly dataDir?: string;
+  /** Per-run secret the OAuth consent page requires (see shared/wire/sandboxConsent); none: no consent is ever given. */
+  readonly consentSecret?: string;
 }
 
 /** An emulator mounted on the sandbox server. It answers the requests whose path it owns. */
@@ -29,6 +31,8 @@ export interface SandboxOptions {
   dataDir?: string;
   apiKey?: string;
   accessToken?: string;
+  /** Secret of the OAuth consent page; random per run when not given. Never printed. */
+  consentSecret?: string;
 }
 
 /** The JSON line `api-workbench sandbox` prints, and what the extension keeps. */

@@ -1,13 +1,20 @@
 // A small OAuth 2.0 authorization server for the sandbox, so the whole sign-in flow (authorization
-// code with PKCE on a loopback redirect, refresh, revoke) runs without an account:
-//   GET  /o/oauth2/v2/auth          approve page (the user's browser)
+// code with PKCE, refresh, revoke) runs without an account:
+//   GET  /o/oauth2/v2/auth          consent page (the user's browser)
 //   POST /o/oauth2/v2/auth/decision the page's form → 302 to the redirect URI with code or error
 //   POST /o/oauth2/token            authorization_code and refresh_token grants (form-encoded)
 //   POST /o/oauth2/revoke           revokes an access or refresh token
 // Issued access tokens are accepted by the storage API until they expire.
+//
+// Consent is not free for the asking: the sandbox listens on loopback, so every local process can
+// reach this page. The consent page is only shown for a request that carries a ticket signed with
+// the per-run consent secret (known only to whoever started the sandbox: the extension), and the
+// approving POST must bring both that ticket and the CSRF token of the page that was shown; each
+// consent is single use. Anything else gets 403 with an OAuth error, and no code is issued.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { readBody } from '../http';
+import { CONSENT_TICKET_PARAM, ticketMatches, type ConsentBinding } from '../../shared/wire/sandboxConsent';
 
 interface PendingCode {
   clientId: string;
@@ -17,14 +24,32 @@ interface PendingCode {
   expires: number;
 }
 
+/** An authorization request whose consent page was shown, keyed by the page's CSRF token. */
+interface ShownConsent {
+  binding: ConsentBinding;
+  ticket: string;
+  scope: string;
+  expires: number;
+}
+
+/** Consent pages shown but not yet answered; old ones are dropped beyond this many. */
+const MAX_SHOWN = 64;
+const CONSENT_TTL_MS = 10 * 60_000;
+/** Schemes a redirect may never use: they would run or read something in the browser. */
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'blob:', 'about:', 'vbscript:', 'filesystem:']);
+
 export class OAuthServer {
   private readonly codes = new Map<string, PendingCode>();
   private readonly access = new Map<string, { expires: number; refresh?: string }>();
   private readonly refresh = new Map<string, { clientId: string; scope: string }>();
+  private readonly shown = new Map<string, ShownConsent>();
+  /** Tickets already answered (approve or deny): a consent link works once. */
+  private readonly answered = new Set<string>();
   /** Lifetime of issued access tokens; tests shorten it to exercise refreshing. */
   accessTtlSeconds = 3600;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** Without a consent secret no consent page is ever shown (fail closed). */
+  constructor(private readonly consentSecret?: string, private readonly now: () => number = Date.now) {}
 
   accepts(token: string | undefined | null): boolean {
     if (!token) return false;
@@ -34,7 +59,7 @@ export class OAuthServer {
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const p = url.pathname;
-    if (req.method === 'GET' && p === '/o/oauth2/v2/auth') return this.approvePage(res, url.searchParams);
+    if (req.method === 'GET' && p === '/o/oauth2/v2/auth') return this.consentPage(res, url.searchParams);
     if (req.method === 'POST' && p === '/o/oauth2/v2/auth/decision') return this.decision(res, await form(req));
     if (req.method === 'POST' && p === '/o/oauth2/token') return this.token(res, await form(req));
     if (req.method === 'POST' && p === '/o/oauth2/revoke') return this.revoke(res, url.searchParams.get('token') ?? (await form(req)).get('token'));
@@ -51,39 +76,64 @@ export class OAuthServer {
     } catch {
       return 'redirect_uri is not a URL';
     }
-    // Desktop clients must use a loopback redirect (the out-of-band flow is gone).
-    if (u.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) return 'redirect_uri must be a loopback address';
+    // The sandbox's client is registered for native-app redirects (RFC 8252): a loopback listener,
+    // the same listener behind a remote window's port forward (https, or http on loopback), or an
+    // app-claimed scheme. Plain http to another host would carry the code in the clear.
+    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
+    if (UNSAFE_SCHEMES.has(u.protocol) || (u.protocol === 'http:' && !loopback)) return 'redirect_uri must be a loopback address, https, or an app scheme';
     if (!q.get('code_challenge') || q.get('code_challenge_method') !== 'S256') return 'PKCE with code_challenge_method=S256 is required';
     return undefined;
   }
 
-  private approvePage(res: ServerResponse, q: URLSearchParams): void {
+  private consentPage(res: ServerResponse, q: URLSearchParams): void {
     const problem = this.checkRequest(q);
-    if (problem) return html(res, 400, `<h1>Sign-in request rejected</h1><p>${esc(problem)}</p>`);
-    const hidden = [...q.entries()].map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+    if (problem) return html(res, 400, `<h1>Sign-in request rejected</h1><p>Error 400: invalid_request</p><p>${esc(problem)}</p>`);
+    const binding: ConsentBinding = { clientId: q.get('client_id')!, redirectUri: q.get('redirect_uri')!, state: q.get('state') ?? '', codeChallenge: q.get('code_challenge')! };
+    const ticket = q.get(CONSENT_TICKET_PARAM);
+    if (!ticketMatches(this.consentSecret, binding, ticket) || this.answered.has(ticket!)) {
+      return refused(res, 'This sign-in request was not started by API Workbench for this sandbox, or it was already answered. Start the sign-in again from VS Code.');
+    }
+    const csrf = randomBytes(32).toString('base64url');
+    this.remember(csrf, { binding, ticket: ticket!, scope: q.get('scope') ?? '', expires: this.now() + CONSENT_TTL_MS });
     const scopes = (q.get('scope') ?? '').split(/\s+/).filter(Boolean).map((s) => `<li><code>${esc(s)}</code></li>`).join('');
+    // The action is relative: behind a remote window's port forward the page lives under a path prefix.
     html(
       res,
       200,
-      `<h1>API Workbench sandbox</h1><p><strong>${esc(q.get('client_id')!)}</strong> wants to access the sandbox storage of <strong>Sandbox User</strong>.</p><ul>${scopes}</ul>` +
-        `<form method="post" action="/o/oauth2/v2/auth/decision">${hidden}<button name="decision" value="approve" id="approve">Approve</button> <button name="decision" value="deny" id="deny">Deny</button></form>`,
+      `<h1>API Workbench sandbox</h1><p><strong>${esc(binding.clientId)}</strong> wants to access the sandbox storage of <strong>Sandbox User</strong>.</p><ul>${scopes}</ul>` +
+        `<form method="post" action="auth/decision"><input type="hidden" name="csrf_token" value="${esc(csrf)}"><input type="hidden" name="${CONSENT_TICKET_PARAM}" value="${esc(ticket!)}">` +
+        `<button name="decision" value="approve" id="allow">Allow</button> <button name="decision" value="deny" id="deny">Deny</button></form>`,
     );
   }
 
+  private remember(csrf: string, consent: ShownConsent): void {
+    const now = this.now();
+    for (const [k, v] of this.shown) if (v.expires <= now) this.shown.delete(k);
+    while (this.shown.size >= MAX_SHOWN) this.shown.delete(this.shown.keys().next().value!);
+    this.shown.set(csrf, consent);
+  }
+
   private decision(res: ServerResponse, f: URLSearchParams): void {
-    const problem = this.checkRequest(f);
-    if (problem) return html(res, 400, `<h1>Sign-in request rejected</h1><p>${esc(problem)}</p>`);
-    const target = new URL(f.get('redirect_uri')!);
-    const state = f.get('state');
-    if (state) target.searchParams.set('state', state);
+    const csrf = f.get('csrf_token') ?? '';
+    const consent = this.shown.get(csrf);
+    const ticket = f.get(CONSENT_TICKET_PARAM);
+    // The CSRF token names the request the user saw; the ticket proves the extension started it.
+    if (!consent || consent.expires <= this.now() || consent.ticket !== ticket || !ticketMatches(this.consentSecret, consent.binding, ticket) || this.answered.has(consent.ticket)) {
+      return refused(res, 'This consent form was not issued for this sign-in request, has expired, or was already answered. Start the sign-in again from VS Code.');
+    }
+    this.shown.delete(csrf);
+    this.answered.add(consent.ticket);
+    const { binding } = consent;
+    const target = new URL(binding.redirectUri);
+    if (binding.state) target.searchParams.set('state', binding.state);
     if (f.get('decision') !== 'approve') {
       target.searchParams.set('error', 'access_denied');
     } else {
       const code = randomBytes(24).toString('base64url');
-      this.codes.set(code, { clientId: f.get('client_id')!, redirectUri: f.get('redirect_uri')!, challenge: f.get('code_challenge')!, scope: f.get('scope') ?? '', expires: this.now() + 10 * 60_000 });
+      this.codes.set(code, { clientId: binding.clientId, redirectUri: binding.redirectUri, challenge: binding.codeChallenge, scope: consent.scope, expires: this.now() + 10 * 60_000 });
       target.searchParams.set('code', code);
     }
-    res.writeHead(302, { location: target.href, 'content-length': '0' });
+    res.writeHead(302, { location: target.href, 'content-length': '0', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     res.end();
   }
 
@@ -137,9 +187,22 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** 403 with the OAuth error code on the page, the way the real consent screen reports a blocked request. */
+function refused(res: ServerResponse, description: string): void {
+  html(res, 403, `<h1>Access blocked</h1><p>Error 403: access_denied</p><p>${esc(description)}</p>`);
+}
+
 function html(res: ServerResponse, status: number, body: string): void {
   const text = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Sandbox sign-in</title></head><body style="font-family:sans-serif;max-width:40em;margin:3em auto">${body}</body></html>`;
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  // Not framable (no click-jacking of Allow), not cached, and the ticket in the URL is not sent on as a referrer.
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'x-frame-options': 'DENY',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
   res.end(text);
 }
 

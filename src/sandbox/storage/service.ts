@@ -41,10 +41,11 @@ export class StorageService {
   /** Live notification channels. */
   readonly channels: Channels;
   /** The sandbox's OAuth authorization server; its access tokens are accepted like the built-in one. */
-  readonly oauth = new OAuthServer();
+  readonly oauth: OAuthServer;
 
   constructor(readonly store: Store, readonly sandbox?: SandboxContext) {
     this.channels = new Channels(store);
+    this.oauth = new OAuthServer(sandbox?.consentSecret);
   }
 
   /** Ends background work (channel deliveries, pending uploads) when the sandbox stops. */

@@ -1,11 +1,7 @@
-// OAuth 2.0 for desktop apps: authorization code with PKCE (S256) on a loopback redirect, token
-// refresh and revocation. Editor-free: the browser is opened through an injected function, and
-// tokens are handed to an injected store (SecretStorage in the extension). Tokens are never logged.
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHash, randomBytes } from 'node:crypto';
+// OAuth 2.0 token endpoint calls for storage sign-in: exchanging an authorization code (PKCE),
+// refreshing and revoking. Editor-free; tokens are never logged. A token set remembers which token
+// endpoint issued it, and its refresh token is only ever sent back to that endpoint's origin.
 import { defaultFetch, type HttpFetch } from '../../shared/http';
-import type { AuthProvider } from './transport';
 
 export interface OAuthConfig {
   authorizationEndpoint: string;
@@ -15,6 +11,8 @@ export interface OAuthConfig {
   /** Desktop clients of some providers get a (non-secret) client secret; sent when set. */
   clientSecret?: string;
   scopes: string[];
+  /** Only for the built-in sandbox: signs the consent ticket its consent page requires. */
+  consentSecret?: string;
 }
 
 export interface TokenSet {
@@ -28,165 +26,82 @@ export interface TokenSet {
 }
 
 export class OAuthError extends Error {
-  constructor(readonly code: string, description: string) {
+  constructor(
+    readonly code: string,
+    description: string,
+  ) {
     super(description ? `${code}: ${description}` : code);
     this.name = 'OAuthError';
   }
 }
 
-export function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(48).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+export function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
-async function tokenRequest(config: OAuthConfig, params: Record<string, string>, fetchImpl: HttpFetch, now: () => number): Promise<TokenSet & { rawScope?: string }> {
-  const body = new URLSearchParams({ client_id: config.clientId, ...(config.clientSecret ? { client_secret: config.clientSecret } : {}), ...params });
-  const res = await fetchImpl(config.tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() });
-  const text = await res.text();
+/** Whether tokens issued by `issuer` may be sent to `endpoint`: same origin, never another host. */
+export function sameOrigin(issuer: string, endpoint: string | undefined): boolean {
+  const a = originOf(issuer);
+  return !!a && !!endpoint && a !== 'null' && a === originOf(endpoint);
+}
+
+/** Parses a token endpoint answer; errors keep the server's OAuth code, never the request. */
+export function parseTokenResponse(status: number, text: string, issuer: string, now: number): TokenSet {
   let data: Record<string, unknown> = {};
   try {
-    data = JSON.parse(text) as Record<string, unknown>;
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
   } catch {
     // a non-JSON answer is reported below
   }
-  if (!res.ok || typeof data.access_token !== 'string') {
-    throw new OAuthError(String(data.error ?? `http_${res.status}`), String(data.error_description ?? text.slice(0, 200)));
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const accessToken = str(data.access_token);
+  if (status < 200 || status >= 300 || !accessToken) {
+    const code = str(data.error) ?? `http_${status}`;
+    const description = str(data.error_description) ?? (text.trim().startsWith('<') ? '' : text.slice(0, 200));
+    throw new OAuthError(code, description);
   }
+  const expiresIn = Number(data.expires_in);
   return {
-    accessToken: data.access_token,
-    refreshToken: typeof data.refresh_token === 'string' ? data.refresh_token : undefined,
-    expiresAt: now() + Number(data.expires_in ?? 3600) * 1000,
-    scope: typeof data.scope === 'string' ? data.scope : undefined,
-    issuer: config.tokenEndpoint,
+    accessToken,
+    refreshToken: str(data.refresh_token),
+    expiresAt: now + (Number.isFinite(expiresIn) && expiresIn >= 0 ? expiresIn : 3600) * 1000,
+    scope: str(data.scope),
+    issuer,
   };
 }
 
-export interface SignInOptions {
-  /** Opens the authorization URL in the user's browser. */
-  openBrowser(url: string): Promise<unknown> | unknown;
-  signal?: AbortSignal;
-  /** Gives up when the browser never comes back. Default 5 minutes. */
-  timeoutMs?: number;
-  fetch?: HttpFetch;
-  now?: () => number;
+async function tokenRequest(config: OAuthConfig, params: Record<string, string>, fetchImpl: HttpFetch, now: () => number): Promise<TokenSet> {
+  const body = new URLSearchParams({ client_id: config.clientId, ...(config.clientSecret ? { client_secret: config.clientSecret } : {}), ...params });
+  const res = await fetchImpl(config.tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() });
+  return parseTokenResponse(res.status, await res.text(), config.tokenEndpoint, now());
 }
 
-/** Runs the whole authorization-code flow; resolves with the tokens. */
-export async function signIn(config: OAuthConfig, opts: SignInOptions): Promise<TokenSet> {
-  const { verifier, challenge } = pkcePair();
-  const state = randomBytes(16).toString('base64url');
-  const fetchImpl = opts.fetch ?? defaultFetch;
-  const now = opts.now ?? Date.now;
-  const server = http.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-  try {
-    const codePromise = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new OAuthError('timeout', 'The browser did not return from the sign-in page in time.')), opts.timeoutMs ?? 5 * 60_000);
-      opts.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(new OAuthError('cancelled', 'Sign-in was cancelled.'));
-      });
-      server.on('request', (req, res) => {
-        const u = new URL(req.url ?? '/', redirectUri);
-        if (u.pathname !== '/callback') {
-          res.writeHead(404).end();
-          return;
-        }
-        const finish = (ok: boolean, text: string) => {
-          res.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8' });
-          res.end(`<!DOCTYPE html><html><body style="font-family:sans-serif"><h1>${ok ? 'Signed in' : 'Sign-in failed'}</h1><p>${text}</p></body></html>`);
-        };
-        // A callback with a foreign state is not ours (or is forged): ignore it, keep waiting.
-        if (u.searchParams.get('state') !== state) return finish(false, 'Unexpected sign-in response.');
-        clearTimeout(timer);
-        const error = u.searchParams.get('error');
-        if (error) {
-          finish(false, 'Access was not granted. You can close this window.');
-          return reject(new OAuthError(error, u.searchParams.get('error_description') ?? 'The authorization was denied.'));
-        }
-        finish(true, 'You can close this window and return to VS Code.');
-        resolve(u.searchParams.get('code') ?? '');
-      });
-    });
-    // The browser may come back (even with an error) before openBrowser resolves.
-    codePromise.catch(() => undefined);
-    const auth = new URL(config.authorizationEndpoint);
-    auth.search = new URLSearchParams({
-      client_id: config.clientId,
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      scope: config.scopes.join(' '),
-      state,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      access_type: 'offline',
-      prompt: 'consent',
-    }).toString();
-    await opts.openBrowser(auth.href);
-    const code = await codePromise;
-    return await tokenRequest(config, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri }, fetchImpl, now);
-  } finally {
-    server.close();
-    server.closeAllConnections?.();
+/** Redeems the code of a finished authorization (the verifier proves we started it). */
+export function exchangeCode(config: OAuthConfig, code: string, verifier: string, redirectUri: string, fetchImpl: HttpFetch = defaultFetch, now: () => number = Date.now): Promise<TokenSet> {
+  return tokenRequest(config, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri }, fetchImpl, now);
+}
+
+/** Refreshes `tokens` at the endpoint that issued them; refuses to send the refresh token anywhere else. */
+export async function refreshTokens(config: OAuthConfig, tokens: TokenSet, fetchImpl: HttpFetch = defaultFetch, now: () => number = Date.now): Promise<TokenSet> {
+  if (!tokens.refreshToken) throw new OAuthError('invalid_grant', 'There is no refresh token.');
+  if (tokens.issuer !== config.tokenEndpoint || !sameOrigin(tokens.issuer, config.tokenEndpoint)) {
+    throw new OAuthError('issuer_mismatch', 'The sign-in belongs to another token endpoint.');
   }
-}
-
-export async function refreshTokens(config: OAuthConfig, refreshToken: string, fetchImpl: HttpFetch = defaultFetch, now: () => number = Date.now): Promise<TokenSet> {
-  const t = await tokenRequest(config, { grant_type: 'refresh_token', refresh_token: refreshToken }, fetchImpl, now);
+  const t = await tokenRequest(config, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, fetchImpl, now);
   // Providers usually keep the refresh token unchanged and omit it from the answer.
-  return { ...t, refreshToken: t.refreshToken ?? refreshToken };
+  return { ...t, refreshToken: t.refreshToken ?? tokens.refreshToken };
 }
 
-export async function revokeToken(config: OAuthConfig, token: string, fetchImpl: HttpFetch = defaultFetch): Promise<void> {
-  if (!config.revocationEndpoint) return;
-  await fetchImpl(config.revocationEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() }).catch(() => undefined);
-}
-
-export interface TokenStore {
-  load(): Promise<TokenSet | undefined>;
-  save(tokens: TokenSet | undefined): Promise<void>;
-}
-
-/**
- * The client's AuthProvider for signed-in sessions: hands out the access token, refreshing it
- * shortly before it expires (and once more when the server says 401).
- */
-export class OAuthSession implements AuthProvider {
-  private refreshing: Promise<boolean> | undefined;
-
-  constructor(private readonly config: OAuthConfig, private readonly store: TokenStore, private readonly fallback?: () => Promise<string | undefined> | string | undefined, private readonly now: () => number = Date.now, private readonly fetchImpl?: HttpFetch) {}
-
-  async token(): Promise<string | undefined> {
-    const t = await this.current();
-    if (!t) return this.fallback?.();
-    if (t.expiresAt - 60_000 <= this.now() && t.refreshToken) {
-      if (await this.refresh()) return (await this.current())?.accessToken;
-    }
-    return t.accessToken;
-  }
-
-  refresh(): Promise<boolean> {
-    this.refreshing ??= (async () => {
-      const t = await this.current();
-      if (!t?.refreshToken) return false;
-      try {
-        await this.store.save(await refreshTokens(this.config, t.refreshToken, this.fetchImpl, this.now));
-        return true;
-      } catch (e) {
-        // A revoked or expired grant: forget it so the user is asked to sign in again.
-        if (e instanceof OAuthError && e.code === 'invalid_grant') await this.store.save(undefined);
-        return false;
-      }
-    })().finally(() => (this.refreshing = undefined));
-    return this.refreshing;
-  }
-
-  private async current(): Promise<TokenSet | undefined> {
-    const t = await this.store.load();
-    return t && t.issuer === this.config.tokenEndpoint ? t : undefined;
-  }
+/** Best-effort revocation, only at an endpoint of the issuer's origin. Returns whether it was sent. */
+export async function revokeToken(config: OAuthConfig, tokens: TokenSet, fetchImpl: HttpFetch = defaultFetch): Promise<boolean> {
+  const endpoint = config.revocationEndpoint;
+  if (!endpoint || !sameOrigin(tokens.issuer, endpoint)) return false;
+  const token = tokens.refreshToken ?? tokens.accessToken;
+  await fetchImpl(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() }).catch(() => undefined);
+  return true;
 }

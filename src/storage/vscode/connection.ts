@@ -1,13 +1,12 @@
 // Builds the storage client from the resolved endpoint (settings → sandbox or a real URL) and
-// rebuilds it when the endpoint or credential changes. Requests use the signed-in OAuth session
-// of that endpoint when there is one (refreshed as needed), else the pasted or sandbox token.
-// Tokens are read per request and live only in SecretStorage.
+// rebuilds it when the endpoint changes. Requests use the signed-in session of that endpoint, taken
+// per request from VS Code's authentication API (our provider refreshes it), else the pasted or
+// sandbox token. Tokens live only in SecretStorage.
 import * as vscode from 'vscode';
 import type { Endpoints, ResolvedEndpoint } from '../../platform/services';
 import { StorageClient } from '../core/client';
-import { OAuthSession, type OAuthConfig, type TokenSet, type TokenStore } from '../core/oauth';
-
-const TOKENS_KEY = 'apiWorkbench.storage.oauthTokens';
+import type { OAuthConfig } from '../core/oauth';
+import type { AuthProvider } from '../core/transport';
 
 /** Sign-in settings: the sandbox's own authorization server, or the configured (Google's by default). */
 export function oauthConfig(endpoint: ResolvedEndpoint): OAuthConfig {
@@ -18,6 +17,7 @@ export function oauthConfig(endpoint: ResolvedEndpoint): OAuthConfig {
       revocationEndpoint: `${endpoint.baseUrl}/o/oauth2/revoke`,
       clientId: 'api-workbench',
       scopes: ['https://api-workbench.dev/auth/store'],
+      consentSecret: endpoint.consentSecret,
     };
   }
   const c = vscode.workspace.getConfiguration('apiWorkbench.storage.oauth');
@@ -30,32 +30,32 @@ export function oauthConfig(endpoint: ResolvedEndpoint): OAuthConfig {
   };
 }
 
-export class SecretTokenStore implements TokenStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+/** A client of `endpoint` (the sandbox always serves /store/v2; a real service may use drive/v2/). */
+export function clientFor(endpoint: ResolvedEndpoint, auth: AuthProvider): StorageClient {
+  const servicePath = endpoint.sandbox ? undefined : vscode.workspace.getConfiguration('apiWorkbench.storage').get<string>('servicePath')?.trim() || undefined;
+  return new StorageClient({
+    baseUrl: endpoint.baseUrl,
+    servicePath,
+    uploadPath: servicePath ? `upload/${servicePath.replace(/^\/+/, '')}` : undefined,
+    auth,
+  });
+}
 
-  async load(): Promise<TokenSet | undefined> {
-    const raw = await this.secrets.get(TOKENS_KEY);
-    if (!raw) return undefined;
-    try {
-      return JSON.parse(raw) as TokenSet;
-    } catch {
-      return undefined;
-    }
-  }
-
-  async save(tokens: TokenSet | undefined): Promise<void> {
-    if (tokens) await this.secrets.store(TOKENS_KEY, JSON.stringify(tokens));
-    else await this.secrets.delete(TOKENS_KEY);
-  }
+/** Where a signed-in session's token comes from (the authentication provider of storage). */
+export interface SessionSource {
+  /** The session's access token for `endpoint`, if signed in there and this extension may use it. */
+  accessToken(endpoint: ResolvedEndpoint): Promise<string | undefined>;
+  /** After a 401: refreshes the session; true when a new token is available. */
+  refresh(endpoint: ResolvedEndpoint): Promise<boolean>;
 }
 
 export class StorageConnection {
   private current: Promise<{ client: StorageClient; endpoint: ResolvedEndpoint }> | undefined;
-  readonly tokens: SecretTokenStore;
 
-  constructor(private readonly endpoints: Endpoints, secrets: vscode.SecretStorage) {
-    this.tokens = new SecretTokenStore(secrets);
-  }
+  constructor(
+    private readonly endpoints: Endpoints,
+    private readonly sessions: SessionSource,
+  ) {}
 
   /** The client for the current endpoint; throws when it cannot be resolved. */
   async client(): Promise<StorageClient> {
@@ -66,12 +66,6 @@ export class StorageConnection {
     return (await this.connect()).endpoint;
   }
 
-  /** Whether requests currently use a signed-in OAuth session of this endpoint. */
-  async signedIn(): Promise<boolean> {
-    const t = await this.tokens.load();
-    return !!t && t.issuer === oauthConfig(await this.endpoint()).tokenEndpoint;
-  }
-
   reset(): void {
     this.current = undefined;
   }
@@ -79,14 +73,12 @@ export class StorageConnection {
   private connect(): Promise<{ client: StorageClient; endpoint: ResolvedEndpoint }> {
     this.current ??= (async () => {
       const endpoint = await this.endpoints.resolve('storage');
-      // The sandbox always serves /store/v2; a real service may use another service path (drive/v2/).
-      const servicePath = endpoint.sandbox ? undefined : vscode.workspace.getConfiguration('apiWorkbench.storage').get<string>('servicePath')?.trim() || undefined;
-      const session = new OAuthSession(oauthConfig(endpoint), this.tokens, async () => (await this.endpoints.resolve('storage')).credential);
-      const client = new StorageClient({
-        baseUrl: endpoint.baseUrl,
-        servicePath,
-        uploadPath: servicePath ? `upload/${servicePath.replace(/^\/+/, '')}` : undefined,
-        auth: session,
+      const client = clientFor(endpoint, {
+        token: async () => {
+          const now = await this.endpoints.resolve('storage');
+          return (await this.sessions.accessToken(now)) ?? now.credential;
+        },
+        refresh: async () => this.sessions.refresh(await this.endpoints.resolve('storage')),
       });
       return { client, endpoint };
     })();

@@ -8,8 +8,8 @@ import type { TreeEntry } from '../core/tree';
 import { aboutLine, registerCommands } from './commands';
 import { storageDragAndDrop } from './dragAndDrop';
 import { StoreComments } from './comments';
-import { StorageConnection, oauthConfig } from './connection';
-import { OAuthError, revokeToken, signIn } from '../core/oauth';
+import { StorageConnection } from './connection';
+import { registerStorageAuth } from './authProvider';
 import { REVISION_SCHEME, RevisionContentProvider, STORE_SCHEME, StoreFileSystemProvider, type ConflictChoice } from './fileSystemProvider';
 import { STORAGE_VIEW_ID, StorageTreeProvider } from './treeProvider';
 
@@ -30,7 +30,8 @@ export interface TestNode {
 }
 
 export const register: FeatureRegistration = (services: WorkbenchServices) => {
-  const connection = new StorageConnection(services.endpoints, services.context.secrets);
+  const auth = registerStorageAuth(services.endpoints, services.context.secrets);
+  const connection = new StorageConnection(services.endpoints, auth.provider);
   const provider = new StorageTreeProvider(connection, services.log);
   const fsp = new StoreFileSystemProvider(connection);
   const config = () => vscode.workspace.getConfiguration('apiWorkbench.storage');
@@ -120,35 +121,8 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
     void showAbout();
     void startFeed();
   };
-  /** Sign-in with the browser; `openBrowser` is replaceable so host tests can play the user. */
-  const doSignIn = async (openBrowser?: (url: string) => Promise<unknown>) => {
-    const endpoint = await connection.endpoint();
-    const config = oauthConfig(endpoint);
-    if (!config.clientId) {
-      const pick = await vscode.window.showErrorMessage('Set an OAuth client id for the storage service first (setting "apiWorkbench.storage.oauth.clientId"), or paste an access token.', 'Open Settings', 'Paste Access Token');
-      if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'apiWorkbench.storage.oauth');
-      if (pick === 'Paste Access Token') await vscode.commands.executeCommand('apiWorkbench.setCredential');
-      return false;
-    }
-    try {
-      const tokens = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Signing in to storage: finish in your browser…', cancellable: true }, (_p, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        return signIn(config, { openBrowser: openBrowser ?? ((url) => vscode.env.openExternal(vscode.Uri.parse(url))), signal: abort.signal });
-      });
-      await connection.tokens.save(tokens);
-      resetAll();
-      const about = await (await connection.client()).about('user(displayName,emailAddress)').catch(() => undefined);
-      void vscode.window.showInformationMessage(`Signed in to storage${about?.user ? ` as ${about.user.displayName} <${about.user.emailAddress}>` : ''}.`);
-      return true;
-    } catch (e) {
-      const message = e instanceof OAuthError ? e.message : (e as Error)?.message ?? String(e);
-      void vscode.window.showErrorMessage(`Sign-in failed: ${message}`);
-      return false;
-    }
-  };
-
   return [
+    ...auth.disposables,
     view,
     provider,
     fsp,
@@ -162,17 +136,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
       void showAbout();
     }),
     vscode.commands.registerCommand('apiWorkbench.storage.loadMore', (e: TreeEntry) => provider.loadMore(e)),
-    vscode.commands.registerCommand('apiWorkbench.storage.signIn', () => doSignIn()),
-    vscode.commands.registerCommand('apiWorkbench.storage.signOut', async () => {
-      const tokens = await connection.tokens.load();
-      if (tokens) {
-        const config = oauthConfig(await connection.endpoint());
-        await revokeToken(config, tokens.refreshToken ?? tokens.accessToken);
-      }
-      await connection.tokens.save(undefined);
-      resetAll();
-      return true;
-    }),
+    auth.provider.onDidChangeSessions(() => resetAll()),
     vscode.commands.registerCommand('apiWorkbench.storage.pollChanges', async () => (await feed?.poll())?.changes.length ?? 0),
     services.endpoints.onDidChange((id) => {
       if (id === 'storage') resetAll();
@@ -222,19 +186,6 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
     vscode.commands.registerCommand('apiWorkbench.storage._testClient', async (method: string, params: Record<string, string>, body?: unknown) => (await connection.client()).callById(method, params, body)),
     vscode.commands.registerCommand('apiWorkbench.storage._testFaults', async (body: unknown) => (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body })),
     vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
-    vscode.commands.registerCommand('apiWorkbench.storage._testSignedIn', () => connection.signedIn()),
-    /** Signs in with a scripted browser that submits the sandbox's approve page with `decision`. */
-    vscode.commands.registerCommand('apiWorkbench.storage._testSignIn', (decision: 'approve' | 'deny') =>
-      doSignIn(async (url) => {
-        const page = await (await fetch(url)).text();
-        const form = new URLSearchParams();
-        const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-        for (const m of page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) form.set(unescape(m[1]), unescape(m[2]));
-        form.set('decision', decision);
-        const res = await fetch(new URL('/o/oauth2/v2/auth/decision', url), { method: 'POST', body: form, redirect: 'manual' });
-        await fetch(res.headers.get('location') ?? '');
-      }),
-    ),
     ] : []),
   ];
 };

@@ -199,16 +199,63 @@ describe('storage: change feed', () => {
   });
 });
 
+/**
+ * Hands a step to the browser side (test/host/browserSteps.mjs, run by test/host/run-code-server.mjs)
+ * through the runner's report file and waits for its verdict.
+ */
+async function browserStep(step: string): Promise<void> {
+  const report = process.env.API_WORKBENCH_TEST_REPORT;
+  if (!report) throw new Error('no report file: browser steps need test/host/run-code-server.mjs');
+  fs.appendFileSync(report, `HOST-STEP ${step}\n`);
+  const ack = `${report}.ack-${step}`;
+  const deadline = Date.now() + 120_000;
+  while (!fs.existsSync(ack)) {
+    if (Date.now() > deadline) throw new Error(`the browser never answered step ${step}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const verdict = fs.readFileSync(ack, 'utf8').trim();
+  fs.rmSync(ack);
+  if (verdict !== 'ok') throw new Error(`browser step ${step}: ${verdict}`);
+}
+
 describe('storage: sign-in', () => {
-  it('signs in through the sandbox authorization server, keeps working, and signs out', async () => {
-    assert.equal(await cmd<boolean>('_testSignedIn'), false);
-    assert.equal(await cmd<boolean>('_testSignIn', 'deny'), false, 'a denied consent does not sign in');
-    assert.equal(await cmd<boolean>('_testSignedIn'), false);
-    assert.equal(await cmd<boolean>('_testSignIn', 'approve'), true);
-    assert.equal(await cmd<boolean>('_testSignedIn'), true);
-    assert.ok((await children(['My files'])).some((n) => n.label === 'Projects'), 'the tree loads with the OAuth token');
+  const PROVIDER = 'api-workbench-storage';
+  const session = () => vscode.authentication.getSession(PROVIDER, [], { silent: true });
+  before(async () => {
+    await vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench')?.activate();
+  });
+
+  const SCOPES = ['https://api-workbench.dev/auth/store'];
+  const until = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
+    for (let i = 0; i < 150; i++) {
+      const v = await probe();
+      if (v) return v;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  };
+
+  it('signs in from the Accounts menu through the consent page in the browser, as a user would, and signs out', async function () {
+    this.timeout(240_000);
+    assert.equal(await session(), undefined, 'not signed in at first');
+    // The extension asks for a storage session: VS Code offers the sign-in in the Accounts menu.
+    assert.equal(await vscode.authentication.getSession(PROVIDER, SCOPES, {}), undefined);
+
+    // The user starts it there and denies on the sandbox's consent page: no session.
+    await browserStep('accounts-sign-in-deny');
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(await session(), undefined, 'a denied consent does not sign in');
+
+    // Again, and this time allows: the redirect reaches the extension's listener through the browser.
+    await browserStep('accounts-sign-in-allow');
+    const signedIn = await until('the session', async () => session());
+    assert.equal(signedIn.account.label, 'Sandbox User <sandbox.user@example.com>');
+    assert.match(signedIn.accessToken, /^sba-/, 'a token the sandbox authorization server issued');
+    assert.deepEqual(signedIn.scopes, SCOPES);
+    assert.ok((await children(['My files'])).some((n) => n.label === 'Projects'), 'the tree loads with the session');
+
     assert.equal(await cmd<boolean>('signOut'), true);
-    assert.equal(await cmd<boolean>('_testSignedIn'), false);
+    assert.equal(await session(), undefined, 'signed out');
     assert.ok((await children(['My files'])).some((n) => n.label === 'Projects'), 'back on the sandbox token');
   });
 });

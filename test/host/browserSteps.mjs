@@ -1,0 +1,94 @@
+// The browser half of host tests that need a user: the extension-host test writes `HOST-STEP <name>`
+// to the report file and waits for `<report>.ack-<name>`; here Playwright does what a user would do in
+// the workbench page and in the tabs it opens, then writes the verdict ('ok' or the failure).
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+const DIALOG = '.monaco-dialog-box';
+
+async function dialogButton(page, name) {
+  const button = page.locator(DIALOG).getByRole('button', { name, exact: true });
+  return (await button.count()) > 0 && (await button.first().isVisible()) ? button.first() : undefined;
+}
+
+/**
+ * The tab the extension's openExternal opened. On the way VS Code may ask whether the extension may sign
+ * in with the provider (Allow), and, when the browser blocked the tab or the link is not to a trusted
+ * domain, whether to open it (Open): the user says yes to both.
+ */
+async function openedTab(page, before, timeout = 30_000) {
+  const context = page.context();
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const fresh = context.pages().find((p) => !before.has(p));
+    if (fresh) return fresh;
+    for (const name of ['Allow', 'Open']) {
+      const button = await dialogButton(page, name);
+      if (button) await button.click().catch(() => undefined);
+    }
+    if (Date.now() > deadline) throw new Error('the sign-in page never opened in the browser');
+    await page.waitForTimeout(200);
+  }
+}
+
+/**
+ * The user opens the Accounts menu, picks the sign-in VS Code offers there for our provider, and answers
+ * the sandbox consent page with `choice`. (VS Code refuses modal dialogs while extension tests run, so
+ * the Accounts menu is the sign-in entry a test can drive; the Sign In command adds only that modal.)
+ */
+async function consent(page, choice) {
+  const before = new Set(page.context().pages());
+  await page.locator('.activitybar [aria-label^="Accounts"]').first().click();
+  const item = page.getByRole('menuitem', { name: /API Workbench Storage/ }).first();
+  await item.waitFor({ state: 'visible', timeout: 30_000 });
+  await item.click();
+  const tab = await openedTab(page, before);
+  try {
+    await tab.waitForLoadState('domcontentloaded');
+    const heading = (await tab.locator('h1').first().innerText({ timeout: 30_000 })).trim();
+    if (heading !== 'API Workbench sandbox') throw new Error(`the opened tab is not the consent page: ${tab.url().replace(/\?.*/, '')} shows "${heading}"`);
+    await tab.getByRole('button', { name: choice, exact: true }).click();
+    // The redirect lands on the extension's loopback listener (through code-server's port proxy).
+    const expected = choice === 'Allow' ? 'Signed in' : 'Sign-in failed';
+    await tab.locator('h1', { hasText: expected }).waitFor({ state: 'visible', timeout: 30_000 });
+  } finally {
+    await tab.close().catch(() => undefined);
+  }
+}
+
+export const browserSteps = {
+  'accounts-sign-in-allow': (page) => consent(page, 'Allow'),
+  'accounts-sign-in-deny': (page) => consent(page, 'Deny'),
+};
+
+/** What the workbench shows (dialogs, notifications) and a screenshot, for a failed step's message. */
+async function describeScreen(page) {
+  if (!page) return '';
+  try {
+    mkdirSync('test-results/host', { recursive: true });
+    await page.screenshot({ path: 'test-results/host/failed-step.png' });
+    const texts = await page.locator(`${DIALOG}, .notification-toast`).allInnerTexts();
+    const tabs = page.context().pages().map((p) => p.url().replace(/\?.*/, '')).join(', ');
+    return ` (tabs: ${tabs}; screen: ${texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' | ') || 'no dialog or notification'}; screenshot test-results/host/failed-step.png)`;
+  } catch {
+    return '';
+  }
+}
+
+/** For runHostTests' onLine: runs a requested step and acknowledges it. */
+export function handleStepLine(line, reportFile, page) {
+  const step = /^HOST-STEP (\S+)/.exec(line)?.[1];
+  if (!step) return undefined;
+  return (async () => {
+    let verdict = 'ok';
+    try {
+      if (!page()) throw new Error('the workbench page is not ready');
+      const run = browserSteps[step];
+      if (!run) throw new Error(`unknown browser step ${step}`);
+      await run(page());
+    } catch (err) {
+      verdict = String(err?.message ?? err).split('\n')[0] || 'failed';
+      verdict += await describeScreen(page());
+    }
+    writeFileSync(`${reportFile}.ack-${step}`, verdict);
+  })();
+}
