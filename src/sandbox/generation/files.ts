@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FileRecord } from '../../shared/wire/generation';
 import { readBody, readJson } from '../http';
+import { normaliseRequest } from './fieldNames';
 import { notFound, rpcError, sendError } from './errors';
 
 const CHUNK_GRANULARITY = 8 * 1024 * 1024;
@@ -69,7 +70,7 @@ export class FileStore {
     }
     let meta: { file?: { displayName?: string; name?: string; mimeType?: string; sizeBytes?: string | number } } | undefined;
     try {
-      meta = await readJson(req);
+      meta = normaliseRequest(await readJson(req), 'CreateFileRequest') as typeof meta;
     } catch {
       sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
       return;

@@ -1,0 +1,10 @@
+// The service reads requests as proto3 JSON: `file_data.file_uri` and `fileData.fileUri` are the same
+// field. Every request body is normalised here, once, before any check or reply logic reads it.
+import { GENERATION_MESSAGES } from '../../shared/wire/generationFields';
+import { normaliseMessage } from '../../shared/wire/protoJson';
+
+export type RequestMessage = 'GenerateContentRequest' | 'CountTokensRequest' | 'CreateFileRequest';
+
+export function normaliseRequest(body: unknown, type: RequestMessage): unknown {
+  return normaliseMessage(body, type, GENERATION_MESSAGES);
+}
