@@ -3,12 +3,8 @@
 import type {
   CountTokensRequest, CountTokensResponse, GenerateContentRequest, GenerateContentResponse, ListModelsResponse, Model,
 } from '../../shared/wire/generation';
-<<<<<<< Updated upstream
 import { Aggregator } from './aggregate';
 import { normaliseCountTokens, normaliseResponse } from './fieldNames';
-=======
-import { Aggregator, type WireProblem } from './aggregate';
->>>>>>> Stashed changes
 import { connectionLost, fromErrorBody, streamCorruption, type GenerationError } from './errors';
 import { buildUrl, send, type ConnectionOptions, type ResponseLike } from './http';
 import { JsonArrayReader } from './jsonArray';
@@ -31,8 +27,6 @@ export interface StreamResult {
   incomplete: boolean;
   chunks: number;
   attempts: number;
-  /** Wire fields of the wrong shape, left out of `response` but kept raw here (see Aggregator). */
-  problems: WireProblem[];
 }
 
 export type ChunkListener = (chunk: GenerateContentResponse, aggregateSoFar: GenerateContentResponse) => void;
@@ -89,20 +83,9 @@ export class StreamConsumer {
       this.fail(streamCorruption(`A stream event is not a GenerateContentResponse object: ${JSON.stringify(v).slice(0, 200)}`));
       return;
     }
-<<<<<<< Updated upstream
     const chunk = normaliseResponse(v);
     this.aggregator.add(chunk);
     this.onChunk?.(chunk, this.aggregator.response);
-=======
-    const chunk = v as GenerateContentResponse;
-    try {
-      this.aggregator.add(chunk);
-      this.onChunk?.(chunk, this.aggregator.response);
-    } catch (err) {
-      // Not expected (the aggregator checks every shape), but a stream must end as data, never as a throw.
-      this.fail(streamCorruption(`A stream event could not be read: ${(err as Error)?.message ?? String(err)}`));
-    }
->>>>>>> Stashed changes
   }
 
   private fail(e: GenerationError): void {
@@ -123,7 +106,7 @@ export async function streamGenerateContent(opts: StreamOptions, onChunk?: Chunk
   const consumer = new StreamConsumer(onChunk);
   const result = (error: GenerationError | null, aborted: boolean, attempts: number): StreamResult => {
     const response = consumer.aggregator.response;
-    return { response, error, aborted, incomplete: aborted || !!error || !finished(response), chunks: consumer.aggregator.chunks, attempts, problems: consumer.aggregator.problems };
+    return { response, error, aborted, incomplete: aborted || !!error || !finished(response), chunks: consumer.aggregator.chunks, attempts };
   };
 
   const outcome = await send(opts, 'POST', url, JSON.stringify(opts.request));
