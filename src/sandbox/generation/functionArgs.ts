@@ -65,7 +65,9 @@ function stringFor(s: JsonObject, raw: string | undefined, prompt: string): stri
     case 'email': return 'sandbox@example.com';
     case 'uri': case 'url': return 'https://example.com/sandbox';
   }
-  let v = /"([^"]+)"/.exec(prompt)?.[1] ?? 'sandbox';
+  // A quoted phrase, else the last capitalised word after the first ("…weather in Oslo?" → Oslo).
+  const capitalised = [...prompt.matchAll(/(?<=\s)\p{Lu}[\p{L}-]+/gu)].map((m) => m[0]);
+  let v = /"([^"]+)"/.exec(prompt)?.[1] ?? capitalised[capitalised.length - 1] ?? 'sandbox';
   const min = Number(s.minLength ?? 0);
   if (v.length < min) v = v.padEnd(min, 'x');
   if (typeof s.maxLength === 'number') v = v.slice(0, s.maxLength);

@@ -244,6 +244,16 @@ function functionResultReply(parts: Part[]): string {
   return lines.join('\n');
 }
 
+/** Verbs that say nothing about what a function is for (get_weather is about "weather"). */
+const GENERIC_WORDS = new Set(['get', 'set', 'list', 'find', 'fetch', 'make', 'create', 'update', 'delete', 'run', 'call', 'do', 'the', 'for', 'and']);
+
+/** True when the prompt names a distinctive word of the function's name, so AUTO mode calls it. */
+function mentions(prompt: string, name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
+  const text = prompt.toLowerCase();
+  return words.some((w) => new RegExp(`\\b${w}`).test(text));
+}
+
 function declarations(req: GenerateContentRequest): FunctionDeclaration[] {
   return (req.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
 }
@@ -256,7 +266,7 @@ function functionCallFor(req: GenerateContentRequest, prompt: string, triggers: 
   const mode = fc?.mode ?? 'AUTO';
   if (mode === 'NONE') return undefined;
   const allowed = fc?.allowedFunctionNames?.length ? decls.filter((d) => fc.allowedFunctionNames!.includes(d.name)) : decls;
-  const named = allowed.find((d) => prompt.includes(d.name));
+  const named = allowed.find((d) => prompt.includes(d.name)) ?? allowed.find((d) => mentions(prompt, d.name));
   const chosen = named ?? (mode === 'ANY' || triggers.has('call') ? allowed[0] : undefined);
   if (!chosen) return undefined;
   return { name: chosen.name, args: argsFor(chosen, prompt) };
