@@ -8,3 +8,8 @@ export type RequestMessage = 'GenerateContentRequest' | 'CountTokensRequest' | '
 export function normaliseRequest(body: unknown, type: RequestMessage): unknown {
   return normaliseMessage(body, type, GENERATION_MESSAGES);
 }
+
+/** A query parameter by its lowerCamelCase or its snake_case name (`pageSize` / `page_size`). */
+export function queryParam(url: URL, camel: string): string | null {
+  return url.searchParams.get(camel) ?? url.searchParams.get(camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+}

@@ -11,7 +11,7 @@ import {
   dailyQuotaExhausted, failedPrecondition, internal, invalidArgument, invalidJson, invalidKey, missingKey,
   modelNotFound, notFound, rateLimited, rpcError, sendError, unavailable, unknownField,
 } from './errors';
-import { normaliseRequest, type RequestMessage } from './fieldNames';
+import { normaliseRequest, queryParam, type RequestMessage } from './fieldNames';
 import { FileStore } from './files';
 import { lastUserText, plan } from './reply';
 import { writeStream, writeUnary } from './respond';
@@ -122,8 +122,8 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
   }
 
   function listModels(res: ServerResponse, url: URL): void {
-    const pageSize = Math.min(1000, Math.max(1, Number(url.searchParams.get('pageSize') ?? 50) || 50));
-    const token = url.searchParams.get('pageToken');
+    const pageSize = Math.min(1000, Math.max(1, Number(queryParam(url, 'pageSize') ?? 50) || 50));
+    const token = queryParam(url, 'pageToken');
     const start = token ? Number(Buffer.from(token, 'base64url').toString()) || 0 : 0;
     const page = CATALOG.slice(start, start + pageSize);
     const body: { models: typeof page; nextPageToken?: string } = { models: page };

@@ -134,3 +134,19 @@ describe('generation emulator: proto3 JSON names, JSON-schema tools, mid-stream 
     assert.ok(before.endsWith('\r\n\r\n'));
   });
 });
+
+describe('generation emulator: snake_case query parameters', () => {
+  let s: TestServer;
+  before(async () => { s = await startGenerationEmulator(); });
+  after(async () => s.close());
+
+  it('pages models.list with page_size / page_token as with pageSize / pageToken', async () => {
+    const get = async (q: string) => (await (await fetch(`${s.origin}/v1beta/models?${q}`, { headers: { 'x-goog-api-key': s.apiKey } })).json()) as { models: { name: string }[]; nextPageToken?: string };
+    const camel = await get('pageSize=2');
+    const snake = await get('page_size=2');
+    assert.equal(snake.models.length, 2);
+    assert.deepEqual(snake, camel);
+    const next = await get(`page_size=2&page_token=${snake.nextPageToken!}`);
+    assert.notEqual(next.models[0].name, snake.models[0].name);
+  });
+});
