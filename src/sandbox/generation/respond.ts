@@ -10,7 +10,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Pause before a mid-stream error so that it reaches the client as a read of its own. */
 const ERROR_GAP_MS = 25;
 
-/** Resolves once everything written so far has been handed to the operating system. */
+/**
+ * Resolves once everything written so far has been handed to the operating system: an empty write goes
+ * straight to the socket, and a stream calls write callbacks in order, after the writes before it.
+ */
 function flushed(res: ServerResponse): Promise<void> {
   if (res.destroyed || res.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
