@@ -73,7 +73,7 @@ describe('peer: DataStream official-client paging against the sandbox', () => {
     assert.ok(c.statuses.length >= 5 && c.statuses.every((s) => s === 200));
   });
 
-  it('Python/R clients: @odata.nextLink until absent (Metadata $top=100 default as theirs)', async () => {
+  it('Python/R clients: @odata.nextLink until absent, 0.5 s apart', async () => {
     const c = new OfficialClient(sandbox.waterData, sandbox.apiKey, 'next-link');
     const rows = await c.all('Metadata', { $select: 'DOI,DatasetName,Licence,Citation,Version', $top: '5' });
     assert.equal(rows.length, 24);
