@@ -20,7 +20,8 @@ const HELP = `${QUERY_USAGE}
 Runs a query against the water-quality OData API and streams the rows to stdout:
   --format json   one JSON object per line (default)
   --format csv    CSV with a header line
-  --max-rows N    stop after N rows (a $top in the query does the same)
+  --max-rows N    stop after N rows (default: every row; $top in the query is the page size, as in the
+                  specification: paging follows @odata.nextLink until the service gives none)
   --dry-run       print the first request URL (fully encoded) and exit 0, or the validation error and exit 1
   --base-url URL  default ${WATER_PRODUCTION_BASE_URL} (or $API_WORKBENCH_WATER_BASE_URL)
   --api-key KEY   default $DATASTREAM_API_KEY or $API_WORKBENCH_WATER_API_KEY (sent as x-api-key, never printed)
@@ -73,8 +74,10 @@ export const queryCommand: CliCommand = async (args, io) => {
   }
   const req = wireRequest(parsed);
   const columnsWanted = toRequest(parsed).select;
-  const wanted = Math.min(parsed.top ?? Number.POSITIVE_INFINITY, maxRows ?? Number.POSITIVE_INFINITY);
-  const pageSize = Math.min(DEFAULT_PAGE_SIZE[req.entitySet], Number.isFinite(wanted) ? wanted : 10000);
+  // $top is the page size (spec §4.4 and every official client); only --max-rows caps the rows.
+  const wanted = maxRows ?? Number.POSITIVE_INFINITY;
+  const userTop = parsed.top;
+  const pageSize = userTop ?? Math.min(DEFAULT_PAGE_SIZE[req.entitySet], Number.isFinite(wanted) ? wanted : 10000);
   const firstUrl = req.count
     ? buildUrl(baseUrl, { entitySet: req.entitySet, filter: req.filter, count: true })
     : withTop(buildUrl(baseUrl, { ...req, top: undefined }), pageSize);
@@ -107,6 +110,7 @@ export const queryCommand: CliCommand = async (args, io) => {
     const options = {
       maxRows: Number.isFinite(wanted) ? wanted : undefined,
       pageSize,
+      keepTop: userTop !== undefined,
       partition: !Number.isFinite(wanted) || wanted > 1_000_000,
       signal: abort.signal,
       onProgress: progress,

@@ -35,6 +35,8 @@ export interface WaterResult {
   nextLink?: string;
   /** True when the row limit stopped paging. */
   truncated?: boolean;
+  /** The $top the query gave: the page size of every later page too ("Load more" never rewrites it). */
+  pageTop?: number;
   pages: number;
   attributions: DatasetAttribution[];
   /** Problems that did not lose rows (e.g. a retry that eventually gave up on the last page). */

@@ -1,4 +1,5 @@
-// `npm test`: installs what is missing, then runs every tier — unit (plain mocha), host (mocha inside
+// `npm test`: installs what is missing, then runs every tier — unit (plain mocha), peer (official client
+// libraries against a fresh sandbox), host (mocha inside
 // VS Code's extension host) and UI smoke (screenshots of the four surfaces). Uses only Node built-ins at
 // the top so it can run before `npm ci`.
 import { spawn, spawnSync } from 'node:child_process';
@@ -62,6 +63,7 @@ const only = process.argv.slice(2);
 const tiers = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
   ['unit tests', 'npx', ['mocha']],
+  ['peer tests (official clients against the sandbox)', 'npx', ['mocha', '--config', 'test/peer/.mocharc.json']],
   ['host tests (VS Code 1.100.3 extension host)', process.execPath, ['test/host/run-code-server.mjs']],
   ['UI smoke tests (screenshots in test-results/ui)', process.execPath, ['test/ui/run-ui.mjs']],
   ['renderer UI tests in Chromium (screenshots in test-results/renderer)', process.execPath, ['--import', 'tsx', 'test/ui/renderer/run.ts']],

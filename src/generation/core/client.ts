@@ -4,6 +4,7 @@ import type {
   CountTokensRequest, CountTokensResponse, GenerateContentRequest, GenerateContentResponse, ListModelsResponse, Model,
 } from '../../shared/wire/generation';
 import { Aggregator } from './aggregate';
+import { normaliseCountTokens, normaliseResponse } from './fieldNames';
 import { connectionLost, fromErrorBody, streamCorruption, type GenerationError } from './errors';
 import { buildUrl, send, type ConnectionOptions, type ResponseLike } from './http';
 import { JsonArrayReader } from './jsonArray';
@@ -82,7 +83,7 @@ export class StreamConsumer {
       this.fail(streamCorruption(`A stream event is not a GenerateContentResponse object: ${JSON.stringify(v).slice(0, 200)}`));
       return;
     }
-    const chunk = v as GenerateContentResponse;
+    const chunk = normaliseResponse(v);
     this.aggregator.add(chunk);
     this.onChunk?.(chunk, this.aggregator.response);
   }
@@ -155,12 +156,12 @@ async function jsonCall<T>(opts: ConnectionOptions, method: string, url: string,
 export async function generateContent(opts: StreamOptions): Promise<UnaryResult> {
   const url = buildUrl(opts, `${modelPath(opts.model)}:generateContent`);
   const r = await jsonCall<GenerateContentResponse>(opts, 'POST', url, opts.request);
-  return { response: r.value, error: r.error, aborted: r.aborted, attempts: r.attempts };
+  return { response: r.value && normaliseResponse(r.value), error: r.error, aborted: r.aborted, attempts: r.attempts };
 }
 
 export async function countTokens(opts: ConnectionOptions & { model: string; request: CountTokensRequest }): Promise<{ value: CountTokensResponse | null; error: GenerationError | null }> {
   const r = await jsonCall<CountTokensResponse>(opts, 'POST', buildUrl(opts, `${modelPath(opts.model)}:countTokens`), opts.request);
-  return { value: r.value, error: r.error };
+  return { value: r.value && normaliseCountTokens(r.value), error: r.error };
 }
 
 /** All models (every page), optionally only those that can generate content. */

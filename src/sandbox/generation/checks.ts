@@ -2,7 +2,8 @@
 // checks so that a client bug cannot hide behind a matching emulator bug.
 import { SUPPORTED_SAFETY_CATEGORIES, HARM_BLOCK_THRESHOLDS, type GenerateContentRequest } from '../../shared/wire/generation';
 
-const KNOWN_TOP_LEVEL = new Set(['contents', 'tools', 'toolConfig', 'tool_config', 'safetySettings', 'safety_settings', 'systemInstruction', 'system_instruction', 'generationConfig', 'generation_config', 'cachedContent', 'cached_content', 'model']);
+// Read after fieldNames.ts has turned snake_case names into lowerCamelCase.
+const KNOWN_TOP_LEVEL = new Set(['contents', 'tools', 'toolConfig', 'safetySettings', 'systemInstruction', 'generationConfig', 'cachedContent', 'model']);
 
 /** The first unknown top-level field, which the service rejects as invalid JSON payload. */
 export function unknownTopLevelField(body: Record<string, unknown>): string | undefined {
@@ -24,6 +25,13 @@ export function requestViolations(req: GenerateContentRequest): string[] {
       (c?.parts ?? []).forEach((p, j) => {
         if (!p || typeof p !== 'object' || Object.keys(p).filter((k) => k !== 'thought' && k !== 'thoughtSignature').length === 0) {
           out.push(`${prefix}.contents[${i}].parts[${j}].data: required oneof field 'data' must have one initialized field`);
+        }
+        const at = `${prefix}.contents[${i}].parts[${j}]`;
+        if (p?.fileData !== undefined && (typeof p.fileData?.fileUri !== 'string' || p.fileData.fileUri === '')) {
+          out.push(`${at}.file_data.file_uri: file_uri is required`);
+        }
+        if (p?.inlineData !== undefined && (typeof p.inlineData?.data !== 'string' || typeof p.inlineData?.mimeType !== 'string' || !p.inlineData.mimeType)) {
+          out.push(`${at}.inline_data: inline_data needs mime_type and data`);
         }
       });
     });
@@ -74,6 +82,9 @@ export function requestViolations(req: GenerateContentRequest): string[] {
     (t.functionDeclarations ?? []).forEach((f, j) => {
       if (!f?.name || !/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(f.name)) {
         out.push(`${prefix}.tools[${i}].function_declarations[${j}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.`);
+      }
+      if (f?.parameters !== undefined && f?.parametersJsonSchema !== undefined) {
+        out.push(`${prefix}.tools[${i}].function_declarations[${j}]: parameters and parameters_json_schema cannot both be set`);
       }
       const props = f?.parameters?.properties ?? {};
       for (const r of f?.parameters?.required ?? []) {

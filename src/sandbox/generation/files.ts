@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FileRecord } from '../../shared/wire/generation';
 import { readBody, readJson } from '../http';
+import { normaliseRequest, queryParam } from './fieldNames';
 import { notFound, rpcError, sendError } from './errors';
 
 const CHUNK_GRANULARITY = 8 * 1024 * 1024;
@@ -69,7 +70,7 @@ export class FileStore {
     }
     let meta: { file?: { displayName?: string; name?: string; mimeType?: string; sizeBytes?: string | number } } | undefined;
     try {
-      meta = await readJson(req);
+      meta = normaliseRequest(await readJson(req), 'CreateFileRequest') as typeof meta;
     } catch {
       sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
       return;
@@ -178,8 +179,9 @@ export class FileStore {
   }
 
   list(res: ServerResponse, url: URL): void {
-    const pageSize = Math.min(100, Math.max(1, Number(url.searchParams.get('pageSize') ?? 10) || 10));
-    const start = Number(url.searchParams.get('pageToken') ? Buffer.from(url.searchParams.get('pageToken')!, 'base64url').toString() : 0) || 0;
+    const pageSize = Math.min(100, Math.max(1, Number(queryParam(url, 'pageSize') ?? 10) || 10));
+    const token = queryParam(url, 'pageToken');
+    const start = Number(token ? Buffer.from(token, 'base64url').toString() : 0) || 0;
     const names = [...this.files.keys()];
     const page = names.slice(start, start + pageSize).map((n) => this.view(n)!);
     const body: { files?: FileRecord[]; nextPageToken?: string } = {};

@@ -11,6 +11,7 @@ import {
   dailyQuotaExhausted, failedPrecondition, internal, invalidArgument, invalidJson, invalidKey, missingKey,
   modelNotFound, notFound, rateLimited, rpcError, sendError, unavailable, unknownField,
 } from './errors';
+import { normaliseRequest, queryParam, type RequestMessage } from './fieldNames';
 import { FileStore } from './files';
 import { lastUserText, plan } from './reply';
 import { writeStream, writeUnary } from './respond';
@@ -35,7 +36,7 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
   /** Request fingerprints → failures already served, for [[flaky:N]]. */
   const flaky = new Map<string, number>();
 
-  async function readRequest<T>(req: IncomingMessage, res: ServerResponse, sse: boolean): Promise<T | undefined> {
+  async function readRequest<T>(req: IncomingMessage, res: ServerResponse, sse: boolean, type: RequestMessage): Promise<T | undefined> {
     let body: unknown;
     try {
       body = await readJson(req);
@@ -47,7 +48,8 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
       sendError(res, invalidJson('Expected an object as the request body.'), sse);
       return undefined;
     }
-    return body as T;
+    // Both proto3 JSON spellings (generationConfig / generation_config) mean the same field.
+    return normaliseRequest(body, type) as T;
   }
 
   async function generate(req: IncomingMessage, res: ServerResponse, url: URL, model: string, method: 'generateContent' | 'streamGenerateContent'): Promise<void> {
@@ -57,7 +59,7 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
       sendError(res, modelNotFound(model, method === 'streamGenerateContent' ? 'generateContent' : method), sse);
       return;
     }
-    const body = await readRequest<GenerateContentRequest>(req, res, sse);
+    const body = await readRequest<GenerateContentRequest>(req, res, sse, 'GenerateContentRequest');
     if (!body) return;
     const unknown = unknownTopLevelField(body);
     if (unknown) return sendError(res, unknownField(unknown), sse);
@@ -100,7 +102,7 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
   async function countTokens(req: IncomingMessage, res: ServerResponse, model: string): Promise<void> {
     const info = findModel(model);
     if (!info || !info.supportedGenerationMethods?.includes('countTokens')) return sendError(res, modelNotFound(model, 'countTokens'));
-    const body = await readRequest<CountTokensRequest>(req, res, false);
+    const body = await readRequest<CountTokensRequest>(req, res, false, 'CountTokensRequest');
     if (!body) return;
     if (body.contents && body.generateContentRequest) {
       return sendError(res, invalidArgument(['CountTokensRequest: contents and generate_content_request are mutually exclusive; set only one.']));
@@ -120,8 +122,8 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
   }
 
   function listModels(res: ServerResponse, url: URL): void {
-    const pageSize = Math.min(1000, Math.max(1, Number(url.searchParams.get('pageSize') ?? 50) || 50));
-    const token = url.searchParams.get('pageToken');
+    const pageSize = Math.min(1000, Math.max(1, Number(queryParam(url, 'pageSize') ?? 50) || 50));
+    const token = queryParam(url, 'pageToken');
     const start = token ? Number(Buffer.from(token, 'base64url').toString()) || 0 : 0;
     const page = CATALOG.slice(start, start + pageSize);
     const body: { models: typeof page; nextPageToken?: string } = { models: page };

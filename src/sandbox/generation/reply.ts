@@ -5,6 +5,7 @@ import type {
   Candidate, CitationSource, Content, FunctionDeclaration, GenerateContentRequest, GenerateContentResponse,
   Part, SafetyRating, Schema,
 } from '../../shared/wire/generation';
+import { argsFor } from './functionArgs';
 import { countContentTokens, tokenize } from './tokens';
 import { stripTriggers, type Triggers } from './triggers';
 
@@ -189,7 +190,7 @@ function mediaOf(req: GenerateContentRequest): string[] {
   const last = [...req.contents].reverse().find((c) => c.role === undefined || c.role === 'user');
   return (last?.parts ?? []).flatMap((p) => {
     if (p.inlineData) return [`inline ${p.inlineData.mimeType} (${Buffer.from(p.inlineData.data ?? '', 'base64').length} bytes)`];
-    if (p.fileData) return [`file ${p.fileData.fileUri.replace(/^.*\/files\//, 'files/')} (${p.fileData.mimeType ?? 'unknown type'})`];
+    if (p.fileData) return [`file ${String(p.fileData.fileUri ?? '').replace(/^.*\/files\//, 'files/')} (${p.fileData.mimeType ?? 'unknown type'})`];
     return [];
   });
 }
@@ -243,6 +244,16 @@ function functionResultReply(parts: Part[]): string {
   return lines.join('\n');
 }
 
+/** Verbs that say nothing about what a function is for (get_weather is about "weather"). */
+const GENERIC_WORDS = new Set(['get', 'set', 'list', 'find', 'fetch', 'make', 'create', 'update', 'delete', 'run', 'call', 'do', 'the', 'for', 'and']);
+
+/** True when the prompt names a distinctive word of the function's name, so AUTO mode calls it. */
+function mentions(prompt: string, name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
+  const text = prompt.toLowerCase();
+  return words.some((w) => new RegExp(`\\b${w}`).test(text));
+}
+
 function declarations(req: GenerateContentRequest): FunctionDeclaration[] {
   return (req.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
 }
@@ -255,37 +266,10 @@ function functionCallFor(req: GenerateContentRequest, prompt: string, triggers: 
   const mode = fc?.mode ?? 'AUTO';
   if (mode === 'NONE') return undefined;
   const allowed = fc?.allowedFunctionNames?.length ? decls.filter((d) => fc.allowedFunctionNames!.includes(d.name)) : decls;
-  const named = allowed.find((d) => prompt.includes(d.name));
+  const named = allowed.find((d) => prompt.includes(d.name)) ?? allowed.find((d) => mentions(prompt, d.name));
   const chosen = named ?? (mode === 'ANY' || triggers.has('call') ? allowed[0] : undefined);
   if (!chosen) return undefined;
   return { name: chosen.name, args: argsFor(chosen, prompt) };
-}
-
-function argsFor(decl: FunctionDeclaration, prompt: string): Record<string, unknown> {
-  const props = decl.parameters?.properties ?? {};
-  const required = new Set(decl.parameters?.required ?? []);
-  const args: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(props)) {
-    const explicit = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*[=:]\\s*("([^"]*)"|(\\S+))`).exec(prompt);
-    const raw = explicit ? explicit[2] ?? explicit[3] : undefined;
-    if (raw === undefined && !required.has(name)) continue;
-    args[name] = coerce(schema, raw, prompt);
-  }
-  return args;
-}
-
-function coerce(schema: Schema, raw: string | undefined, prompt: string): unknown {
-  const type = String(schema.type ?? 'string').toLowerCase();
-  if (type === 'number' || type === 'integer') {
-    const n = Number(raw ?? /-?\d+(\.\d+)?/.exec(prompt)?.[0] ?? 1);
-    return type === 'integer' ? Math.trunc(n) : n;
-  }
-  if (type === 'boolean') return raw === undefined ? true : raw === 'true';
-  if (type === 'array') return raw === undefined ? [] : raw.split(',');
-  if (type === 'object') return {};
-  if (raw !== undefined) return raw;
-  if (schema.enum?.length) return schema.enum[0];
-  return /"([^"]+)"/.exec(prompt)?.[1] ?? 'sandbox';
 }
 
 /** A value of the schema, derived from the prompt's words, so JSON mode is checkable. */

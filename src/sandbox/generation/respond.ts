@@ -7,6 +7,20 @@ import { unaryFrom, type Plan } from './reply';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Pause before a mid-stream error so that it reaches the client as a read of its own. */
+const ERROR_GAP_MS = 25;
+
+/**
+ * Resolves once everything written so far has been handed to the operating system: an empty write goes
+ * straight to the socket, and a stream calls write callbacks in order, after the writes before it.
+ */
+function flushed(res: ServerResponse): Promise<void> {
+  if (res.destroyed || res.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    res.write('', () => resolve());
+  });
+}
+
 function streamHeaders(contentType: string): Record<string, string> {
   return {
     'content-type': contentType,
@@ -42,7 +56,11 @@ export async function writeStream(res: ServerResponse, plan: Plan, sse: boolean)
         res.socket?.resetAndDestroy?.() ?? res.destroy();
         return;
       }
-      // The real service appends the pretty-printed error to the 200 body without `data:`.
+      // The real service appends the pretty-printed error to the 200 body without `data:`, in its own
+      // network read after the events before it (clients such as @google/genai only recognise it that
+      // way): let the events leave the socket and the reader take them before the error goes out whole.
+      await flushed(res);
+      await sleep(Math.max(delayMs, ERROR_GAP_MS));
       await write(res, (sse ? '' : ',\r\n') + errorText(unavailable()));
       res.end();
       return;

@@ -9,6 +9,7 @@ import {
 } from '../../shared/wire/waterData';
 import { FilterError, fieldsOf, isNumericField, parseExpr, type Expr } from './filter';
 import { Budget, BudgetExceeded, count, execute } from './engine';
+import { FrontEnd } from './frontEnd';
 import { World } from './world';
 
 export interface WaterEmulatorOptions {
@@ -16,8 +17,12 @@ export interface WaterEmulatorOptions {
   datasets: number;
   /** Approximate number of observations; millions are fine, rows are generated on demand. */
   observations: number;
-  /** Minimum spacing between requests of one client; 0 turns the rate rule off. */
+  /** Sustained spacing of one API key's requests (500 ms = 2 per second); 0 turns the rate rule off. */
   minIntervalMs: number;
+  /** Tolerance: requests a key may send back to back after a pause (token bucket size); 1 is strict. */
+  burst: number;
+  /** Keys accepted besides the sandbox's own (several scripts or users sharing one sandbox, each with a key). */
+  extraApiKeys: readonly string[];
   /** The specification says 403; the current public docs say 429. */
   rateLimitStatus: 403 | 429;
   /** Rows the emulator may generate for one request before it answers as if 30 s had passed. */
@@ -38,6 +43,8 @@ export const DEFAULT_WATER_EMULATOR_OPTIONS: WaterEmulatorOptions = {
   datasets: 24,
   observations: 120_000,
   minIntervalMs: WATER_MIN_INTERVAL_MS,
+  burst: 2,
+  extraApiKeys: [],
   rateLimitStatus: 403,
   maxScanRows: 60_000_000,
   maxMillis: 30_000,
@@ -59,7 +66,11 @@ export function waterEmulatorOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
   if (volume !== undefined) out.observations = Math.max(1000, volume);
   const interval = num('API_WORKBENCH_WATER_MIN_INTERVAL_MS');
   if (interval !== undefined) out.minIntervalMs = interval;
+  const burst = num('API_WORKBENCH_WATER_BURST');
+  if (burst !== undefined) out.burst = Math.max(1, Math.floor(burst));
   if (env.API_WORKBENCH_WATER_RATE_STATUS === '429') out.rateLimitStatus = 429;
+  const extra = env.API_WORKBENCH_WATER_EXTRA_KEYS;
+  if (extra) out.extraApiKeys = extra.split(',').map((k) => k.trim()).filter(Boolean);
   const scan = num('API_WORKBENCH_WATER_MAX_SCAN_ROWS');
   if (scan !== undefined) out.maxScanRows = scan;
   if (env.API_WORKBENCH_WATER_TIMEOUT_STATUS === '408') out.timeoutStatus = 408;
@@ -208,33 +219,19 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
     const options: WaterEmulatorOptions = { ...DEFAULT_WATER_EMULATOR_OPTIONS, ...overrides };
     let world: World | undefined;
     const getWorld = () => (world ??= new World({ seed: options.seed, datasets: options.datasets, observations: options.observations }));
-    const clients = new Map<string, { last: number; inFlight: number }>();
+    const frontEnd = new FrontEnd({ intervalMs: options.minIntervalMs, burst: options.burst, now: options.now });
 
     const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-      // Throttling sits in front of everything else, like the service's firewall rule.
-      const who = req.socket.remoteAddress ?? 'local';
-      const state = clients.get(who) ?? { last: Number.NEGATIVE_INFINITY, inFlight: 0 };
-      clients.set(who, state);
-      const now = options.now();
-      const tooSoon = options.minIntervalMs > 0 && now - state.last < options.minIntervalMs;
-      const parallel = options.minIntervalMs > 0 && state.inFlight > 0;
-      state.last = now;
-      if (tooSoon || parallel) {
-        const body = options.rateLimitStatus === 429
-          ? { message: 'Too Many Requests' }
-          : { message: 'Forbidden: rate limit exceeded (at most 2 requests per second, no parallel requests)' };
-        sendCompact(res, options.rateLimitStatus, JSON.stringify(body));
+      // The front end sits before everything else and limits per API key (per address without one).
+      const header = req.headers[WATER_API_KEY_HEADER];
+      const who = typeof header === 'string' && header ? `key:${header}` : `ip:${req.socket.remoteAddress ?? 'local'}`;
+      const release = frontEnd.admit(who);
+      if (!release) {
+        // Refused before reaching the service: the front end's bare body, no application `errors`.
+        sendCompact(res, options.rateLimitStatus, JSON.stringify({ message: null }));
         return;
       }
-      state.inFlight++;
       // In flight until the response has left, not just until the handler returns.
-      let released = false;
-      const release = () => {
-        if (!released) {
-          released = true;
-          state.inFlight--;
-        }
-      };
       res.once('finish', release);
       res.once('close', release);
       try {
@@ -251,7 +248,9 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
         if (req.method !== 'GET') throw new HttpError(405, { message: 'Method Not Allowed' });
         const key = req.headers[WATER_API_KEY_HEADER];
         if (key === undefined || key === '') throw new HttpError(401, { message: 'Missing API key' });
-        if (key !== ctx.apiKey) throw new HttpError(403, { message: 'Invalid API key' });
+        if (key !== ctx.apiKey && !(typeof key === 'string' && options.extraApiKeys.includes(key))) {
+          throw new HttpError(403, { message: 'Invalid API key' });
+        }
         const rawUrl = req.url ?? '';
         const q = rawUrl.indexOf('?');
         const rawQuery = q < 0 ? '' : rawUrl.slice(q + 1);

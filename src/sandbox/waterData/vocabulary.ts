@@ -1,5 +1,6 @@
 // A curated slice of the DataStream schema 3.0.0 vocabularies (MIT, The Gordon Foundation) used to
-// generate realistic rows: characteristic → unit pairs from lookup/CharacteristicName-*MeasurementUnit.json,
+// generate realistic rows: each unit is one the schema's lookups allow for the characteristic
+// (lookup/CharacteristicName-MeasurementUnit.json, its -Guideline- variant, or the WQX group's units),
 // value ranges inside the schema's quality-control rules (pH 0..14, water temperature −100..100 deg C).
 
 export type Method = 'logger' | 'field' | 'lab';
@@ -28,9 +29,9 @@ export const CHARACTERISTICS: readonly Characteristic[] = [
   { name: 'Total Phosphorus, mixed forms', unit: 'mg/L', low: 0.005, high: 0.25, decimals: 4, method: 'lab', fraction: 'Total', speciation: 'as P' },
   { name: 'Total Nitrogen, mixed forms', unit: 'mg/L', low: 0.1, high: 2.5, decimals: 3, method: 'lab', fraction: 'Total', speciation: 'as N' },
   { name: 'Ammonia', unit: 'mg/L', low: 0.005, high: 0.4, decimals: 4, method: 'lab', fraction: 'Total', speciation: 'as N' },
-  { name: 'Nitrate', unit: 'mg/L', low: 0.01, high: 3, decimals: 3, method: 'lab', fraction: 'Dissolved', speciation: 'as N' },
+  { name: 'Nitrate', unit: 'ug/L', low: 10, high: 3000, decimals: 1, method: 'lab', fraction: 'Dissolved', speciation: 'as N' },
   { name: 'Chloride', unit: 'mg/L', low: 1, high: 120, decimals: 2, method: 'lab', fraction: 'Dissolved' },
-  { name: 'Escherichia coli', unit: 'MPN/100mL', low: 1, high: 400, decimals: 0, method: 'lab', media: 'surface' },
+  { name: 'Escherichia coli', unit: '#/100mL', low: 1, high: 400, decimals: 0, method: 'lab', media: 'surface' },
   { name: 'Total suspended solids', unit: 'mg/L', low: 1, high: 60, decimals: 1, method: 'lab', media: 'surface' },
   { name: 'Alkalinity, total', unit: 'mg/L', low: 10, high: 180, decimals: 1, method: 'lab', speciation: 'as CaCO3' },
   { name: 'Calcium', unit: 'mg/L', low: 3, high: 90, decimals: 2, method: 'lab', fraction: 'Dissolved' },

@@ -5,6 +5,7 @@ import {
   ACTIVITY_BY_METHOD, ANALYTICAL_METHODS, CHARACTERISTICS, EQUIPMENT_BY_METHOD, GROUND_LOCATION_TYPES, LABORATORIES,
   LICENCES, ORGANIZATIONS, PLACE_WORDS, PROVINCES, SURFACE_LOCATION_TYPES, WATER_BODIES, type Characteristic,
 } from './vocabulary';
+import { HUB_BASINS, placePoint } from './geography';
 
 export interface WorldOptions {
   seed: number;
@@ -182,14 +183,16 @@ export class World {
     const body = ground ? type : this.pick(WATER_BODIES, 30, i);
     const regions = ['admin.2.ca', `admin.4.ca.${dataset.province}`];
     if (prov.hub) regions.push(`hub.${prov.hub}`);
+    // A hub is a basin: its sites lie inside it, not merely inside the province.
+    const point = placePoint(prov, prov.hub ? HUB_BASINS[prov.hub] : undefined, (attempt, axis) => this.rand(axis === 0 ? 31 : 32, i, attempt));
     return {
       index: i,
       id,
       dataset,
       monitoringLocationId: `${dataset.province.toUpperCase()}-${place.slice(0, 3).toUpperCase()}${String(i).padStart(4, '0')}`,
       name: `${place} ${body} at site ${1 + (i % 40)}`,
-      latitude: round(prov.lat[0] + this.rand(31, i) * (prov.lat[1] - prov.lat[0]), 5),
-      longitude: round(prov.lon[0] + this.rand(32, i) * (prov.lon[1] - prov.lon[0]), 5),
+      latitude: round(point.latitude, 5),
+      longitude: round(point.longitude, 5),
       crs: this.rand(33, i) < 0.7 ? 'WGS84' : 'NAD83',
       accuracy: this.rand(34, i) < 0.5 ? null : Math.round(1 + this.rand(35, i) * 30),
       verticalMeasure: ground ? round(150 + this.rand(36, i) * 900, 1) : null,

@@ -78,6 +78,8 @@ export interface FunctionDeclaration {
   name: string;
   description?: string;
   parameters?: Schema;
+  /** A JSON Schema (draft 2020-12 subset) instead of `parameters`; what @google/genai sends for JSON-schema tools. */
+  parametersJsonSchema?: unknown;
   [extra: string]: unknown;
 }
 

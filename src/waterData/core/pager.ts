@@ -67,13 +67,18 @@ export interface PagingOptions {
   maxRows: number;
   /** Page size to ask for; never more than the rows still wanted. */
   pageSize?: number;
+  /**
+   * The URL's $top is the user's page size: send every link as it is and keep whole pages (paging stops
+   * once `maxRows` is reached), so rows past the limit are never dropped between two pages.
+   */
+  keepTop?: boolean;
   signal?: AbortSignal;
   onPage?: (p: PagingProgress, page: Page) => void;
 }
 
 export async function collectRows(client: WaterClient, firstUrl: string, o: PagingOptions): Promise<PagedRows> {
   const rows: Record<string, unknown>[] = [];
-  let pageSize = o.pageSize;
+  let pageSize = o.keepTop ? undefined : o.pageSize;
   let url: string | undefined = pageSize ? withTop(firstUrl, Math.min(pageSize, o.maxRows)) : firstUrl;
   let pages = 0;
   let firstBody: Record<string, unknown> | undefined;
@@ -95,7 +100,7 @@ export async function collectRows(client: WaterClient, firstUrl: string, o: Pagi
     pages++;
     firstBody ??= page.body;
     for (const r of page.rows) {
-      if (rows.length >= o.maxRows) break;
+      if (!o.keepTop && rows.length >= o.maxRows) break;
       rows.push(r);
     }
     o.onPage?.({ pages, rows: rows.length }, page);

@@ -65,17 +65,20 @@ export async function runQuery(q: ParsedQuery, ctx: RunContext): Promise<WaterRe
   const pageSize = q.top ?? Math.min(DEFAULT_PAGE_SIZE[req.entitySet], ctx.rowLimit);
   const firstUrl = withTop(buildUrl(ctx.client.baseUrl, { ...req, top: undefined }), Math.min(pageSize, maxRows));
   const paged = await collectRows(ctx.client, firstUrl, { maxRows, pageSize, signal: ctx.signal, onPage: (p) => ctx.onProgress?.(p) });
-  return toResult(req.entitySet, firstUrl, displayColumns(display, paged.rows), paged, ctx);
+  const result = await toResult(req.entitySet, firstUrl, displayColumns(display, paged.rows), paged, ctx);
+  return q.top !== undefined ? { ...result, pageTop: q.top } : result;
 }
 
 /** "Load more" / "fetch all": continues a result from its nextLink. */
 export async function continueResult(previous: WaterResult, extraRows: number, ctx: RunContext): Promise<WaterResult> {
   if (!previous.nextLink) return previous;
+  // A $top from the user is the page size of every page: its nextLinks are followed exactly as given.
+  const keepTop = previous.pageTop !== undefined;
   const pageSize = Math.min(DEFAULT_PAGE_SIZE[previous.entitySet], extraRows);
-  const paged = await collectRows(ctx.client, previous.nextLink, { maxRows: extraRows, pageSize, signal: ctx.signal, onPage: (p) => ctx.onProgress?.({ pages: previous.pages + p.pages, rows: previous.rows.length + p.rows }) });
+  const paged = await collectRows(ctx.client, previous.nextLink, { maxRows: extraRows, pageSize, keepTop, signal: ctx.signal, onPage: (p) => ctx.onProgress?.({ pages: previous.pages + p.pages, rows: previous.rows.length + p.rows }) });
   const merged: PagedRows = { ...paged, rows: [...previous.rows, ...paged.rows], pages: previous.pages + paged.pages };
   const result = await toResult(previous.entitySet, previous.requestUrl, previous.columns, merged, ctx);
-  return result;
+  return keepTop ? { ...result, pageTop: previous.pageTop } : result;
 }
 
 async function toResult(set: WaterEntitySet, requestUrl: string, columns: string[], paged: PagedRows, ctx: RunContext): Promise<WaterResult> {

@@ -20,6 +20,8 @@ export interface StreamOptions {
   maxRows?: number;
   partitionThreshold?: number;
   pageSize?: number;
+  /** `pageSize` is the user's $top: every page asks for exactly it (whole pages, then the cap is applied). */
+  keepTop?: boolean;
   /** When false, never count first nor partition (a $top query, or a row cap under the threshold). */
   partition?: boolean;
   signal?: AbortSignal;
@@ -46,7 +48,8 @@ export async function streamRows(client: WaterClient, req: WaterRequest, sink: (
   let rows = 0;
   let pages = 0;
   for (let i = 0; i < partitions.length && rows < maxRows; i++) {
-    const first = withTop(buildUrl(client.baseUrl, { ...req, filter: partitions[i].filter, top: undefined, count: undefined }), Math.min(pageSize, maxRows - rows));
+    const top = o.keepTop ? pageSize : Math.min(pageSize, maxRows - rows);
+    const first = withTop(buildUrl(client.baseUrl, { ...req, filter: partitions[i].filter, top: undefined, count: undefined }), top);
     for await (const page of eachPage(client, first, o.signal)) {
       pages++;
       const take = page.rows.slice(0, Math.max(0, maxRows - rows));

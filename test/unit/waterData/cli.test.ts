@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { queryCommand } from '../../../src/cli/query';
 import type { CliIO } from '../../../src/cli/io';
@@ -35,7 +37,7 @@ describe('waterData CLI: api-workbench query', () => {
 
   it('streams JSON lines, with citations on stderr and no key anywhere in the output', async () => {
     const { io: c, out } = io({ DATASTREAM_API_KEY: s.apiKey });
-    const code = await queryCommand(['--base-url', s.baseUrl, '/Locations?$select=Id,Name&$top=3'], c);
+    const code = await queryCommand(['--base-url', s.baseUrl, '--max-rows', '3', '/Locations?$select=Id,Name&$top=3'], c);
     assert.equal(code, 0, out.stderr);
     const lines = out.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     assert.equal(lines.length, 3);
@@ -62,6 +64,44 @@ describe('waterData CLI: api-workbench query', () => {
     const bad = io();
     assert.equal(await queryCommand(['--base-url', s.baseUrl, '--api-key', 'nope', '/Locations?$top=1'], bad.io), 1);
     assert.match(bad.out.stderr, /rejected the API key/);
+  });
+
+  it('$top is the page size: paging follows @odata.nextLink until it is absent', async () => {
+    const { io: c, out } = io();
+    const code = await queryCommand(['--base-url', s.baseUrl, '--api-key', s.apiKey, '/Metadata?$select=DOI&$top=5'], c);
+    assert.equal(code, 0, out.stderr);
+    const dois = out.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { DOI: string }).DOI);
+    assert.equal(dois.length, 24, 'every dataset of the sandbox, not just the first page');
+    assert.equal(new Set(dois).size, 24);
+    assert.match(out.stderr, /24 rows in 5 pages/);
+  });
+
+  it('--max-rows caps the rows; the user\'s $top stays the size of every page asked for', async () => {
+    // A recording proxy in front of the emulator shows the URLs actually sent.
+    const seen: string[] = [];
+    const target = new URL(s.baseUrl);
+    const proxy = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      const up = http.request({ host: target.hostname, port: target.port, path: req.url, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${target.pathname}`;
+    const { io: c, out } = io();
+    try {
+      const code = await queryCommand(['--base-url', base, '--api-key', s.apiKey, '--max-rows', '3', '/Metadata?$select=DOI&$top=5'], c);
+      assert.equal(code, 0, out.stderr);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
+    assert.equal(out.stdout.trimEnd().split('\n').length, 3);
+    const rowsRequest = seen.find((u) => u.startsWith('/v1/odata/v4/Metadata?') && u.includes('%24select=DOI&'));
+    assert.ok(rowsRequest, seen.join('\n'));
+    assert.match(rowsRequest, /%24top=5(&|$)/);
   });
 
   it('usage errors exit 2', async () => {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { startWaterEmulator, type TestServer } from './emulatorServer';
 import { WATER_SELECT_FIELDS } from '../../../src/shared/wire/waterData';
+import { FrontEnd } from '../../../src/sandbox/waterData/frontEnd';
 
 async function get(s: TestServer, path: string, key: string | null = s.apiKey) {
   const r = await fetch(s.baseUrl + path, { headers: key === null ? {} : { 'x-api-key': key } });
@@ -113,18 +114,43 @@ describe('waterData emulator: conformance', () => {
 });
 
 describe('waterData emulator: rate limit', () => {
-  it('answers 403 to a second request within 500 ms, and 429 when configured', async () => {
+  it('strict (burst 1): refuses a second request within 500 ms with the front end\'s bare body, 429 when configured', async () => {
     for (const status of [403, 429] as const) {
-      const s = await startWaterEmulator({ rateLimitStatus: status });
+      const s = await startWaterEmulator({ rateLimitStatus: status, burst: 1 });
       try {
         assert.equal((await get(s, '/Locations' + q({ $top: '1' }))).status, 200);
         const fast = await get(s, '/Locations' + q({ $top: '1' }));
-        assert.equal(fast.status, status);
+        assert.deepEqual([fast.status, fast.body], [status, { message: null }]);
         await new Promise((r) => setTimeout(r, 520));
         assert.equal((await get(s, '/Locations' + q({ $top: '1' }))).status, 200);
       } finally {
         await s.close();
       }
+    }
+  });
+
+  it('default: a small burst passes, then 2 per second; a refusal does not restart the window', async () => {
+    const s = await startWaterEmulator({});
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await get(s, '/Locations' + q({ $top: '1' }))).status);
+      assert.deepEqual(statuses, [200, 200, 403]);
+      // The refused third request did not cost a token: one token is back 500 ms after the second.
+      await new Promise((r) => setTimeout(r, 520));
+      assert.equal((await get(s, '/Locations' + q({ $top: '1' }))).status, 200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('limits per API key: another key is not slowed by the first', async () => {
+    const s = await startWaterEmulator({ burst: 1, extraApiKeys: ['second-key'] });
+    try {
+      assert.equal((await get(s, '/Locations' + q({ $top: '1' }))).status, 200);
+      assert.equal((await get(s, '/Locations' + q({ $top: '1' }), 'second-key')).status, 200);
+      assert.equal((await get(s, '/Locations' + q({ $top: '1' }))).status, 403);
+    } finally {
+      await s.close();
     }
   });
 
@@ -136,5 +162,47 @@ describe('waterData emulator: rate limit', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('waterData emulator: front end token bucket (server clock)', () => {
+  it('requests spaced exactly 500 ms apart always pass, even strictly; 499 ms fails only when strict', () => {
+    let t = 0;
+    const strict = new FrontEnd({ intervalMs: 500, burst: 1, now: () => t });
+    const tolerant = new FrontEnd({ intervalMs: 500, burst: 2, now: () => t });
+    for (let i = 0; i < 20; i++) {
+      const a = strict.admit('k');
+      const b = tolerant.admit('k');
+      assert.ok(a && b, `request ${i} at ${t} ms`);
+      a();
+      b();
+      t += 500;
+    }
+    t -= 1;
+    assert.equal(strict.admit('k'), undefined);
+    assert.ok(tolerant.admit('k'));
+  });
+
+  it('holds the long-run rate at 2 per second whatever the burst', () => {
+    let t = 0;
+    const fe = new FrontEnd({ intervalMs: 500, burst: 3, now: () => t });
+    let admitted = 0;
+    for (; t < 10_000; t += 10) {
+      const r = fe.admit('k');
+      if (r) {
+        admitted++;
+        r();
+      }
+    }
+    assert.ok(admitted <= 3 + 20 && admitted >= 20, `${admitted} in 10 s`);
+  });
+
+  it('forgets the least recently seen keys beyond its bound', () => {
+    let t = 0;
+    const fe = new FrontEnd({ intervalMs: 500, burst: 1, now: () => t });
+    fe.admit('first')?.();
+    for (let i = 0; i < 10_001; i++) fe.admit(`k${i}`)?.();
+    t += 1;
+    assert.ok(fe.admit('first'), 'evicted, so it starts with a full bucket again');
   });
 });

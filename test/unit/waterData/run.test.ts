@@ -33,6 +33,22 @@ describe('waterData runQuery against the emulator', () => {
     assert.match(summarizeResult(r), /Locations: 5 rows in 1 page \(more available\)[\s\S]*Data sources:[\s\S]*https:\/\/doi\.org\/10\./);
   });
 
+  it('a pasted nextLink keeps its $top on "Load more" (Metadata stays 7, not the default 100)', async () => {
+    const first = await run('/Metadata?$select=DOI&$top=7');
+    assert.equal(first.rows.length, 7);
+    assert.match(first.nextLink!, /%24top=7(&|$)/);
+    const pasted = await run(`/Metadata?${first.nextLink!.split('?')[1]}`);
+    assert.equal(pasted.rows.length, 7);
+    assert.equal(pasted.pageTop, 7);
+    const more = await continueResult(pasted, 3, { client, attributions: new AttributionCache(), rowLimit: 10000 });
+    assert.equal(more.rows.length, 14, 'a whole page of the user\'s size, none dropped');
+    assert.match(more.nextLink!, /%24top=7(&|$)/, 'the next link still asks for the user\'s $top');
+    const rest = await continueResult(more, 100, { client, attributions: new AttributionCache(), rowLimit: 10000 });
+    const dois = rest.rows.map((x) => x.DOI);
+    assert.equal(dois.length, 24 - 7, 'everything after the pasted position, each once');
+    assert.equal(new Set(dois).size, dois.length);
+  });
+
   it('without $top pages up to the row limit, and "load more" continues after the last row', async () => {
     const r = await run("/Observations?$select=Id,CharacteristicName&$filter=CharacteristicName eq 'pH'", 1200);
     assert.equal(r.rows.length, 1200);
