@@ -117,7 +117,10 @@ export class SseReader {
       this.pending.copy(grown, 0, 0, this.pendingBytes);
       this.pending = grown;
     }
-    buf.copy(this.pending, this.pendingBytes, start, end);
+    const into = this.pending;
+    // A few bytes are cheaper to copy in JS than through a native call (16-byte network chunks).
+    if (end - start <= 64) for (let i = start, j = this.pendingBytes; i < end; i++, j++) into[j] = buf[i];
+    else buf.copy(into, this.pendingBytes, start, end);
     this.pendingBytes = need;
   }
 
