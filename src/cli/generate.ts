@@ -12,7 +12,7 @@ export const GENERATE_USAGE =
   '  --model        models/<id> or tunedModels/<name> (a bare id means models/<id>)\n' +
   '  --api-key      defaults to $GEMINI_API_KEY or $GOOGLE_API_KEY; sent in the x-goog-api-key header\n' +
   '  --key-in-query send the key as the key= query parameter instead\n' +
-  '  --json         one {"chunk": …} line per chunk, then {"response": …, "error": …}\n' +
+  '  --json         one {"chunk": …} line per chunk, then {"response": …, "error": …} (+ "problems": malformed fields)\n' +
   'exit: 0 the stream ended without error (a blocked prompt is a result), 1 error, 2 usage';
 
 export const generateCommand: CliCommand = async (args, io) => {
@@ -85,8 +85,9 @@ export const generateCommand: CliCommand = async (args, io) => {
   );
 
   const error = result.error ? { code: result.error.code, status: result.error.status, message: result.error.message } : null;
+  const malformed = result.problems.map((p) => p.message);
   if (json) {
-    io.stdout.write(JSON.stringify({ response: result.response, error }) + '\n');
+    io.stdout.write(JSON.stringify(malformed.length ? { response: result.response, error, problems: malformed } : { response: result.response, error }) + '\n');
   } else {
     const r = result.response;
     const c = primaryCandidate(r);
@@ -102,6 +103,7 @@ export const generateCommand: CliCommand = async (args, io) => {
     const finish = explainFinishReason(c?.finishReason);
     if (finish && c?.finishReason !== 'STOP') io.stderr.write(`${finish.label}. ${finish.meaning}${finish.advice ? ` ${finish.advice}` : ''}\n`);
     for (const s of c?.citationMetadata?.citationSources ?? []) io.stderr.write(`source: ${s.uri ?? '(no link)'} bytes ${s.startIndex ?? 0}-${s.endIndex ?? ''}\n`);
+    for (const p of malformed) io.stderr.write(`warning: the reply had a malformed field: ${p}\n`);
     if (result.aborted) io.stderr.write('stopped: the reply above is partial\n');
     else if (result.incomplete && !result.error) io.stderr.write('incomplete: the stream ended without a finish reason\n');
     if (result.error) io.stderr.write(`error ${result.error.code} ${result.error.status}: ${result.error.message}\n${errorAdvice(result.error)}\n`);

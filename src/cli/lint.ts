@@ -16,7 +16,14 @@ export interface LintRecord {
   message: string;
 }
 
-const USAGE = 'usage: api-workbench lint [--format text|json] [--rules settings.json] <file>...\n';
+/** Some document was not checked (over the size or depth limit): a failure of its own, never a pass. */
+export const EXIT_NOT_CHECKED = 3;
+/** Codes that mean the analysis refused the document, so none of its rules ran. */
+const NOT_CHECKED_CODES = new Set(['document-too-large', 'document-too-deep']);
+
+const USAGE =
+  'usage: api-workbench lint [--format text|json] [--rules settings.json] <file>...\n' +
+  'exit: 0 no errors, 1 an error (or an unreadable file), 2 usage, 3 a document was not checked (over 24 MB or 256 levels deep)\n';
 const SEVERITIES = new Set<SeveritySetting>(['error', 'warning', 'info', 'hint', 'off']);
 
 /** Lints one text; `undefined` diagnostics means it is not a description document. */
@@ -82,6 +89,7 @@ export const lintCommand: CliCommand = async (args, io) => {
 
   const records: LintRecord[] = [];
   let unreadable = 0;
+  let notChecked = 0;
   for (const file of files) {
     let text: string;
     try {
@@ -91,7 +99,13 @@ export const lintCommand: CliCommand = async (args, io) => {
       io.stderr.write(`api-workbench lint: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
       continue;
     }
-    records.push(...lintText(file, text, rules));
+    const found = lintText(file, text, rules);
+    for (const r of found) records.push(r);
+    const refusal = found.find((r) => NOT_CHECKED_CODES.has(r.code));
+    if (refusal) {
+      notChecked++;
+      io.stderr.write(`api-workbench lint: ${file} was not checked: ${refusal.message}\n`);
+    }
   }
 
   if (format === 'json') {
@@ -99,7 +113,11 @@ export const lintCommand: CliCommand = async (args, io) => {
   } else {
     for (const r of records) io.stdout.write(`${r.file}:${r.line}:${r.column} ${r.severity} ${r.code} ${r.message}\n`);
     const count = (s: string) => records.filter((r) => r.severity === s).length;
-    io.stderr.write(`${files.length - unreadable} file(s) checked: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info, ${count('hint')} hint(s)\n`);
+    io.stderr.write(`${files.length - unreadable - notChecked} file(s) checked: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info, ${count('hint')} hint(s)\n`);
+  }
+  if (notChecked > 0) {
+    io.stderr.write(`api-workbench lint: ${notChecked} file(s) not checked: exit ${EXIT_NOT_CHECKED}\n`);
+    return EXIT_NOT_CHECKED;
   }
   return unreadable > 0 || records.some((r) => r.severity === 'error') ? EXIT_FAILURE : EXIT_OK;
 };

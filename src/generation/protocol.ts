@@ -70,6 +70,8 @@ export interface TurnSummary {
   incomplete: boolean;
   functionCalls: FunctionCallView[];
   retries?: number;
+  /** Fields of the reply that had the wrong shape: ignored for display, kept raw, reported here. */
+  warnings?: string[];
 }
 
 export interface TurnView {

@@ -12,11 +12,12 @@ import { join, resolve } from 'node:path';
 import nodeFetch from 'node-fetch';
 import { GoogleGenerativeAI } from '@google/generative-ai';
 import { candidateText, streamGenerateContent } from '../../src/generation/core';
+import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 
 const DATA = process.env.API_WORKBENCH_DATA ? join(process.env.API_WORKBENCH_DATA, 'gemini') : resolve(__dirname, '../../../shared/data/gemini');
 const MB = 1024 * 1024;
-const RUNS = 3;
+const RUNS = SMOKE ? 1 : 3;
 
 /** Recorded events (CRLF framed), repeated until `bytes`; the last one carries finishReason STOP. */
 function buildStream(bytes: number): Buffer {
@@ -103,8 +104,8 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const round = (n: number) => Math.round(n * 100) / 100;
 
 const suite: BenchSuite = async () => {
-  const big = await serve(buildStream(50 * MB));
-  const small = await serve(buildStream(5 * MB));
+  const big = await serve(buildStream(SMOKE ? 5 * MB : 50 * MB));
+  const small = await serve(buildStream(SMOKE ? MB / 2 : 5 * MB));
   const results: BenchResult[] = [];
   try {
     // Warm both clients up on the small stream so neither pays JIT costs in the measured runs.

@@ -63,6 +63,8 @@ const only = process.argv.slice(2);
 const tiers = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
   ['unit tests', 'npx', ['mocha']],
+  // Bounded fuzzing of every parser of outside input (fixed seeds, ~40 s); FUZZ_SECONDS/FUZZ_ITERATIONS run longer.
+  ['fuzz tests', 'npx', ['mocha', '--config', 'test/fuzz/.mocharc.json']],
   ['peer tests (official clients against the sandbox)', 'npx', ['mocha', '--config', 'test/peer/.mocharc.json']],
   ['host tests (VS Code 1.100.3 extension host)', process.execPath, ['test/host/run-code-server.mjs']],
   ['UI smoke tests (screenshots in test-results/ui)', process.execPath, ['test/ui/run-ui.mjs']],

@@ -214,12 +214,26 @@ export function keyOf(tree: JsonTree, node: number): string | undefined {
 }
 
 const lookupCache = new WeakMap<JsonTree, Map<number, Map<string, number>>>();
+/** Children of big arrays by index, so placing findings on a long list's items is not quadratic. */
+const indexCache = new WeakMap<JsonTree, Map<number, Int32Array>>();
 
 /** Child of an object by key (last one wins, like JSON.parse) or of an array by index; -1 if none. */
 export function childOf(tree: JsonTree, node: number, key: string | number): number {
   if (node < 0) return -1;
   if (tree.kind[node] === NodeKind.Array) {
     if (typeof key !== 'number') return -1;
+    if (tree.childCount[node] > 16) {
+      let perTree = indexCache.get(tree);
+      if (!perTree) { perTree = new Map(); indexCache.set(tree, perTree); }
+      let table = perTree.get(node);
+      if (!table) {
+        table = new Int32Array(tree.childCount[node]);
+        let i = 0;
+        for (let c = tree.firstChild[node]; c >= 0 && i < table.length; c = tree.nextSibling[c]) table[i++] = c;
+        perTree.set(node, table);
+      }
+      return Number.isInteger(key) && key >= 0 && key < table.length ? table[key] : -1;
+    }
     let i = 0;
     for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) if (i++ === key) return c;
     return -1;

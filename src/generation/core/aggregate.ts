@@ -1,6 +1,10 @@
 // Lossless assembly of streamed chunks into one GenerateContentResponse. Unlike the SDKs'
 // assemblers it keeps mid-stream citations, the first promptFeedback, thought parts and their
 // signatures, inline data, unknown parts and unknown fields (see the reference digest, §4).
+// The wire is outside input: every field it interprets is shape-checked first. A known field of the
+// wrong type is left out of the typed aggregate (so no reader of it can trip over it) but kept raw in
+// `problems` and reported; it never throws. Keys are set as own data properties, so a `__proto__`
+// key is data, not a prototype swap.
 import type {
   Candidate, CitationMetadata, Content, GenerateContentResponse, Part, SafetyRating,
 } from '../../shared/wire/generation';
@@ -15,8 +19,44 @@ function isPlainText(p: Part): boolean {
 
 interface CandidateState {
   candidate: Candidate;
-  ratingOrder: string[];
-  ratings: Map<string, SafetyRating>;
+  ratingOrder: unknown[];
+  ratings: Map<unknown, SafetyRating>;
+  /** Canonical text of each citation item already kept, per list key: dedup in O(1). */
+  citationKeys: Map<string, Set<string>>;
+}
+
+/** A wire field of the wrong shape, kept raw. */
+export interface WireProblem {
+  /** Where it was, e.g. `candidates[0].citationMetadata.citationSources`. */
+  path: string;
+  message: string;
+  value: unknown;
+}
+
+/** At most this many problems are kept: a hostile stream must not grow them without bound. */
+const MAX_PROBLEMS = 100;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function kind(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** Sets an own data property whatever the key (plain assignment to `__proto__` would swap the prototype). */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Identity of a citation item for dedup; items JSON cannot print (too deep) are never equal. */
+function canonical(v: unknown): string | undefined {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return undefined;
+  }
 }
 
 export class Aggregator {
@@ -24,80 +64,123 @@ export class Aggregator {
   readonly response: GenerateContentResponse = {};
   private readonly states = new Map<number, CandidateState>();
   private chunkCount = 0;
+  /** Wire fields of the wrong shape, kept raw (the first MAX_PROBLEMS). */
+  readonly problems: WireProblem[] = [];
 
   get chunks(): number {
     return this.chunkCount;
   }
 
+  private problem(path: string, expected: string, value: unknown): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ path, message: `${path} should be ${expected} but is ${kind(value)}; ignored`, value });
+  }
+
   add(chunk: GenerateContentResponse): void {
     this.chunkCount++;
+    if (!isObject(chunk)) {
+      this.problem('chunk', 'an object', chunk);
+      return;
+    }
     const out = this.response;
     for (const key in chunk) {
       const value = chunk[key];
       if (value === undefined) continue;
       if (key === 'candidates') {
-        const list = value as Candidate[];
-        if (!Array.isArray(list)) continue;
-        for (let i = 0; i < list.length; i++) this.addCandidate(list[i], i);
+        if (!Array.isArray(value)) {
+          this.problem('candidates', 'a list', value);
+          continue;
+        }
+        for (let i = 0; i < value.length; i++) this.addCandidate(value[i], i);
       } else if (key === 'promptFeedback') {
+        if (!isObject(value)) {
+          this.problem('promptFeedback', 'an object', value);
+          continue;
+        }
         // The service sends it on the first chunk only; a later one must not erase a block reason.
-        if (!out.promptFeedback || (!out.promptFeedback.blockReason && (value as { blockReason?: string }).blockReason)) {
+        if (!out.promptFeedback || (!out.promptFeedback.blockReason && value.blockReason)) {
           out.promptFeedback = value as GenerateContentResponse['promptFeedback'];
         }
+      } else if (key === 'usageMetadata' && !isObject(value)) {
+        this.problem('usageMetadata', 'an object', value);
       } else {
         // usageMetadata is a running total, modelVersion/responseId repeat: the last value is the truth.
-        out[key] = value;
+        put(out, key, value);
       }
     }
   }
 
-  private addCandidate(c: Candidate, position: number): void {
-    if (!c || typeof c !== 'object') return;
+  private addCandidate(c: unknown, position: number): void {
+    if (!isObject(c)) {
+      this.problem(`candidates[${position}]`, 'an object', c);
+      return;
+    }
     const index = typeof c.index === 'number' ? c.index : position;
     let state = this.states.get(index);
     if (!state) {
-      state = { candidate: {}, ratingOrder: [], ratings: new Map() };
+      state = { candidate: {}, ratingOrder: [], ratings: new Map(), citationKeys: new Map() };
       this.states.set(index, state);
       const list = (this.response.candidates ??= []);
       list.push(state.candidate);
     }
     const target = state.candidate;
+    const at = `candidates[${index}]`;
     for (const key in c) {
       const value = c[key];
       if (value === undefined) continue;
       switch (key) {
         case 'content':
-          this.addContent(target, value as Content);
+          this.addContent(target, value, at);
           break;
         case 'safetyRatings':
-          this.addRatings(state, value as SafetyRating[]);
+          this.addRatings(state, value, at);
           break;
         case 'citationMetadata':
-          this.addCitations(state, value as CitationMetadata);
+          this.addCitations(state, value, at);
           break;
         case 'groundingMetadata':
-          target.groundingMetadata = { ...(target.groundingMetadata ?? {}), ...(value as Record<string, unknown>) };
+          if (isObject(value)) target.groundingMetadata = { ...(target.groundingMetadata ?? {}), ...value };
+          else this.problem(`${at}.groundingMetadata`, 'an object', value);
+          break;
+        case 'finishReason':
+        case 'finishMessage':
+          if (typeof value === 'string') target[key] = value;
+          else this.problem(`${at}.${key}`, 'a string', value);
           break;
         default:
-          // finishReason, finishMessage, index, tokenCount and unknown fields: last value wins.
-          target[key] = value;
+          // index, tokenCount and unknown fields: last value wins.
+          put(target, key, value);
       }
     }
   }
 
-  private addContent(target: Candidate, content: Content): void {
-    if (!content || typeof content !== 'object') return;
+  private addContent(target: Candidate, content: unknown, at: string): void {
+    if (!isObject(content)) {
+      this.problem(`${at}.content`, 'an object', content);
+      return;
+    }
     const into = (target.content ??= {});
     for (const key in content) {
       if (key === 'parts') continue;
       if (key === 'role' && into.role !== undefined) continue;
-      if (content[key] !== undefined) into[key] = content[key];
+      if (content[key] !== undefined) put(into, key, content[key]);
     }
     const parts = content.parts;
-    if (!Array.isArray(parts)) return;
+    if (parts === undefined) return;
+    if (!Array.isArray(parts)) {
+      this.problem(`${at}.content.parts`, 'a list', parts);
+      return;
+    }
     const out = (into.parts ??= []);
-    for (const part of parts) {
-      if (!part || typeof part !== 'object') continue;
+    for (const raw of parts as unknown[]) {
+      if (!isObject(raw)) {
+        this.problem(`${at}.content.parts[]`, 'an object', raw);
+        continue;
+      }
+      const part = raw as Part;
+      if (part.functionCall !== undefined && !(isObject(part.functionCall) && typeof part.functionCall.name === 'string')) {
+        this.problem(`${at}.content.parts[].functionCall`, 'an object with a name', part.functionCall);
+        continue;
+      }
       const prev = out.length ? out[out.length - 1] : undefined;
       if (prev && isPlainText(part) && isPlainText(prev) && !prev.thoughtSignature && !!prev.thought === !!part.thought) {
         prev.text += part.text!;
@@ -108,11 +191,18 @@ export class Aggregator {
     }
   }
 
-  private addRatings(state: CandidateState, ratings: SafetyRating[]): void {
-    if (!Array.isArray(ratings)) return;
+  private addRatings(state: CandidateState, ratings: unknown, at: string): void {
+    if (!Array.isArray(ratings)) {
+      this.problem(`${at}.safetyRatings`, 'a list', ratings);
+      return;
+    }
     let changed = false;
-    for (const r of ratings) {
-      if (!r || typeof r !== 'object') continue;
+    for (const item of ratings as unknown[]) {
+      if (!isObject(item)) {
+        this.problem(`${at}.safetyRatings[]`, 'an object', item);
+        continue;
+      }
+      const r = item as SafetyRating;
       const prev = state.ratings.get(r.category);
       // The 2024 service repeats identical ratings on every chunk: keep the old object then.
       if (prev && shallowEqual(prev, r)) continue;
@@ -124,19 +214,34 @@ export class Aggregator {
     if (changed) state.candidate.safetyRatings = state.ratingOrder.map((c) => state.ratings.get(c)!);
   }
 
-  private addCitations(state: CandidateState, meta: CitationMetadata): void {
-    if (!meta || typeof meta !== 'object') return;
-    const into = (state.candidate.citationMetadata ??= {});
+  private addCitations(state: CandidateState, meta: unknown, at: string): void {
+    if (!isObject(meta)) {
+      this.problem(`${at}.citationMetadata`, 'an object', meta);
+      return;
+    }
+    const into = (state.candidate.citationMetadata ??= {}) as CitationMetadata;
     for (const key in meta) {
       const value = meta[key];
+      if (value === undefined) continue;
       if (!Array.isArray(value)) {
-        if (value !== undefined) into[key] = value;
+        if (key === 'citationSources' || key === 'citations') this.problem(`${at}.citationMetadata.${key}`, 'a list', value);
+        else put(into, key, value);
         continue;
       }
       // citationSources (or Vertex's `citations`): union across chunks, without duplicates.
       const list = ((into[key] as unknown[] | undefined) ??= []) as unknown[];
-      for (const item of value) {
-        if (list.some((known) => sameValue(known, item))) continue;
+      let seen = state.citationKeys.get(key);
+      if (!seen) state.citationKeys.set(key, (seen = new Set()));
+      for (const item of value as unknown[]) {
+        if (key === 'citationSources' && !isObject(item)) {
+          this.problem(`${at}.citationMetadata.citationSources[]`, 'an object', item);
+          continue;
+        }
+        const id = canonical(item);
+        if (id !== undefined) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
         list.push(item);
       }
     }
@@ -153,20 +258,6 @@ function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): b
   return n === 0;
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  let n = 0;
-  for (const k in x) {
-    if (!sameValue(x[k], y[k])) return false;
-    n++;
-  }
-  for (const _ in y) n--;
-  return n === 0;
-}
-
 export function aggregate(chunks: Iterable<GenerateContentResponse>): GenerateContentResponse {
   const a = new Aggregator();
   for (const c of chunks) a.add(c);
@@ -176,11 +267,15 @@ export function aggregate(chunks: Iterable<GenerateContentResponse>): GenerateCo
 /** The answer text of a candidate (thought parts excluded). */
 export function candidateText(c: Candidate | undefined): string {
   let s = '';
-  for (const p of c?.content?.parts ?? []) if (typeof p.text === 'string' && !p.thought) s += p.text;
+  const parts = c?.content?.parts;
+  if (!Array.isArray(parts)) return s;
+  for (const p of parts) if (isObject(p) && typeof p.text === 'string' && !p.thought) s += p.text;
   return s;
 }
 
 /** Parts ready to resend as history: empty text parts dropped, everything else (signatures too) unchanged. */
 export function historyParts(c: Content | undefined): Part[] {
-  return (c?.parts ?? []).filter((p) => !(isPlainText(p) && p.text === '' && !p.thoughtSignature));
+  const parts = c?.parts;
+  if (!Array.isArray(parts)) return [];
+  return parts.filter((p) => isObject(p)).filter((p) => !(isPlainText(p) && p.text === '' && !p.thoughtSignature));
 }

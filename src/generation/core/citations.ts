@@ -30,10 +30,20 @@ export function byteToCharIndex(text: string, byteOffset: number): number {
   return text.length;
 }
 
-export function mapCitations(text: string, sources: readonly CitationSource[] | undefined): MappedCitation[] {
-  return (sources ?? []).map((s, i) => {
-    const start = byteToCharIndex(text, s.startIndex ?? 0);
-    const end = s.endIndex === undefined ? text.length : byteToCharIndex(text, s.endIndex);
-    return { n: i + 1, uri: s.uri, license: s.license || undefined, start, end: Math.max(start, end), text: text.slice(start, Math.max(start, end)) };
-  });
+const offset = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+/** Sources come from the wire: anything but a list of objects maps to nothing, wrong-typed fields are ignored. */
+export function mapCitations(text: string, sources: readonly CitationSource[] | unknown): MappedCitation[] {
+  if (!Array.isArray(sources)) return [];
+  const out: MappedCitation[] = [];
+  for (const s of sources as unknown[]) {
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) continue;
+    const src = s as Record<string, unknown>;
+    const start = byteToCharIndex(text, offset(src.startIndex) ?? 0);
+    const endByte = offset(src.endIndex);
+    const end = endByte === undefined ? text.length : byteToCharIndex(text, endByte);
+    out.push({ n: out.length + 1, uri: str(src.uri), license: str(src.license), start, end: Math.max(start, end), text: text.slice(start, Math.max(start, end)) });
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
 import type {
   CountTokensRequest, CountTokensResponse, GenerateContentRequest, GenerateContentResponse, ListModelsResponse, Model,
 } from '../../shared/wire/generation';
-import { Aggregator } from './aggregate';
+import { Aggregator, type WireProblem } from './aggregate';
 import { normaliseCountTokens, normaliseResponse } from './fieldNames';
 import { connectionLost, fromErrorBody, streamCorruption, type GenerationError } from './errors';
 import { buildUrl, send, type ConnectionOptions, type ResponseLike } from './http';
@@ -27,6 +27,8 @@ export interface StreamResult {
   incomplete: boolean;
   chunks: number;
   attempts: number;
+  /** Wire fields of the wrong shape, left out of `response` but kept raw here (see Aggregator). */
+  problems: WireProblem[];
 }
 
 export type ChunkListener = (chunk: GenerateContentResponse, aggregateSoFar: GenerateContentResponse) => void;
@@ -84,8 +86,13 @@ export class StreamConsumer {
       return;
     }
     const chunk = normaliseResponse(v);
-    this.aggregator.add(chunk);
-    this.onChunk?.(chunk, this.aggregator.response);
+    try {
+      this.aggregator.add(chunk);
+      this.onChunk?.(chunk, this.aggregator.response);
+    } catch (err) {
+      // Not expected (the aggregator checks every shape), but a stream must end as data, never as a throw.
+      this.fail(streamCorruption(`A stream event could not be read: ${(err as Error)?.message ?? String(err)}`));
+    }
   }
 
   private fail(e: GenerationError): void {
@@ -106,7 +113,7 @@ export async function streamGenerateContent(opts: StreamOptions, onChunk?: Chunk
   const consumer = new StreamConsumer(onChunk);
   const result = (error: GenerationError | null, aborted: boolean, attempts: number): StreamResult => {
     const response = consumer.aggregator.response;
-    return { response, error, aborted, incomplete: aborted || !!error || !finished(response), chunks: consumer.aggregator.chunks, attempts };
+    return { response, error, aborted, incomplete: aborted || !!error || !finished(response), chunks: consumer.aggregator.chunks, attempts, problems: consumer.aggregator.problems };
   };
 
   const outcome = await send(opts, 'POST', url, JSON.stringify(opts.request));

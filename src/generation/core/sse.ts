@@ -1,9 +1,12 @@
 import { isAscii } from 'node:buffer';
-// Incremental reader for the service's SSE bodies, working on bytes: lines are cut at LF bytes
-// (which never occur inside a UTF-8 sequence), so a code point split across network chunks is
-// whole again before it is decoded, and ASCII lines take the fast latin1 path. It accepts bytes split anywhere (inside a
-// line, a CRLF pair or a UTF-8 character), CRLF or LF framing, a last event without its blank
-// line, and the raw pretty-printed JSON error the service appends mid-stream without `data:`.
+// Incremental reader for the service's SSE bodies, working on bytes: line ends (CR, LF or CRLF) are
+// found in the Uint8Array itself (those bytes never occur inside a UTF-8 sequence), so a code point
+// split across network chunks is whole again before it is decoded, each line is decoded exactly once,
+// and ASCII lines take the fast latin1 path. A line that spans chunks is kept as a list of pieces and
+// joined once when its end arrives, so the cost is linear in bytes whatever the chunking (16-byte
+// chunks cost what 64 KiB chunks cost per byte). It accepts bytes split anywhere (inside a line, a CRLF
+// pair or a UTF-8 character), CRLF, LF or CR framing, a last event without its blank line, and the raw
+// pretty-printed JSON error the service appends mid-stream without `data:`.
 
 export type StreamItem =
   /** The payload of one `data:` event (lines joined with \n, as SSE specifies). */
@@ -38,9 +41,15 @@ class BraceCounter {
   }
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+
 export class SseReader {
-  /** Bytes of a line whose LF has not arrived yet. */
-  private pending: Buffer | undefined;
+  /** Bytes of a line whose end has not arrived yet: a growable buffer, so appending is amortised O(1) per byte. */
+  private pending = Buffer.allocUnsafe(0);
+  private pendingBytes = 0;
+  /** The previous chunk ended with CR: an LF opening this chunk belongs to that CRLF pair. */
+  private afterCR = false;
   private data: string[] = [];
   private raw: string[] | undefined;
   private braces: BraceCounter | undefined;
@@ -49,27 +58,70 @@ export class SseReader {
 
   push(bytes: Uint8Array): void {
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const n = buf.length;
     let start = 0;
-    let nl = buf.indexOf(LF, 0);
-    if (this.pending) {
-      if (nl === -1) {
-        this.pending = Buffer.concat([this.pending, buf]);
-        return;
-      }
-      // Only the line that straddles the chunk boundary is copied, never the whole chunk.
-      const line = Buffer.concat([this.pending, buf.subarray(0, nl)]);
-      this.pending = undefined;
-      this.lineBytes(line, 0, line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length);
-      start = nl + 1;
-      nl = buf.indexOf(LF, start);
+    if (this.afterCR && n > 0) {
+      this.afterCR = false;
+      if (buf[0] === LF) start = 1;
     }
-    while (nl !== -1) {
-      this.lineBytes(buf, start, nl > start && buf[nl - 1] === CR ? nl - 1 : nl);
-      start = nl + 1;
-      nl = buf.indexOf(LF, start);
+    // Small chunks are scanned in JS (a native call costs more than the scan); in big ones the next
+    // CR and LF are each looked up natively and reused until the scan passes them, so a chunk without
+    // CR is searched for CR once, not once per line.
+    const small = n - start < 256;
+    let cr = small ? -1 : buf.indexOf(CR, start);
+    let lf = small ? -1 : buf.indexOf(LF, start);
+    while (start < n) {
+      let end = -1;
+      if (small) {
+        for (let i = start; i < n; i++) {
+          const b = buf[i];
+          if (b === LF || b === CR) {
+            end = i;
+            break;
+          }
+        }
+      } else {
+        if (cr !== -1 && cr < start) cr = buf.indexOf(CR, start);
+        if (lf !== -1 && lf < start) lf = buf.indexOf(LF, start);
+        end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
+      }
+      if (end === -1) break;
+      let next = end + 1;
+      if (buf[end] === CR) {
+        if (next < n) {
+          if (buf[next] === LF) next++;
+        } else this.afterCR = true;
+      }
+      if (this.pendingBytes > 0) {
+        // Only the line that straddles chunk boundaries is copied, never the whole chunk.
+        this.append(buf, start, end);
+        const line = this.pending;
+        const length = this.pendingBytes;
+        this.pendingBytes = 0;
+        this.lineBytes(line, 0, length);
+        // Do not hold on to the memory of one huge line for the rest of the stream.
+        if (this.pending.length > 1 << 20) this.pending = Buffer.allocUnsafe(0);
+      } else {
+        this.lineBytes(buf, start, end);
+      }
+      start = next;
     }
     // Copy the tail so the (large) network chunk it came from can be collected.
-    if (start < buf.length) this.pending = Buffer.from(buf.subarray(start));
+    if (start < n) this.append(buf, start, n);
+  }
+
+  private append(buf: Buffer, start: number, end: number): void {
+    const need = this.pendingBytes + (end - start);
+    if (need > this.pending.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, this.pending.length * 2, 256));
+      this.pending.copy(grown, 0, 0, this.pendingBytes);
+      this.pending = grown;
+    }
+    const into = this.pending;
+    // A few bytes are cheaper to copy in JS than through a native call (16-byte network chunks).
+    if (end - start <= 64) for (let i = start, j = this.pendingBytes; i < end; i++, j++) into[j] = buf[i];
+    else buf.copy(into, this.pendingBytes, start, end);
+    this.pendingBytes = need;
   }
 
   pushText(text: string): void {
@@ -78,9 +130,12 @@ export class SseReader {
 
   /** Call once at end of body: flushes a partial line, a pending event and any raw text. */
   end(): void {
-    const tail = this.pending;
-    this.pending = undefined;
-    if (tail?.length) this.lineBytes(tail, 0, tail[tail.length - 1] === CR ? tail.length - 1 : tail.length);
+    if (this.pendingBytes > 0) {
+      const length = this.pendingBytes;
+      this.pendingBytes = 0;
+      this.lineBytes(this.pending, 0, length);
+    }
+    this.afterCR = false;
     this.dispatch();
     this.flushRaw();
   }
@@ -99,18 +154,14 @@ export class SseReader {
   }
 
   private line(line: string): void {
-    if (this.raw) {
+    if (this.raw && this.braces) {
       this.raw.push(line);
-      this.braces!.feed(line);
-      if (this.braces!.closed) this.flushRaw();
+      this.braces.feed(line);
+      if (this.braces.closed) this.flushRaw();
       return;
     }
     if (line.length === 0) {
       this.dispatch();
-      return;
-    }
-    if (line.startsWith('data:')) {
-      this.data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
       return;
     }
     // Comments and the other SSE fields carry nothing for this API.
@@ -137,9 +188,6 @@ export class SseReader {
     if (text.trim().length) this.emit({ kind: 'raw', text });
   }
 }
-
-const LF = 0x0a;
-const CR = 0x0d;
 
 /** ASCII (most JSON events) decodes as latin1, several times faster than UTF-8 and into a one-byte string. */
 function decode(buf: Buffer, start: number, end: number): string {

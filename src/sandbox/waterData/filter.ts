@@ -3,14 +3,21 @@
 
 export type Lit = string | number | boolean | null;
 
+// and/or hold all their operands in one list, so a chain of thousands of conditions is one flat node
+// (recursion over it stays as shallow as the parentheses, which are limited).
 export type Expr =
-  | { kind: 'and'; left: Expr; right: Expr }
-  | { kind: 'or'; left: Expr; right: Expr }
+  | { kind: 'and'; items: Expr[] }
+  | { kind: 'or'; items: Expr[] }
   | { kind: 'cmp'; field: string; op: 'eq' | 'ne' | 'lt' | 'gt' | 'lte' | 'gte'; value: Lit; quoted: boolean }
   | { kind: 'in'; field: string; values: Lit[] }
   | { kind: 'endswith'; field: string; suffix: string };
 
 export class FilterError extends Error {}
+
+/** Parentheses may nest this deep; the parser recurses per level, so deeper input is refused. */
+export const MAX_NESTING = 100;
+
+const WORD = /(-?\d+(\.\d+)?)|([A-Za-z_][A-Za-z0-9_.]*)/y;
 
 const OPS: Record<string, 'eq' | 'ne' | 'lt' | 'gt' | 'lte' | 'gte'> = { eq: 'eq', ne: 'ne', lt: 'lt', gt: 'gt', lte: 'lte', gte: 'gte', le: 'lte', ge: 'gte' };
 
@@ -47,7 +54,9 @@ function lex(s: string): Tok[] {
       out.push({ t: 'str', v, at: i });
       i = j + 1;
     } else {
-      const m = /^(-?\d+(\.\d+)?)|^([A-Za-z_][A-Za-z0-9_.]*)/.exec(s.slice(i));
+      // Sticky: matches at i without copying the rest of the text (a slice per token is quadratic).
+      WORD.lastIndex = i;
+      const m = WORD.exec(s);
       if (!m) throw new FilterError(`unexpected character '${c}' at position ${i}`);
       out.push({ t: m[1] !== undefined ? 'num' : 'id', v: m[0], at: i });
       i += m[0].length;
@@ -60,6 +69,7 @@ function lex(s: string): Tok[] {
 export function parseExpr(s: string): Expr {
   const toks = lex(s);
   let p = 0;
+  let depth = 0;
   const peek = () => toks[p];
   const take = () => toks[p++];
   const expect = (t: Tok['t'], what: string) => {
@@ -81,8 +91,10 @@ export function parseExpr(s: string): Expr {
   const primary = (): Expr => {
     const k = take();
     if (k.t === '(') {
+      if (++depth > MAX_NESTING) throw new FilterError(`parentheses nest deeper than ${MAX_NESTING} levels at position ${k.at}`);
       const e = or();
       expect(')', '")"');
+      depth--;
       return e;
     }
     if (k.t !== 'id') throw new FilterError(`expected a field at position ${k.at}`);
@@ -115,20 +127,24 @@ export function parseExpr(s: string): Expr {
   };
 
   const and = (): Expr => {
-    let l = primary();
+    const first = primary();
+    if (!word(peek(), 'and')) return first;
+    const items = [first];
     while (word(peek(), 'and')) {
       take();
-      l = { kind: 'and', left: l, right: primary() };
+      items.push(primary());
     }
-    return l;
+    return { kind: 'and', items };
   };
   const or = (): Expr => {
-    let l = and();
+    const first = and();
+    if (!word(peek(), 'or')) return first;
+    const items = [first];
     while (word(peek(), 'or')) {
       take();
-      l = { kind: 'or', left: l, right: and() };
+      items.push(and());
     }
-    return l;
+    return { kind: 'or', items };
   };
 
   if (peek().t === 'end') throw new FilterError('empty $filter');
@@ -139,8 +155,7 @@ export function parseExpr(s: string): Expr {
 
 export function fieldsOf(e: Expr, out = new Set<string>()): Set<string> {
   if (e.kind === 'and' || e.kind === 'or') {
-    fieldsOf(e.left, out);
-    fieldsOf(e.right, out);
+    for (const x of e.items) fieldsOf(x, out);
   } else {
     out.add(e.field);
   }
@@ -192,9 +207,9 @@ function compare(a: string | number | null, op: string, b: Lit, numeric: boolean
 export function evaluate(e: Expr, get: Accessor): boolean {
   switch (e.kind) {
     case 'and':
-      return evaluate(e.left, get) && evaluate(e.right, get);
+      return e.items.every((x) => evaluate(x, get));
     case 'or':
-      return evaluate(e.left, get) || evaluate(e.right, get);
+      return e.items.some((x) => evaluate(x, get));
     case 'cmp': {
       const numeric = NUMERIC.has(e.field) || (e.field === 'Id' && typeof e.value === 'number');
       return get(e.field).some((v) => compare(v, e.op, e.value, numeric && typeof v === 'number'));

@@ -196,8 +196,7 @@ function parseRequest(set: WaterEntitySet, rawQuery: string): Parsed {
 
 function checkNumeric(e: Expr, set: WaterEntitySet): void {
   if (e.kind === 'and' || e.kind === 'or') {
-    checkNumeric(e.left, set);
-    checkNumeric(e.right, set);
+    for (const x of e.items) checkNumeric(x, set);
     return;
   }
   if (!isNumericField(e.field) || (set === 'Metadata' && e.field === 'Id')) return;

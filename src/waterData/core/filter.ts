@@ -51,12 +51,23 @@ const RETIRED_FUNCTIONS: Record<string, string> = {
   substringof: 'substringof() is not offered by the service; use eq, in or endswith',
 };
 
+const DATE = /\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?/y;
+const NUMBER = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
+const IDENT = /[A-Za-z_][A-Za-z0-9_.]*/y;
+
+/**
+ * Parentheses may nest this deep. The parser recurses once per level, so unbounded nesting would
+ * overflow the stack; no real filter comes near it. Chains of and/or are loops, not recursion, and
+ * have no limit.
+ */
+export const MAX_FILTER_NESTING = 100;
+
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < text.length) {
     const c = text[i];
-    if (/\s/.test(c)) {
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || /\s/.test(c)) {
       i++;
       continue;
     }
@@ -88,19 +99,23 @@ export function tokenize(text: string): Token[] {
     if (c === '"') {
       throw new FilterSyntaxError({ start: i, end: i + 1, message: "Use single quotes for values: 'text'" });
     }
-    const date = /^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?/.exec(text.slice(i));
+    // Sticky expressions match at i without copying the rest of the text (slicing per token is quadratic).
+    DATE.lastIndex = i;
+    const date = DATE.exec(text);
     if (date) {
       tokens.push({ t: 'date', raw: date[0], start: i, end: i + date[0].length });
       i += date[0].length;
       continue;
     }
-    const num = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    NUMBER.lastIndex = i;
+    const num = NUMBER.exec(text);
     if (num) {
       tokens.push({ t: 'number', raw: num[0], start: i, end: i + num[0].length });
       i += num[0].length;
       continue;
     }
-    const ident = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i));
+    IDENT.lastIndex = i;
+    const ident = IDENT.exec(text);
     if (ident) {
       tokens.push({ t: 'ident', text: ident[0], start: i, end: i + ident[0].length });
       i += ident[0].length;
@@ -114,6 +129,7 @@ export function tokenize(text: string): Token[] {
 
 class Parser {
   private pos = 0;
+  private depth = 0;
   constructor(private readonly tokens: Token[]) {}
 
   private peek(): Token {
@@ -163,7 +179,9 @@ class Parser {
   private parsePrimary(): FilterNode {
     const tok = this.next();
     if (tok.t === '(') {
+      if (++this.depth > MAX_FILTER_NESTING) this.fail(tok, `Parentheses nest deeper than ${MAX_FILTER_NESTING} levels: simplify the filter`);
       const inner = this.parseOr();
+      this.depth--;
       const close = this.next();
       if (close.t !== ')') this.fail(close, `Expected ")" to close the "(" at column ${tok.start + 1}`);
       return { kind: 'group', inner, start: tok.start, end: close.end };
@@ -269,30 +287,50 @@ function formatLiteral(l: Literal): string {
   }
 }
 
-/** Canonical text of a filter: operator spellings normalised (ge → gte), quotes re-escaped, spacing uniform. */
-export function formatFilter(node: FilterNode): string {
-  switch (node.kind) {
-    case 'and':
-    case 'or':
-      return `${formatFilter(node.left)} ${node.kind} ${formatFilter(node.right)}`;
-    case 'group':
-      return `(${formatFilter(node.inner)})`;
-    case 'compare':
-      return `${node.field.name} ${node.op} ${formatLiteral(node.value)}`;
-    case 'in':
-      return `${node.field.name} in (${node.values.map(formatLiteral).join(', ')})`;
-    case 'call':
-      return `${node.fn.name}(${node.field.name}, ${formatLiteral(node.arg)})`;
+/**
+ * Canonical text of a filter: operator spellings normalised (ge → gte), quotes re-escaped, spacing uniform.
+ * Iterative: a chain of thousands of and/or is a tree that deep, which recursion would overflow.
+ */
+export function formatFilter(root: FilterNode): string {
+  const out: string[] = [];
+  // A stack of nodes to print and literal text between them.
+  const stack: (FilterNode | string)[] = [root];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    switch (item.kind) {
+      case 'and':
+      case 'or':
+        stack.push(item.right, ` ${item.kind} `, item.left);
+        break;
+      case 'group':
+        stack.push(')', item.inner, '(');
+        break;
+      case 'compare':
+        out.push(`${item.field.name} ${item.op} ${formatLiteral(item.value)}`);
+        break;
+      case 'in':
+        out.push(`${item.field.name} in (${item.values.map(formatLiteral).join(', ')})`);
+        break;
+      case 'call':
+        out.push(`${item.fn.name}(${item.field.name}, ${formatLiteral(item.arg)})`);
+        break;
+    }
   }
+  return out.join('');
 }
 
-export function* walkFilter(node: FilterNode): Generator<FilterNode> {
-  yield node;
-  if (node.kind === 'and' || node.kind === 'or') {
-    yield* walkFilter(node.left);
-    yield* walkFilter(node.right);
-  } else if (node.kind === 'group') {
-    yield* walkFilter(node.inner);
+/** Every node, parents before children, left before right; iterative (linear whatever the tree's depth). */
+export function* walkFilter(root: FilterNode): Generator<FilterNode> {
+  const stack: FilterNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    yield node;
+    if (node.kind === 'and' || node.kind === 'or') stack.push(node.right, node.left);
+    else if (node.kind === 'group') stack.push(node.inner);
   }
 }
 

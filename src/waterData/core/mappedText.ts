@@ -29,7 +29,8 @@ export function joinMapped(parts: MappedText[], joiner: string): MappedText {
       for (let j = 0; j < joiner.length; j++) offsets.push(p.offsets[0]);
     }
     text += p.text;
-    offsets.push(...p.offsets.slice(0, p.text.length));
+    // A loop, not push(...slice): spreading a long piece's offsets as arguments overflows the stack.
+    for (let j = 0; j < p.text.length; j++) offsets.push(p.offsets[j]);
   });
   offsets.push(parts[parts.length - 1].offsets[parts[parts.length - 1].text.length]);
   return { text, offsets };

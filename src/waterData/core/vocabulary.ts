@@ -21,8 +21,14 @@ export function allVocabularies(): Record<string, readonly string[]> {
 export function closestValue(field: string, value: string): string | undefined {
   const list = vocabulary(field);
   if (!list) return undefined;
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  const n = norm(value);
+  const n = normalise(value);
   if (!n) return undefined;
-  return list.find((v) => norm(v) === n) ?? list.find((v) => norm(v).startsWith(n)) ?? list.find((v) => norm(v).includes(n));
+  // The normalised vocabulary is built once per field, not once per value checked (a long filter checks many).
+  let normed = NORMALISED.get(field);
+  if (!normed) NORMALISED.set(field, (normed = list.map(normalise)));
+  const at = (i: number) => (i < 0 ? undefined : list[i]);
+  return at(normed.indexOf(n)) ?? at(normed.findIndex((v) => v.startsWith(n))) ?? at(normed.findIndex((v) => v.includes(n)));
 }
+
+const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+const NORMALISED = new Map<string, string[]>();

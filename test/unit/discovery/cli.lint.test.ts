@@ -103,13 +103,25 @@ describe('api-workbench lint', function () {
     assert.ok((JSON.parse(t.stdout) as LintRecord[]).some((x) => x.code === 'json-syntax'));
   });
 
-  it('refuses a 50 MB document quickly with a warning', async () => {
+  it('fails a 50 MB document it did not check with exit 3 and says so', async () => {
     const big = join(dir, 'big.json');
     writeFileSync(big, '{"kind": "discovery#restDescription", "description": "' + 'x'.repeat(50 * 1024 * 1024) + '"}');
     const t0 = Date.now();
     const r = await run(['--format', 'json', big]);
     assert.ok(Date.now() - t0 < 5000);
     assert.deepEqual((JSON.parse(r.stdout) as LintRecord[]).map((x) => x.code), ['document-too-large']);
-    assert.equal(r.code, 0);
+    assert.equal(r.code, 3);
+    assert.match(r.stderr, /big\.json was not checked: .*over the 24 MB analysis limit/);
+  });
+
+  it('fails a document nested deeper than the limit with exit 3, even beside clean files', async () => {
+    const deep = join(dir, 'deep.json');
+    writeFileSync(deep, '{"kind": "discovery#restDescription", "x": ' + '['.repeat(300) + ']'.repeat(300) + '}');
+    const clean = join(dir, 'clean.json');
+    writeFileSync(clean, JSON.stringify(minimalDocument()));
+    const r = await run([clean, deep]);
+    assert.equal(r.code, 3);
+    assert.match(r.stderr, /deep\.json was not checked: /);
+    assert.match(r.stderr, /1 file\(s\) not checked/);
   });
 });

@@ -65,7 +65,7 @@ function started(outcome: { turnId: string } | { problems: string[] }): string {
 function injected(chunks: GenerateContentResponse[], response: GenerateContentResponse): typeof import('../../../src/generation/core/client').streamGenerateContent {
   return (_opts, onChunk) => {
     for (const c of chunks) onChunk?.(c, response);
-    const result: StreamResult = { response, error: null, aborted: false, incomplete: false, chunks: chunks.length, attempts: 1 };
+    const result: StreamResult = { response, error: null, aborted: false, incomplete: false, chunks: chunks.length, attempts: 1, problems: [] };
     return Promise.resolve(result);
   };
 }

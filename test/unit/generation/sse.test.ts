@@ -25,6 +25,26 @@ describe('generation SSE reader', () => {
     assert.deepEqual(read('data:{"a":1}\n\ndata:{"b":2}'), want, 'the space after the colon is optional');
   });
 
+  it('handles CR framing and a CRLF pair split across pushes, at every split', () => {
+    const want = [{ kind: 'data', data: '{"a":1}' }, { kind: 'data', data: '{"b":\n2}' }];
+    for (const text of ['data: {"a":1}\r\rdata: {"b":\rdata: 2}\r\r', 'data: {"a":1}\r\n\r\ndata: {"b":\r\ndata: 2}\r\n\r\n']) {
+      assert.deepEqual(read(text), want);
+      for (let i = 1; i < text.length; i++) assert.deepEqual(read(text, [i]), want, `cut ${i}`);
+    }
+  });
+
+  it('reads an event longer than many chunks the same in 1-byte and whole pushes', () => {
+    const payload = `{"t":"${'ü€x'.repeat(5000)}"}`;
+    const text = `data: ${payload}\r\n\r\n{"error":{"code":1,\n"message":"${'m'.repeat(3000)}"}}\n`;
+    const bytes = Buffer.from(text);
+    const cuts = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+    const whole = read(text);
+    assert.deepEqual(whole[0], { kind: 'data', data: payload });
+    assert.equal(whole[1].kind, 'raw');
+    assert.deepEqual(read(text, cuts), whole);
+    assert.deepEqual(read(text, cuts.filter((c) => c % 16 === 0)), whole);
+  });
+
   it('joins multi-line data and ignores comments and other fields', () => {
     assert.deepEqual(read(': keep-alive\nevent: message\nid: 7\nretry: 10\ndata: {"a":\ndata: 1}\n\n'), [{ kind: 'data', data: '{"a":\n1}' }]);
   });
@@ -63,6 +83,17 @@ describe('generation JSON-array reader', () => {
     assert.deepEqual(whole.map((i) => (i.kind === 'data' ? JSON.parse(i.data) : i)), [{ a: 'x]}' }, { b: [1, { c: 2 }] }]);
     for (let i = 1; i < text.length; i++) assert.deepEqual(read(text, [i], JsonArrayReader), whole);
     assert.deepEqual(read('{"error":{"code":1}}', [5], JsonArrayReader), [{ kind: 'data', data: '{"error":{"code":1}}' }]);
+  });
+
+  it('reads an element longer than many chunks the same in 1-byte and whole pushes, stray text included', () => {
+    const text = `[{"t":"${'ü€x'.repeat(5000)}"}\n,\n{"u":[${'1,'.repeat(4000)}2]}\n,\n<html>${'h'.repeat(100)}\n]\n`;
+    const whole = read(text, [], JsonArrayReader);
+    assert.deepEqual(whole.map((i) => i.kind), ['data', 'data', 'raw']);
+    assert.equal((whole[2] as { text: string }).text, `<html>${'h'.repeat(100)}`);
+    const bytes = Buffer.from(text);
+    const cuts = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
+    assert.deepEqual(read(text, cuts, JsonArrayReader), whole);
+    assert.deepEqual(read(text, cuts.filter((c) => c % 16 === 0), JsonArrayReader), whole);
   });
 
   it('reports an unfinished element at end of body as raw text', () => {

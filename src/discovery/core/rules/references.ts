@@ -1,4 +1,4 @@
-import { closestName } from '../similar';
+import { NameSuggester } from '../similar';
 import type { Rule } from './types';
 
 export const refUnresolved: Rule = {
@@ -6,9 +6,11 @@ export const refUnresolved: Rule = {
   defaultSeverity: 'error',
   summary: 'Every `$ref` names a key of `schemas`.',
   check(m, report) {
+    // One suggester per run: its total work is bounded however many refs are unresolved.
+    let suggester: NameSuggester | undefined;
     for (const r of m.refs) {
       if (m.schemas.has(r.target)) continue;
-      const guess = closestName(r.target, m.schemas.keys());
+      const guess = (suggester ??= new NameSuggester(m.schemas.keys())).suggest(r.target);
       report({
         path: r.path,
         message: `"$ref": "${r.target}" names no schema. ${guess ? `Did you mean "${guess}"? ` : ''}Add a schema "${r.target}" under "schemas" or point to an existing one.`,

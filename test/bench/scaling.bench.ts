@@ -1,0 +1,253 @@
+// Scaling of every parser of outside input, each a ratio measured in this run (issues 9 and 11):
+//  1. time on 10 KB, 100 KB and 1 MB inputs: goal 10x the input costs <= 11x the time (ratio/10 <= 1.1);
+//  2. the stream readers (with JSON.parse + aggregation) fed 16-byte vs 64 KiB chunks: goal <= 2;
+//  3. 50 MB SSE parse + aggregate through our client ÷ the floor (the same body read from the same
+//     loopback socket with the same fetch, split into events, JSON.parse of each event): goal <= 1.15,
+//     and ÷ @google/generative-ai 0.24.1 on the same body (reported).
+// Run alone: BENCH=scaling npm run bench (or node --import tsx --expose-gc test/bench/one.mjs test/bench/scaling.bench.ts)
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import nodeFetch from 'node-fetch';
+import { GoogleGenerativeAI } from '@google/generative-ai';
+import { SseReader } from '../../src/generation/core/sse';
+import { JsonArrayReader } from '../../src/generation/core/jsonArray';
+import { StreamConsumer, streamGenerateContent } from '../../src/generation/core/client';
+import { candidateText } from '../../src/generation/core/aggregate';
+import { analyzeText } from '../../src/discovery/core/analyze';
+import { analyzeQuery } from '../../src/waterData/core/validate';
+import { parseExpr, fieldsOf } from '../../src/sandbox/waterData/filter';
+import { SMOKE } from './smoke';
+import type { BenchResult, BenchSuite } from './types';
+
+const SHARED = process.env.API_WORKBENCH_DATA ?? resolve(__dirname, '../../../shared/data');
+const KB = 1024;
+const MB = 1024 * KB;
+const round = (n: number) => Math.round(n * 1000) / 1000;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+/** Best of a few runs, each repeating the work until it takes >= minMs, in ms per call. */
+function time(fn: () => void, minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 5): number {
+  let best = Infinity;
+  fn();
+  for (let r = 0; r < runs; r++) {
+    gc();
+    let n = 0;
+    const t0 = performance.now();
+    let el = 0;
+    do {
+      fn();
+      n++;
+      el = performance.now() - t0;
+    } while (el < minMs);
+    best = Math.min(best, el / n);
+  }
+  return best;
+}
+
+// ---- inputs of a given size, built from real data -------------------------------------------------
+
+const GEMINI = join(SHARED, 'gemini');
+const EVENTS = readdirSync(GEMINI).filter((f) => f.startsWith('streaming-success')).flatMap((f) =>
+  readFileSync(join(GEMINI, f), 'utf8').split(/\r?\n\r?\n/).filter((e) => e.startsWith('data: ')).map((e) => e.slice(6)));
+
+function sseBody(bytes: number): Buffer {
+  const parts: string[] = [];
+  let n = 0;
+  for (let i = 0; n < bytes; i++) {
+    const e = `data: ${EVENTS[i % EVENTS.length]}\r\n\r\n`;
+    parts.push(e);
+    n += e.length;
+  }
+  return Buffer.from(parts.join(''));
+}
+
+function arrayBody(bytes: number): Buffer {
+  const parts: string[] = [];
+  let n = 0;
+  for (let i = 0; n < bytes; i++) {
+    const e = EVENTS[i % EVENTS.length];
+    parts.push(e);
+    n += e.length + 4;
+  }
+  return Buffer.from(`[${parts.join('\n,\r\n')}]`);
+}
+
+function chunked(b: Buffer, size: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < b.length; i += size) out.push(b.subarray(i, i + size));
+  return out;
+}
+
+function readStream(Reader: typeof SseReader | typeof JsonArrayReader, chunks: Buffer[]): number {
+  const consumer = new StreamConsumer();
+  const reader = new Reader(consumer.item);
+  for (const c of chunks) reader.push(c);
+  reader.end();
+  if (consumer.error) throw new Error(consumer.error.message);
+  return consumer.aggregator.chunks;
+}
+
+/** A discovery document of about `bytes`: a real one's schemas repeated under new names (refs kept resolvable). */
+function discoveryDoc(bytes: number): string {
+  const base = JSON.parse(readFileSync(join(SHARED, 'discovery', 'drive.v2.json'), 'utf8')) as { schemas: Record<string, unknown> } & Record<string, unknown>;
+  const entries = Object.entries(base.schemas);
+  const schemas: Record<string, unknown> = {};
+  const doc = { ...base, schemas, resources: {} };
+  let size = JSON.stringify(doc).length;
+  for (let i = 0; size < bytes; i++) {
+    const [name, s] = entries[i % entries.length];
+    const key = i < entries.length ? name : `${name}${Math.floor(i / entries.length)}`;
+    const value = { ...(s as object), id: key };
+    schemas[key] = value;
+    size += JSON.stringify(value).length + key.length + 4;
+  }
+  return JSON.stringify(doc, null, 1);
+}
+
+function waterCell(bytes: number): string {
+  const conds: string[] = [];
+  let n = 0;
+  for (let i = 0; n < bytes; i++) {
+    const c = i % 3 === 0 ? `(LocationId eq ${i} or RegionId eq 'hub.r${i}')` : i % 3 === 1 ? `CharacteristicName in ('pH', 'Nitrate ${i}')` : `ResultValue gte ${i}.5`;
+    conds.push(c);
+    n += c.length + 5;
+  }
+  return `/Observations?$select=Id,ResultValue&$filter=${conds.join(' and ')}`;
+}
+
+function sandboxFilter(bytes: number): string {
+  return waterCell(bytes).split('$filter=')[1];
+}
+
+// ---- figures ---------------------------------------------------------------------------------------
+
+const SIZES = SMOKE ? [10 * KB, 100 * KB] : [10 * KB, 100 * KB, MB];
+
+function scaling(name: string, make: (bytes: number) => unknown, run: (input: never) => void): BenchResult {
+  const inputs = SIZES.map((s) => make(s));
+  const ms = inputs.map((input) => time(() => run(input as never)));
+  const steps = ms.slice(1).map((t, i) => t / ms[i] / 10);
+  const worst = Math.max(...steps);
+  const detail: Record<string, number | string> = {};
+  SIZES.forEach((s, i) => (detail[`ms${s >= MB ? `${s / MB}MB` : `${s / KB}KB`}`] = round(ms[i])));
+  steps.forEach((x, i) => (detail[`step${i + 1}`] = round(x)));
+  return { name: `scaling: ${name}, time ratio per 10x input / 10 (worst step of 10 KB -> 100 KB -> 1 MB)`, ratio: worst, goal: '<= 1.1', met: worst <= 1.1, detail };
+}
+
+function chunking(name: string, Reader: typeof SseReader | typeof JsonArrayReader, body: Buffer): BenchResult {
+  const small = chunked(body, 16);
+  const big = chunked(body, 64 * KB);
+  const events = readStream(Reader, big);
+  if (readStream(Reader, small) !== events) throw new Error(`${name}: chunking changed the result`);
+  const tBig = time(() => readStream(Reader, big));
+  const tSmall = time(() => readStream(Reader, small));
+  return { name: `chunking: ${name} + JSON.parse + aggregate, ${body.length >= MB ? '1 MB' : `${Math.round(body.length / KB)} KB`} in 16-byte ÷ 64 KiB chunks`, ratio: tSmall / tBig, goal: '<= 2', met: tSmall / tBig <= 2, detail: { ms16B: round(tSmall), ms64KB: round(tBig), events } };
+}
+
+async function serve(body: Buffer): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+const request = { contents: [{ role: 'user', parts: [{ text: 'bench' }] }] };
+
+/** The floor: the same request with the same fetch, events split on bytes, each event decoded and parsed once. */
+async function floor(url: string): Promise<{ ms: number; events: number }> {
+  const t0 = performance.now();
+  const res = await nodeFetch(`${url}/v1beta/models/bench:streamGenerateContent?alt=sse`, { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' } });
+  let pending: Buffer | undefined;
+  let events = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    let start = 0;
+    for (let end = buf.indexOf('\r\n\r\n', start); end !== -1; end = buf.indexOf('\r\n\r\n', start)) {
+      JSON.parse(buf.toString('utf8', start + 6, end));
+      events++;
+      start = end + 4;
+    }
+    pending = start < buf.length ? buf.subarray(start) : undefined;
+  }
+  return { ms: performance.now() - t0, events };
+}
+
+async function ours(url: string): Promise<{ ms: number; events: number; text: number }> {
+  const t0 = performance.now();
+  const r = await streamGenerateContent({ baseUrl: url, apiKey: 'bench', model: 'models/bench', request, retry: { maxAttempts: 1 } });
+  const ms = performance.now() - t0;
+  if (r.error) throw new Error(`our client failed: ${r.error.message}`);
+  return { ms, events: r.chunks, text: candidateText(r.response.candidates?.[0]).length };
+}
+
+async function sdk(url: string): Promise<number> {
+  const model = new GoogleGenerativeAI('bench').getGenerativeModel({ model: 'bench' }, { baseUrl: url });
+  const t0 = performance.now();
+  const result = await model.generateContentStream(request);
+  for await (const chunk of result.stream) void chunk;
+  await result.response;
+  return performance.now() - t0;
+}
+
+async function sseFloor(): Promise<BenchResult[]> {
+  const body = sseBody(SMOKE ? 2 * MB : 50 * MB);
+  const s = await serve(body);
+  try {
+    await floor(s.url);
+    await ours(s.url);
+    const f: number[] = [];
+    const o: number[] = [];
+    const p: number[] = [];
+    let events = 0;
+    // Interleaved, so load on the machine colours all three alike.
+    for (let i = 0; i < (SMOKE ? 1 : 5); i++) {
+      gc();
+      const a = await floor(s.url);
+      gc();
+      const b = await ours(s.url);
+      if (a.events !== b.events) throw new Error(`the floor saw ${a.events} events, our client ${b.events}`);
+      events = a.events;
+      f.push(a.ms);
+      o.push(b.ms);
+      if (i < (SMOKE ? 1 : 3)) {
+        gc();
+        p.push(await sdk(s.url));
+      }
+    }
+    const fm = Math.min(...f);
+    const om = Math.min(...o);
+    const pm = Math.min(...p);
+    return [
+      { name: `generation: ${Math.round(body.length / MB)} MB SSE parse + aggregate ÷ the floor (same socket read + event split + JSON.parse)`, ratio: om / fm, goal: '<= 1.15', met: om / fm <= 1.15, detail: { oursMs: round(om), floorMs: round(fm), events } },
+      { name: `generation: ${Math.round(body.length / MB)} MB SSE parse + aggregate, ours ÷ @google/generative-ai 0.24.1`, ratio: om / pm, goal: 'report', met: true, detail: { oursMs: round(om), sdkMs: round(pm), speedup: round(pm / om) } },
+    ];
+  } finally {
+    await s.close();
+  }
+}
+
+const suite: BenchSuite = async () => {
+  const results: BenchResult[] = [
+    scaling('SSE reader + JSON.parse + aggregate', sseBody, (b: Buffer) => void readStream(SseReader, chunked(b, 64 * KB))),
+    scaling('JSON-array reader + JSON.parse + aggregate', arrayBody, (b: Buffer) => void readStream(JsonArrayReader, chunked(b, 64 * KB))),
+    scaling('discovery analysis (parse + every rule)', discoveryDoc, (t: string) => void analyzeText(t)),
+    scaling('water query cell ($select + $filter parse and validation)', waterCell, (t: string) => void analyzeQuery(t)),
+    scaling('emulator $filter parser', sandboxFilter, (t: string) => void fieldsOf(parseExpr(t))),
+    chunking('SSE reader', SseReader, sseBody(SMOKE ? 100 * KB : MB)),
+    chunking('JSON-array reader', JsonArrayReader, arrayBody(SMOKE ? 100 * KB : MB)),
+  ];
+  results.push(...(await sseFloor()));
+  return results;
+};
+
+export default suite;
