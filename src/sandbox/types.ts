@@ -10,6 +10,11 @@ export interface SandboxContext {
   origin(): string;
   /** Directory for persistence (`--data DIR`); undefined means in memory. */
   readonly dataDir?: string;
+  /**
+   * Directory for file contents (the storage emulator streams uploads there). Default: `<dataDir>/storage/blobs`
+   * with a data directory, else a fresh temporary directory removed on close.
+   */
+  readonly blobDir?: string;
 }
 
 /** An emulator mounted on the sandbox server. It answers the requests whose path it owns. */
@@ -27,6 +32,10 @@ export interface SandboxOptions {
   port?: number;
   host?: string;
   dataDir?: string;
+  /** See SandboxContext.blobDir. */
+  blobDir?: string;
+  /** Host names (optionally `name:port`) accepted in the Host header besides localhost, 127.0.0.1 and [::1]. */
+  allowedHosts?: string[];
   apiKey?: string;
   accessToken?: string;
 }

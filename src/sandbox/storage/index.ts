@@ -13,6 +13,7 @@ import { registerReadRoutes } from './routes/read';
 import { registerRoutes } from './routes';
 import { loadState, Persister } from './persist';
 import { registerControlRoutes } from './routes/control';
+import { BodyTooLargeError } from '../http';
 
 const API_PREFIXES = [
   { prefix: '/resumable/upload/store/v2', service: '/store/v2', upload: true },
@@ -50,19 +51,20 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
     if (!mount) return send(res, new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(), 404);
     try {
       const token = bearer(req) ?? url.searchParams.get('access_token') ?? url.searchParams.get('oauth_token');
-      // A resumable session URI is itself the credential for its chunks, as with the real service.
-      const session = mount.upload ? url.searchParams.get('upload_id') : null;
-      if (token !== ctx.accessToken && !service.oauth.accepts(token) && !(session && service.uploads.has(session))) throw authError();
+      // Every call, upload-session chunks included, needs a valid token: a session URI that leaked into a
+      // log is no credential. The session itself is bound to the token that opened it (routes/uploads.ts).
+      if (!token || (token !== ctx.accessToken && !service.oauth.accepts(token))) throw authError();
       applyFaults(req, url);
       const path = url.pathname.slice(mount.prefix.length + 1).replace(/\/+$/, '');
       const method = (req.headers['x-http-method-override'] as string | undefined)?.toUpperCase() ?? req.method ?? 'GET';
       const match = router.match(method, path, mount.upload);
       if (match === 'method') throw methodNotAllowed();
+      if (match === 'badEscape') throw badRequest('The request path has an invalid percent-encoded segment.', undefined, 'badRequest');
       if (!match) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' });
       const host = req.headers.host ? `http://${req.headers.host}` : ctx.origin();
       const rc: RequestContext = {
         req, res, url, method, path, upload: mount.upload, query: url.searchParams, params: match.params,
-        base: { origin: host, service: mount.service },
+        base: { origin: host, service: mount.service }, token,
       };
       const fields = url.searchParams.get('fields');
       let tree;
@@ -86,6 +88,11 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       }
       if (e instanceof ApiError) return send(res, e.body(), e.status, e.headers);
       if (e instanceof SyntaxError) return send(res, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body(), 400);
+      if (e instanceof BodyTooLargeError) {
+        // The rest of the body is not read: close the connection rather than drain it.
+        const tooLarge = new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message });
+        return send(res, tooLarge.body(), 413, { connection: 'close' });
+      }
       throw e;
     }
   };

@@ -199,6 +199,10 @@ export class Store {
   readonly changeListeners = new Set<(change: StoredChange) => void>();
 
   constructor(readonly state: StoreState, readonly now: () => Date = () => new Date()) {
+    // Ids come from URLs: a lookup of `constructor` or `__proto__` must find nothing, not Object's own members.
+    state.users = dictionary(state.users);
+    state.files = dictionary(state.files);
+    state.drives = dictionary(state.drives);
     for (const f of Object.values(state.files)) for (const p of f.parents) this.indexChild(p, f.id);
   }
 
@@ -327,6 +331,11 @@ export class Store {
     if (!set) this.childIndex.set(parentId, (set = new Set()));
     set.add(childId);
   }
+}
+
+/** A record keyed by outside input: no prototype, so no inherited members answer a lookup. */
+export function dictionary<T>(from: Record<string, T> = {}): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
 }
 
 export function etagOf(kind: string, id: string, version: number): string {

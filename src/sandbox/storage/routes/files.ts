@@ -8,13 +8,11 @@ import { boolParam, intParam, requiredParam } from '../params';
 import { apiUrl, renderFile, renderParent } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
-import { readJson } from '../../http';
+import { readResource } from '../body';
 import type { StoredFile } from '../model';
 
 async function body(ctx: RequestContext): Promise<FileBody> {
-  const b = await readJson<FileBody>(ctx.req);
-  if (b !== undefined && (typeof b !== 'object' || Array.isArray(b) || b === null)) throw badRequest('The request body must be a JSON object.', undefined, 'parseError');
-  return b ?? {};
+  return (await readResource<FileBody>(ctx.req, 'File')) ?? {};
 }
 
 const supports = (q: URLSearchParams) => boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
@@ -121,7 +119,7 @@ function listLabels(ctx: RequestContext, svc: StorageService): Reply {
 
 async function modifyLabels(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = target(ctx, svc, true);
-  const b = (await readJson<ModifyLabelsRequest>(ctx.req)) ?? {};
+  const b = (await readResource<ModifyLabelsRequest>(ctx.req, 'ModifyLabelsRequest')) ?? {};
   const modified = [];
   for (const m of b.labelModifications ?? []) {
     if (!m.labelId) throw required('labelModifications.labelId');
@@ -159,7 +157,7 @@ async function modifyLabels(ctx: RequestContext, svc: StorageService): Promise<R
 
 async function parentsInsert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = target(ctx, svc, true);
-  const b = (await readJson<{ id?: string }>(ctx.req)) ?? {};
+  const b = (await readResource<{ id?: string }>(ctx.req, 'ParentReference')) ?? {};
   if (!b.id) throw required('id');
   const pid = addParent(svc, f, b.id, supports(ctx.query));
   return { status: 200, json: renderParent(svc.store, ctx.base, f.id, pid) };
@@ -191,7 +189,7 @@ function parentsDelete(ctx: RequestContext, svc: StorageService): Reply {
 
 async function childrenInsert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const folder = svc.visibleFile(ctx.params.folderId);
-  const b = (await readJson<{ id?: string }>(ctx.req)) ?? {};
+  const b = (await readResource<{ id?: string }>(ctx.req, 'ChildReference')) ?? {};
   if (!b.id) throw required('id');
   const child = svc.writableFile(b.id);
   addParent(svc, child, folder.id, supports(ctx.query));
