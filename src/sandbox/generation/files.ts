@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FileRecord } from '../../shared/wire/generation';
-import { readBody, readJson } from '../http';
+import { BodyTooLargeError, readBody, readJson } from '../http';
 import { notFound, rpcError, sendError } from './errors';
 
 const CHUNK_GRANULARITY = 8 * 1024 * 1024;
@@ -70,7 +70,8 @@ export class FileStore {
     let meta: { file?: { displayName?: string; name?: string; mimeType?: string; sizeBytes?: string | number } } | undefined;
     try {
       meta = await readJson(req);
-    } catch {
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) throw e;
       sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
       return;
     }
