@@ -11,7 +11,8 @@ import { Router, type Reply, type RequestContext } from './router';
 import { StorageService } from './service';
 import { registerReadRoutes } from './routes/read';
 import { registerRoutes } from './routes';
-import { loadState, Persister } from './persist';
+import { blobDirOf, loadState, Persister } from './persist';
+import { DirectoryBlobStore } from './blobs';
 import { registerControlRoutes } from './routes/control';
 import { BodyTooLargeError } from '../http';
 
@@ -34,10 +35,12 @@ export interface StorageEmulator extends Emulator {
 export const createStorageEmulator: EmulatorFactory = (ctx: SandboxContext): StorageEmulator => createStorage(ctx);
 
 export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = {}): StorageEmulator {
+  const blobs = DirectoryBlobStore.open(ctx.blobDir ?? (ctx.dataDir ? blobDirOf(ctx.dataDir) : undefined));
   const persisted = ctx.dataDir ? loadState(ctx.dataDir) : undefined;
-  const store = new Store(persisted ?? seedState(), opts.now);
-  const persister = ctx.dataDir ? new Persister(ctx.dataDir, store) : undefined;
-  if (persister) store.onMutate = () => persister.schedule();
+  const store = new Store(persisted ?? seedState(blobs), blobs, opts.now);
+  // Without a data directory the persister only collects unreferenced blobs.
+  const persister = new Persister(ctx.dataDir, store, blobs);
+  store.onMutate = () => persister.schedule();
   const service = new StorageService(store, ctx);
   const router = new Router<StorageService>();
   registerReadRoutes(router);
@@ -129,7 +132,8 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
     handle,
     async close() {
       await service.close();
-      await persister?.flush();
+      await persister.flush();
+      await blobs.close();
     },
   };
 }
@@ -152,6 +156,13 @@ function writeReply(res: ServerResponse, reply: Reply, shape: (v: unknown) => un
     const text = pretty ? JSON.stringify(shape(reply.json), null, 1) : JSON.stringify(shape(reply.json));
     res.writeHead(reply.status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
     res.end(text);
+  } else if ('stream' in reply) {
+    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(reply.length), ...headers });
+    const source = reply.stream();
+    // A blob read that fails mid-way can only cut the connection: the status line is already out.
+    source.on('error', () => res.destroy());
+    res.on('close', () => source.destroy());
+    source.pipe(res);
   } else if ('bytes' in reply) {
     res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(reply.bytes.length), ...headers });
     res.end(reply.bytes);

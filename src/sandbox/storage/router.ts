@@ -1,6 +1,7 @@
 // Route table: `METHOD path-template` → handler. Templates use `{name}` segments; literal
 // segments win over variables so `files/trash` and `changes/startPageToken` are not taken for ids.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { LinkBase } from './render';
 import type { FieldTree } from './fields';
 
@@ -28,6 +29,8 @@ export interface RequestContext {
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
+  /** Bytes streamed from the blob store; `stream` is called once the status is known to be sent. */
+  | { status: number; stream: () => Readable; length: number; contentType: string; headers?: Record<string, string> }
   | { status: number; empty: true; headers?: Record<string, string> }
   /** The handler wrote the response itself (streams). */
   | { handled: true };

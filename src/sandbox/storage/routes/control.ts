@@ -56,7 +56,7 @@ async function seedFolder(ctx: RequestContext, svc: StorageService): Promise<Rep
   for (let i = 1; i <= count; i++) {
     const name = `item-${String(i).padStart(6, '0')}.txt`;
     const f = blankFile(svc, svc.store.newId(), name, 'text/plain', [folder.id], undefined);
-    f.content = Buffer.from(`${name}\n`);
+    f.content = svc.store.blobs.putBytes(Buffer.from(`${name}\n`));
     f.originalFilename = name;
     svc.store.state.files[f.id] = f;
     svc.store.setParents(f, [folder.id]);

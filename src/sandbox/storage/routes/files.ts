@@ -96,7 +96,7 @@ function exportFile(ctx: RequestContext, svc: StorageService): Reply {
   const mimeType = requiredParam(ctx.query, 'mimeType');
   const f = target(ctx, svc, false);
   if (!isWorkspaceDocument(f)) throw forbidden('fileNotExportable', 'Export only supports Docs Editors files.');
-  const bytes = convert(f.mimeType, mimeType, f.content ?? Buffer.alloc(0), f.title);
+  const bytes = convert(f.mimeType, mimeType, f.content ? svc.store.blobs.readAll(f.content) : Buffer.alloc(0), f.title);
   if (!bytes) {
     throw new ApiError(400, {
       domain: 'global', reason: 'badRequest', message: `The requested conversion is not supported. Targets for ${f.mimeType}: ${exportTargets(f.mimeType).join(', ')}.`,
