@@ -4,7 +4,7 @@ import { FOLDER_MIME, SHORTCUT_MIME, WORKSPACE_MIME_PREFIX, isWorkspaceDocument 
 import { ApiError, badRequest, forbidden, notFound } from './errors';
 import { makeId, type StoredFile, type StoredRevision } from './model';
 import type { BlobRef } from './blobs';
-import { canWrite, roleOf } from './render';
+import { canWrite, roleOf } from './access';
 import { boolParam, enumParam, listParam } from './params';
 import type { StorageService } from './service';
 

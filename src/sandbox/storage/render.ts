@@ -1,6 +1,7 @@
 // Stored records → wire resources. v2 returns the whole resource unless `fields` narrows it, so
 // these produce every property the emulator can back with real data.
 import { blobRefOf } from './blobs';
+import { canWrite, roleOf } from './access';
 import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument } from '../../shared/wire/storage';
 import type * as W from '../../shared/wire/storage';
 import { exportTargets } from './exports';
@@ -30,24 +31,6 @@ export function renderUser(store: Store, userId: string): W.User {
     isAuthenticatedUser: u.permissionId === store.state.meId,
     picture: { url: `https://example.com/avatars/${u.permissionId}.png` },
   };
-}
-
-/** The caller's role on a file; items in a shared drive inherit the drive's membership. */
-export function roleOf(store: Store, f: StoredFile): StoredPermission['role'] | undefined {
-  const me = store.state.meId;
-  const direct = f.permissions.find((p) => p.id === me)?.role;
-  if (direct) return direct;
-  if (f.driveId) return store.state.files[f.driveId]?.permissions.find((p) => p.id === me)?.role;
-  for (const a of store.ancestors(f.id)) {
-    const r = store.state.files[a]?.permissions.find((p) => p.id === me)?.role;
-    if (r) return r;
-  }
-  if (f.permissions.some((p) => p.type === 'anyone')) return 'reader';
-  return undefined;
-}
-
-export function canWrite(role: string | undefined): boolean {
-  return role === 'owner' || role === 'organizer' || role === 'fileOrganizer' || role === 'writer';
 }
 
 function capabilities(store: Store, f: StoredFile, role: string | undefined): Record<string, boolean> {
@@ -209,16 +192,32 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: R
     copyRequiresWriterPermission: f.copyRequiresWriterPermission,
     ...(caps && w('capabilities') ? { capabilities: caps } : {}),
     ...(myPermission && w('userPermission') ? { userPermission: renderPermission(base, f.id, myPermission) } : {}),
-    ...(w('permissions') ? { permissions: canWrite(role) ? f.permissions.map((p) => renderPermission(base, f.id, p)) : [] } : {}),
+    ...(w('permissions') ? { permissions: canWrite(role) ? permissionOrder(f.permissions).map((p) => renderPermission(base, f.id, p)) : [] } : {}),
     permissionIds: f.permissions.map((p) => p.id),
     ...(w('properties') ? { properties: f.properties.map((p) => renderProperty(base, f.id, p)) } : {}),
     spaces: [...f.spaces],
     appDataContents: f.spaces.includes('appDataFolder'),
     ...(f.folderColorRgb ? { folderColorRgb: f.folderColorRgb } : {}),
     hasThumbnail: f.mimeType.startsWith('image/'),
+    // Drive sends it on every file ("0" until a thumbnail exists); no thumbnails here.
+    thumbnailVersion: '0',
     isAppAuthorized: true,
   };
   return out;
+}
+
+/**
+ * The answer of files.insert and files.copy: Drive leaves the `permissions` member out of a file it has
+ * just created (a files.get right after shows it).
+ */
+export function renderCreatedFile(store: Store, base: LinkBase, f: StoredFile): W.File {
+  const { permissions: _omitted, ...rest } = renderFile(store, base, f);
+  return rest;
+}
+
+/** The order Drive lists permissions in: link sharing (`anyone`) first, the rest as granted. */
+export function permissionOrder(list: readonly StoredPermission[]): StoredPermission[] {
+  return [...list.filter((p) => p.type === 'anyone'), ...list.filter((p) => p.type !== 'anyone')];
 }
 
 export function renderRevision(base: LinkBase, store: Store, f: StoredFile, r: StoredRevision): W.Revision {

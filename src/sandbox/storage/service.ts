@@ -4,7 +4,7 @@ import { FOLDER_MIME } from '../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, preconditionFailed } from './errors';
 import { etagOf, type Store, type StoredFile, type UploadSession } from './model';
 import { evaluate, parseQuery, QuerySyntaxError, type QueryEnv, type QueryNode } from './query';
-import { canWrite, roleOf } from './render';
+import { canWrite, roleOf } from './access';
 import type { RequestContext } from './router';
 import type { SandboxContext } from '../types';
 import { Channels } from './channels';

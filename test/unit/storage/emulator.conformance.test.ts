@@ -217,7 +217,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       });
       assert.equal(converted.json.mimeType, 'application/vnd.google-apps.document');
       assert.equal(converted.json.title, 'memo');
-      assert.equal((await h.call('GET', `/store/v2/files/${converted.json.id}/export?mimeType=text/plain`)).text, 'A memo');
+      assert.equal((await h.call('GET', `/store/v2/files/${converted.json.id}/export?mimeType=text/plain`)).text, 'A memo', 'decoded text (the BOM Drive prefixes is dropped by the decoder)');
     });
 
     it('resumable: 256 KiB granules, 308 + Range, status query, resumption after a dropped connection', async () => {

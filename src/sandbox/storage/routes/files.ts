@@ -5,7 +5,7 @@ import { convert, EXPORT_LIMIT_BYTES, exportTargets } from '../exports';
 import { applyMetadata, applyModifiedDate, copyFile, createFile, deleteTree, moveFile, requireOwner, trash, untrash, checkParents, type FileBody } from '../fileOps';
 import { paginate } from '../paging';
 import { boolParam, intParam, requiredParam } from '../params';
-import { apiUrl, renderFile, renderParent } from '../render';
+import { apiUrl, renderCreatedFile, renderFile, renderParent } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
 import { readResource } from '../body';
@@ -26,7 +26,7 @@ function target(ctx: RequestContext, svc: StorageService, write: boolean): Store
 
 async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = createFile(svc, ctx.query, await body(ctx));
-  return { status: 200, json: renderFile(svc.store, ctx.base, f) };
+  return { status: 200, json: renderCreatedFile(svc.store, ctx.base, f) };
 }
 
 async function patchOrUpdate(ctx: RequestContext, svc: StorageService): Promise<Reply> {
@@ -44,7 +44,7 @@ async function patchOrUpdate(ctx: RequestContext, svc: StorageService): Promise<
 async function copy(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const src = target(ctx, svc, false);
   const f = copyFile(svc, src, ctx.query, await body(ctx));
-  return { status: 200, json: renderFile(svc.store, ctx.base, f) };
+  return { status: 200, json: renderCreatedFile(svc.store, ctx.base, f) };
 }
 
 function remove(ctx: RequestContext, svc: StorageService): Reply {

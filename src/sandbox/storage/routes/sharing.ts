@@ -5,7 +5,8 @@ import { ApiError, badRequest, forbidden, notFound, required } from '../errors';
 import type { StoredFile, StoredPermission } from '../model';
 import { paginate } from '../paging';
 import { boolParam, intParam } from '../params';
-import { canWrite, renderApp, renderPermission, renderProperty, renderRevision, roleOf } from '../render';
+import { renderApp, renderPermission, renderProperty, renderRevision, permissionOrder } from '../render';
+import { canWrite, roleOf } from '../access';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
 import { readResource } from '../body';
@@ -46,7 +47,7 @@ function syncDriveOrganizers(svc: StorageService, f: StoredFile): void {
 function listPermissions(ctx: RequestContext, svc: StorageService): Reply {
   const f = svc.visibleFile(ctx.params.fileId);
   const max = intParam(ctx.query, 'maxResults', 100, 1, 100);
-  const page = paginate(f.permissions, ctx.query.get('pageToken'), max, `permissions|${f.id}`);
+  const page = paginate(permissionOrder(f.permissions), ctx.query.get('pageToken'), max, `permissions|${f.id}`);
   return { status: 200, json: { kind: 'drive#permissionList', etag: `"${f.version}"`, selfLink: ctx.url.href, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), items: page.items.map((p) => renderPermission(ctx.base, f.id, p)) } };
 }
 

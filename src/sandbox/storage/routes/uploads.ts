@@ -8,7 +8,7 @@ import { RESUMABLE_CHUNK_GRANULE } from '../../../shared/wire/storage';
 import { ApiError, backendError, badRequest } from '../errors';
 import { applyMetadata, applyModifiedDate, createFile, moveFile, setContent, type FileBody } from '../fileOps';
 import { boundaryOf, readMultipart } from '../multipart';
-import { renderFile } from '../render';
+import { renderCreatedFile, renderFile } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import { checkIfMatchHeader, type StorageService } from '../service';
 import { etagOf, type UploadSession } from '../model';
@@ -46,7 +46,7 @@ function header(ctx: RequestContext, name: string): string | undefined {
 function commitUpload(ctx: RequestContext, svc: StorageService, kind: 'insert' | 'update', fileId: string | undefined, metadata: FileBody, blob: BlobRef, type: string | undefined, query: URLSearchParams, ifMatch: string | undefined): { status: number; json: unknown } {
   if (kind === 'insert') {
     const f = createFile(svc, query, metadata, { blob, type: metadata.mimeType ?? type });
-    return { status: 200, json: renderFile(svc.store, ctx.base, f) };
+    return { status: 200, json: renderCreatedFile(svc.store, ctx.base, f) };
   }
   const f = svc.writableFile(fileId!);
   checkIfMatchHeader(ifMatch, etagOf('file', f.id, f.version));
