@@ -15,6 +15,7 @@ import { blobDirOf, loadState, Persister } from './persist';
 import { DirectoryBlobStore } from './blobs';
 import { registerControlRoutes } from './routes/control';
 import { BodyTooLargeError } from '../http';
+import { BATCH_PATHS, handleBatch } from './batch';
 
 const API_PREFIXES = [
   { prefix: '/resumable/upload/store/v2', service: '/store/v2', upload: true },
@@ -50,6 +51,15 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
 
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     if (url.pathname.startsWith(OAUTH_PREFIX + '/')) return service.oauth.handle(req, res, url);
+    if (BATCH_PATHS.includes(url.pathname)) {
+      try {
+        return await handleBatch(req, res, ctx.origin());
+      } catch (e) {
+        if (e instanceof ApiError && !res.headersSent) return send(res, e.body(), e.status, e.headers);
+        if (e instanceof BodyTooLargeError && !res.headersSent) return send(res, new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message }).body(), 413, { connection: 'close' });
+        throw e;
+      }
+    }
     const mount = API_PREFIXES.find((p) => url.pathname === p.prefix || url.pathname.startsWith(p.prefix + '/'));
     if (!mount) return send(res, new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(), 404);
     try {
@@ -127,7 +137,7 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
 
   return {
     name: 'storage',
-    prefixes: [...API_PREFIXES.map((p) => p.prefix), OAUTH_PREFIX],
+    prefixes: [...API_PREFIXES.map((p) => p.prefix), OAUTH_PREFIX, ...BATCH_PATHS],
     service,
     handle,
     async close() {
