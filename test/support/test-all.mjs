@@ -62,6 +62,7 @@ const only = process.argv.slice(2);
 const tiers = [
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
   ['unit tests', 'npx', ['mocha']],
+  ['peer tests (official client libraries against a fresh sandbox)', 'npx', ['mocha', '--config', 'test/peer/.mocharc.json']],
   ['host tests (VS Code 1.100.3 extension host)', process.execPath, ['test/host/run-code-server.mjs']],
   ['UI smoke tests (screenshots in test-results/ui)', process.execPath, ['test/ui/run-ui.mjs']],
   ['renderer UI tests in Chromium (screenshots in test-results/renderer)', process.execPath, ['--import', 'tsx', 'test/ui/renderer/run.ts']],
