@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
+import type { drive_v2 } from '@googleapis/drive';
+
 type DriveModule = typeof import('@googleapis/drive');
 
 describe('peer: @googleapis/drive v2 against the sandbox', function () {
@@ -12,7 +14,7 @@ describe('peer: @googleapis/drive v2 against the sandbox', function () {
   let sb: RunningSandbox;
   let lib: DriveModule;
   let oauth: InstanceType<DriveModule['auth']['OAuth2']>;
-  let d: ReturnType<DriveModule['drive']>;
+  let d: drive_v2.Drive;
   /** Media methods build their upload URL from the per-call rootUrl only (not the client's), so uploads pass it. */
   let up: { rootUrl: string };
 

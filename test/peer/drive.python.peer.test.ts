@@ -53,6 +53,6 @@ describe('peer: google-api-python-client (Python) against the sandbox', function
     assert.equal(out.downloadMatches, true);
     assert.equal(out.listed, true);
     assert.deepEqual(out.batch, { mine: { ok: true, status: 200 }, missing: { ok: false, status: 404 } });
-    assert.equal(out.patched, 'after a pause');
+    assert.equal(out.afterPause, 'after a pause', 'a POST on a connection idle for 6 s');
   });
 });

@@ -2,6 +2,7 @@
 sandbox. Prints one JSON object of observations; the mocha test (drive.python.peer.test.ts) asserts them."""
 import json
 import sys
+import time
 import urllib.request
 
 import google.oauth2.credentials
@@ -45,7 +46,9 @@ batch.add(store.files().get(fileId="missing"), request_id="missing")
 batch.execute()
 out["batch"] = results
 
-# The same pooled connection again after a pause (httplib2 reuses it without checking).
-store.files().patch(fileId=file_id, body={"description": "after a pause"}).execute()
-out["patched"] = store.files().get(fileId=file_id, fields="description").execute()["description"]
+# A POST on the pooled connection after an idle spell longer than Node's default 5 s keep-alive:
+# httplib2 reuses the connection without checking it, so a server that closed it means a broken pipe.
+time.sleep(6)
+made = store.files().insert(body={"title": "after a pause"}).execute()
+out["afterPause"] = made["title"]
 print(json.dumps(out))

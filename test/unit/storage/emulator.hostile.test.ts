@@ -185,3 +185,28 @@ describe('sandbox storage: upload sessions are bound to the token that opened th
     assert.equal(own.json.title, 'bound.txt');
   });
 });
+
+describe('sandbox server: keep-alive like a real front end, clean close', () => {
+  it('keeps idle connections for minutes (not 5 s), and close() ends them at once', async () => {
+    const sb = await startSandbox();
+    assert.ok(sb.server.keepAliveTimeout >= 60_000, `keepAliveTimeout ${sb.server.keepAliveTimeout} ms`);
+    assert.ok(sb.server.headersTimeout > sb.server.keepAliveTimeout, 'headersTimeout must outlast keepAliveTimeout');
+    const agent = new http.Agent({ keepAlive: true });
+    const u = new URL(sb.url);
+    const get = () =>
+      new Promise<boolean>((resolve, reject) => {
+        const req = http.request({ host: u.hostname, port: u.port, path: '/store/v2/about?fields=kind', agent, headers: { authorization: `Bearer ${sb.accessToken}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(req.reusedSocket));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    assert.equal(await get(), false);
+    assert.equal(await get(), true, 'the second call reuses the pooled connection');
+    const t0 = Date.now();
+    await sb.close();
+    assert.ok(Date.now() - t0 < 5_000, 'close() does not wait for idle keep-alive connections');
+    agent.destroy();
+  });
+});
