@@ -30,7 +30,7 @@ const STORAGE_PATHS = [
   '/store/v2/files/{id}/trash', '/store/v2/files/{id}/watch', '/store/v2/files/{id}/modifyLabels', '/store/v2/files/{id}/listLabels', '/store/v2/files/trash',
   '/store/v2/files/generateIds', '/store/v2/about', '/store/v2/changes', '/store/v2/changes/{id}', '/store/v2/changes/startPageToken', '/store/v2/changes/watch',
   '/store/v2/channels/stop', '/store/v2/drives', '/store/v2/drives/{id}', '/store/v2/drives/{id}/hide', '/store/v2/apps/{id}', '/store/v2/permissionIds/{id}',
-  '/drive/v2/files/{id}', '/upload/store/v2/files', '/upload/store/v2/files/{id}', '/upload/drive/v2/files', '/batch/store/v2', '/batch/drive/v2',
+  '/drive/v2/files/{id}', '/store/v2/__sandbox/faults', '/store/v2/__sandbox/seedFolder', '/store/v2/__sandbox/oauth', '/upload/store/v2/files', '/upload/store/v2/files/{id}', '/upload/drive/v2/files', '/batch/store/v2', '/batch/drive/v2',
 ];
 const OTHER_PATHS = [
   '/v1beta/models', '/v1beta/models/{id}', '/v1beta/models/gemini-2.5-flash:generateContent', '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
@@ -104,7 +104,7 @@ function randomJson(rnd: () => number, depth: number): unknown {
   const r = rnd();
   if (depth > 3 || r < 0.3) return [null, true, 5, -1.5, 'x', '', 'root', '__proto__', 1e308][Math.floor(rnd() * 9)];
   if (r < 0.5) return Array.from({ length: Math.floor(rnd() * 3) }, () => randomJson(rnd, depth + 1));
-  const keys = ['title', 'parents', 'id', 'mimeType', 'labels', 'properties', 'role', 'type', 'value', 'content', 'name', 'kind', 'contents', 'generationConfig', 'file', 'address', 'description', '__proto__', 'constructor', 'starred', 'key', 'visibility', 'modifiedDate'];
+  const keys = ['queued', 'count', 'kind', 'status', 'afterBytes', 'rateLimitPerSecond', 'accessTokenTtlSeconds', 'title', 'parents', 'id', 'mimeType', 'labels', 'properties', 'role', 'type', 'value', 'content', 'name', 'kind', 'contents', 'generationConfig', 'file', 'address', 'description', '__proto__', 'constructor', 'starred', 'key', 'visibility', 'modifiedDate'];
   const out: Record<string, unknown> = {};
   for (let i = Math.floor(rnd() * 4); i > 0; i--) out[keys[Math.floor(rnd() * keys.length)]] = randomJson(rnd, depth + 1);
   return out;
