@@ -6,13 +6,19 @@ export const MAX_JSON_BODY = 64 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {}
 
+function tooLarge(limit: number): string {
+  return `Request payload size exceeds the limit: ${limit} bytes.`;
+}
+
 export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY): Promise<Buffer> {
+  // A declared length over the limit is refused before a byte is read.
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyTooLargeError(tooLarge(limit));
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > limit) throw new BodyTooLargeError(`request body over ${limit} bytes`);
+    if (size > limit) throw new BodyTooLargeError(tooLarge(limit));
     chunks.push(buf);
   }
   return Buffer.concat(chunks);

@@ -3,12 +3,44 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { sendJson } from './http';
+import { BodyTooLargeError, sendJson } from './http';
 import type { Emulator, SandboxContext, SandboxInfo, SandboxOptions } from './types';
 import { createStorageEmulator } from './storage';
 import { createGenerationEmulator } from './generation';
 import { createWaterDataEmulator } from './waterData';
 import { createDirectoryEmulator } from './directory';
+
+/** How long an idle keep-alive connection stays open (real front ends: minutes). */
+const KEEP_ALIVE_MS = 5 * 60_000;
+/** How long close() lets requests in flight finish before cutting their connections. */
+const CLOSE_GRACE_MS = 250;
+
+/** The Google error shape every emulator's clients understand (v1 `errors[]` plus the v2 `status`). */
+function googleError(code: number, message: string, status: string, reason: string): unknown {
+  return { error: { code, message, status, errors: [{ domain: 'global', reason, message }] } };
+}
+
+/** Host headers the sandbox answers: loopback names and the bind address on its port, plus configured names. */
+function expectedHosts(port: number, extra: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const name of ['localhost', '127.0.0.1', '[::1]', ...extra]) {
+    const lower = name.toLowerCase();
+    if (lower === '0.0.0.0' || lower === '[::]') continue;
+    // A name given with its own port is taken as is; a bare name is expected on the sandbox's port.
+    out.add(/^(\[[^\]]*\]|[^:]+):\d+$/.test(lower) ? lower : `${lower}:${port}`);
+  }
+  return out;
+}
+
+/**
+ * Why a request's Host header is refused, or undefined. A browser page on another origin can resolve its
+ * own name to 127.0.0.1 (DNS rebinding); its requests then carry that name, never one of ours.
+ */
+function hostRefusal(host: string | undefined, allowed: ReadonlySet<string>): string | undefined {
+  if (allowed.size === 0) return undefined;
+  if (host !== undefined && allowed.has(host.toLowerCase())) return undefined;
+  return `Unexpected Host header ${JSON.stringify(host ?? '')}: the sandbox answers only ${[...allowed].join(', ')}. Start it with --allow-host NAME to accept another name.`;
+}
 
 export interface RunningSandbox extends SandboxInfo {
   readonly server: http.Server;
@@ -34,7 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const accessToken = options.accessToken ?? `sandbox-token-${randomBytes(16).toString('hex')}`;
   const consentSecret = options.consentSecret ?? randomBytes(32).toString('base64url');
   let origin = '';
-  const ctx: SandboxContext = { apiKey, accessToken, dataDir: options.dataDir, origin: () => origin, consentSecret };
+  let allowedHosts = new Set<string>();
+  const ctx: SandboxContext = { apiKey, accessToken, dataDir: options.dataDir, blobDir: options.blobDir, origin: () => origin, consentSecret };
   const emulators: Emulator[] = [
     createStorageEmulator(ctx),
     createGenerationEmulator(ctx),
@@ -47,7 +80,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     .sort((a, b) => b.prefix.length - a.prefix.length);
 
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin || 'http://127.0.0.1');
+    const refusal = hostRefusal(req.headers.host, allowedHosts);
+    if (refusal) {
+      sendJson(res, 421, googleError(421, refusal, 'FAILED_PRECONDITION', 'misdirectedRequest'), { connection: 'close' });
+      return;
+    }
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', origin || 'http://127.0.0.1');
+    } catch {
+      sendJson(res, 400, googleError(400, 'The request target is not a valid URL path.', 'INVALID_ARGUMENT', 'badRequest'), { connection: 'close' });
+      return;
+    }
     const route = routes.find((r) => url.pathname === r.prefix || url.pathname.startsWith(r.prefix + '/') || url.pathname.startsWith(r.prefix + ':'));
     if (!route) {
       sendJson(res, 404, { error: { code: 404, message: `No sandbox service at ${url.pathname}`, status: 'NOT_FOUND' } });
@@ -56,17 +100,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     Promise.resolve()
       .then(() => route.emulator.handle(req, res, url))
       .catch((err: unknown) => {
-        if (!res.headersSent) {
-          sendJson(res, 500, { error: { code: 500, message: `Sandbox ${route.emulator.name} failed: ${(err as Error)?.message ?? err}`, status: 'INTERNAL' } });
+        if (err instanceof BodyTooLargeError && !res.headersSent) {
+          // The rest of the body is not read: close the connection rather than drain it.
+          sendJson(res, 413, googleError(413, err.message, 'INVALID_ARGUMENT', 'uploadTooLarge'), { connection: 'close' });
+        } else if (!res.headersSent) {
+          sendJson(res, 500, googleError(500, `Sandbox ${route.emulator.name} failed: ${(err as Error)?.message ?? String(err)}`, 'INTERNAL', 'internalError'));
         } else {
           res.destroy(err as Error);
         }
       });
   });
-  // Streams are long-lived; do not let Node's default timeouts cut them.
+  // Streams are long-lived; do not let Node's default timeouts cut them. Idle keep-alive connections stay
+  // open for minutes, like a real front end's: clients such as httplib2 reuse a pooled connection without
+  // checking it, and a 5 s server-side close turns their next POST into a broken pipe.
   server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Must exceed keepAliveTimeout, or Node may cut a reused connection while the next request's headers arrive.
+  server.headersTimeout = KEEP_ALIVE_MS + 5_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -75,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   origin = `http://${host}:${addr.port}`;
+  allowedHosts = expectedHosts(addr.port, [host, ...(options.allowedHosts ?? [])]);
 
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (s) => {
@@ -87,11 +138,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     server,
     consentSecret,
     async close() {
-      for (const e of emulators) await e.close?.();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+      // Stop accepting, let idle keep-alive connections go at once, give requests in flight a moment to
+      // finish, then cut what is left (long streams) so close() never waits minutes.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => {
         for (const s of sockets) s.destroy();
-      });
+      }, CLOSE_GRACE_MS);
+      for (const e of emulators) await e.close?.();
+      for (const s of sockets) s.destroy();
+      await closed;
+      clearTimeout(grace);
     },
   };
 }

@@ -12,6 +12,11 @@ export interface SandboxContext {
   readonly dataDir?: string;
   /** Per-run secret the OAuth consent page requires (see shared/wire/sandboxConsent); none: no consent is ever given. */
   readonly consentSecret?: string;
+  /**
+   * Directory for file contents (the storage emulator streams uploads there). Default: `<dataDir>/storage/blobs`
+   * with a data directory, else a fresh temporary directory removed on close.
+   */
+  readonly blobDir?: string;
 }
 
 /** An emulator mounted on the sandbox server. It answers the requests whose path it owns. */
@@ -29,6 +34,10 @@ export interface SandboxOptions {
   port?: number;
   host?: string;
   dataDir?: string;
+  /** See SandboxContext.blobDir. */
+  blobDir?: string;
+  /** Host names (optionally `name:port`) accepted in the Host header besides localhost, 127.0.0.1 and [::1]. */
+  allowedHosts?: string[];
   apiKey?: string;
   accessToken?: string;
   /** Secret of the OAuth consent page; random per run when not given. Never printed. */

@@ -87,10 +87,25 @@ export function createDirectoryEmulatorFrom(ctx: SandboxContext, catalog: () => 
       const rest = url.pathname.slice(DIRECTORY_PATH_PREFIX.length);
       if (rest === '/apis' || rest === '/apis/') return list(res, url);
       const m = /^\/apis\/([^/]+)\/([^/]+)\/rest\/?$/.exec(rest);
-      if (m) return getRest(res, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
+      if (m) {
+        const [api, version] = [decodeSegment(m[1]), decodeSegment(m[2])];
+        if (api === undefined || version === undefined) {
+          sendJson(res, 400, error(400, 'INVALID_ARGUMENT', 'badRequest', 'The request path has an invalid percent-encoded segment.'));
+          return;
+        }
+        return getRest(res, api, version);
+      }
       sendJson(res, 404, error(404, 'NOT_FOUND', 'notFound', `No discovery endpoint at ${url.pathname}.`));
     },
   };
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 export const createDirectoryEmulator: EmulatorFactory = (ctx) => createDirectoryEmulatorFrom(ctx, () => CATALOG);

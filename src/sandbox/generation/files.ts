@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FileRecord } from '../../shared/wire/generation';
-import { readBody, readJson } from '../http';
+import { BodyTooLargeError, readBody, readJson } from '../http';
 import { normaliseRequest, queryParam } from './fieldNames';
 import { notFound, rpcError, sendError } from './errors';
 
@@ -71,7 +71,8 @@ export class FileStore {
     let meta: { file?: { displayName?: string; name?: string; mimeType?: string; sizeBytes?: string | number } } | undefined;
     try {
       meta = normaliseRequest(await readJson(req), 'CreateFileRequest') as typeof meta;
-    } catch {
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) throw e;
       sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'));
       return;
     }

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorFactory } from '../types';
-import { readJson } from '../http';
+import { BodyTooLargeError, readJson } from '../http';
 import type { CountTokensRequest, GenerateContentRequest } from '../../shared/wire/generation';
 import { CATALOG, findModel } from './catalog';
 import { requestViolations, unknownTopLevelField } from './checks';
@@ -40,7 +40,9 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     let body: unknown;
     try {
       body = await readJson(req);
-    } catch {
+    } catch (e) {
+      // Oversized bodies are the shared server's 413, not a JSON error.
+      if (e instanceof BodyTooLargeError) throw e;
       sendError(res, invalidJson('Unexpected token.'), sse);
       return undefined;
     }

@@ -9,6 +9,8 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 const lines = (body: string) => body.replace(/\r\n/g, '\n').split('\n');
 
 const asText: Converter = (b) => Buffer.from(b, 'utf8');
+/** Drive's plain-text export of a document starts with a UTF-8 byte order mark. */
+const asTextWithBom: Converter = (b) => Buffer.from('\uFEFF' + b, 'utf8');
 const asHtml: Converter = (b, title) =>
   Buffer.from(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>${esc(title)}</title></head><body>${lines(b).map((l) => `<p>${esc(l)}</p>`).join('')}</body></html>\n`, 'utf8');
 const asRtf: Converter = (b) =>
@@ -84,7 +86,7 @@ export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml
 /** source workspace MIME type → target MIME type → converter. */
 export const EXPORTS: Record<string, Record<string, Converter>> = {
   'application/vnd.google-apps.document': {
-    'text/plain': asText,
+    'text/plain': asTextWithBom,
     'text/markdown': asMarkdown,
     'text/html': asHtml,
     'application/rtf': asRtf,

@@ -3,7 +3,8 @@
 import { FOLDER_MIME, SHORTCUT_MIME, WORKSPACE_MIME_PREFIX, isWorkspaceDocument } from '../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound } from './errors';
 import { makeId, type StoredFile, type StoredRevision } from './model';
-import { canWrite, roleOf } from './render';
+import type { BlobRef } from './blobs';
+import { canWrite, roleOf } from './access';
 import { boolParam, enumParam, listParam } from './params';
 import type { StorageService } from './service';
 
@@ -17,6 +18,8 @@ export const IMPORTS: Record<string, string> = {
 };
 
 const MAX_UNPINNED_REVISIONS = 100;
+/** Larger text contents are not read into memory to become indexable text. */
+const INDEXABLE_TEXT_SOURCE_MAX = 4 * 1024 * 1024;
 
 export interface FileBody {
   id?: string;
@@ -82,7 +85,7 @@ export function claimId(svc: StorageService, wanted: string | undefined): string
 }
 
 /** files.insert without content, or the metadata half of an upload. */
-export function createFile(svc: StorageService, q: URLSearchParams, body: FileBody, content?: { bytes: Buffer; type?: string }): StoredFile {
+export function createFile(svc: StorageService, q: URLSearchParams, body: FileBody, content?: { blob: BlobRef; type?: string }): StoredFile {
   const supports = boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
   const parentIds = (body.parents ?? []).map((p) => p.id ?? '').filter(Boolean);
   // `appDataFolder` is the hidden per-app space: its files have no visible parent.
@@ -101,11 +104,11 @@ export function createFile(svc: StorageService, q: URLSearchParams, body: FileBo
     f.shortcutTargetId = svc.store.resolveId(target);
   }
   applyMetadata(svc, f, body, { insert: true });
-  if (content) setContent(svc, f, content.bytes, q, { type: content.type, insert: true });
+  if (content) setContent(svc, f, content.blob, q, { type: content.type, insert: true });
   else if (!isWorkspaceDocument(f) && mimeType !== FOLDER_MIME && mimeType !== SHORTCUT_MIME) {
     // A blob created without content still has an (empty) head revision, as uploads do.
-    setContent(svc, f, Buffer.alloc(0), q, { insert: true });
-  } else if (isWorkspaceDocument(f)) f.content = Buffer.alloc(0);
+    setContent(svc, f, svc.store.blobs.putBytes(Buffer.alloc(0)), q, { insert: true });
+  } else if (isWorkspaceDocument(f)) f.content = svc.store.blobs.putBytes(Buffer.alloc(0));
   if (boolParam(q, 'pinned', false) && f.revisions.length) f.revisions[f.revisions.length - 1].pinned = true;
   if (enumParam(q, 'visibility', ['DEFAULT', 'PRIVATE'] as const, 'DEFAULT') === 'PRIVATE') f.writersCanShare = false;
   svc.store.addFile(f);
@@ -178,7 +181,7 @@ function checkDate(value: unknown, field: string): string {
  * New content for a file: a new head revision (or, with newRevision=false, replaces the head one).
  * `convert=true` turns importable types into workspace documents.
  */
-export function setContent(svc: StorageService, f: StoredFile, bytes: Buffer, q: URLSearchParams, opts: { type?: string; insert?: boolean } = {}): void {
+export function setContent(svc: StorageService, f: StoredFile, bytes: BlobRef, q: URLSearchParams, opts: { type?: string; insert?: boolean } = {}): void {
   if (f.mimeType === FOLDER_MIME || f.mimeType === SHORTCUT_MIME) throw badRequest('Folders and shortcuts have no content.', undefined, 'invalidContent');
   const sourceType = (opts.type ?? f.mimeType).split(';')[0].trim();
   if (opts.insert && boolParam(q, 'convert', false) && IMPORTS[sourceType]) {
@@ -220,7 +223,9 @@ export function setContent(svc: StorageService, f: StoredFile, bytes: Buffer, q:
   }
   f.content = bytes;
   if (!doc) f.originalFilename ??= f.title;
-  if (boolParam(q, 'useContentAsIndexableText', false) && /^text\//.test(sourceType)) f.indexableText = bytes.toString('utf8').slice(0, 128 * 1024);
+  if (boolParam(q, 'useContentAsIndexableText', false) && /^text\//.test(sourceType) && bytes.size <= INDEXABLE_TEXT_SOURCE_MAX) {
+    f.indexableText = svc.store.blobs.readAll(bytes).toString('utf8').slice(0, 128 * 1024);
+  }
 }
 
 /** Applies addParents/removeParents (and `parents` in the body, which replaces the set). */

@@ -11,8 +11,11 @@ import { Router, type Reply, type RequestContext } from './router';
 import { StorageService } from './service';
 import { registerReadRoutes } from './routes/read';
 import { registerRoutes } from './routes';
-import { loadState, Persister } from './persist';
+import { blobDirOf, loadState, Persister } from './persist';
+import { DirectoryBlobStore } from './blobs';
 import { registerControlRoutes } from './routes/control';
+import { BodyTooLargeError } from '../http';
+import { BATCH_PATHS, handleBatch } from './batch';
 
 const API_PREFIXES = [
   { prefix: '/resumable/upload/store/v2', service: '/store/v2', upload: true },
@@ -33,10 +36,12 @@ export interface StorageEmulator extends Emulator {
 export const createStorageEmulator: EmulatorFactory = (ctx: SandboxContext): StorageEmulator => createStorage(ctx);
 
 export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = {}): StorageEmulator {
+  const blobs = DirectoryBlobStore.open(ctx.blobDir ?? (ctx.dataDir ? blobDirOf(ctx.dataDir) : undefined));
   const persisted = ctx.dataDir ? loadState(ctx.dataDir) : undefined;
-  const store = new Store(persisted ?? seedState(), opts.now);
-  const persister = ctx.dataDir ? new Persister(ctx.dataDir, store) : undefined;
-  if (persister) store.onMutate = () => persister.schedule();
+  const store = new Store(persisted ?? seedState(blobs), blobs, opts.now);
+  // Without a data directory the persister only collects unreferenced blobs.
+  const persister = new Persister(ctx.dataDir, store, blobs);
+  store.onMutate = () => persister.schedule();
   const service = new StorageService(store, ctx);
   const router = new Router<StorageService>();
   registerReadRoutes(router);
@@ -46,23 +51,33 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
 
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     if (url.pathname.startsWith(OAUTH_PREFIX + '/')) return service.oauth.handle(req, res, url);
+    if (BATCH_PATHS.includes(url.pathname)) {
+      try {
+        return await handleBatch(req, res, ctx.origin());
+      } catch (e) {
+        if (e instanceof ApiError && !res.headersSent) return send(res, e.body(), e.status, e.headers);
+        if (e instanceof BodyTooLargeError && !res.headersSent) return send(res, new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message }).body(), 413, { connection: 'close' });
+        throw e;
+      }
+    }
     const mount = API_PREFIXES.find((p) => url.pathname === p.prefix || url.pathname.startsWith(p.prefix + '/'));
     if (!mount) return send(res, new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(), 404);
     try {
       const token = bearer(req) ?? url.searchParams.get('access_token') ?? url.searchParams.get('oauth_token');
-      // A resumable session URI is itself the credential for its chunks, as with the real service.
-      const session = mount.upload ? url.searchParams.get('upload_id') : null;
-      if (token !== ctx.accessToken && !service.oauth.accepts(token) && !(session && service.uploads.has(session))) throw authError();
+      // Every call, upload-session chunks included, needs a valid token: a session URI that leaked into a
+      // log is no credential. The session itself is bound to the token that opened it (routes/uploads.ts).
+      if (!token || (token !== ctx.accessToken && !service.oauth.accepts(token))) throw authError();
       applyFaults(req, url);
       const path = url.pathname.slice(mount.prefix.length + 1).replace(/\/+$/, '');
       const method = (req.headers['x-http-method-override'] as string | undefined)?.toUpperCase() ?? req.method ?? 'GET';
       const match = router.match(method, path, mount.upload);
       if (match === 'method') throw methodNotAllowed();
+      if (match === 'badEscape') throw badRequest('The request path has an invalid percent-encoded segment.', undefined, 'badRequest');
       if (!match) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' });
       const host = req.headers.host ? `http://${req.headers.host}` : ctx.origin();
       const rc: RequestContext = {
         req, res, url, method, path, upload: mount.upload, query: url.searchParams, params: match.params,
-        base: { origin: host, service: mount.service },
+        base: { origin: host, service: mount.service }, token,
       };
       const fields = url.searchParams.get('fields');
       let tree;
@@ -86,6 +101,11 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       }
       if (e instanceof ApiError) return send(res, e.body(), e.status, e.headers);
       if (e instanceof SyntaxError) return send(res, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body(), 400);
+      if (e instanceof BodyTooLargeError) {
+        // The rest of the body is not read: close the connection rather than drain it.
+        const tooLarge = new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message });
+        return send(res, tooLarge.body(), 413, { connection: 'close' });
+      }
       throw e;
     }
   };
@@ -117,12 +137,13 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
 
   return {
     name: 'storage',
-    prefixes: [...API_PREFIXES.map((p) => p.prefix), OAUTH_PREFIX],
+    prefixes: [...API_PREFIXES.map((p) => p.prefix), OAUTH_PREFIX, ...BATCH_PATHS],
     service,
     handle,
     async close() {
       await service.close();
-      await persister?.flush();
+      await persister.flush();
+      await blobs.close();
     },
   };
 }
@@ -145,6 +166,13 @@ function writeReply(res: ServerResponse, reply: Reply, shape: (v: unknown) => un
     const text = pretty ? JSON.stringify(shape(reply.json), null, 1) : JSON.stringify(shape(reply.json));
     res.writeHead(reply.status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
     res.end(text);
+  } else if ('stream' in reply) {
+    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(reply.length), ...headers });
+    const source = reply.stream();
+    // A blob read that fails mid-way can only cut the connection: the status line is already out.
+    source.on('error', () => res.destroy());
+    res.on('close', () => source.destroy());
+    source.pipe(res);
   } else if ('bytes' in reply) {
     res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(reply.bytes.length), ...headers });
     res.end(reply.bytes);

@@ -1,8 +1,9 @@
-// The emulator's state: plain records (JSON-serialisable apart from Buffers) so that `--data DIR`
+// The emulator's state: plain JSON-serialisable records (contents are references into the blob store) so that `--data DIR`
 // can persist them and every operation of the API is a function over this one model.
 // Files keep parent ids (several allowed); the children index is derived and kept in step.
 import { createHash } from 'node:crypto';
 import { FOLDER_MIME, type LabelField } from '../../shared/wire/storage';
+import type { BlobRef, BlobStore, PartialBlob } from './blobs';
 
 export interface StoredUser {
   permissionId: string;
@@ -16,7 +17,7 @@ export interface StoredRevision {
   modifiedDate: string;
   lastModifyingUserId: string;
   originalFilename?: string;
-  content: Buffer;
+  content: BlobRef;
   pinned: boolean;
   published: boolean;
   publishAuto: boolean;
@@ -102,7 +103,7 @@ export interface StoredFile {
   sharingUserId?: string;
   driveId?: string;
   /** Head content: bytes of a blob, or the text body a workspace document exports from. */
-  content?: Buffer;
+  content?: BlobRef;
   revisions: StoredRevision[];
   properties: StoredProperty[];
   permissions: StoredPermission[];
@@ -117,6 +118,30 @@ export interface StoredFile {
   indexableText?: string;
   /** Flagged content: alt=media is refused unless acknowledgeAbuse=true. */
   abusive?: boolean;
+}
+
+/** A resumable upload in progress: bytes go straight into a partial blob as they arrive. */
+export interface UploadSession {
+  id: string;
+  kind: 'insert' | 'update';
+  fileId?: string;
+  /** The File metadata sent when the session started (type-checked then). */
+  metadata: Record<string, unknown>;
+  contentType?: string;
+  total?: number;
+  /** Bytes kept so far (whole 256 KiB granules, or everything once the last chunk is in). */
+  received: number;
+  partial: PartialBlob;
+  query: string;
+  created: number;
+  /** The access token that opened the session: the session URL alone is no credential. */
+  token: string;
+  /** `If-Match` given when the session started, checked again when the upload commits. */
+  ifMatch?: string;
+  /** A chunk is being written; a second writer at the same time would interleave bytes. */
+  busy: boolean;
+  /** Set once complete: repeated status queries get the same answer. */
+  result?: { status: number; json: unknown };
 }
 
 export interface StoredDrive {
@@ -182,9 +207,6 @@ export function makeId(seed: string, n: number, length = 33): string {
   return out;
 }
 
-export function md5(buf: Buffer): string {
-  return createHash('md5').update(buf).digest('hex');
-}
 
 /**
  * The live store: state plus the derived children index and the bookkeeping every mutation needs
@@ -198,7 +220,11 @@ export class Store {
   /** Observers of the change log (notification channels). */
   readonly changeListeners = new Set<(change: StoredChange) => void>();
 
-  constructor(readonly state: StoreState, readonly now: () => Date = () => new Date()) {
+  constructor(readonly state: StoreState, readonly blobs: BlobStore, readonly now: () => Date = () => new Date()) {
+    // Ids come from URLs: a lookup of `constructor` or `__proto__` must find nothing, not Object's own members.
+    state.users = dictionary(state.users);
+    state.files = dictionary(state.files);
+    state.drives = dictionary(state.drives);
     for (const f of Object.values(state.files)) for (const p of f.parents) this.indexChild(p, f.id);
   }
 
@@ -327,6 +353,21 @@ export class Store {
     if (!set) this.childIndex.set(parentId, (set = new Set()));
     set.add(childId);
   }
+}
+
+/** Keys of every blob the state refers to (head contents and revisions): what the blob store must keep. */
+export function liveBlobKeys(state: StoreState): Set<string> {
+  const live = new Set<string>();
+  for (const f of Object.values(state.files)) {
+    if (f.content) live.add(f.content.key);
+    for (const r of f.revisions) live.add(r.content.key);
+  }
+  return live;
+}
+
+/** A record keyed by outside input: no prototype, so no inherited members answer a lookup. */
+export function dictionary<T>(from: Record<string, T> = {}): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
 }
 
 export function etagOf(kind: string, id: string, version: number): string {

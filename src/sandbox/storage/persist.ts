@@ -1,9 +1,10 @@
-// `--data DIR` persistence: the state as JSON with every byte array moved to a content-addressed
-// blob file, written atomically (temp + rename) shortly after each burst of mutations.
+// `--data DIR` persistence: the state as JSON, written atomically (temp + rename) shortly after each burst
+// of mutations. Contents are not in it: they are blobs in `DIR/storage/blobs` (see blobs.ts), and the
+// state only names them, so a write costs the metadata, never the bytes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
-import type { Store, StoreState } from './model';
+import { liveBlobKeys, type Store, type StoreState } from './model';
+import { blobRefOf, type BlobStore } from './blobs';
 
 const STATE_FILE = 'state.json';
 const BLOB_DIR = 'blobs';
@@ -12,23 +13,29 @@ function dirOf(dataDir: string): string {
   return path.join(dataDir, 'storage');
 }
 
+/** Where the blobs of a data directory live. */
+export function blobDirOf(dataDir: string): string {
+  return path.join(dirOf(dataDir), BLOB_DIR);
+}
+
 export function loadState(dataDir: string): StoreState | undefined {
   const dir = dirOf(dataDir);
   const file = path.join(dir, STATE_FILE);
   if (!fs.existsSync(file)) return undefined;
   return JSON.parse(fs.readFileSync(file, 'utf8'), (_key, value) => {
+    // Data directories written before the blob store held `{$blob: sha256}` markers for the same files.
     if (value && typeof value === 'object' && typeof (value as { $blob?: unknown }).$blob === 'string') {
-      return fs.readFileSync(path.join(dir, BLOB_DIR, (value as { $blob: string }).$blob));
+      return blobRefOf(fs.readFileSync(path.join(dir, BLOB_DIR, (value as { $blob: string }).$blob)));
     }
     return value;
   }) as StoreState;
 }
 
+/** Writes the state after mutations and lets the blob store drop contents nothing refers to any more. */
 export class Persister {
   private timer: NodeJS.Timeout | undefined;
-  private readonly written = new Set<string>();
 
-  constructor(private readonly dataDir: string, private readonly store: Store, private readonly delayMs = 150) {}
+  constructor(private readonly dataDir: string | undefined, private readonly store: Store, private readonly blobs: BlobStore, private readonly delayMs = 150) {}
 
   schedule(): void {
     if (this.timer) return;
@@ -48,41 +55,14 @@ export class Persister {
   }
 
   private writeNow(): void {
-    const dir = dirOf(this.dataDir);
-    const blobs = path.join(dir, BLOB_DIR);
-    fs.mkdirSync(blobs, { recursive: true });
-    const live = new Set<string>();
-    // Buffers are stored by content hash, so unchanged content is written once.
-    const encode = (value: unknown): unknown => {
-      if (Buffer.isBuffer(value)) return { $blob: this.blob(blobs, value, live) };
-      if (Array.isArray(value)) return value.map(encode);
-      if (value && typeof value === 'object') {
-        const out: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(value)) out[k] = encode(v);
-        return out;
-      }
-      return value;
-    };
-    const text = JSON.stringify(encode(this.store.state));
-    const tmp = path.join(dir, `${STATE_FILE}.tmp`);
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, path.join(dir, STATE_FILE));
-    for (const name of fs.readdirSync(blobs)) {
-      if (!live.has(name)) {
-        fs.rmSync(path.join(blobs, name), { force: true });
-        this.written.delete(name);
-      }
+    if (this.dataDir) {
+      const dir = dirOf(this.dataDir);
+      fs.mkdirSync(dir, { recursive: true });
+      const tmp = path.join(dir, `${STATE_FILE}.tmp`);
+      fs.writeFileSync(tmp, JSON.stringify(this.store.state));
+      fs.renameSync(tmp, path.join(dir, STATE_FILE));
     }
-  }
-
-  private blob(dir: string, buf: Buffer, live: Set<string>): string {
-    const name = createHash('sha256').update(buf).digest('hex');
-    live.add(name);
-    if (!this.written.has(name)) {
-      const p = path.join(dir, name);
-      if (!fs.existsSync(p)) fs.writeFileSync(p, buf);
-      this.written.add(name);
-    }
-    return name;
+    // Only after the state on disk no longer names them may blobs go.
+    this.blobs.collect(liveBlobKeys(this.store.state));
   }
 }

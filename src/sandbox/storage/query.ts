@@ -84,6 +84,10 @@ const TERMS: Record<string, { ops: string[]; value: 'string' | 'bool' | 'date' |
   memberCount: { ops: ['<=', '<', '=', '!=', '>', '>='], value: 'number' },
   organizerCount: { ops: ['<=', '<', '=', '!=', '>', '>='], value: 'number' },
 };
+/** Search terms come from outside input: only the table's own entries count (not `constructor`). */
+function termSpec(field: string): (typeof TERMS)[string] | undefined {
+  return Object.prototype.hasOwnProperty.call(TERMS, field) ? TERMS[field] : undefined;
+}
 const IN_TERMS = new Set(['parents', 'owners', 'writers', 'readers']);
 const CMP_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', 'contains']);
 
@@ -105,7 +109,7 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
 
   const parseValue = (field: string): Value => {
     const t = next();
-    const spec = TERMS[field];
+    const spec = termSpec(field)!;
     if (spec.value === 'bool') {
       if (t.kind !== 'word' || !/^(true|false)$/i.test(t.text)) throw new QuerySyntaxError(`${field} compares with true or false`);
       return { kind: 'bool', value: t.text.toLowerCase() === 'true' };
@@ -162,7 +166,7 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
         if (op !== 'has' || dialect !== 'files') throw new QuerySyntaxError(`${field} only supports 'has'`);
         return parseHas(field);
       }
-      const spec = TERMS[field];
+      const spec = termSpec(field);
       if (!spec || !termAllowed(field)) throw new QuerySyntaxError(`unknown search term ${field}`);
       if (!CMP_OPS.has(op) || !spec.ops.includes(op)) throw new QuerySyntaxError(`operator ${op || opTok.text} is not valid for ${field}`);
       return { type: 'cmp', field, op, value: parseValue(field) };

@@ -1,10 +1,11 @@
 // Stored records → wire resources. v2 returns the whole resource unless `fields` narrows it, so
 // these produce every property the emulator can back with real data.
-import { createHash } from 'node:crypto';
+import { blobRefOf } from './blobs';
+import { canWrite, roleOf } from './access';
 import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument } from '../../shared/wire/storage';
 import type * as W from '../../shared/wire/storage';
 import { exportTargets } from './exports';
-import { etagOf, md5, type Store, type StoredComment, type StoredFile, type StoredPermission, type StoredProperty, type StoredReply, type StoredRevision, type StoredDrive, type StoredApp } from './model';
+import { etagOf, type Store, type StoredComment, type StoredFile, type StoredPermission, type StoredProperty, type StoredReply, type StoredRevision, type StoredDrive, type StoredApp } from './model';
 
 /** Where links in rendered resources point: the request's own origin and API prefix. */
 export interface LinkBase {
@@ -17,7 +18,8 @@ export function apiUrl(base: LinkBase, path: string): string {
   return `${base.origin}${base.service}/${path}`;
 }
 
-const EMPTY = Buffer.alloc(0);
+/** Checksums of no bytes, for a blob file that has no content yet. */
+const EMPTY = blobRefOf(new Uint8Array(0));
 
 export function renderUser(store: Store, userId: string): W.User {
   const u = store.user(userId);
@@ -29,24 +31,6 @@ export function renderUser(store: Store, userId: string): W.User {
     isAuthenticatedUser: u.permissionId === store.state.meId,
     picture: { url: `https://example.com/avatars/${u.permissionId}.png` },
   };
-}
-
-/** The caller's role on a file; items in a shared drive inherit the drive's membership. */
-export function roleOf(store: Store, f: StoredFile): StoredPermission['role'] | undefined {
-  const me = store.state.meId;
-  const direct = f.permissions.find((p) => p.id === me)?.role;
-  if (direct) return direct;
-  if (f.driveId) return store.state.files[f.driveId]?.permissions.find((p) => p.id === me)?.role;
-  for (const a of store.ancestors(f.id)) {
-    const r = store.state.files[a]?.permissions.find((p) => p.id === me)?.role;
-    if (r) return r;
-  }
-  if (f.permissions.some((p) => p.type === 'anyone')) return 'reader';
-  return undefined;
-}
-
-export function canWrite(role: string | undefined): boolean {
-  return role === 'owner' || role === 'organizer' || role === 'fileOrganizer' || role === 'writer';
 }
 
 function capabilities(store: Store, f: StoredFile, role: string | undefined): Record<string, boolean> {
@@ -84,21 +68,9 @@ function capabilities(store: Store, f: StoredFile, role: string | undefined): Re
   };
 }
 
-const digests = new WeakMap<Buffer, { md5: string; sha1: string; sha256: string }>();
-
-/** Checksums of a content buffer, computed once per buffer (content is never mutated in place). */
-export function checksums(buf: Buffer): { md5: string; sha1: string; sha256: string } {
-  let d = digests.get(buf);
-  if (!d) {
-    d = { md5: md5(buf), sha1: createHash('sha1').update(buf).digest('hex'), sha256: createHash('sha256').update(buf).digest('hex') };
-    digests.set(buf, d);
-  }
-  return d;
-}
-
 export function fileSize(f: StoredFile): number | undefined {
   if (f.mimeType === FOLDER_MIME || isWorkspaceDocument(f) || f.mimeType === SHORTCUT_MIME) return undefined;
-  return f.content?.length ?? 0;
+  return f.content?.size ?? 0;
 }
 
 function extensionOf(title: string): { ext?: string; full?: string } {
@@ -192,7 +164,7 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: R
           webContentLink: `${base.origin}${base.service}/files/${f.id}?alt=media&source=download`,
           fileSize: String(size),
           ...(w('md5Checksum', 'sha1Checksum', 'sha256Checksum')
-            ? { md5Checksum: checksums(f.content ?? EMPTY).md5, sha1Checksum: checksums(f.content ?? EMPTY).sha1, sha256Checksum: checksums(f.content ?? EMPTY).sha256 }
+            ? { md5Checksum: f.content?.md5 ?? EMPTY.md5, sha1Checksum: f.content?.sha1 ?? EMPTY.sha1, sha256Checksum: f.content?.sha256 ?? EMPTY.sha256 }
             : {}),
           ...(ext ? { fileExtension: ext, fullFileExtension: full } : {}),
           ...(f.originalFilename ? { originalFilename: f.originalFilename } : {}),
@@ -220,16 +192,32 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: R
     copyRequiresWriterPermission: f.copyRequiresWriterPermission,
     ...(caps && w('capabilities') ? { capabilities: caps } : {}),
     ...(myPermission && w('userPermission') ? { userPermission: renderPermission(base, f.id, myPermission) } : {}),
-    ...(w('permissions') ? { permissions: canWrite(role) ? f.permissions.map((p) => renderPermission(base, f.id, p)) : [] } : {}),
+    ...(w('permissions') ? { permissions: canWrite(role) ? permissionOrder(f.permissions).map((p) => renderPermission(base, f.id, p)) : [] } : {}),
     permissionIds: f.permissions.map((p) => p.id),
     ...(w('properties') ? { properties: f.properties.map((p) => renderProperty(base, f.id, p)) } : {}),
     spaces: [...f.spaces],
     appDataContents: f.spaces.includes('appDataFolder'),
     ...(f.folderColorRgb ? { folderColorRgb: f.folderColorRgb } : {}),
     hasThumbnail: f.mimeType.startsWith('image/'),
+    // Drive sends it on every file ("0" until a thumbnail exists); no thumbnails here.
+    thumbnailVersion: '0',
     isAppAuthorized: true,
   };
   return out;
+}
+
+/**
+ * The answer of files.insert and files.copy: Drive leaves the `permissions` member out of a file it has
+ * just created (a files.get right after shows it).
+ */
+export function renderCreatedFile(store: Store, base: LinkBase, f: StoredFile): W.File {
+  const { permissions: _omitted, ...rest } = renderFile(store, base, f);
+  return rest;
+}
+
+/** The order Drive lists permissions in: link sharing (`anyone`) first, the rest as granted. */
+export function permissionOrder(list: readonly StoredPermission[]): StoredPermission[] {
+  return [...list.filter((p) => p.type === 'anyone'), ...list.filter((p) => p.type !== 'anyone')];
 }
 
 export function renderRevision(base: LinkBase, store: Store, f: StoredFile, r: StoredRevision): W.Revision {
@@ -250,8 +238,8 @@ export function renderRevision(base: LinkBase, store: Store, f: StoredFile, r: S
     ...(doc
       ? { exportLinks: Object.fromEntries(exportTargets(f.mimeType).map((t) => [t, `${base.origin}${base.service}/files/${f.id}/export?mimeType=${encodeURIComponent(t)}`])) }
       : {
-          fileSize: String(r.content.length),
-          md5Checksum: checksums(r.content).md5,
+          fileSize: String(r.content.size),
+          md5Checksum: r.content.md5,
           downloadUrl: `${base.origin}${base.service}/files/${f.id}?alt=media&revisionId=${r.id}`,
           ...(r.originalFilename ? { originalFilename: r.originalFilename } : {}),
         }),

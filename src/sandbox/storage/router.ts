@@ -1,6 +1,7 @@
 // Route table: `METHOD path-template` → handler. Templates use `{name}` segments; literal
 // segments win over variables so `files/trash` and `changes/startPageToken` are not taken for ids.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { LinkBase } from './render';
 import type { FieldTree } from './fields';
 
@@ -16,6 +17,8 @@ export interface RequestContext {
   query: URLSearchParams;
   params: Record<string, string>;
   base: LinkBase;
+  /** The access token the request was authorised with. */
+  token: string;
   /** The parsed `fields` selection, when given. */
   fields?: FieldTree;
   /** Top-level keys kept inside `items(...)` of a list, when the selection names them. */
@@ -26,6 +29,8 @@ export interface RequestContext {
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
+  /** Bytes streamed from the blob store; `stream` is called once the status is known to be sent. */
+  | { status: number; stream: () => Readable; length: number; contentType: string; headers?: Record<string, string> }
   | { status: number; empty: true; headers?: Record<string, string> }
   /** The handler wrote the response itself (streams). */
   | { handled: true };
@@ -52,7 +57,8 @@ export class Router<S> {
   }
 
   /** `undefined`: no such path; `'method'`: the path exists under another HTTP method. */
-  match(method: string, path: string, upload: boolean): { handler: Handler<S>; params: Record<string, string> } | 'method' | undefined {
+  /** `'badEscape'`: a path segment is not valid percent-encoded UTF-8. */
+  match(method: string, path: string, upload: boolean): { handler: Handler<S>; params: Record<string, string> } | 'method' | 'badEscape' | undefined {
     const parts = path.split('/');
     let pathMatched = false;
     for (const r of this.routes) {
@@ -63,7 +69,11 @@ export class Router<S> {
         const seg = r.segments[i];
         if (seg.startsWith('{')) {
           if (parts[i] === '') ok = false;
-          else params[seg.slice(1, -1)] = decodeURIComponent(parts[i]);
+          else {
+            const value = decodePathSegment(parts[i]);
+            if (value === undefined) return 'badEscape';
+            params[seg.slice(1, -1)] = value;
+          }
         } else ok = seg === parts[i];
       }
       if (!ok) continue;
@@ -74,5 +84,13 @@ export class Router<S> {
       return { handler: r.handler, params };
     }
     return pathMatched ? 'method' : undefined;
+  }
+}
+
+function decodePathSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
   }
 }

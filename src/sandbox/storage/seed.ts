@@ -3,6 +3,7 @@
 // workspace documents, a file in two folders, trashed items, a shared drive, a file shared with me.
 import { FOLDER_MIME, SHORTCUT_MIME } from '../../shared/wire/storage';
 import { makeId, type StoreState, type StoredFile, type StoredUser } from './model';
+import type { BlobStore } from './blobs';
 
 export const SEED_PHOTO_COUNT = 230;
 
@@ -12,7 +13,7 @@ const HOUR = 3_600_000;
 // A 1×1 transparent PNG: real bytes so previews and checksums behave like the real thing.
 const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-export function seedState(): StoreState {
+export function seedState(blobs: BlobStore): StoreState {
   const me: StoredUser = { permissionId: '01234567890123456789', displayName: 'Sandbox User', emailAddress: 'sandbox.user@example.com' };
   const partner: StoredUser = { permissionId: '09876543210987654321', displayName: 'Alex Partner', emailAddress: 'alex.partner@example.org' };
   const teammate: StoredUser = { permissionId: '05555555555555555555', displayName: 'Robin Teammate', emailAddress: 'robin.teammate@example.com' };
@@ -68,7 +69,8 @@ export function seedState(): StoreState {
     files[f.id] = f;
     return f;
   };
-  const text = (s: string) => Buffer.from(s, 'utf8');
+  const text = (s: string) => blobs.putBytes(Buffer.from(s, 'utf8'));
+  const bytes = (b: Buffer) => blobs.putBytes(b);
 
   files[rootId] = {
     id: rootId, title: 'My Drive', mimeType: FOLDER_MIME, parents: [], starred: false, hidden: false, restricted: false, viewed: true,
@@ -103,12 +105,12 @@ export function seedState(): StoreState {
     ],
   });
   const design = add('Design', FOLDER_MIME, [projects.id]);
-  add('logo.png', 'image/png', [design.id], { content: PNG_1PX });
+  add('logo.png', 'image/png', [design.id], { content: bytes(PNG_1PX) });
   add('mockup.svg', 'image/svg+xml', [design.id], { content: text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#4986e7"/></svg>\n') });
   add('team-contacts.json', 'application/json', [projects.id, reports.id], { content: text('{"team":["Sandbox User","Robin Teammate"]}\n') });
   add('Sales', 'application/vnd.google-apps.spreadsheet', [reports.id], { content: text('region,q1,q2\nnorth,10,12\nsouth,7,9\n') });
   add('Quarterly deck', 'application/vnd.google-apps.presentation', [reports.id], { content: text('Quarterly review\nRevenue up\n') });
-  add('Q1 report.pdf', 'application/pdf', [reports.id], { content: minimalPdf('Q1 report') });
+  add('Q1 report.pdf', 'application/pdf', [reports.id], { content: bytes(minimalPdf('Q1 report')) });
   add('Architecture', 'application/vnd.google-apps.drawing', [reports.id], {
     content: text('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ccc"/></svg>\n'),
   });
@@ -130,12 +132,12 @@ export function seedState(): StoreState {
 
   for (let i = 1; i <= SEED_PHOTO_COUNT; i++) {
     const name = `IMG_${String(i).padStart(4, '0')}.jpg`;
-    add(name, 'image/jpeg', [photos.id], { content: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), text(name), Buffer.from([0xff, 0xd9])]) });
+    add(name, 'image/jpeg', [photos.id], { content: bytes(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(name, 'utf8'), Buffer.from([0xff, 0xd9])])) });
   }
 
   // Owned by someone else and shared with me: reachable by id and by `sharedWithMe`, not under my root.
   add('Partner agreement.pdf', 'application/pdf', [], {
-    content: minimalPdf('Partner agreement'),
+    content: bytes(minimalPdf('Partner agreement')),
     ownerId: partner.permissionId,
     lastModifyingUserId: partner.permissionId,
     sharingUserId: partner.permissionId,

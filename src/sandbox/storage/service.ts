@@ -2,13 +2,13 @@
 // visibility (what the caller may see), If-Match checks, and list snapshots cached per query.
 import { FOLDER_MIME } from '../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, preconditionFailed } from './errors';
-import { etagOf, type Store, type StoredFile } from './model';
+import { etagOf, type Store, type StoredFile, type UploadSession } from './model';
 import { evaluate, parseQuery, QuerySyntaxError, type QueryEnv, type QueryNode } from './query';
-import { canWrite, roleOf } from './render';
+import { canWrite, roleOf } from './access';
 import type { RequestContext } from './router';
 import type { SandboxContext } from '../types';
-import type { UploadSession } from './routes/uploads';
 import { Channels } from './channels';
+import type { BlobStore } from './blobs';
 import { OAuthServer } from './oauth';
 
 export interface FaultConfig {
@@ -50,6 +50,7 @@ export class StorageService {
 
   /** Ends background work (channel deliveries, pending uploads) when the sandbox stops. */
   async close(): Promise<void> {
+    await Promise.all([...this.uploads.values()].map((s) => s.partial.discard().catch(() => undefined)));
     this.uploads.clear();
     await this.channels.close();
   }
@@ -77,11 +78,7 @@ export class StorageService {
 
   /** 412 when `If-Match` names another version of the resource; `*` matches anything. */
   checkIfMatch(ctx: RequestContext, currentEtag: string): void {
-    const h = ctx.req.headers['if-match'];
-    if (!h) return;
-    const wanted = String(h).split(',').map((s) => s.trim().replace(/^W\//, ''));
-    if (wanted.includes('*') || wanted.includes(currentEtag)) return;
-    throw preconditionFailed();
+    checkIfMatchHeader(ctx.req.headers['if-match'], currentEtag);
   }
 
   checkFileIfMatch(ctx: RequestContext, f: StoredFile): void {
@@ -94,7 +91,7 @@ export class StorageService {
       rootId: s.state.rootId,
       meId: s.state.meId,
       emailOf: (id) => s.user(id).emailAddress,
-      fullTextOf: (f) => [f.title, f.description ?? '', f.indexableText ?? '', textContent(f)].join('\n'),
+      fullTextOf: (f) => [f.title, f.description ?? '', f.indexableText ?? '', textContent(s.blobs, f)].join('\n'),
     };
   }
 
@@ -157,9 +154,17 @@ export class StorageService {
   }
 }
 
-function textContent(f: StoredFile): string {
-  if (!f.content || f.content.length > 1_000_000) return '';
-  if (f.mimeType.startsWith('text/') || f.mimeType.startsWith('application/vnd.google-apps.') || f.mimeType === 'application/json') return f.content.toString('utf8');
+/** 412 when an `If-Match` header value names another version of the resource; `*` matches anything. */
+export function checkIfMatchHeader(header: string | undefined, currentEtag: string): void {
+  if (!header) return;
+  const wanted = String(header).split(',').map((s) => s.trim().replace(/^W\//, ''));
+  if (wanted.includes('*') || wanted.includes(currentEtag)) return;
+  throw preconditionFailed();
+}
+
+function textContent(blobs: BlobStore, f: StoredFile): string {
+  if (!f.content || f.content.size > 1_000_000) return '';
+  if (f.mimeType.startsWith('text/') || f.mimeType.startsWith('application/vnd.google-apps.') || f.mimeType === 'application/json') return blobs.readAll(f.content).toString('utf8');
   return '';
 }
 
@@ -169,7 +174,7 @@ function sortValue(f: StoredFile, key: SortKey): string | number {
     case 'starred': return f.starred ? 0 : 1;
     case 'title':
     case 'title_natural': return f.title;
-    case 'quotaBytesUsed': return f.content?.length ?? 0;
+    case 'quotaBytesUsed': return f.content?.size ?? 0;
     case 'recency': return Date.parse(f.modifiedByMeDate ?? f.modifiedDate);
     default: return Date.parse(f[key] ?? '') || 0;
   }

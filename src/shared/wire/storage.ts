@@ -156,6 +156,8 @@ export interface File {
   folderColorRgb?: string;
   copyRequiresWriterPermission?: boolean;
   hasThumbnail?: boolean;
+  /** int64 as a string; bumps when the thumbnail changes. */
+  thumbnailVersion?: string;
   isAppAuthorized?: boolean;
   indexableText?: { text?: string };
   [extra: string]: unknown;

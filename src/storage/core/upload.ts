@@ -160,6 +160,8 @@ export async function uploadResumable(client: StorageClient, source: UploadSourc
         session = await initiate(client, source, opts);
         offset = 0;
       } else {
+        // The budget is for failures in a row without progress: a cut that still kept bytes starts it afresh.
+        if (state.offset > offset) failures = 0;
         offset = state.offset;
         opts.onProgress?.(offset, total);
       }

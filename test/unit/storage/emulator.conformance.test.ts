@@ -217,7 +217,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       });
       assert.equal(converted.json.mimeType, 'application/vnd.google-apps.document');
       assert.equal(converted.json.title, 'memo');
-      assert.equal((await h.call('GET', `/store/v2/files/${converted.json.id}/export?mimeType=text/plain`)).text, 'A memo');
+      assert.equal((await h.call('GET', `/store/v2/files/${converted.json.id}/export?mimeType=text/plain`)).text, 'A memo', 'decoded text (the BOM Drive prefixes is dropped by the decoder)');
     });
 
     it('resumable: 256 KiB granules, 308 + Range, status query, resumption after a dropped connection', async () => {
@@ -228,7 +228,8 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       assert.equal(init.status, 200);
       const location = init.headers.get('location')!;
       assert.match(location, /\/upload\/store\/v2\/files\?.*upload_id=/);
-      const put = (range: string, bytes?: Buffer) => fetch(location, { method: 'PUT', headers: { 'content-range': range }, body: bytes as BodyInit | undefined });
+      // Chunks carry the token that opened the session, as every client sends it.
+      const put = (range: string, bytes?: Buffer) => fetch(location, { method: 'PUT', headers: { 'content-range': range, authorization: `Bearer ${h.token}` }, body: bytes as BodyInit | undefined });
       // Nothing stored yet: a status query answers 308 without Range.
       let r = await put(`bytes */${total}`);
       assert.equal(r.status, 308);
@@ -255,7 +256,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
       const upd = await h.call('PUT', `/upload/store/v2/files/${file.id}?uploadType=resumable`, { body: {}, headers: { 'x-upload-content-type': 'text/plain' } });
       const loc2 = upd.headers.get('location')!;
-      const done = await fetch(loc2, { method: 'PUT', headers: { 'content-range': 'bytes 0-4/5' }, body: Buffer.from('hello') as unknown as BodyInit });
+      const done = await fetch(loc2, { method: 'PUT', headers: { 'content-range': 'bytes 0-4/5', authorization: `Bearer ${h.token}` }, body: Buffer.from('hello') as unknown as BodyInit });
       assert.equal(done.status, 200, 'a finished update answers 200');
       assert.equal(((await done.json()) as { fileSize: string }).fileSize, '5');
     });

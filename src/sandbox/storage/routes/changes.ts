@@ -7,7 +7,7 @@ import { boolParam, intParam } from '../params';
 import { apiUrl, renderDrive, renderFile } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
-import { readJson } from '../../http';
+import { readResource } from '../body';
 
 function startToken(_ctx: RequestContext, svc: StorageService): Reply {
   const driveId = _ctx.query.get('driveId') ?? _ctx.query.get('teamDriveId');
@@ -103,7 +103,7 @@ function channelJson(ch: { id: string; resourceId: string; resourceUri: string; 
 
 async function watchChanges(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   changesFor(ctx, svc); // validates the token and drive like changes.list would
-  const body = (await readJson<Channel>(ctx.req)) ?? {};
+  const body = (await readResource<Channel>(ctx.req, 'Channel')) ?? {};
   const driveId = ctx.query.get('driveId') ?? undefined;
   const ch = svc.channels.open(body, { kind: 'changes', driveId }, `${ctx.base.origin}${ctx.base.service}/changes?alt=json${driveId ? `&driveId=${driveId}` : ''}`);
   return { status: 200, json: channelJson(ch) };
@@ -111,13 +111,13 @@ async function watchChanges(ctx: RequestContext, svc: StorageService): Promise<R
 
 async function watchFile(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = svc.visibleFile(ctx.params.fileId);
-  const body = (await readJson<Channel>(ctx.req)) ?? {};
+  const body = (await readResource<Channel>(ctx.req, 'Channel')) ?? {};
   const ch = svc.channels.open(body, { kind: 'file', fileId: f.id }, `${ctx.base.origin}${ctx.base.service}/files/${f.id}?alt=json`);
   return { status: 200, json: channelJson(ch) };
 }
 
 async function stop(ctx: RequestContext, svc: StorageService): Promise<Reply> {
-  const body = (await readJson<Channel>(ctx.req)) ?? {};
+  const body = (await readResource<Channel>(ctx.req, 'Channel')) ?? {};
   svc.channels.stop(body.id, body.resourceId);
   return { status: 204, empty: true };
 }

@@ -6,10 +6,11 @@ import type { StoredComment, StoredFile, StoredReply } from '../model';
 import { makeId } from '../model';
 import { paginate } from '../paging';
 import { boolParam, intParam } from '../params';
-import { renderComment, renderReply, roleOf, canWrite } from '../render';
+import { renderComment, renderReply } from '../render';
+import { roleOf, canWrite } from '../access';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
-import { readJson } from '../../http';
+import { readResource } from '../body';
 
 const MAX_CONTENT = 64 * 1024;
 
@@ -69,7 +70,7 @@ function get(ctx: RequestContext, svc: StorageService): Reply {
 
 async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = commentable(svc, ctx.params.fileId);
-  const body = (await readJson<Comment>(ctx.req)) ?? {};
+  const body = (await readResource<Comment>(ctx.req, 'Comment')) ?? {};
   const now = svc.store.nowIso();
   const c: StoredComment = {
     commentId: makeId(`comment:${f.id}`, f.comments.length + 1 + f.version, 20).slice(1),
@@ -85,7 +86,7 @@ async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> 
 async function change(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = svc.visibleFile(ctx.params.fileId);
   const c = comment(f, ctx.params.commentId, false);
-  const body = (await readJson<Comment>(ctx.req)) ?? {};
+  const body = (await readResource<Comment>(ctx.req, 'Comment')) ?? {};
   mustBeAuthor(svc, c.authorId, 'comment');
   c.content = content(body.content);
   if (body.status === 'resolved' || body.status === 'open') c.status = body.status;
@@ -124,7 +125,7 @@ function replyGet(ctx: RequestContext, svc: StorageService): Reply {
 async function replyInsert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = commentable(svc, ctx.params.fileId);
   const c = comment(f, ctx.params.commentId, false);
-  const body = (await readJson<CommentReply>(ctx.req)) ?? {};
+  const body = (await readResource<CommentReply>(ctx.req, 'CommentReply')) ?? {};
   const verb = body.verb;
   if (verb !== undefined && verb !== 'resolve' && verb !== 'reopen') throw badRequest(`Invalid verb ${verb}; use resolve or reopen.`, 'verb', 'invalid');
   const text = verb && (body.content === undefined || body.content === '') ? '' : content(body.content);
@@ -146,7 +147,7 @@ async function replyChange(ctx: RequestContext, svc: StorageService): Promise<Re
   const c = comment(f, ctx.params.commentId, false);
   const r = reply(c, ctx.params.replyId, false);
   mustBeAuthor(svc, r.authorId, 'reply');
-  const body = (await readJson<CommentReply>(ctx.req)) ?? {};
+  const body = (await readResource<CommentReply>(ctx.req, 'CommentReply')) ?? {};
   r.content = content(body.content);
   r.modifiedDate = svc.store.nowIso();
   c.modifiedDate = r.modifiedDate;

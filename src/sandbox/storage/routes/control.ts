@@ -7,8 +7,15 @@ import { readJson } from '../../http';
 import { FOLDER_MIME } from '../../../shared/wire/storage';
 import { blankFile } from '../fileOps';
 
+/** The sandbox's control bodies are JSON objects; anything else is the caller's error, not ours. */
+function controlBody<T extends object>(value: T | undefined): T {
+  if (value === undefined || value === null) return {} as T;
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('The request body must be a JSON object.');
+  return value;
+}
+
 async function setFaults(ctx: RequestContext, svc: StorageService): Promise<Reply> {
-  const body = (await readJson<Partial<FaultConfig> & { reset?: boolean }>(ctx.req)) ?? {};
+  const body = controlBody(await readJson<Partial<FaultConfig> & { reset?: boolean }>(ctx.req));
   const f = svc.faults;
   if (body.reset) {
     f.queued.length = 0;
@@ -28,6 +35,7 @@ async function setFaults(ctx: RequestContext, svc: StorageService): Promise<Repl
     if (!Number.isInteger(body.shortPageBy) || body.shortPageBy < 0) throw badRequest('shortPageBy must be a non-negative integer');
     f.shortPageBy = body.shortPageBy;
   }
+  if (body.queued !== undefined && !Array.isArray(body.queued)) throw badRequest('queued must be a list of faults');
   for (const q of body.queued ?? []) f.queued.push(validFault(q));
   return getFaults(ctx, svc);
 }
@@ -48,7 +56,8 @@ function getFaults(_ctx: RequestContext, svc: StorageService): Reply {
  * folders far larger than the sample data, and creating them call by call would dominate).
  */
 async function seedFolder(ctx: RequestContext, svc: StorageService): Promise<Reply> {
-  const body = (await readJson<{ title?: string; count?: number }>(ctx.req)) ?? {};
+  const body = controlBody(await readJson<{ title?: string; count?: number }>(ctx.req));
+  if (body.title !== undefined && typeof body.title !== 'string') throw badRequest('title must be a string');
   const count = body.count ?? 0;
   if (!Number.isInteger(count) || count < 0 || count > 200_000) throw badRequest('count must be an integer from 0 to 200000');
   const folder = blankFile(svc, svc.store.newId(), body.title ?? `Seeded ${count}`, FOLDER_MIME, [svc.store.state.rootId], undefined);
@@ -56,7 +65,7 @@ async function seedFolder(ctx: RequestContext, svc: StorageService): Promise<Rep
   for (let i = 1; i <= count; i++) {
     const name = `item-${String(i).padStart(6, '0')}.txt`;
     const f = blankFile(svc, svc.store.newId(), name, 'text/plain', [folder.id], undefined);
-    f.content = Buffer.from(`${name}\n`);
+    f.content = svc.store.blobs.putBytes(Buffer.from(`${name}\n`));
     f.originalFilename = name;
     svc.store.state.files[f.id] = f;
     svc.store.setParents(f, [folder.id]);
@@ -66,7 +75,7 @@ async function seedFolder(ctx: RequestContext, svc: StorageService): Promise<Rep
 }
 
 async function oauthConfig(ctx: RequestContext, svc: StorageService): Promise<Reply> {
-  const body = (await readJson<{ accessTokenTtlSeconds?: number }>(ctx.req)) ?? {};
+  const body = controlBody(await readJson<{ accessTokenTtlSeconds?: number }>(ctx.req));
   if (body.accessTokenTtlSeconds !== undefined) {
     if (!Number.isInteger(body.accessTokenTtlSeconds) || body.accessTokenTtlSeconds < 0) throw badRequest('accessTokenTtlSeconds must be a non-negative integer');
     svc.oauth.accessTtlSeconds = body.accessTokenTtlSeconds;

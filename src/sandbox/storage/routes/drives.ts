@@ -9,7 +9,7 @@ import { parseQuery, evaluateDrive, QuerySyntaxError } from '../query';
 import { renderDrive } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
-import { readJson } from '../../http';
+import { readResource } from '../body';
 
 interface DriveBody {
   name?: string;
@@ -37,7 +37,7 @@ function checkColor(c: string | undefined): void {
 async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const requestId = ctx.query.get('requestId');
   if (!requestId) throw required('requestId');
-  const body = (await readJson<DriveBody>(ctx.req)) ?? {};
+  const body = (await readResource<DriveBody>(ctx.req, 'Drive')) ?? {};
   const s = svc.store.state;
   const existing = Object.values(s.drives).find((d) => d.requestId === requestId);
   if (existing) {
@@ -95,7 +95,7 @@ function list(ctx: RequestContext, svc: StorageService): Reply {
 async function update(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const d = drive(svc, ctx.params.driveId);
   requireOrganizer(svc, d);
-  const body = (await readJson<DriveBody>(ctx.req)) ?? {};
+  const body = (await readResource<DriveBody>(ctx.req, 'Drive')) ?? {};
   checkColor(body.colorRgb);
   if (body.name !== undefined) {
     if (!body.name.trim()) throw required('name');

@@ -5,16 +5,14 @@ import { convert, EXPORT_LIMIT_BYTES, exportTargets } from '../exports';
 import { applyMetadata, applyModifiedDate, copyFile, createFile, deleteTree, moveFile, requireOwner, trash, untrash, checkParents, type FileBody } from '../fileOps';
 import { paginate } from '../paging';
 import { boolParam, intParam, requiredParam } from '../params';
-import { apiUrl, renderFile, renderParent } from '../render';
+import { apiUrl, renderCreatedFile, renderFile, renderParent } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
-import { readJson } from '../../http';
+import { readResource } from '../body';
 import type { StoredFile } from '../model';
 
 async function body(ctx: RequestContext): Promise<FileBody> {
-  const b = await readJson<FileBody>(ctx.req);
-  if (b !== undefined && (typeof b !== 'object' || Array.isArray(b) || b === null)) throw badRequest('The request body must be a JSON object.', undefined, 'parseError');
-  return b ?? {};
+  return (await readResource<FileBody>(ctx.req, 'File')) ?? {};
 }
 
 const supports = (q: URLSearchParams) => boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
@@ -28,7 +26,7 @@ function target(ctx: RequestContext, svc: StorageService, write: boolean): Store
 
 async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = createFile(svc, ctx.query, await body(ctx));
-  return { status: 200, json: renderFile(svc.store, ctx.base, f) };
+  return { status: 200, json: renderCreatedFile(svc.store, ctx.base, f) };
 }
 
 async function patchOrUpdate(ctx: RequestContext, svc: StorageService): Promise<Reply> {
@@ -46,7 +44,7 @@ async function patchOrUpdate(ctx: RequestContext, svc: StorageService): Promise<
 async function copy(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const src = target(ctx, svc, false);
   const f = copyFile(svc, src, ctx.query, await body(ctx));
-  return { status: 200, json: renderFile(svc.store, ctx.base, f) };
+  return { status: 200, json: renderCreatedFile(svc.store, ctx.base, f) };
 }
 
 function remove(ctx: RequestContext, svc: StorageService): Reply {
@@ -98,7 +96,7 @@ function exportFile(ctx: RequestContext, svc: StorageService): Reply {
   const mimeType = requiredParam(ctx.query, 'mimeType');
   const f = target(ctx, svc, false);
   if (!isWorkspaceDocument(f)) throw forbidden('fileNotExportable', 'Export only supports Docs Editors files.');
-  const bytes = convert(f.mimeType, mimeType, f.content ?? Buffer.alloc(0), f.title);
+  const bytes = convert(f.mimeType, mimeType, f.content ? svc.store.blobs.readAll(f.content) : Buffer.alloc(0), f.title);
   if (!bytes) {
     throw new ApiError(400, {
       domain: 'global', reason: 'badRequest', message: `The requested conversion is not supported. Targets for ${f.mimeType}: ${exportTargets(f.mimeType).join(', ')}.`,
@@ -121,7 +119,7 @@ function listLabels(ctx: RequestContext, svc: StorageService): Reply {
 
 async function modifyLabels(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = target(ctx, svc, true);
-  const b = (await readJson<ModifyLabelsRequest>(ctx.req)) ?? {};
+  const b = (await readResource<ModifyLabelsRequest>(ctx.req, 'ModifyLabelsRequest')) ?? {};
   const modified = [];
   for (const m of b.labelModifications ?? []) {
     if (!m.labelId) throw required('labelModifications.labelId');
@@ -159,7 +157,7 @@ async function modifyLabels(ctx: RequestContext, svc: StorageService): Promise<R
 
 async function parentsInsert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = target(ctx, svc, true);
-  const b = (await readJson<{ id?: string }>(ctx.req)) ?? {};
+  const b = (await readResource<{ id?: string }>(ctx.req, 'ParentReference')) ?? {};
   if (!b.id) throw required('id');
   const pid = addParent(svc, f, b.id, supports(ctx.query));
   return { status: 200, json: renderParent(svc.store, ctx.base, f.id, pid) };
@@ -191,7 +189,7 @@ function parentsDelete(ctx: RequestContext, svc: StorageService): Reply {
 
 async function childrenInsert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const folder = svc.visibleFile(ctx.params.folderId);
-  const b = (await readJson<{ id?: string }>(ctx.req)) ?? {};
+  const b = (await readResource<{ id?: string }>(ctx.req, 'ChildReference')) ?? {};
   if (!b.id) throw required('id');
   const child = svc.writableFile(b.id);
   addParent(svc, child, folder.id, supports(ctx.query));

@@ -2,11 +2,15 @@
 // parents.list/get, children.get, about.get, generateIds.
 import { FOLDER_MIME, isWorkspaceDocument } from '../../../shared/wire/storage';
 import { ApiError, forbidden, notFound } from '../errors';
-import { checksums, fileSize, renderFile, renderParent, renderUser, apiUrl } from '../render';
+import { fileSize, renderFile, renderParent, renderUser, apiUrl } from '../render';
 import { exportTargets } from '../exports';
 import { paginate } from '../paging';
 import { boolParam, enumParam, intParam } from '../params';
 import type { Reply, RequestContext, Router } from '../router';
+import { etagOf } from '../model';
+import { blobRefOf } from '../blobs';
+
+const EMPTY = blobRefOf(new Uint8Array(0));
 import type { StorageService } from '../service';
 
 function listMax(ctx: RequestContext, fallback: number, max: number): number {
@@ -108,7 +112,18 @@ export function filesGet(ctx: RequestContext, svc: StorageService): Reply {
     f.viewed = true;
     svc.store.touchFile(f);
   }
-  return { status: 200, json: renderFile(svc.store, ctx.base, f, ctx.fields ? new Set(ctx.fields.keys()) : undefined) };
+  // The file's etag doubles as the HTTP ETag, so a client can revalidate a cached resource with If-None-Match.
+  const etag = etagOf('file', f.id, f.version);
+  if (noneMatch(ctx.req.headers['if-none-match'], etag)) return { status: 304, empty: true, headers: { etag } };
+  return { status: 200, json: renderFile(svc.store, ctx.base, f, ctx.fields ? new Set(ctx.fields.keys()) : undefined), headers: { etag } };
+}
+
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
 }
 
 /** alt=media: the bytes of the head (or a given) revision, honouring a single `Range`. */
@@ -126,7 +141,7 @@ function download(ctx: RequestContext, svc: StorageService): Reply {
   if (f.abusive && !boolParam(ctx.query, 'acknowledgeAbuse', false)) {
     throw forbidden('cannotDownloadAbusiveFile', 'This file has been identified as malware or spam and cannot be downloaded.');
   }
-  let content = f.content ?? Buffer.alloc(0);
+  let content = f.content ?? EMPTY;
   let mime = f.mimeType;
   const revisionId = ctx.query.get('revisionId');
   if (revisionId) {
@@ -137,7 +152,7 @@ function download(ctx: RequestContext, svc: StorageService): Reply {
   }
   const range = /^bytes=(\d*)-(\d*)$/.exec(String(ctx.req.headers.range ?? ''));
   if (range && (range[1] !== '' || range[2] !== '')) {
-    const total = content.length;
+    const total = content.size;
     let start = range[1] === '' ? Math.max(0, total - Number(range[2])) : Number(range[1]);
     let end = range[1] === '' ? total - 1 : range[2] === '' ? total - 1 : Math.min(Number(range[2]), total - 1);
     if (start >= total || start > end) {
@@ -145,9 +160,18 @@ function download(ctx: RequestContext, svc: StorageService): Reply {
     }
     start = Math.max(0, start);
     end = Math.max(start, end);
-    return { status: 206, bytes: content.subarray(start, end + 1), contentType: mime, headers: { 'content-range': `bytes ${start}-${end}/${total}`, 'accept-ranges': 'bytes' } };
+    const blob = content;
+    return {
+      status: 206, stream: () => svc.store.blobs.read(blob, { start, end }), length: end - start + 1, contentType: mime,
+      headers: { 'content-range': `bytes ${start}-${end}/${total}`, 'accept-ranges': 'bytes' },
+    };
   }
-  return { status: 200, bytes: content, contentType: mime, headers: { 'accept-ranges': 'bytes', 'x-goog-hash': `md5=${Buffer.from(checksums(content).md5, 'hex').toString('base64')}` } };
+  const blob = content;
+  if (blob.size === 0) return { status: 200, bytes: Buffer.alloc(0), contentType: mime, headers: { 'accept-ranges': 'bytes', 'x-goog-hash': `md5=${Buffer.from(blob.md5, 'hex').toString('base64')}` } };
+  return {
+    status: 200, stream: () => svc.store.blobs.read(blob), length: blob.size, contentType: mime,
+    headers: { 'accept-ranges': 'bytes', 'x-goog-hash': `md5=${Buffer.from(blob.md5, 'hex').toString('base64')}` },
+  };
 }
 
 export function aboutGet(ctx: RequestContext, svc: StorageService): Reply {
@@ -156,7 +180,7 @@ export function aboutGet(ctx: RequestContext, svc: StorageService): Reply {
   let inTrash = 0;
   for (const f of Object.values(s.files)) {
     if (f.ownerId !== s.meId || f.driveId) continue;
-    const size = (f.content?.length ?? 0) + f.revisions.slice(0, -1).filter((r) => r.pinned).reduce((n, r) => n + r.content.length, 0);
+    const size = (f.content?.size ?? 0) + f.revisions.slice(0, -1).filter((r) => r.pinned).reduce((n, r) => n + r.content.size, 0);
     used += size;
     if (f.trashed) inTrash += size;
   }

@@ -5,10 +5,11 @@ import { ApiError, badRequest, forbidden, notFound, required } from '../errors';
 import type { StoredFile, StoredPermission } from '../model';
 import { paginate } from '../paging';
 import { boolParam, intParam } from '../params';
-import { canWrite, renderApp, renderPermission, renderProperty, renderRevision, roleOf } from '../render';
+import { renderApp, renderPermission, renderProperty, renderRevision, permissionOrder } from '../render';
+import { canWrite, roleOf } from '../access';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
-import { readJson } from '../../http';
+import { readResource } from '../body';
 
 const ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'reader'] as const;
 const TYPES = ['user', 'group', 'domain', 'anyone'] as const;
@@ -46,7 +47,7 @@ function syncDriveOrganizers(svc: StorageService, f: StoredFile): void {
 function listPermissions(ctx: RequestContext, svc: StorageService): Reply {
   const f = svc.visibleFile(ctx.params.fileId);
   const max = intParam(ctx.query, 'maxResults', 100, 1, 100);
-  const page = paginate(f.permissions, ctx.query.get('pageToken'), max, `permissions|${f.id}`);
+  const page = paginate(permissionOrder(f.permissions), ctx.query.get('pageToken'), max, `permissions|${f.id}`);
   return { status: 200, json: { kind: 'drive#permissionList', etag: `"${f.version}"`, selfLink: ctx.url.href, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), items: page.items.map((p) => renderPermission(ctx.base, f.id, p)) } };
 }
 
@@ -57,7 +58,7 @@ function getPermission(ctx: RequestContext, svc: StorageService): Reply {
 
 async function insertPermission(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = shareable(svc, ctx.params.fileId);
-  const b = (await readJson<Permission>(ctx.req)) ?? {};
+  const b = (await readResource<Permission>(ctx.req, 'Permission')) ?? {};
   if (!b.type) throw required('permission.type');
   if (!b.role) throw required('permission.role');
   if (!(TYPES as readonly string[]).includes(b.type)) throw badRequest(`Invalid permission type ${b.type}.`, 'permission.type', 'invalid');
@@ -115,7 +116,7 @@ function transferOwnership(svc: StorageService, f: StoredFile, to: StoredPermiss
 async function changePermission(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = shareable(svc, ctx.params.fileId);
   const p = permission(f, ctx.params.permissionId);
-  const b = (await readJson<Permission>(ctx.req)) ?? {};
+  const b = (await readResource<Permission>(ctx.req, 'Permission')) ?? {};
   if (b.role !== undefined && !(ROLES as readonly string[]).includes(b.role)) throw badRequest(`Invalid permission role ${b.role}.`, 'permission.role', 'invalid');
   if (p.role === 'owner' && b.role !== undefined && b.role !== 'owner') throw forbidden('cannotModifyOwner', 'The owner\'s role cannot be changed; transfer ownership instead.');
   if (b.role === 'owner' && p.role !== 'owner') {
@@ -190,7 +191,7 @@ function getProperty(ctx: RequestContext, svc: StorageService): Reply {
 
 async function insertProperty(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = svc.writableFile(ctx.params.fileId);
-  const b = (await readJson<Property>(ctx.req)) ?? ({} as Property);
+  const b = (await readResource<Property>(ctx.req, 'Property')) ?? ({} as Property);
   if (!b.key) throw required('property.key');
   const value = b.value ?? '';
   checkProperty(b.key, value);
@@ -212,7 +213,7 @@ async function changeProperty(ctx: RequestContext, svc: StorageService): Promise
   const f = svc.writableFile(ctx.params.fileId);
   const p = findProperty(ctx, f);
   svc.checkIfMatch(ctx, renderProperty(ctx.base, f.id, p).etag!);
-  const b = (await readJson<Property>(ctx.req)) ?? ({} as Property);
+  const b = (await readResource<Property>(ctx.req, 'Property')) ?? ({} as Property);
   if (b.key !== undefined && b.key !== p.key) throw badRequest('The key of a property cannot change.', 'property.key', 'invalid');
   const value = b.value ?? (ctx.method === 'PUT' ? '' : p.value);
   checkProperty(p.key, value);
@@ -265,7 +266,7 @@ function getRevision(ctx: RequestContext, svc: StorageService): Reply {
 async function changeRevision(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = revisionable(svc, ctx.params.fileId, true);
   const r = revision(f, ctx.params.revisionId);
-  const b = (await readJson<Revision>(ctx.req)) ?? {};
+  const b = (await readResource<Revision>(ctx.req, 'Revision')) ?? {};
   const doc = isWorkspaceDocument(f);
   if (b.pinned !== undefined) {
     if (doc) throw badRequest('Workspace document revisions cannot be pinned.', 'revision.pinned', 'invalid');

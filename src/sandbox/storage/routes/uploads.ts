@@ -1,62 +1,58 @@
 // The upload path: uploadType=media, multipart and resumable (initiate → chunks with Content-Range
 // → 308 + Range until complete; status query `bytes */N`; resumption after a dropped connection).
+// Media bytes stream into the blob store as they arrive; the file changes only when the upload
+// commits, and `If-Match` is checked then, so an update made meanwhile by someone else is not lost.
 import type { IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { RESUMABLE_CHUNK_GRANULE } from '../../../shared/wire/storage';
-import { ApiError, badRequest } from '../errors';
+import { ApiError, backendError, badRequest } from '../errors';
 import { applyMetadata, applyModifiedDate, createFile, moveFile, setContent, type FileBody } from '../fileOps';
-import { boundaryOf, parseMultipart } from '../multipart';
-import { renderFile } from '../render';
+import { boundaryOf, readMultipart } from '../multipart';
+import { renderCreatedFile, renderFile } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
-import type { StorageService } from '../service';
+import { checkIfMatchHeader, type StorageService } from '../service';
+import { etagOf, type UploadSession } from '../model';
+import type { BlobRef } from '../blobs';
+import { checkBody } from '../body';
 import { readBody } from '../../http';
 
-/** Largest single request body the emulator holds in memory (uploads above this must be resumable). */
-const MAX_SIMPLE_UPLOAD = 2 ** 31 - 1;
+/** Largest simple or multipart upload (the document's maxSize is 5 TiB; the sandbox stops at 5 GiB). */
+const MAX_SIMPLE_UPLOAD = 5 * 2 ** 30;
 /** Sessions live a week, like the real service's. */
 const SESSION_TTL_MS = 7 * 24 * 3_600_000;
-
-export interface UploadSession {
-  id: string;
-  kind: 'insert' | 'update';
-  fileId?: string;
-  metadata: FileBody;
-  contentType?: string;
-  total?: number;
-  chunks: Buffer[];
-  received: number;
-  query: string;
-  created: number;
-  /** Set once complete: repeated status queries get the same answer. */
-  result?: { status: number; json: unknown };
-}
-
-function session(svc: StorageService): Map<string, UploadSession> {
-  return svc.uploads;
-}
 
 async function readMetadata(req: IncomingMessage): Promise<FileBody> {
   const buf = await readBody(req);
   if (buf.length === 0) return {};
+  let v: unknown;
   try {
-    const v = JSON.parse(buf.toString('utf8')) as unknown;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new SyntaxError('not an object');
-    return v as FileBody;
+    v = JSON.parse(buf.toString('utf8')) as unknown;
   } catch {
     throw badRequest('The metadata is not a JSON object.', undefined, 'parseError');
   }
+  checkBody(v, 'File');
+  return v as FileBody;
 }
 
-/** Creates or updates the file once all bytes are there; returns the JSON answer. */
-function finish(ctx: RequestContext, svc: StorageService, kind: 'insert' | 'update', fileId: string | undefined, metadata: FileBody, bytes: Buffer, type: string | undefined, query: URLSearchParams): { status: number; json: unknown } {
+function header(ctx: RequestContext, name: string): string | undefined {
+  const v = ctx.req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/**
+ * Creates or updates the file once all bytes are stored; returns the JSON answer. Runs synchronously
+ * from the precondition check to the change, so nothing can slip in between.
+ */
+function commitUpload(ctx: RequestContext, svc: StorageService, kind: 'insert' | 'update', fileId: string | undefined, metadata: FileBody, blob: BlobRef, type: string | undefined, query: URLSearchParams, ifMatch: string | undefined): { status: number; json: unknown } {
   if (kind === 'insert') {
-    const f = createFile(svc, query, metadata, { bytes, type: metadata.mimeType ?? type });
-    return { status: 200, json: renderFile(svc.store, ctx.base, f) };
+    const f = createFile(svc, query, metadata, { blob, type: metadata.mimeType ?? type });
+    return { status: 200, json: renderCreatedFile(svc.store, ctx.base, f) };
   }
   const f = svc.writableFile(fileId!);
+  checkIfMatchHeader(ifMatch, etagOf('file', f.id, f.version));
   applyMetadata(svc, f, metadata);
   moveFile(svc, f, query, metadata);
-  setContent(svc, f, bytes, query, { type: metadata.mimeType ?? type });
+  setContent(svc, f, blob, query, { type: metadata.mimeType ?? type });
   // New content always counts as a change, metadata or not.
   applyModifiedDate(svc, f, query, metadata, true);
   svc.store.touchFile(f);
@@ -69,39 +65,40 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
   if (uploadId) return chunk(ctx, svc, uploadId);
   const type = q.get('uploadType') ?? 'media';
   if (ctx.method === 'DELETE') throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'No upload session given.' });
-  if (kind === 'update') {
-    const f = svc.writableFile(ctx.params.fileId);
-    svc.checkFileIfMatch(ctx, f);
-  }
-  const contentType = ctx.req.headers['content-type'];
+  // Fail early on a missing or read-only file; the precondition itself is checked at commit time.
+  if (kind === 'update') svc.writableFile(ctx.params.fileId);
+  const ifMatch = header(ctx, 'if-match');
+  const contentType = header(ctx, 'content-type');
   switch (type) {
     case 'media': {
-      const bytes = await readBody(ctx.req, MAX_SIMPLE_UPLOAD);
-      return finish(ctx, svc, kind, ctx.params.fileId, {}, bytes, contentType, q);
+      const blob = await svc.store.blobs.putStream(ctx.req, MAX_SIMPLE_UPLOAD);
+      return commitUpload(ctx, svc, kind, ctx.params.fileId, {}, blob, contentType, q, ifMatch);
     }
     case 'multipart': {
       const boundary = boundaryOf(contentType);
       if (!/^multipart\/related/i.test(contentType ?? '') || !boundary) throw badRequest('uploadType=multipart needs Content-Type multipart/related with a boundary.', 'Content-Type', 'badContent');
-      const { metadata, media, mediaType } = parseMultipart(await readBody(ctx.req, MAX_SIMPLE_UPLOAD), boundary);
-      if (kind === 'insert' && ctx.req.headers['if-none-match'] === '*' && typeof metadata.id === 'string' && svc.store.state.files[metadata.id]) {
+      const { metadata, media, mediaType } = await readMultipart(ctx.req, boundary);
+      checkBody(metadata, 'File');
+      const blob = await svc.store.blobs.putStream(media, MAX_SIMPLE_UPLOAD);
+      if (kind === 'insert' && header(ctx, 'if-none-match') === '*' && typeof metadata.id === 'string' && svc.store.file(metadata.id)) {
         throw new ApiError(412, { domain: 'global', reason: 'conditionNotMet', message: 'Precondition Failed', locationType: 'header', location: 'If-None-Match' });
       }
-      return finish(ctx, svc, kind, ctx.params.fileId, metadata as FileBody, media, mediaType, q);
+      return commitUpload(ctx, svc, kind, ctx.params.fileId, metadata as FileBody, blob, mediaType, q, ifMatch);
     }
     case 'resumable': {
       const metadata = await readMetadata(ctx.req);
-      const lengthHeader = ctx.req.headers['x-upload-content-length'];
+      const lengthHeader = header(ctx, 'x-upload-content-length');
       const total = lengthHeader !== undefined ? Number(lengthHeader) : undefined;
       if (total !== undefined && (!Number.isSafeInteger(total) || total < 0)) throw badRequest('Invalid X-Upload-Content-Length.', 'X-Upload-Content-Length', 'invalid');
       const id = randomBytes(24).toString('base64url');
       const query = new URLSearchParams(q);
       query.set('upload_id', id);
       const s: UploadSession = {
-        id, kind, fileId: ctx.params.fileId, metadata, contentType: (ctx.req.headers['x-upload-content-type'] as string | undefined) ?? metadata.mimeType,
-        total, chunks: [], received: 0, query: query.toString(), created: Date.now(),
+        id, kind, fileId: ctx.params.fileId, metadata, contentType: header(ctx, 'x-upload-content-type') ?? metadata.mimeType,
+        total, received: 0, partial: await svc.store.blobs.startPartial(), query: query.toString(), created: Date.now(), token: ctx.token, ifMatch, busy: false,
       };
-      pruneSessions(svc);
-      session(svc).set(id, s);
+      await pruneSessions(svc);
+      svc.uploads.set(id, s);
       const path = kind === 'insert' ? 'files' : `files/${encodeURIComponent(ctx.params.fileId)}`;
       const location = `${ctx.base.origin}/upload${ctx.base.service}/${path}?${query.toString()}`;
       return { status: 200, empty: true, headers: { location, 'x-guploader-uploadid': id } };
@@ -111,9 +108,13 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
   }
 }
 
-function pruneSessions(svc: StorageService): void {
+async function pruneSessions(svc: StorageService): Promise<void> {
   const now = Date.now();
-  for (const [id, s] of session(svc)) if (now - s.created > SESSION_TTL_MS) session(svc).delete(id);
+  for (const [id, s] of svc.uploads) {
+    if (now - s.created <= SESSION_TTL_MS) continue;
+    svc.uploads.delete(id);
+    await s.partial.discard();
+  }
 }
 
 function rangeHeaders(s: UploadSession): Record<string, string> {
@@ -128,45 +129,72 @@ function incomplete(ctx: RequestContext, s: UploadSession): Reply {
 }
 
 async function chunk(ctx: RequestContext, svc: StorageService, uploadId: string): Promise<Reply> {
-  const s = session(svc).get(uploadId);
-  if (!s) {
+  const s = svc.uploads.get(uploadId);
+  // Another client's session does not exist for this caller (the URL alone grants nothing).
+  if (!s || s.token !== ctx.token) {
     await drain(ctx.req);
     throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'The upload session was not found or has expired; start a new upload.' });
   }
   if (ctx.method === 'DELETE') {
-    session(svc).delete(uploadId);
+    svc.uploads.delete(uploadId);
+    await s.partial.discard();
     return { status: 499, empty: true };
   }
   if (s.result) {
     await drain(ctx.req);
     return { status: s.result.status, json: s.result.json };
   }
-  const header = String(ctx.req.headers['content-range'] ?? '');
+  const contentRange = String(ctx.req.headers['content-range'] ?? '');
   let start = s.received;
   let total = s.total;
   let statusQuery = false;
-  if (header) {
-    const m = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+|\*)$/.exec(header.trim());
+  if (contentRange) {
+    const m = /^bytes (?:(\d+)-(\d+)|\*)\/(\d+|\*)$/.exec(contentRange.trim());
     if (!m) {
       await drain(ctx.req);
-      throw badRequest(`Invalid Content-Range: ${header}`, 'Content-Range', 'invalid');
+      throw badRequest(`Invalid Content-Range: ${contentRange}`, 'Content-Range', 'invalid');
     }
     if (m[3] !== '*') total = Number(m[3]);
     if (m[1] === undefined) statusQuery = true;
     else start = Number(m[1]);
-    if (total !== undefined && s.total !== undefined && total !== s.total) {
+    if (total !== undefined && (!Number.isSafeInteger(total) || (s.total !== undefined && total !== s.total))) {
       await drain(ctx.req);
-      throw badRequest(`Content-Range total ${total} differs from the announced length ${s.total}.`, 'Content-Range', 'invalid');
+      throw badRequest(`Content-Range total ${m[3]} differs from the announced length ${s.total}.`, 'Content-Range', 'invalid');
     }
   }
   if (start > s.received) {
     await drain(ctx.req);
     throw badRequest(`The upload offset ${start} is past the ${s.received} bytes stored so far.`, 'Content-Range', 'invalid');
   }
-  const fault = statusQuery ? undefined : takeResetFault(svc);
+  if (s.busy && !statusQuery) {
+    await drain(ctx.req);
+    throw new ApiError(503, backendError(503).item, { 'retry-after': '1' });
+  }
+  if (statusQuery) {
+    await drain(ctx.req);
+    if (total !== undefined && s.received === total) return complete(ctx, svc, s, total);
+    return incomplete(ctx, s);
+  }
+  s.busy = true;
+  try {
+    return await receive(ctx, svc, s, start, total);
+  } finally {
+    s.busy = false;
+  }
+}
+
+/** Appends a chunk's bytes to the session's partial blob as they arrive. */
+async function receive(ctx: RequestContext, svc: StorageService, s: UploadSession, start: number, total: number | undefined): Promise<Reply> {
+  const fault = takeResetFault(svc);
   let skip = s.received - start;
-  const pending: Buffer[] = [];
-  let pendingLen = 0;
+  let written = 0;
+  // Bytes past the committed ones are written, then cut back to what a real server keeps.
+  await s.partial.truncate(s.received);
+  const keep = async (n: number) => {
+    const limit = total !== undefined ? Math.min(n, total - s.received) : n;
+    await s.partial.truncate(s.received + limit);
+    s.received += limit;
+  };
   try {
     for await (const piece of ctx.req) {
       let buf = piece as Buffer;
@@ -176,47 +204,48 @@ async function chunk(ctx: RequestContext, svc: StorageService, uploadId: string)
         skip -= n;
       }
       if (!buf.length) continue;
-      pending.push(buf);
-      pendingLen += buf.length;
-      if (fault !== undefined && pendingLen >= fault) {
+      if (total !== undefined && s.received + written + buf.length > total) {
+        await s.partial.truncate(s.received);
+        await drain(ctx.req);
+        throw badRequest('More bytes than the Content-Range total.', 'Content-Range', 'invalid');
+      }
+      await s.partial.append(buf);
+      written += buf.length;
+      if (fault !== undefined && written >= fault) {
         // Injected network failure: keep what a real server would have persisted, then drop the line.
-        commit(s, pending, fault - (fault % RESUMABLE_CHUNK_GRANULE), total);
+        await keep(fault - (fault % RESUMABLE_CHUNK_GRANULE));
         ctx.res.destroy();
         return { handled: true };
       }
     }
-  } catch {
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
     // The client went away mid-chunk: keep the whole granules that arrived, like a real server.
-    commit(s, pending, pendingLen - (pendingLen % RESUMABLE_CHUNK_GRANULE), total);
+    await keep(written - (written % RESUMABLE_CHUNK_GRANULE));
     return { handled: true };
   }
-  if (total !== undefined && s.received + pendingLen > total) throw badRequest('More bytes than the Content-Range total.', 'Content-Range', 'invalid');
-  const isFinal = total !== undefined && s.received + pendingLen === total;
-  if (isFinal) commit(s, pending, pendingLen, total);
+  const isFinal = total !== undefined && s.received + written === total;
   // Non-final chunks are kept in whole 256 KiB granules; the remainder must be sent again.
-  else if (!statusQuery) commit(s, pending, pendingLen - (pendingLen % RESUMABLE_CHUNK_GRANULE), total);
+  await keep(isFinal ? written : written - (written % RESUMABLE_CHUNK_GRANULE));
   s.total = total ?? s.total;
-  if (s.total !== undefined && s.received === s.total) {
-    const bytes = Buffer.concat(s.chunks);
-    s.chunks = [];
-    const q = new URLSearchParams(s.query);
-    const result = finish(ctx, svc, s.kind, s.fileId, s.metadata, bytes, s.contentType, q);
-    s.result = { status: s.kind === 'insert' ? 201 : 200, json: result.json };
-    return { status: s.result.status, json: s.result.json };
-  }
+  if (s.total !== undefined && s.received === s.total) return complete(ctx, svc, s, s.total);
   return incomplete(ctx, s);
 }
 
-/** Keeps the first `n` bytes of the pieces (no copying: the pieces are the request's own buffers). */
-function commit(s: UploadSession, pending: Buffer[], n: number, total: number | undefined): void {
-  let left = total !== undefined ? Math.min(n, total - s.received) : n;
-  for (const piece of pending) {
-    if (left <= 0) break;
-    const take = piece.length <= left ? piece : piece.subarray(0, left);
-    s.chunks.push(take);
-    s.received += take.length;
-    left -= take.length;
+/** All bytes are in: the blob is sealed and the file created or updated, preconditions checked now. */
+async function complete(ctx: RequestContext, svc: StorageService, s: UploadSession, total: number): Promise<Reply> {
+  s.total = total;
+  const blob = await s.partial.complete();
+  const q = new URLSearchParams(s.query);
+  try {
+    const result = commitUpload(ctx, svc, s.kind, s.fileId, s.metadata as FileBody, blob, s.contentType, q, s.ifMatch);
+    s.result = { status: s.kind === 'insert' ? 201 : 200, json: result.json };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    // A refused commit (412, 403, 400) ends the session: the same answer to every later query.
+    s.result = { status: e.status, json: e.body() };
   }
+  return { status: s.result.status, json: s.result.json };
 }
 
 function takeResetFault(svc: StorageService): number | undefined {

@@ -1,0 +1,198 @@
+// File contents live outside the state, in a blob store: uploads stream into it (a 100 MB upload costs
+// a few chunks of memory, not 100 MB), downloads stream out of it, and the state only holds a small,
+// JSON-serialisable reference. Blobs are content-addressed (named by SHA-256), so copies and unchanged
+// revisions share one file and a persisted state is just state.json plus this directory.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { BodyTooLargeError } from '../http';
+
+/** What the state keeps of a content: where it is and what the service reports about it. */
+export interface BlobRef {
+  /** SHA-256 hex of the bytes: the blob's name in the store. */
+  readonly key: string;
+  readonly size: number;
+  readonly md5: string;
+  readonly sha1: string;
+  readonly sha256: string;
+}
+
+/** Bytes being received over several requests (a resumable upload session). */
+export interface PartialBlob {
+  /** Bytes written so far. */
+  readonly size: number;
+  append(chunk: Uint8Array): Promise<void>;
+  /** Drops everything after the first `size` bytes (bytes a real server would not have kept). */
+  truncate(size: number): Promise<void>;
+  /** Turns the bytes into a blob; the partial is gone afterwards. */
+  complete(): Promise<BlobRef>;
+  discard(): Promise<void>;
+}
+
+/** Where contents are kept. One implementation today (a directory); persistence under an extension's storage reuses it. */
+export interface BlobStore {
+  /** Stores bytes already in memory (seed data, small generated content). */
+  putBytes(bytes: Uint8Array): BlobRef;
+  /** Streams bytes into a new blob, hashing as they pass; refuses more than `limit` bytes. */
+  putStream(source: AsyncIterable<Uint8Array>, limit?: number): Promise<BlobRef>;
+  startPartial(): Promise<PartialBlob>;
+  /** The bytes `start..end` (inclusive) of a blob, as a stream. */
+  read(ref: BlobRef, range?: { start: number; end: number }): Readable;
+  /** The whole blob in memory, for operations that need it (conversion, export, full-text search) on small contents. */
+  readAll(ref: BlobRef): Buffer;
+  /** Deletes the blobs not named in `live` (blobs written in the last minute are kept: an upload may not be in the state yet). */
+  collect(live: ReadonlySet<string>): void;
+  close(): Promise<void>;
+}
+
+const TMP = 'partial';
+const FRESH_MS = 60_000;
+
+class Hashes {
+  private readonly md5: Hash = createHash('md5');
+  private readonly sha1: Hash = createHash('sha1');
+  private readonly sha256: Hash = createHash('sha256');
+  size = 0;
+
+  update(chunk: Uint8Array): void {
+    this.md5.update(chunk);
+    this.sha1.update(chunk);
+    this.sha256.update(chunk);
+    this.size += chunk.length;
+  }
+
+  ref(): BlobRef {
+    const sha256 = this.sha256.digest('hex');
+    return { key: sha256, size: this.size, md5: this.md5.digest('hex'), sha1: this.sha1.digest('hex'), sha256 };
+  }
+}
+
+export function blobRefOf(bytes: Uint8Array): BlobRef {
+  const h = new Hashes();
+  h.update(bytes);
+  return h.ref();
+}
+
+/** A directory of blobs named by SHA-256, with partial uploads in a subdirectory. */
+export class DirectoryBlobStore implements BlobStore {
+  private readonly written = new Map<string, number>();
+
+  private constructor(readonly dir: string, private readonly removeOnClose: boolean) {
+    fs.mkdirSync(path.join(dir, TMP), { recursive: true });
+    // Partials of an earlier run belong to sessions that are gone.
+    for (const name of fs.readdirSync(path.join(dir, TMP))) fs.rmSync(path.join(dir, TMP, name), { force: true });
+  }
+
+  /** A store in `dir` (kept), or in a fresh temporary directory removed on close. */
+  static open(dir?: string): DirectoryBlobStore {
+    if (dir) return new DirectoryBlobStore(dir, false);
+    return new DirectoryBlobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'api-workbench-blobs-')), true);
+  }
+
+  private file(key: string): string {
+    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`not a blob key: ${key}`);
+    return path.join(this.dir, key);
+  }
+
+  private tmpFile(): string {
+    return path.join(this.dir, TMP, randomBytes(12).toString('hex'));
+  }
+
+  private adopt(tmp: string, ref: BlobRef): BlobRef {
+    const target = this.file(ref.key);
+    if (fs.existsSync(target)) fs.rmSync(tmp, { force: true });
+    else fs.renameSync(tmp, target);
+    this.written.set(ref.key, Date.now());
+    return ref;
+  }
+
+  putBytes(bytes: Uint8Array): BlobRef {
+    const ref = blobRefOf(bytes);
+    const target = this.file(ref.key);
+    if (!fs.existsSync(target)) {
+      const tmp = this.tmpFile();
+      fs.writeFileSync(tmp, bytes);
+      fs.renameSync(tmp, target);
+    }
+    this.written.set(ref.key, Date.now());
+    return ref;
+  }
+
+  async putStream(source: AsyncIterable<Uint8Array>, limit = Number.MAX_SAFE_INTEGER): Promise<BlobRef> {
+    const tmp = this.tmpFile();
+    const out = await fs.promises.open(tmp, 'w');
+    const hashes = new Hashes();
+    try {
+      for await (const chunk of source) {
+        if (hashes.size + chunk.length > limit) throw new BodyTooLargeError(`Request payload size exceeds the limit: ${limit} bytes.`);
+        hashes.update(chunk);
+        await out.write(chunk);
+      }
+      await out.close();
+    } catch (e) {
+      await out.close().catch(() => undefined);
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
+    return this.adopt(tmp, hashes.ref());
+  }
+
+  async startPartial(): Promise<PartialBlob> {
+    const tmp = this.tmpFile();
+    const handle = await fs.promises.open(tmp, 'w+');
+    let size = 0;
+    let done = false;
+    const finish = async () => {
+      if (done) return;
+      done = true;
+      await handle.close();
+    };
+    return {
+      get size() {
+        return size;
+      },
+      append: async (chunk) => {
+        await handle.write(chunk, 0, chunk.length, size);
+        size += chunk.length;
+      },
+      truncate: async (n) => {
+        if (n >= size) return;
+        await handle.truncate(n);
+        size = n;
+      },
+      complete: async () => {
+        await finish();
+        const hashes = new Hashes();
+        for await (const chunk of fs.createReadStream(tmp)) hashes.update(chunk as Buffer);
+        return this.adopt(tmp, hashes.ref());
+      },
+      discard: async () => {
+        await finish().catch(() => undefined);
+        fs.rmSync(tmp, { force: true });
+      },
+    };
+  }
+
+  read(ref: BlobRef, range?: { start: number; end: number }): Readable {
+    return fs.createReadStream(this.file(ref.key), range ? { start: range.start, end: range.end } : {});
+  }
+
+  readAll(ref: BlobRef): Buffer {
+    return ref.size === 0 ? Buffer.alloc(0) : fs.readFileSync(this.file(ref.key));
+  }
+
+  collect(live: ReadonlySet<string>): void {
+    const now = Date.now();
+    for (const [key, at] of this.written) if (now - at > FRESH_MS) this.written.delete(key);
+    for (const name of fs.readdirSync(this.dir)) {
+      if (name === TMP || live.has(name) || this.written.has(name)) continue;
+      fs.rmSync(path.join(this.dir, name), { force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.removeOnClose) await fs.promises.rm(this.dir, { recursive: true, force: true });
+  }
+}
