@@ -3,7 +3,6 @@
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
-import { syncContributes } from './test/support/contributes.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -44,8 +43,6 @@ const targets = [
     loader: { '.css': 'text' },
   },
 ].filter((t) => existsSync(t.entryPoints[0]));
-
-syncContributes();
 
 if (watch) {
   for (const t of targets) {

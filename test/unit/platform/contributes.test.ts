@@ -1,14 +1,33 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
+interface ContributesScript {
+  contributesDrift(pkg?: unknown): string[];
+  mergeContributes(fragments: { file: string; data: unknown }[]): unknown;
+}
+const script = (): Promise<ContributesScript> => import('../../../scripts/contributes.mjs' as string) as Promise<ContributesScript>;
+
 describe('package.json contributions', () => {
-  it('are in step with src/**/contributes.json (run `npm run build` to regenerate)', async () => {
-    const { checkContributes } = await import('../../support/contributes.mjs' as string);
-    assert.equal(checkContributes(), true);
+  it('are in step with src/**/contributes.json (run `npm run contributes` to regenerate)', async () => {
+    const { contributesDrift } = await script();
+    assert.deepEqual(contributesDrift(), []);
+  });
+
+  it('a package.json edited by hand is caught, key by key', async () => {
+    const { contributesDrift } = await script();
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    pkg.contributes.commands.pop();
+    pkg.contributes.walkthroughs = [];
+    pkg.activationEvents.push('*');
+    assert.deepEqual(contributesDrift(pkg), ['activationEvents', 'contributes.commands', 'contributes.walkthroughs']);
+  });
+
+  it('the build does not write package.json', () => {
+    assert.doesNotMatch(readFileSync('esbuild.mjs', 'utf8'), /contributes|package\.json|writeFile/);
   });
 
   it('rejects a command id declared twice', async () => {
-    const { mergeContributes } = await import('../../support/contributes.mjs' as string);
+    const { mergeContributes } = await script();
     const frag = { commands: [{ command: 'apiWorkbench.x', title: 'X' }] };
     assert.throws(() => mergeContributes([{ file: 'a', data: frag }, { file: 'b', data: frag }]), /duplicate command "apiWorkbench.x"/);
   });
