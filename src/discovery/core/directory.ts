@@ -2,7 +2,7 @@
 import nodeFetch from 'node-fetch';
 import type { DirectoryItem, DirectoryList } from '../../shared/wire/discovery';
 
-export type { DirectoryItem, DirectoryList };
+export type { DirectoryItem };
 
 /** The slice of fetch this client uses; node-fetch by default, injectable for tests. */
 export type FetchLike = (url: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<{

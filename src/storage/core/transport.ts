@@ -4,7 +4,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import nodeFetch from 'node-fetch';
-import { errorFromResponse, NetworkError, StorageError } from './errors';
+import { errorFromResponse, NetworkError } from './errors';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry';
 
 export interface ResponseLike {
@@ -166,5 +166,3 @@ function stripQuery(url: string): string {
   const i = url.indexOf('?');
   return i < 0 ? url : url.slice(0, i);
 }
-
-export { StorageError };

@@ -290,10 +290,6 @@ export class WaterKernel implements vscode.Disposable {
   }
 }
 
-export function resultOf(cell: vscode.NotebookCell): WaterResult | undefined {
-  return resultIn(cell)?.result;
-}
-
 /** The cell's result output addressed by `ref` (any result output without one). */
 function resultIn(cell: vscode.NotebookCell, ref?: { resultId?: string; requestUrl: string }): { output: vscode.NotebookCellOutput; result: WaterResult } | undefined {
   for (const output of cell.outputs) {
