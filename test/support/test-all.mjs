@@ -1,5 +1,6 @@
-// `npm test`: installs what is missing, then runs every tier — unit (plain mocha), host (mocha inside
-// VS Code's extension host) and UI smoke (screenshots of the four surfaces). Uses only Node built-ins at
+// `npm test`: installs what is missing, then runs every tier — lint (eslint, prettier --check, knip),
+// typecheck, unit (plain mocha), host (mocha inside VS Code's extension host) and UI smoke (screenshots
+// of the four surfaces). Any failing tier fails the run. Uses only Node built-ins at
 // the top so it can run before `npm ci`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -60,6 +61,7 @@ if (depsMissing()) {
 
 const only = process.argv.slice(2);
 const tiers = [
+  ['lint (eslint, prettier --check, knip)', 'npm', ['run', '--silent', 'lint']],
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
   ['unit tests', 'npx', ['mocha']],
   ['host tests (VS Code 1.100.3 extension host)', process.execPath, ['test/host/run-code-server.mjs']],
