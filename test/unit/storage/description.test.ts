@@ -3,18 +3,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultOperations, OperationTable } from '../../../src/storage/core/operations';
 import { OPERATION_IDS } from '../../../src/storage/core/operationTypes';
+import { sharedData, sharedSpecification } from '../../support/sharedData';
 
 const DOC_PATH = path.join(__dirname, '../../../schemas/store.v2.json');
-const SPEC_PATH = path.join(__dirname, '../../../../shared/spec/specification.md');
 const doc = JSON.parse(fs.readFileSync(DOC_PATH, 'utf8'));
 
 interface Method { id: string; path: string; httpMethod: string; parameters: Record<string, { location?: string; required?: boolean; type?: string; enum?: string[]; enumDescriptions?: string[] }>; parameterOrder: string[]; scopes: string[]; request?: { $ref: string }; response?: { $ref: string }; supportsMediaUpload?: boolean; mediaUpload?: { protocols: Record<string, { path: string }> } }
 const methods: Method[] = Object.values(doc.resources as Record<string, { methods: Record<string, Method> }>).flatMap((r) => Object.values(r.methods));
 
 describe('schemas/store.v2.json (our description of the storage API)', () => {
-  it('describes exactly the operations of spec §4.2 with their verbs and paths', function () {
-    if (!fs.existsSync(SPEC_PATH)) this.skip();
-    const rows = [...fs.readFileSync(SPEC_PATH, 'utf8').matchAll(/^\| (\w+) \| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \/store\/v2\/(\S+)/gm)];
+  it('describes exactly the operations of spec §4.2 with their verbs and paths', () => {
+    const rows = [...fs.readFileSync(sharedSpecification(), 'utf8').matchAll(/^\| (\w+) \| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \/store\/v2\/(\S+)/gm)];
     assert.equal(rows.length, 69);
     const byId = new Map(methods.map((m) => [m.id, m]));
     for (const [, res, op, verb, p] of rows) {
@@ -70,8 +69,7 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
   });
 
   it('has its own prose, not the Drive document\'s', () => {
-    const drivePath = path.join(__dirname, '../../../../shared/data/discovery/drive.v2.json');
-    if (!fs.existsSync(drivePath)) return;
+    const drivePath = sharedData('discovery', 'drive.v2.json');
     const drive = JSON.parse(fs.readFileSync(drivePath, 'utf8'));
     const theirs = new Set<string>();
     const collect = (n: unknown): void => {
