@@ -12,7 +12,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function fragmentPaths() {
   const paths = [join(root, 'src', 'contributes.json')];
-  for (const entry of readdirSync(join(root, 'src'), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of readdirSync(join(root, 'src'), { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     const p = join(root, 'src', entry.name, 'contributes.json');
     if (entry.isDirectory() && existsSync(p)) paths.push(p);
   }
@@ -68,7 +70,10 @@ function activationEvents(contributes) {
 export function expectedPackageJson() {
   const pkgPath = join(root, 'package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
-  const fragments = fragmentPaths().map((file) => ({ file: file.slice(root.length + 1), data: JSON.parse(readFileSync(file, 'utf8')) }));
+  const fragments = fragmentPaths().map((file) => ({
+    file: file.slice(root.length + 1),
+    data: JSON.parse(readFileSync(file, 'utf8')),
+  }));
   const contributes = mergeContributes(fragments);
   const next = { ...pkg, activationEvents: activationEvents(contributes), contributes };
   return { pkgPath, current: pkg, next };
@@ -89,7 +94,8 @@ export function contributesDrift(pkg = expectedPackageJson().current) {
   if (JSON.stringify(pkg.activationEvents) !== JSON.stringify(next.activationEvents)) drift.push('activationEvents');
   const keys = new Set([...Object.keys(pkg.contributes ?? {}), ...Object.keys(next.contributes)]);
   for (const key of [...keys].sort()) {
-    if (JSON.stringify(pkg.contributes?.[key]) !== JSON.stringify(next.contributes[key])) drift.push(`contributes.${key}`);
+    if (JSON.stringify(pkg.contributes?.[key]) !== JSON.stringify(next.contributes[key]))
+      drift.push(`contributes.${key}`);
   }
   return drift;
 }
@@ -98,10 +104,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--check')) {
     const drift = contributesDrift();
     if (drift.length) {
-      console.error(`package.json is out of step with src/**/contributes.json in ${drift.join(', ')}: run npm run contributes`);
+      console.error(
+        `package.json is out of step with src/**/contributes.json in ${drift.join(', ')}: run npm run contributes`,
+      );
       process.exit(1);
     }
   } else {
-    console.log(syncContributes() ? 'package.json updated from src/**/contributes.json' : 'package.json already in step');
+    console.log(
+      syncContributes() ? 'package.json updated from src/**/contributes.json' : 'package.json already in step',
+    );
   }
 }

@@ -30,7 +30,8 @@ function shortMessage(message: string): string {
   if (message.startsWith('Unknown option')) return `unknown option ${option}`;
   if (message.endsWith('argument missing')) return `${option} needs a value`;
   if (message.includes('does not take an argument')) return `${option} takes no value`;
-  if (message.includes('argument is ambiguous')) return `${option} needs a value (one starting with "-" goes as ${option}=-…)`;
+  if (message.includes('argument is ambiguous'))
+    return `${option} needs a value (one starting with "-" goes as ${option}=-…)`;
   return message;
 }
 

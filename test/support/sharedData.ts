@@ -29,7 +29,10 @@ export function sharedData(...parts: string[]): string {
 /** The files in a shared data folder that pass `keep`; throws if the folder is missing or none pass. */
 export function sharedDataFiles(folder: string, keep: (name: string) => boolean): string[] {
   const dir = sharedData(folder);
-  const files = readdirSync(dir).filter(keep).sort().map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter(keep)
+    .sort()
+    .map((f) => join(dir, f));
   if (files.length === 0) throw new Error(`no matching files in the shared data folder ${dir}`);
   return files;
 }

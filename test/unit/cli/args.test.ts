@@ -30,7 +30,10 @@ describe('cli args', () => {
 
   it('accepts a value starting with a dash only in the --name=value form', () => {
     assert.equal(stringFlag(parseArgs(['--prompt=-5'], spec), 'prompt'), '-5');
-    assert.throws(() => parseArgs(['--prompt', '-5'], spec), (e: Error) => e instanceof UsageError && /--prompt needs a value/.test(e.message));
+    assert.throws(
+      () => parseArgs(['--prompt', '-5'], spec),
+      (e: Error) => e instanceof UsageError && /--prompt needs a value/.test(e.message),
+    );
   });
 
   it('turns every kind of misuse into a short UsageError', () => {
@@ -41,7 +44,11 @@ describe('cli args', () => {
       [['--json=yes'], /^--json takes no value$/],
     ];
     for (const [args, message] of cases) {
-      assert.throws(() => parseArgs(args, spec), (e: Error) => e instanceof UsageError && message.test(e.message), args.join(' '));
+      assert.throws(
+        () => parseArgs(args, spec),
+        (e: Error) => e instanceof UsageError && message.test(e.message),
+        args.join(' '),
+      );
     }
   });
 });
