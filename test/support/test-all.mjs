@@ -3,7 +3,7 @@
 // of the four surfaces). Any failing tier fails the run. Uses only Node built-ins at
 // the top so it can run before `npm ci`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..', '..');
