@@ -40,7 +40,7 @@ function naiveEvents(text: string): GenerateContentResponse[] {
     .split(/\r?\n\r?\n/)
     .map((block) => block.trim())
     .filter(Boolean)
-    .map((block) => JSON.parse(block.replace(/^data: ?/, '')));
+    .map((block) => JSON.parse(block.replace(/^data: ?/, '')) as GenerateContentResponse);
 }
 
 function naiveText(events: GenerateContentResponse[]): string {
@@ -81,7 +81,7 @@ describe('generation: replay of every recorded response', function () {
           assert.equal(whole.error, null);
           assert.equal(candidateText(whole.response.candidates?.[0]), naiveText(events));
         } else {
-          const parsed = JSON.parse(bytes.toString('utf8'));
+          const parsed = JSON.parse(bytes.toString('utf8')) as GenerateContentResponse & { error?: { code: number; status: string; message: string } };
           if (parsed.error) {
             assert.equal(whole.chunks, 0);
             assert.deepEqual(
