@@ -3,7 +3,6 @@
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
-import { syncContributes } from './test/support/contributes.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -54,13 +53,38 @@ const targets = [
   },
 ].filter((t) => existsSync(t.entryPoints[0]));
 
-syncContributes();
+// In watch mode each round of rebuilds prints a start and an end marker, with any errors between them as
+// `✘ [ERROR] message` followed by `    file:line:column:`. .vscode/tasks.json's background problem matcher
+// keys on these lines: F5 waits for "build finished" and the Problems view shows the errors. The bundles
+// build in separate contexts (different platforms and formats), so the markers bracket all of them: the
+// start is printed when the first begins and the end when the last in flight is done.
+let inFlight = 0;
+const watchMarkers = {
+  name: 'watch-markers',
+  setup(build) {
+    build.onStart(() => {
+      if (inFlight++ === 0) console.log('[watch] build started');
+    });
+    build.onEnd((result) => {
+      const report = (tag) => ({ text, location }) => {
+        console.error(`${tag} ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      };
+      result.errors.forEach(report('✘ [ERROR]'));
+      result.warnings.forEach(report('▲ [WARNING]'));
+      if (--inFlight === 0) console.log('[watch] build finished');
+    });
+  },
+};
 
 if (watch) {
-  for (const t of targets) {
-    const ctx = await esbuild.context(t);
-    await ctx.watch();
-  }
+  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, logLevel: 'silent', plugins: [watchMarkers] })));
+  // The first build of every bundle, under one pair of markers, before watching starts.
+  inFlight++;
+  console.log('[watch] build started');
+  await Promise.all(contexts.map((ctx) => ctx.rebuild().catch(() => undefined)));
+  if (--inFlight === 0) console.log('[watch] build finished');
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
   console.log(`[esbuild] watching ${targets.length} bundles`);
 } else {
   const t0 = Date.now();

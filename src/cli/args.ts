@@ -1,4 +1,8 @@
-/** Minimal flag parser shared by the subcommands: `--name value`, `--name=value`, boolean flags, positionals. */
+// The subcommands' flag parsing is node:util `parseArgs` (strict: unknown options, missing values and values
+// given to boolean flags are usage errors); this file only adapts its result to a map the subcommands query
+// and turns its errors into UsageError, which main.ts reports with exit code 2.
+import { parseArgs as parseNodeArgs } from 'node:util';
+
 export interface ParsedArgs {
   flags: Map<string, string | true>;
   positionals: string[];
@@ -6,35 +10,48 @@ export interface ParsedArgs {
 
 export class UsageError extends Error {}
 
+type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
+
+/** The error codes node:util's parseArgs gives to what the user typed wrong (anything else is our bug). */
+const USAGE_CODES = new Set([
+  'ERR_PARSE_ARGS_UNKNOWN_OPTION',
+  'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
+  'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL',
+]);
+
+function isUsageFailure(err: unknown): err is Error {
+  return err instanceof Error && USAGE_CODES.has((err as NodeJS.ErrnoException).code ?? '');
+}
+
+/** node:util's messages name the option in quotes and run long; the CLI's usage lines are short. */
+function shortMessage(message: string): string {
+  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  if (!option) return message;
+  if (message.startsWith('Unknown option')) return `unknown option ${option}`;
+  if (message.endsWith('argument missing')) return `${option} needs a value`;
+  if (message.includes('does not take an argument')) return `${option} takes no value`;
+  if (message.includes('argument is ambiguous'))
+    return `${option} needs a value (one starting with "-" goes as ${option}=-…)`;
+  return message;
+}
+
 export function parseArgs(args: string[], spec: { values?: string[]; booleans?: string[] }): ParsedArgs {
-  const values = new Set(spec.values ?? []);
-  const booleans = new Set(spec.booleans ?? []);
-  const flags = new Map<string, string | true>();
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (!a.startsWith('--') || a === '-') {
-      positionals.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = a.slice(2, eq === -1 ? undefined : eq);
-    if (booleans.has(name)) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-      flags.set(name, true);
-    } else if (values.has(name)) {
-      const v = eq !== -1 ? a.slice(eq + 1) : args[++i];
-      if (v === undefined) throw new UsageError(`--${name} needs a value`);
-      flags.set(name, v);
-    } else {
-      throw new UsageError(`unknown option --${name}`);
-    }
+  const options: OptionSpec = {};
+  for (const name of spec.values ?? []) options[name] = { type: 'string' };
+  for (const name of spec.booleans ?? []) options[name] = { type: 'boolean' };
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseNodeArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (err) {
+    if (isUsageFailure(err)) throw new UsageError(shortMessage(err.message));
+    throw err;
   }
-  return { flags, positionals };
+  const flags = new Map<string, string | true>();
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string') flags.set(name, value);
+    else if (value === true) flags.set(name, true);
+  }
+  return { flags, positionals: parsed.positionals };
 }
 
 export function stringFlag(p: ParsedArgs, name: string): string | undefined {

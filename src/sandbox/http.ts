@@ -40,10 +40,3 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   });
   res.end(text);
 }
-
-export function bearerToken(req: IncomingMessage): string | undefined {
-  const h = req.headers.authorization;
-  if (!h) return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(h);
-  return m ? m[1].trim() : undefined;
-}

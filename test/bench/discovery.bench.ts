@@ -4,14 +4,20 @@
 //  2. lint of every shared document vs JSON.parse of the same texts;
 //  3. hover + completion on the largest document vs a ~200 KB one (served from indexes);
 //  4. the longest main-thread block while typing into the 4 MB document (validation on the
-//     analysis worker) vs a 100 ms budget.
+//     analysis worker) vs a 100 ms budget;
+//  5. refusing a 50 MB document (over the analysis limit) vs one linear scan of the same text, and
+//     `api-workbench lint` of that file vs reading it from disk (was a timed assertion in the unit tests).
 // Run alone: BENCH=discovery npm run bench
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
 import schema from '../../schemas/discovery-document.schema.json';
-import { AnalysisWorker, analyzeText, completionsAt, hoverAt, RULES } from '../../src/discovery/core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
+import { lintCommand } from '../../src/cli/lint';
+import { AnalysisWorker, analyzeText, completionsAt, hoverAt, parseJson, RULES } from '../../src/discovery/core';
 import type { BenchResult, BenchSuite } from './types';
 
 const DATA = process.env.API_WORKBENCH_DATA ? join(process.env.API_WORKBENCH_DATA, 'discovery') : resolve(__dirname, '../../../shared/data/discovery');
@@ -168,7 +174,41 @@ const suite: BenchSuite = async () => {
     ratio: round(r4), goal: '<= 1', met: r4 <= 1,
     detail: { longestBlockMs: withWorker, sameEditsOnMainThreadMs: onThread, budgetMs, debounceMs: 300, workerFindings, loadAverage1m: loadavg()[0] },
   });
+  results.push(...(await oversized()));
   return results;
 };
+
+/** 5. A document over the size limit costs less than reading it once (it is refused, not parsed). */
+async function oversized(): Promise<BenchResult[]> {
+  const huge = '{"kind": "discovery#restDescription", "description": "' + 'x'.repeat(50 * 1024 * 1024) + '"}';
+  const refuseMs = best(Array.from({ length: RUNS }, () => wall(() => parseJson(huge))[0]));
+  const scanMs = best(Array.from({ length: RUNS }, () => wall(() => huge.indexOf('\u0000'))[0]));
+  const r5 = refuseMs / scanMs;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-lint-'));
+  try {
+    const file = join(dir, 'big.json');
+    writeFileSync(file, huge);
+    const io = { stdout: new PassThrough().resume(), stderr: new PassThrough().resume(), env: {}, interrupted: new Promise<void>(() => undefined) };
+    const lintRuns: number[] = [];
+    for (let i = 0; i < 3; i++) lintRuns.push((await timeAsync(() => lintCommand(['--format', 'json', file], io)))[0]);
+    const lintMs = best(lintRuns);
+    const readMs = best([0, 1, 2].map(() => wall(() => readFileSync(file, 'utf8'))[0]));
+    const r6 = lintMs / readMs;
+    return [
+      {
+        name: 'discovery: refuse a 50 MB document vs one indexOf scan of it',
+        ratio: round(r5), goal: '<= 1', met: r5 <= 1,
+        detail: { refuseMs, scanMs },
+      },
+      {
+        name: 'discovery: api-workbench lint of a 50 MB file vs reading it',
+        ratio: round(r6), goal: '<= 3', met: r6 <= 3,
+        detail: { lintMs, readMs },
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 export default suite;

@@ -1,9 +1,9 @@
-// `npm test`: installs what is missing, then runs every tier — unit (plain mocha), peer (official client
-// libraries against a fresh sandbox), host (mocha inside
-// VS Code's extension host) and UI smoke (screenshots of the four surfaces). Uses only Node built-ins at
+// `npm test`: installs what is missing, then runs every tier — lint (eslint, prettier --check, knip),
+// typecheck, unit (plain mocha), fuzz, peer (official client libraries against a fresh sandbox), host
+// (mocha inside VS Code's extension host), UI smoke and the package. Any failing tier fails the run. Uses only Node built-ins at
 // the top so it can run before `npm ci`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -61,6 +61,7 @@ if (depsMissing()) {
 
 const only = process.argv.slice(2);
 const tiers = [
+  ['lint (eslint, prettier --check, knip)', 'npm', ['run', '--silent', 'lint']],
   ['typecheck', 'npx', ['tsc', '--noEmit', '-p', '.']],
   ['unit tests', 'npx', ['mocha']],
   // Bounded fuzzing of every parser of outside input (fixed seeds, ~40 s); FUZZ_SECONDS/FUZZ_ITERATIONS run longer.

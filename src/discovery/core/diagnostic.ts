@@ -3,8 +3,6 @@
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
 export type SeveritySetting = Severity | 'off';
 
-export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2, hint: 3 };
-
 export interface Diagnostic {
   /** Stable rule code, e.g. "ref-unresolved". */
   code: string;

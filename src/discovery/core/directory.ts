@@ -2,7 +2,7 @@
 import { defaultFetch, redactText, redactUrl, type HttpFetch } from '../../shared/http';
 import type { DirectoryItem, DirectoryList } from '../../shared/wire/discovery';
 
-export type { DirectoryItem, DirectoryList };
+export type { DirectoryItem };
 
 /** A directory answers in well under a second; a host that does not answer in 30 s is not going to. */
 const TIMEOUT_MS = 30_000;

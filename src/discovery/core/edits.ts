@@ -1,5 +1,5 @@
 // Minimal text edits on the original text, so fixes and renames keep the user's formatting.
-import { childrenOf, nodeAt, NodeKind, type JsonPath, type JsonTree } from './jsonTree';
+import { childrenOf, kindAt, nodeAt, NodeKind, type JsonPath, type JsonTree } from './jsonTree';
 
 export interface TextEdit {
   offset: number;
@@ -42,7 +42,7 @@ export function replaceValue(tree: JsonTree, path: JsonPath, value: unknown): Te
 /** Adds `"key": value` as the last member of the object at path. */
 export function insertProperty(tree: JsonTree, objectPath: JsonPath, key: string, value: unknown): TextEdit | undefined {
   const obj = nodeAt(tree, objectPath);
-  if (obj < 0 || tree.kind[obj] !== NodeKind.Object) return undefined;
+  if (obj < 0 || kindAt(tree, obj) !== NodeKind.Object) return undefined;
   const text = tree.text;
   const unit = indentUnit(text);
   const kids = childrenOf(tree, obj);
@@ -65,7 +65,7 @@ export function insertProperty(tree: JsonTree, objectPath: JsonPath, key: string
 /** Appends an element to the array at path. */
 export function appendArrayItem(tree: JsonTree, arrayPath: JsonPath, value: unknown): TextEdit | undefined {
   const arr = nodeAt(tree, arrayPath);
-  if (arr < 0 || tree.kind[arr] !== NodeKind.Array) return undefined;
+  if (arr < 0 || kindAt(tree, arr) !== NodeKind.Array) return undefined;
   const kids = childrenOf(tree, arr);
   if (kids.length === 0) return { offset: tree.start[arr] + 1, length: tree.end[arr] - tree.start[arr] - 2, newText: JSON.stringify(value) };
   const last = kids[kids.length - 1];

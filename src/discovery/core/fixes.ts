@@ -89,7 +89,8 @@ export function quickFixes(analysis: Analysis, d: Diagnostic): QuickFix[] {
       const current = at(model.root, [...holder, key]);
       if (Array.isArray(values) && Array.isArray(current)) {
         const pad = key === 'enumDescriptions' ? '' : false;
-        const next = values.map((_, i) => (i < current.length ? current[i] : pad));
+        const kept: unknown[] = current;
+        const next = values.map((_, i) => (i < kept.length ? kept[i] : pad));
         add(current.length < values.length ? `Pad ${key} to ${values.length} entries` : `Trim ${key} to ${values.length} entries`, [replaceValue(tree, [...holder, key], next)], true);
       }
       break;

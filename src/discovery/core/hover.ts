@@ -86,7 +86,7 @@ export function methodSummary(model: DiscoveryModel, m: MethodEntry): string {
 }
 
 function parameterSummary(name: string, p: Obj): string {
-  const lines = [`**${escapeMarkdown(name)}** · \`${typeLabel(p)}\` · ${String(p.location ?? '?')}${p.required === true ? ' · required' : ''}`];
+  const lines = [`**${escapeMarkdown(name)}** · \`${typeLabel(p)}\` · ${typeof p.location === 'string' ? p.location : '?'}${p.required === true ? ' · required' : ''}`];
   if (typeof p.description === 'string') lines.push('', clip(p.description));
   if (typeof p.pattern === 'string') lines.push('', `Pattern: \`${p.pattern}\``);
   if (typeof p.default === 'string') lines.push('', `Default: \`${p.default}\``);
@@ -135,7 +135,7 @@ export function hoverAt(analysis: Analysis, offset: number): HoverResult | undef
   if (typeof last === 'number' && parent === 'enum') {
     const descs = valueAt(model.root, [...path.slice(0, -2), 'enumDescriptions']);
     const dep = valueAt(model.root, [...path.slice(0, -2), 'enumDeprecated']);
-    const d = Array.isArray(descs) && typeof descs[last] === 'string' ? descs[last] as string : undefined;
+    const d = Array.isArray(descs) && typeof descs[last] === 'string' ? descs[last] : undefined;
     const deprecated = Array.isArray(dep) && dep[last] === true ? ' · *deprecated*' : '';
     return result(`\`${String(v)}\`${deprecated}${d ? `\n\n${escapeMarkdown(d)}` : ''}`);
   }

@@ -40,6 +40,11 @@ export interface JsonTree {
 
 const SMALL_OBJECT = 12;
 
+/** The kind of a node (the index stores kinds as bytes). */
+export function kindAt(tree: JsonTree, node: number): NodeKind {
+  return tree.kind[node];
+}
+
 /** Builds the index. Tolerates any input: broken JSON yields a partial but consistent index. */
 export function buildJsonTree(text: string): JsonTree {
   // Pretty-printed documents hold about one value per 60 characters; grow by doubling past that.
@@ -139,7 +144,7 @@ export function buildJsonTree(text: string): JsonTree {
       }
       // An unterminated string runs to the end of its line, as editors show it.
       const e = close >= 0 ? close + 1 : lineEnd(text, i);
-      if (top >= 0 && expectKey && kind[top] === NodeKind.Object) {
+      if (top >= 0 && expectKey && (kind[top] as NodeKind) === NodeKind.Object) {
         pendingKeyStart = i; pendingKeyEnd = e; expectKey = false;
       } else {
         add(NodeKind.String, i, e);
@@ -158,7 +163,7 @@ export function buildJsonTree(text: string): JsonTree {
     if (c === 125 /* } */ || c === 93 /* ] */) {
       if (top >= 0) {
         end[top] = i + 1;
-        if (kind[top] === NodeKind.Object) checkDuplicates(top);
+        if ((kind[top] as NodeKind) === NodeKind.Object) checkDuplicates(top);
         stack.pop();
         top = stack.length ? stack[stack.length - 1] : -1;
       }
@@ -168,7 +173,7 @@ export function buildJsonTree(text: string): JsonTree {
       continue;
     }
     if (c === 58 /* : */) { expectKey = false; i++; continue; }
-    if (c === 44 /* , */) { expectKey = top >= 0 && kind[top] === NodeKind.Object; pendingKeyStart = -1; i++; continue; }
+    if (c === 44 /* , */) { expectKey = top >= 0 && (kind[top] as NodeKind) === NodeKind.Object; pendingKeyStart = -1; i++; continue; }
     if (c === 47 /* / */) {
       const n2 = text.charCodeAt(i + 1);
       if (n2 === 47) { i = lineEnd(text, i); continue; }
@@ -190,7 +195,7 @@ export function buildJsonTree(text: string): JsonTree {
     i = j;
   }
   // Unclosed containers end at the end of the text (already set at creation).
-  for (const n of stack) if (kind[n] === NodeKind.Object) checkDuplicates(n);
+  for (const n of stack) if ((kind[n] as NodeKind) === NodeKind.Object) checkDuplicates(n);
 
   return {
     text, count, kind, start, end, parent, keyStart, keyEnd, firstChild, nextSibling, childCount,
@@ -220,7 +225,7 @@ const indexCache = new WeakMap<JsonTree, Map<number, Int32Array>>();
 /** Child of an object by key (last one wins, like JSON.parse) or of an array by index; -1 if none. */
 export function childOf(tree: JsonTree, node: number, key: string | number): number {
   if (node < 0) return -1;
-  if (tree.kind[node] === NodeKind.Array) {
+  if (kindAt(tree, node) === NodeKind.Array) {
     if (typeof key !== 'number') return -1;
     if (tree.childCount[node] > 16) {
       let perTree = indexCache.get(tree);
@@ -238,7 +243,7 @@ export function childOf(tree: JsonTree, node: number, key: string | number): num
     for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) if (i++ === key) return c;
     return -1;
   }
-  if (tree.kind[node] !== NodeKind.Object) return -1;
+  if (kindAt(tree, node) !== NodeKind.Object) return -1;
   const k = String(key);
   if (tree.childCount[node] > 16) {
     // Big maps (schemas, properties of 1,500 entries) get a memoised lookup table.
@@ -276,7 +281,7 @@ export function pathOf(tree: JsonTree, node: number): (string | number)[] {
   const out: (string | number)[] = [];
   for (let n = node; n > 0 && tree.parent[n] >= 0; n = tree.parent[n]) {
     const p = tree.parent[n];
-    if (tree.kind[p] === NodeKind.Array) {
+    if (kindAt(tree, p) === NodeKind.Array) {
       let i = 0;
       for (let c = tree.firstChild[p]; c >= 0 && c !== n; c = tree.nextSibling[c]) i++;
       out.push(i);
@@ -308,7 +313,7 @@ export function keyNodeAtOffset(tree: JsonTree, offset: number): number {
   // A key lies inside its object but before its value, so the deepest node at the offset is
   // the object itself (or, at a key's closing quote, possibly the previous sibling's value).
   let n = nodeAtOffset(tree, offset);
-  if (n >= 0 && tree.kind[n] !== NodeKind.Object) n = tree.parent[n];
+  if (n >= 0 && kindAt(tree, n) !== NodeKind.Object) n = tree.parent[n];
   if (n < 0) return -1;
   for (let c = tree.firstChild[n]; c >= 0; c = tree.nextSibling[c]) {
     if (tree.keyStart[c] > offset) break;

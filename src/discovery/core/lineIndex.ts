@@ -41,8 +41,3 @@ export class LineIndex {
     return Math.min(lineStart + Math.max(0, pos.column - 1), next - 1);
   }
 }
-
-/** Convenience for one-off conversions. */
-export function offsetToLineColumn(text: string, offset: number): LineColumn {
-  return new LineIndex(text).positionAt(offset);
-}

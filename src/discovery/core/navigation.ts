@@ -137,7 +137,7 @@ export function renameSchemaAt(analysis: Analysis, offset: number, newName: stri
   const tree = analysis.parsed.tree;
   const model = analysis.model;
   if (!hit || !tree || !model) return { error: 'Only schema names can be renamed here: place the cursor on a schema key, its id or a $ref.' };
-  if (!newName || /["\\\u0000-\u001f]/.test(newName)) return { error: `"${newName}" is not a usable schema name.` };
+  if (!newName || !usableSchemaName(newName)) return { error: `"${newName}" is not a usable schema name.` };
   if (newName === hit.name) return { edits: [] };
   if (model.schemas.has(newName)) return { error: `A schema named "${newName}" already exists; choose another name.` };
   const quoted = JSON.stringify(newName);
@@ -156,3 +156,11 @@ export function renameSchemaAt(analysis: Analysis, offset: number, newName: stri
   return { edits };
 }
 
+/** A schema name must be writable as a JSON key as is: no quote, backslash or control character. */
+function usableSchemaName(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 /* " */ || c === 0x5c /* \ */) return false;
+  }
+  return true;
+}

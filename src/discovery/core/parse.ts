@@ -51,7 +51,7 @@ export function parseJson(text: string, limits: ParseLimits = {}, tree?: JsonTre
     return { text, tree, value: JSON.parse(text), strict: true, problems: [] };
   } catch {
     const errors: ParseError[] = [];
-    const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
     const problems: Diagnostic[] = errors.map((e) => ({
       code: 'json-syntax', severity: 'error', offset: e.offset, length: Math.max(e.length, 1),
       message: `Invalid JSON: ${describe(printParseErrorCode(e.error))}.`,

@@ -1,6 +1,6 @@
 // What sits at an offset: a key, a value, or a gap where one is expected. Works on broken text
 // because it only reads the structural index and the raw characters around the cursor.
-import { keyNodeAtOffset, keyOf, nodeAtOffset, NodeKind, pathOf, childrenOf, type JsonTree } from './jsonTree';
+import { keyNodeAtOffset, keyOf, kindAt, nodeAtOffset, NodeKind, pathOf, childrenOf, type JsonTree } from './jsonTree';
 
 export type PositionContext =
   | { kind: 'key'; /** Path of the object holding the key. */ objectPath: (string | number)[]; key: string; node: number; replace: { offset: number; length: number } }
@@ -27,7 +27,7 @@ export function contextAt(tree: JsonTree, offset: number): PositionContext | und
   }
   const n = nodeAtOffset(tree, offset);
   if (n < 0) return undefined;
-  const kind = tree.kind[n];
+  const kind = kindAt(tree, n);
   const inside = offset > tree.start[n] && offset < tree.end[n];
   if (kind !== NodeKind.Object && kind !== NodeKind.Array) {
     if (offset >= tree.start[n] && offset <= tree.end[n] && (inside || kind !== NodeKind.String)) {
@@ -43,18 +43,17 @@ export function contextAt(tree: JsonTree, offset: number): PositionContext | und
   const ch = before >= 0 ? text[before] : '';
   const containerPath = pathOf(tree, container);
   const empty = { offset, length: 0 };
-  if (tree.kind[container] === NodeKind.Array) {
+  if (kindAt(tree, container) === NodeKind.Array) {
     return { kind: 'newValue', path: [...containerPath, childrenOf(tree, container).filter((c) => tree.start[c] < offset).length], replace: empty };
   }
   if (ch === ':') {
     // `"key": |` — the key is the last one before the colon.
-    let keyEnd = prevSignificant(text, before, tree.start[container]);
+    const keyEnd = prevSignificant(text, before, tree.start[container]);
     if (text[keyEnd] === '"') {
       const keyStart = text.lastIndexOf('"', keyEnd - 1);
       const key = keyStart >= 0 ? text.slice(keyStart + 1, keyEnd) : '';
       return { kind: 'newValue', path: [...containerPath, key], replace: empty };
     }
-    keyEnd = -1;
   }
   return { kind: 'newKey', objectPath: containerPath, object: container, replace: empty };
 }

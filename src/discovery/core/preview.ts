@@ -43,7 +43,7 @@ function methodHtml(model: DiscoveryModel, m: MethodEntry): string {
   const params = isObj(v.parameters) ? v.parameters : {};
   const rows = Object.entries(params).map(([n, p]) => {
     const po = isObj(p) ? p : {};
-    return `<tr><td><code>${escapeHtml(n)}</code></td><td>${typeHtml(po)}</td><td>${escapeHtml(String(po.location ?? ''))}${po.required === true ? ' · required' : ''}</td><td>${escapeHtml(typeof po.description === 'string' ? po.description.slice(0, 200) : '')}</td></tr>`;
+    return `<tr><td><code>${escapeHtml(n)}</code></td><td>${typeHtml(po)}</td><td>${escapeHtml(typeof po.location === 'string' ? po.location : '')}${po.required === true ? ' · required' : ''}</td><td>${escapeHtml(typeof po.description === 'string' ? po.description.slice(0, 200) : '')}</td></tr>`;
   }).join('');
   const body = [
     `<div class="method${v.deprecated === true ? ' deprecated' : ''}" id="${anchorOf(m.path)}" data-path="${escapeHtml(JSON.stringify(m.path))}">`,
@@ -70,7 +70,7 @@ export function renderPreviewBody(model: DiscoveryModel): string {
   const r = model.root;
   const title = typeof r.title === 'string' ? r.title : typeof r.name === 'string' ? r.name : 'API';
   const out: string[] = [
-    `<header><h1>${escapeHtml(title)}</h1><div class="meta">${escapeHtml([r.id, r.revision && `revision ${String(r.revision)}`].filter(Boolean).join(' · '))}</div>${desc(r.description, 2000)}</header>`,
+    `<header><h1>${escapeHtml(title)}</h1><div class="meta">${escapeHtml([r.id, (typeof r.revision === 'string' || typeof r.revision === 'number') && `revision ${r.revision}`].filter(Boolean).join(' · '))}</div>${desc(r.description, 2000)}</header>`,
   ];
   const groups = new Map<string, MethodEntry[]>();
   for (const m of model.methods) {

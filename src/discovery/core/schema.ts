@@ -31,10 +31,9 @@ function compile(root: Obj): SchemaInfo {
 
   const one = (s: unknown, definition?: string): SchemaInfo => {
     if (!isObj(s)) return {};
-    let base: Mutable = {};
     if (typeof s.$ref === 'string') {
       const name = s.$ref.replace('#/definitions/', '');
-      base = defRef(name);
+      const base = defRef(name);
       // Siblings of $ref (a description) decorate the shared definition without changing it.
       if (typeof s.description === 'string' || typeof s.deprecationMessage === 'string') {
         return Object.assign(Object.create(base) as Mutable, pick(s));
@@ -78,7 +77,7 @@ function pick(s: Obj): Mutable {
   return out;
 }
 
-export const DOCUMENT_SCHEMA: SchemaInfo = compile(raw as unknown as Obj);
+export const DOCUMENT_SCHEMA: SchemaInfo = compile(raw);
 
 /** The schema that applies at a path, or undefined where the schema says nothing. */
 export function schemaAtPath(path: JsonPath, root: SchemaInfo = DOCUMENT_SCHEMA): SchemaInfo | undefined {

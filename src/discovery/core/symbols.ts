@@ -1,7 +1,7 @@
 // Document symbols straight from the structural index: one pass over resources and schemas,
 // no path lookups from the root, so 57,000-symbol documents stay fast.
 import type { Analysis } from './analyze';
-import { childOf, keyOf, NodeKind, type JsonTree } from './jsonTree';
+import { childOf, keyOf, kindAt, NodeKind, type JsonTree } from './jsonTree';
 import type { Span } from './navigation';
 
 export type SymbolKind = 'section' | 'resource' | 'method' | 'schema' | 'property' | 'parameter' | 'scope';
@@ -26,7 +26,7 @@ function selectionOf(tree: JsonTree, n: number): Span {
 
 function stringChild(tree: JsonTree, n: number, key: string): string | undefined {
   const c = childOf(tree, n, key);
-  if (c < 0 || tree.kind[c] !== NodeKind.String) return undefined;
+  if (c < 0 || kindAt(tree, c) !== NodeKind.String) return undefined;
   const raw = tree.text.slice(tree.start[c], tree.end[c]);
   try { return JSON.parse(raw) as string; } catch { return raw; }
 }
@@ -37,7 +37,7 @@ function sym(tree: JsonTree, n: number, kind: SymbolKind, detail: string, childr
 
 function members(tree: JsonTree, n: number): number[] {
   const out: number[] = [];
-  if (n < 0 || tree.kind[n] !== NodeKind.Object) return out;
+  if (n < 0 || kindAt(tree, n) !== NodeKind.Object) return out;
   for (let c = tree.firstChild[n]; c >= 0; c = tree.nextSibling[c]) if (tree.keyStart[c] >= 0) out.push(c);
   return out;
 }
@@ -81,7 +81,7 @@ function resources(tree: JsonTree, container: number, depth: number): DocumentSy
 /** Symbols from the structural index alone, so the outline of a big document needs no full analysis. */
 export function documentSymbols(source: Analysis | JsonTree): DocumentSymbol[] {
   const tree = 'parsed' in source ? source.parsed.tree : source;
-  if (!tree || tree.count === 0 || tree.kind[0] !== NodeKind.Object) return [];
+  if (!tree || tree.count === 0 || kindAt(tree, 0) !== NodeKind.Object) return [];
   const root = 0;
   const out: DocumentSymbol[] = [];
   const section = (key: string, kind: SymbolKind, children: DocumentSymbol[]): void => {

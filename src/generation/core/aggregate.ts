@@ -258,12 +258,6 @@ function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): b
   return n === 0;
 }
 
-export function aggregate(chunks: Iterable<GenerateContentResponse>): GenerateContentResponse {
-  const a = new Aggregator();
-  for (const c of chunks) a.add(c);
-  return a.response;
-}
-
 /** The answer text of a candidate (thought parts excluded). */
 export function candidateText(c: Candidate | undefined): string {
   let s = '';

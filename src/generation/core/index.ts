@@ -1,7 +1,7 @@
 // Public surface of the editor-free generation core.
 export { SseReader, type StreamItem } from './sse';
 export { JsonArrayReader } from './jsonArray';
-export { Aggregator, aggregate, candidateText, historyParts } from './aggregate';
+export { Aggregator, candidateText, historyParts } from './aggregate';
 export { chunkDelta, primaryCandidate, textOf, type TextDelta } from './delta';
 export { validateRequest, validateModelName } from './validate';
 export {

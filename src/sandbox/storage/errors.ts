@@ -32,10 +32,6 @@ export function badRequest(message: string, location?: string, reason = 'badRequ
   return new ApiError(400, { domain: 'global', reason, message, ...(location ? { locationType: 'parameter', location } : {}) });
 }
 
-export function invalidParameter(location: string, message: string): ApiError {
-  return new ApiError(400, { domain: 'global', reason: 'invalidParameter', message, locationType: 'parameter', location });
-}
-
 export function required(location: string): ApiError {
   return new ApiError(400, { domain: 'global', reason: 'required', message: `Required parameter: ${location}`, locationType: 'parameter', location });
 }

@@ -80,8 +80,8 @@ const xlsx: Converter = (b) => {
 const zippedHtml: Converter = (b, title) => storedZip([[`${title.replace(/[^\w.-]+/g, '_') || 'document'}.html`, asHtml(b, title).toString('utf8')]]);
 const scriptJson: Converter = (b, title) => Buffer.from(JSON.stringify({ files: [{ name: title, type: 'server_js', source: b }] }, null, 2), 'utf8');
 
-export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** source workspace MIME type → target MIME type → converter. */
 export const EXPORTS: Record<string, Record<string, Converter>> = {

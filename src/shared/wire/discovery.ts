@@ -2,8 +2,6 @@
 // emulator and the directory view's client.
 
 export const DIRECTORY_PATH_PREFIX = '/discovery/v1';
-export const DIRECTORY_LIST_PATH = '/discovery/v1/apis';
-export const PUBLIC_DIRECTORY_URL = 'https://www.googleapis.com/discovery/v1/apis';
 
 export interface DirectoryItem {
   kind: 'discovery#directoryItem';

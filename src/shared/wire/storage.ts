@@ -6,10 +6,6 @@ export const FOLDER_MIME = 'application/vnd.google-apps.folder';
 export const SHORTCUT_MIME = 'application/vnd.google-apps.shortcut';
 export const WORKSPACE_MIME_PREFIX = 'application/vnd.google-apps.';
 
-/** Path prefixes of the API: metadata under the service path, content under the upload path. */
-export const STORE_SERVICE_PATH = '/store/v2/';
-export const STORE_UPLOAD_PATH = '/upload/store/v2/';
-
 /** Smallest granule of a resumable upload chunk (all chunks but the last are multiples of it). */
 export const RESUMABLE_CHUNK_GRANULE = 256 * 1024;
 
@@ -466,10 +462,6 @@ export interface ModifyLabelsRequest {
 export interface ModifyLabelsResponse {
   kind?: 'drive#modifyLabelsResponse';
   modifiedLabels?: Label[];
-}
-
-export function isFolder(file: Pick<File, 'mimeType'>): boolean {
-  return file.mimeType === FOLDER_MIME;
 }
 
 /** Workspace documents (docs, sheets, …) have no bytes of their own; they are exported instead. */

@@ -87,7 +87,6 @@ export const WATER_REGION_IDS: readonly string[] = [
   ...WATER_PROVINCES.map((p) => `admin.4.ca.${p}`),
 ];
 
-export const WATER_FILTER_OPERATORS = ['eq', 'ne', 'lt', 'gt', 'lte', 'gte', 'in'] as const;
 /** OData's standard spellings, accepted by the service's R documentation only; we accept and canonicalise them. */
 export const WATER_OPERATOR_ALIASES: Record<string, string> = { ge: 'gte', le: 'lte' };
 

@@ -154,5 +154,3 @@ function stripQuery(url: string): string {
   const i = url.indexOf('?');
   return redactUrl(i < 0 ? url : url.slice(0, i));
 }
-
-export { StorageError };

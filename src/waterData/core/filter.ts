@@ -235,17 +235,15 @@ class Parser {
       case 'number':
         return { kind: 'number', value: Number(tok.raw), raw: tok.raw, start: tok.start, end: tok.end };
       case 'date':
-        this.fail(tok, `Quote dates: '${tok.raw}'`);
-      // eslint-disable-next-line no-fallthrough
+        return this.fail(tok, `Quote dates: '${tok.raw}'`);
       case 'ident': {
         const w = tok.text.toLowerCase();
         if (w === 'true' || w === 'false') return { kind: 'bool', value: w === 'true', start: tok.start, end: tok.end };
         if (w === 'null') return { kind: 'null', start: tok.start, end: tok.end };
-        this.fail(tok, `Quote text values: '${tok.text}'`);
+        return this.fail(tok, `Quote text values: '${tok.text}'`);
       }
-      // eslint-disable-next-line no-fallthrough
       default:
-        this.fail(tok, `Expected a value, found ${describe(tok)}`);
+        return this.fail(tok, `Expected a value, found ${describe(tok)}`);
     }
   }
 }

@@ -13,10 +13,6 @@ export function vocabulary(field: string): readonly string[] | undefined {
   return values[field];
 }
 
-export function allVocabularies(): Record<string, readonly string[]> {
-  return { ...values, RegionId: WATER_REGION_IDS };
-}
-
 /** A close vocabulary entry for a mistyped value: same text ignoring case and punctuation, or a prefix. */
 export function closestValue(field: string, value: string): string | undefined {
   const list = vocabulary(field);

@@ -69,7 +69,7 @@ export function renderChart(doc: Document, initialRows: Row[]): ChartHandle {
       set = undefined;
       caption.textContent = 'No characteristic values to plot.';
     } else {
-      compute(chosen!);
+      compute(chosen);
     }
   }
 

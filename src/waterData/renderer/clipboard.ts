@@ -17,7 +17,7 @@ export async function copyText(doc: Document, text: string): Promise<boolean> {
   area.style.opacity = '0';
   (doc.body ?? doc.documentElement).appendChild(area);
   area.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = typeof doc.execCommand === 'function' && doc.execCommand('copy');
   } catch {

@@ -36,7 +36,7 @@ export function append(parent: Node, children: Child[]): void {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 export function svg(doc: Document, tag: string, attrs: Record<string, string | number> = {}): SVGElement {
-  const node = doc.createElementNS(SVG_NS, tag) as SVGElement;
+  const node = doc.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
 }

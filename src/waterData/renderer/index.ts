@@ -71,7 +71,7 @@ export function createRenderer(context: RendererContext<unknown>) {
       views.set(item.id, view);
       element.append(view.element);
       const result = data;
-      afterPaint(doc.defaultView as (Window & typeof globalThis) | null, () => {
+      afterPaint(doc.defaultView, () => {
         if (signal?.aborted || views.get(item.id) !== view) return;
         post?.({ type: 'rendered', ...view.ref, rows: result.rows.length });
       });

@@ -94,7 +94,10 @@ export function buildSeries(rows: Row[], characteristic: string, maxSeries = 8):
     if (!acc) byLoc.set(loc.key, (acc = { label: loc.label, count: 0, at: new Map() }));
     acc.count++;
     const cell = acc.at.get(t.t);
-    if (cell) (cell.sum += v, cell.n++);
+    if (cell) {
+      cell.sum += v;
+      cell.n++;
+    }
     else acc.at.set(t.t, { sum: v, n: 1 });
     points++;
   }
@@ -107,7 +110,10 @@ export function buildSeries(rows: Row[], characteristic: string, maxSeries = 8):
       other.count += acc.count;
       for (const [t, c] of acc.at) {
         const o = other.at.get(t);
-        if (o) (o.sum += c.sum, o.n += c.n);
+        if (o) {
+          o.sum += c.sum;
+          o.n += c.n;
+        }
         else other.at.set(t, { ...c });
       }
     }

@@ -332,11 +332,11 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
 
   body.addEventListener('click', (e) => {
     const target = e.target as HTMLElement;
-    const rowEl = target.closest('.wq-data-row') as HTMLElement | null;
+    const rowEl = target.closest<HTMLElement>('.wq-data-row');
     if (!rowEl) return;
     const index = Number(rowEl.dataset.index);
     const pos = view.indexOf(index);
-    const cellEl = target.closest('.wq-cell') as HTMLElement | null;
+    const cellEl = target.closest<HTMLElement>('.wq-cell');
     const col = cellEl?.dataset.col !== undefined ? Number(cellEl.dataset.col) : undefined;
     if (e.shiftKey && anchorPos >= 0) {
       selected.clear();

@@ -10,7 +10,8 @@ export function cellText(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {
-    return String(value);
+    // Cyclic or holding a bigint: no faithful text, so say what kind of value it is.
+    return Object.prototype.toString.call(value);
   }
 }
 
@@ -42,7 +43,7 @@ export function sortIndices(rows: Row[], indices: number[], column: string, dir:
   // Keys are computed once per row, not once per comparison: 10,000 rows cost ~130,000 comparisons.
   const n = indices.length;
   const nums = new Float64Array(n);
-  const texts: (string | undefined)[] = new Array(n);
+  const texts = new Array<string | undefined>(n);
   const empty = new Uint8Array(n);
   for (let k = 0; k < n; k++) {
     const v = rows[indices[k]][column];
@@ -121,6 +122,12 @@ export function effectiveColumns(columns: string[] | undefined, rows: Row[]): st
   const out = [...(columns ?? [])];
   const seen = new Set(out);
   const probe = rows.length > 200 ? rows.slice(0, 200) : rows;
-  for (const r of probe) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), out.push(k));
+  for (const r of probe) {
+    for (const k of Object.keys(r)) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(k);
+    }
+  }
   return out;
 }

@@ -21,9 +21,13 @@ const LABELS: Record<WaterEnvironment, { label: string; description: string }> =
   qa: { label: 'Water data: QA', description: 'api.qa.datastream.org' },
 };
 
+function isEnvironment(v: unknown): v is WaterEnvironment {
+  return typeof v === 'string' && (ENVIRONMENTS as readonly string[]).includes(v);
+}
+
 export function environmentOf(nb: vscode.NotebookDocument): WaterEnvironment {
-  const env = nb.metadata?.environment;
-  return ENVIRONMENTS.includes(env) ? env : 'sandbox';
+  const env: unknown = nb.metadata?.environment;
+  return isEnvironment(env) ? env : 'sandbox';
 }
 
 const FETCH_ALL_CAP = 100_000;
@@ -288,10 +292,6 @@ export class WaterKernel implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-export function resultOf(cell: vscode.NotebookCell): WaterResult | undefined {
-  return resultIn(cell)?.result;
 }
 
 /** The cell's result output addressed by `ref` (any result output without one). */

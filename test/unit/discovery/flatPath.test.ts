@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { analyzeText } from '../../../src/discovery/core';
 import { flatPathFollowsPath } from '../../../src/discovery/core/rules/flatPath';
+import { listAtLoad } from '../../support/sharedData';
 import { minimalDocument, realDocumentFiles } from './helpers';
 
 describe('flat-path-inconsistent', () => {
@@ -43,7 +44,9 @@ describe('flat-path-inconsistent', () => {
 
   describe('real documents', function () {
     this.timeout(30000);
-    for (const file of realDocumentFiles()) {
+    const { files, failIfMissing } = listAtLoad(realDocumentFiles);
+    it('are present in the shared data', failIfMissing);
+    for (const file of files) {
       it(`${basename(file)}: no findings`, () => {
         const found = analyzeText(readFileSync(file, 'utf8')).diagnostics.filter((d) => d.code === 'flat-path-inconsistent');
         assert.deepEqual(found.map((d) => d.message), []);

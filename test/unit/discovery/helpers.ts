@@ -1,17 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { LineIndex, type Diagnostic } from '../../../src/discovery/core';
+import { sharedDataFiles } from '../../support/sharedData';
 
-/** The shared real documents live next to the repository (../shared); API_WORKBENCH_DATA overrides. */
-export const SHARED_DISCOVERY_DIR = process.env.API_WORKBENCH_DATA
-  ? join(process.env.API_WORKBENCH_DATA, 'discovery')
-  : resolve(__dirname, '../../../../shared/data/discovery');
-
+/** The shared real discovery documents; throws (so the test fails) when the shared data is missing. */
 export function realDocumentFiles(): string[] {
-  if (!existsSync(SHARED_DISCOVERY_DIR)) return [];
-  return readdirSync(SHARED_DISCOVERY_DIR)
-    .filter((f) => f.endsWith('.json') && f !== 'directory-list.json')
-    .map((f) => join(SHARED_DISCOVERY_DIR, f));
+  return sharedDataFiles('discovery', (f) => f.endsWith('.json') && f !== 'directory-list.json');
 }
 
 export const REPO_ROOT = resolve(__dirname, '../../..');

@@ -2,15 +2,16 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { analyzeText } from '../../../src/discovery/core';
-import { SHARED_DISCOVERY_DIR, realDocumentFiles } from './helpers';
+import { listAtLoad } from '../../support/sharedData';
+import { realDocumentFiles } from './helpers';
 
 describe('real discovery documents', function () {
   this.timeout(30000);
-  const files = realDocumentFiles();
+  const { files, failIfMissing } = listAtLoad(realDocumentFiles);
 
-  it(`are present in ${SHARED_DISCOVERY_DIR}`, function () {
-    if (files.length === 0) this.skip();
-    assert.ok(files.length >= 30);
+  it('are present in the shared data', () => {
+    failIfMissing();
+    assert.ok(files.length >= 30, `only ${files.length} documents`);
   });
 
   for (const file of files) {

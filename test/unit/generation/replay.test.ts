@@ -1,15 +1,20 @@
 // Replays every recorded response, re-chunked at many byte positions (inside CRLF pairs and
 // UTF-8 characters too), and requires the assembled result to be identical every time.
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { StreamConsumer, candidateText } from '../../../src/generation/core';
 import { JsonArrayReader } from '../../../src/generation/core/jsonArray';
 import { SseReader } from '../../../src/generation/core/sse';
 import type { GenerateContentResponse } from '../../../src/shared/wire/generation';
+import { listAtLoad, sharedData, sharedDataFiles } from '../../support/sharedData';
 
-const DIR = process.env.API_WORKBENCH_DATA ? path.join(process.env.API_WORKBENCH_DATA, 'gemini') : path.resolve(__dirname, '../../../../shared/data/gemini');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.txt') || f.endsWith('.json')).sort();
+// Listed at load time (one suite per recording); a missing folder fails 'finds the recordings' instead of
+// crashing the whole mocha run.
+const { files, failIfMissing } = listAtLoad(() =>
+  sharedDataFiles('gemini', (f) => f.endsWith('.txt') || f.endsWith('.json')).map((f) => path.basename(f)),
+);
+const DIR = files.length ? sharedData('gemini') : '';
 
 interface Outcome {
   response: GenerateContentResponse;
@@ -35,7 +40,7 @@ function naiveEvents(text: string): GenerateContentResponse[] {
     .split(/\r?\n\r?\n/)
     .map((block) => block.trim())
     .filter(Boolean)
-    .map((block) => JSON.parse(block.replace(/^data: ?/, '')));
+    .map((block) => JSON.parse(block.replace(/^data: ?/, '')) as GenerateContentResponse);
 }
 
 function naiveText(events: GenerateContentResponse[]): string {
@@ -53,14 +58,21 @@ function positions(bytes: Buffer): number[] {
 
 describe('generation: replay of every recorded response', function () {
   this.timeout(60_000);
-  it('finds the recordings', () => assert.ok(files.length >= 22, `only ${files.length} files in ${DIR}`));
+  it('finds the recordings', () => {
+    failIfMissing();
+    assert.ok(files.length >= 22, `only ${files.length} files in ${DIR}`);
+  });
 
   for (const file of files) {
-    const bytes = readFileSync(path.join(DIR, file));
     const framing = file.endsWith('.txt') ? 'sse' : 'json';
 
     describe(file, () => {
-      const whole = replay(bytes, [], framing);
+      let bytes: Buffer;
+      let whole: Outcome;
+      before(() => {
+        bytes = readFileSync(path.join(DIR, file));
+        whole = replay(bytes, [], framing);
+      });
 
       it('reads the whole body like an independent parse does', () => {
         if (framing === 'sse') {
@@ -69,7 +81,7 @@ describe('generation: replay of every recorded response', function () {
           assert.equal(whole.error, null);
           assert.equal(candidateText(whole.response.candidates?.[0]), naiveText(events));
         } else {
-          const parsed = JSON.parse(bytes.toString('utf8'));
+          const parsed = JSON.parse(bytes.toString('utf8')) as GenerateContentResponse & { error?: { code: number; status: string; message: string } };
           if (parsed.error) {
             assert.equal(whole.chunks, 0);
             assert.deepEqual(
@@ -125,32 +137,32 @@ describe('generation: replay of every recorded response', function () {
   }
 
   it('keeps mid-stream citations, the first promptFeedback and the last finish reason', () => {
-    const cit = replay(readFileSync(path.join(DIR, 'streaming-success-citations.txt')), [], 'sse').response;
-    const events = naiveEvents(readFileSync(path.join(DIR, 'streaming-success-citations.txt'), 'utf8'));
+    const cit = replay(readFileSync(sharedData('gemini', 'streaming-success-citations.txt')), [], 'sse').response;
+    const events = naiveEvents(readFileSync(sharedData('gemini', 'streaming-success-citations.txt'), 'utf8'));
     const allSources = new Set(events.flatMap((e) => (e.candidates?.[0]?.citationMetadata?.citationSources ?? []).map((s) => JSON.stringify(s))));
     assert.ok(allSources.size > 0);
     assert.deepEqual(new Set(cit.candidates![0].citationMetadata!.citationSources!.map((s) => JSON.stringify(s))), allSources);
     assert.deepEqual(cit.promptFeedback, events[0].promptFeedback);
 
-    const rec = replay(readFileSync(path.join(DIR, 'streaming-failure-recitation-no-content.txt')), [], 'sse').response;
+    const rec = replay(readFileSync(sharedData('gemini', 'streaming-failure-recitation-no-content.txt')), [], 'sse').response;
     assert.equal(rec.candidates![0].finishReason, 'RECITATION');
     assert.equal(rec.candidates![0].citationMetadata!.citationSources!.length, 1);
     assert.equal(candidateText(rec.candidates![0]), 'Copyrighted text goesMore copyrighted text'.replace('goesMore', 'goes hereMore'));
     assert.equal(rec.candidates![0].safetyRatings!.find((r) => r.category === 'HARM_CATEGORY_HATE_SPEECH')!.probability, 'LOW');
 
-    const blocked = replay(readFileSync(path.join(DIR, 'streaming-failure-prompt-blocked-safety.txt')), [], 'sse').response;
+    const blocked = replay(readFileSync(sharedData('gemini', 'streaming-failure-prompt-blocked-safety.txt')), [], 'sse').response;
     assert.equal(blocked.promptFeedback!.blockReason, 'SAFETY');
     assert.equal(blocked.candidates, undefined);
 
-    const grounding = replay(readFileSync(path.join(DIR, 'streaming-success-search-grounding.txt')), [], 'sse').response;
+    const grounding = replay(readFileSync(sharedData('gemini', 'streaming-success-search-grounding.txt')), [], 'sse').response;
     assert.equal(grounding.usageMetadata!.totalTokenCount, 114);
     assert.ok(grounding.candidates![0].groundingMetadata!.groundingChunks);
     assert.equal(grounding.candidates![0].content!.role, 'model');
 
-    const unknown = replay(readFileSync(path.join(DIR, 'streaming-unknown-enum.txt')), [], 'sse').response;
+    const unknown = replay(readFileSync(sharedData('gemini', 'streaming-unknown-enum.txt')), [], 'sse').response;
     assert.ok(JSON.stringify(unknown).includes('FAKE_ENUM') || JSON.stringify(unknown).includes('HARM_CATEGORY_'), 'unknown enum values survive');
 
-    const fn = replay(readFileSync(path.join(DIR, 'streaming-success-function-call-short.txt')), [], 'sse').response;
+    const fn = replay(readFileSync(sharedData('gemini', 'streaming-success-function-call-short.txt')), [], 'sse').response;
     assert.deepEqual(fn.candidates![0].content!.parts, [{ functionCall: { name: 'getTemperature', args: { city: 'San Jose' } } }]);
   });
 });

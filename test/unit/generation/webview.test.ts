@@ -215,20 +215,17 @@ describe('generation webview', function () {
     // Token-sized pieces, a paragraph every 20: the shape of a long streamed answer.
     const pieces = Array.from({ length: 2000 }, (_, i) => `w${i + 1}${i % 20 === 19 ? '.\n\n' : i % 7 === 3 ? ' **bold**' : ''} `);
     p.send({ type: 'turnStart', turn: { id: 'big', prompt: 'q', kind: 'prompt', model: 'm', text: '', thoughts: '', summary: summary({ state: 'streaming' }) } });
-    const t0 = performance.now();
     for (let i = 0; i < pieces.length; i++) {
       p.send({ type: 'delta', turnId: 'big', text: pieces[i], thought: '' });
       if (i % 100 === 99) await sleep(45);
     }
     p.send({ type: 'turnEnd', turnId: 'big', text: pieces.join(''), summary: summary() });
-    const elapsed = performance.now() - t0;
     await sleep(60);
     const acks = p.acks('big');
     assert.ok(acks.length < 60, `renders are batched, not one per chunk: ${acks.length}`);
     assert.equal(acks[acks.length - 1].textLength, pieces.join('').length);
     assert.match(acks[acks.length - 1].visibleText, /w1998 w1999 bold w2000\.\s*$/);
     assert.ok(!acks[acks.length - 1].visibleText.includes('**'));
-    assert.ok(elapsed < 15_000, `took ${elapsed} ms`);
     p.close();
   });
 });

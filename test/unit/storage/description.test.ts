@@ -3,18 +3,24 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultOperations, OperationTable } from '../../../src/storage/core/operations';
 import { OPERATION_IDS } from '../../../src/storage/core/operationTypes';
+import { sharedData, sharedSpecification } from '../../support/sharedData';
 
 const DOC_PATH = path.join(__dirname, '../../../schemas/store.v2.json');
-const SPEC_PATH = path.join(__dirname, '../../../../shared/spec/specification.md');
-const doc = JSON.parse(fs.readFileSync(DOC_PATH, 'utf8'));
+const doc = JSON.parse(fs.readFileSync(DOC_PATH, 'utf8')) as StoreDescription;
 
 interface Method { id: string; path: string; httpMethod: string; parameters: Record<string, { location?: string; required?: boolean; type?: string; enum?: string[]; enumDescriptions?: string[] }>; parameterOrder: string[]; scopes: string[]; request?: { $ref: string }; response?: { $ref: string }; supportsMediaUpload?: boolean; mediaUpload?: { protocols: Record<string, { path: string }> } }
-const methods: Method[] = Object.values(doc.resources as Record<string, { methods: Record<string, Method> }>).flatMap((r) => Object.values(r.methods));
+interface StoreDescription {
+  kind: string;
+  servicePath: string;
+  resources: Record<string, { methods: Record<string, Method> }>;
+  schemas: Record<string, { id: string }>;
+  auth: { oauth2: { scopes: Record<string, unknown> } };
+}
+const methods: Method[] = Object.values(doc.resources).flatMap((r) => Object.values(r.methods));
 
 describe('schemas/store.v2.json (our description of the storage API)', () => {
-  it('describes exactly the operations of spec §4.2 with their verbs and paths', function () {
-    if (!fs.existsSync(SPEC_PATH)) this.skip();
-    const rows = [...fs.readFileSync(SPEC_PATH, 'utf8').matchAll(/^\| (\w+) \| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \/store\/v2\/(\S+)/gm)];
+  it('describes exactly the operations of spec §4.2 with their verbs and paths', () => {
+    const rows = [...fs.readFileSync(sharedSpecification(), 'utf8').matchAll(/^\| (\w+) \| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \/store\/v2\/(\S+)/gm)];
     assert.equal(rows.length, 69);
     const byId = new Map(methods.map((m) => [m.id, m]));
     for (const [, res, op, verb, p] of rows) {
@@ -49,14 +55,14 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
       for (const [k, v] of Object.entries(o)) walk(v, `${where}.${k}`);
     };
     walk(doc, '#');
-    for (const [k, s] of Object.entries(doc.schemas as Record<string, { id: string }>)) if (s.id !== k) errors.push(`schema ${k} id ${s.id}`);
+    for (const [k, s] of Object.entries(doc.schemas)) if (s.id !== k) errors.push(`schema ${k} id ${s.id}`);
     const scopes = new Set(Object.keys(doc.auth.oauth2.scopes));
     const ids = new Set<string>();
     for (const m of methods) {
       if (ids.has(m.id)) errors.push(`duplicate ${m.id}`);
       ids.add(m.id);
       const required = Object.entries(m.parameters).filter(([, p]) => p.required).map(([n]) => n).sort();
-      if (JSON.stringify([...m.parameterOrder].sort()) !== JSON.stringify(required)) errors.push(`${m.id}: parameterOrder ${m.parameterOrder} vs required ${required}`);
+      if (JSON.stringify([...m.parameterOrder].sort()) !== JSON.stringify(required)) errors.push(`${m.id}: parameterOrder ${m.parameterOrder.join(',')} vs required ${required.join(',')}`);
       for (const [, v] of m.path.matchAll(/\{\+?([^}]+)\}/g)) if (m.parameters[v]?.location !== 'path') errors.push(`${m.id}: {${v}} is not a path parameter`);
       for (const [n, p] of Object.entries(m.parameters)) {
         if (p.location === 'path' && (!p.required || !m.path.includes(`{${n}}`))) errors.push(`${m.id}: path parameter ${n}`);
@@ -70,9 +76,8 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
   });
 
   it('has its own prose, not the Drive document\'s', () => {
-    const drivePath = path.join(__dirname, '../../../../shared/data/discovery/drive.v2.json');
-    if (!fs.existsSync(drivePath)) return;
-    const drive = JSON.parse(fs.readFileSync(drivePath, 'utf8'));
+    const drivePath = sharedData('discovery', 'drive.v2.json');
+    const drive: unknown = JSON.parse(fs.readFileSync(drivePath, 'utf8'));
     const theirs = new Set<string>();
     const collect = (n: unknown): void => {
       if (Array.isArray(n)) return n.forEach(collect);

@@ -1,16 +1,11 @@
 // A fake notebook host: the RendererContext (messaging optional) and OutputItems VS Code would pass.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { sharedData } from '../../support/sharedData';
 import type { OutputItem, RendererContext } from 'vscode-notebook-renderer';
 import { WATER_RESULT_MIME, type EntitySet, type HostToRenderer, type RendererToHost, type WaterResult } from '../../../src/waterData/protocol';
 
-// The shared real data lives beside the repository (../shared); API_WORKBENCH_DATA overrides.
-const FIXTURES = process.env.API_WORKBENCH_DATA
-  ? join(process.env.API_WORKBENCH_DATA, 'datastream', 'fixtures')
-  : resolve(__dirname, '../../../../shared/data/datastream/fixtures');
-
 export function fixtureRows(name: string): Record<string, unknown>[] {
-  return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')).value;
+  return JSON.parse(readFileSync(sharedData('datastream', 'fixtures', name), 'utf8')).value;
 }
 
 export function result(entitySet: EntitySet, rows: Record<string, unknown>[], extra: Partial<WaterResult> = {}): WaterResult {

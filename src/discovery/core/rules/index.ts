@@ -64,4 +64,4 @@ export const RULES: readonly Rule[] = [
   keyUnknown,
 ];
 
-export type { Rule, Finding, Report } from './types';
+export type { Rule } from './types';

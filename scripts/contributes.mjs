@@ -1,16 +1,20 @@
-// package.json `contributes` is generated from one fragment per feature (src/contributes.json for the
-// platform, src/<feature>/contributes.json for each feature), so each feature declares its own commands,
-// views and settings next to its code. `syncContributes()` rewrites package.json only when the merge
-// differs; `checkContributes()` is what the unit test uses to keep the committed file in step.
+// `npm run contributes`: package.json `contributes` (and the activation events VS Code cannot infer) is the
+// merge of one fragment per feature (src/contributes.json for the platform, src/<feature>/contributes.json
+// for each feature), so each feature declares its commands, views and settings next to its code. The
+// fragments are the source of truth; this script is the only thing that writes package.json from them (the
+// build never does), and test/unit/platform/contributes.test.ts fails when the committed file is out of step.
+// `node scripts/contributes.mjs --check` exits 1 instead of writing.
 import { readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function fragmentPaths() {
   const paths = [join(root, 'src', 'contributes.json')];
-  for (const entry of readdirSync(join(root, 'src'), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of readdirSync(join(root, 'src'), { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     const p = join(root, 'src', entry.name, 'contributes.json');
     if (entry.isDirectory() && existsSync(p)) paths.push(p);
   }
@@ -66,7 +70,10 @@ function activationEvents(contributes) {
 export function expectedPackageJson() {
   const pkgPath = join(root, 'package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
-  const fragments = fragmentPaths().map((file) => ({ file: file.slice(root.length + 1), data: JSON.parse(readFileSync(file, 'utf8')) }));
+  const fragments = fragmentPaths().map((file) => ({
+    file: file.slice(root.length + 1),
+    data: JSON.parse(readFileSync(file, 'utf8')),
+  }));
   const contributes = mergeContributes(fragments);
   const next = { ...pkg, activationEvents: activationEvents(contributes), contributes };
   return { pkgPath, current: pkg, next };
@@ -75,16 +82,36 @@ export function expectedPackageJson() {
 export function syncContributes() {
   const { pkgPath, current, next } = expectedPackageJson();
   const text = JSON.stringify(next, null, 2) + '\n';
-  if (JSON.stringify(current, null, 2) + '\n' !== text) {
-    writeFileSync(pkgPath, text);
-    console.log('[contributes] package.json contributions updated from src/**/contributes.json');
+  if (JSON.stringify(current, null, 2) + '\n' === text) return false;
+  writeFileSync(pkgPath, text);
+  return true;
+}
+
+/** The generated keys of `pkg` that differ from the merge of the fragments (empty when in step). */
+export function contributesDrift(pkg = expectedPackageJson().current) {
+  const { next } = expectedPackageJson();
+  const drift = [];
+  if (JSON.stringify(pkg.activationEvents) !== JSON.stringify(next.activationEvents)) drift.push('activationEvents');
+  const keys = new Set([...Object.keys(pkg.contributes ?? {}), ...Object.keys(next.contributes)]);
+  for (const key of [...keys].sort()) {
+    if (JSON.stringify(pkg.contributes?.[key]) !== JSON.stringify(next.contributes[key]))
+      drift.push(`contributes.${key}`);
+  }
+  return drift;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv.includes('--check')) {
+    const drift = contributesDrift();
+    if (drift.length) {
+      console.error(
+        `package.json is out of step with src/**/contributes.json in ${drift.join(', ')}: run npm run contributes`,
+      );
+      process.exit(1);
+    }
+  } else {
+    console.log(
+      syncContributes() ? 'package.json updated from src/**/contributes.json' : 'package.json already in step',
+    );
   }
 }
-
-export function checkContributes() {
-  const { current, next } = expectedPackageJson();
-  return JSON.stringify(current.contributes) === JSON.stringify(next.contributes) &&
-    JSON.stringify(current.activationEvents) === JSON.stringify(next.activationEvents);
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) syncContributes();
