@@ -18,7 +18,14 @@ const common = {
 // Extension host, CLI and worker all run in Node 20. jsonc-parser's `main` is a UMD build whose dynamic
 // requires esbuild cannot follow, so its ESM build is taken instead.
 // __TEST_SEAMS__ (src/buildFlags.d.ts) is false in production, so test-only code is dropped from the bundle.
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], define: { __TEST_SEAMS__: production ? 'false' : 'true' } };
+const node = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  mainFields: ['module', 'main'],
+  define: { __TEST_SEAMS__: production ? 'false' : 'true' },
+};
 
 const targets = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
@@ -66,10 +73,12 @@ const watchMarkers = {
       if (inFlight++ === 0) console.log('[watch] build started');
     });
     build.onEnd((result) => {
-      const report = (tag) => ({ text, location }) => {
-        console.error(`${tag} ${text}`);
-        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
-      };
+      const report =
+        (tag) =>
+        ({ text, location }) => {
+          console.error(`${tag} ${text}`);
+          if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+        };
       result.errors.forEach(report('✘ [ERROR]'));
       result.warnings.forEach(report('▲ [WARNING]'));
       if (--inFlight === 0) console.log('[watch] build finished');
@@ -78,7 +87,9 @@ const watchMarkers = {
 };
 
 if (watch) {
-  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, logLevel: 'silent', plugins: [watchMarkers] })));
+  const contexts = await Promise.all(
+    targets.map((t) => esbuild.context({ ...t, logLevel: 'silent', plugins: [watchMarkers] })),
+  );
   // The first build of every bundle, under one pair of markers, before watching starts.
   inFlight++;
   console.log('[watch] build started');

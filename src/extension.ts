@@ -18,7 +18,13 @@ export function activate(context: vscode.ExtensionContext): WorkbenchServices | 
   const endpoints = new EndpointResolver(sandbox, secrets, context.secrets);
   const services: WorkbenchServices = { context, endpoints, secrets, log };
 
-  context.subscriptions.push(log, sandbox, endpoints, createEndpointStatus(endpoints), ...registerPlatformCommands(services, sandbox));
+  context.subscriptions.push(
+    log,
+    sandbox,
+    endpoints,
+    createEndpointStatus(endpoints),
+    ...registerPlatformCommands(services, sandbox),
+  );
   for (const register of [registerDiscovery, registerStorage, registerGeneration, registerWaterData]) {
     context.subscriptions.push(...register(services));
   }

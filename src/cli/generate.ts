@@ -2,7 +2,16 @@
 // generation core. Text mode writes the reply text as it arrives; --json writes one line per
 // chunk and a final line with the assembled response and the error (if any).
 import { readFile } from 'node:fs/promises';
-import { chunkDelta, explainBlockReason, explainFinishReason, errorAdvice, primaryCandidate, streamGenerateContent, textOf, validateRequest } from '../generation/core';
+import {
+  chunkDelta,
+  explainBlockReason,
+  explainFinishReason,
+  errorAdvice,
+  primaryCandidate,
+  streamGenerateContent,
+  textOf,
+  validateRequest,
+} from '../generation/core';
 import type { GenerateContentRequest } from '../shared/wire/generation';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
@@ -23,10 +32,14 @@ export const generateCommand: CliCommand = async (args, io) => {
   let json: boolean;
   let keyInQuery: boolean;
   try {
-    const p = parseArgs(args, { values: ['base-url', 'model', 'api-key', 'prompt', 'request'], booleans: ['json', 'key-in-query'] });
+    const p = parseArgs(args, {
+      values: ['base-url', 'model', 'api-key', 'prompt', 'request'],
+      booleans: ['json', 'key-in-query'],
+    });
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);
     baseUrl = stringFlag(p, 'base-url') ?? '';
-    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError('--base-url must be an http(s) URL, e.g. https://generativelanguage.googleapis.com');
+    if (!/^https?:\/\/[^/]/.test(baseUrl))
+      throw new UsageError('--base-url must be an http(s) URL, e.g. https://generativelanguage.googleapis.com');
     const m = stringFlag(p, 'model');
     if (!m) throw new UsageError('--model is required');
     model = m.includes('/') ? m : `models/${m}`;
@@ -34,7 +47,8 @@ export const generateCommand: CliCommand = async (args, io) => {
     if (!apiKey) throw new UsageError('no API key: pass --api-key or set GEMINI_API_KEY');
     const prompt = stringFlag(p, 'prompt');
     const file = stringFlag(p, 'request');
-    if ((prompt === undefined) === (file === undefined)) throw new UsageError('give exactly one of --prompt and --request');
+    if ((prompt === undefined) === (file === undefined))
+      throw new UsageError('give exactly one of --prompt and --request');
     if (prompt !== undefined) request = { contents: [{ role: 'user', parts: [{ text: prompt }] }] };
     else {
       let text: string;
@@ -58,7 +72,9 @@ export const generateCommand: CliCommand = async (args, io) => {
 
   const problems = validateRequest(model, request);
   if (problems.length) {
-    io.stderr.write(`api-workbench generate: the request breaks the API's rules:\n${problems.map((x) => `  - ${x}`).join('\n')}\n`);
+    io.stderr.write(
+      `api-workbench generate: the request breaks the API's rules:\n${problems.map((x) => `  - ${x}`).join('\n')}\n`,
+    );
     return EXIT_USAGE;
   }
 
@@ -72,7 +88,8 @@ export const generateCommand: CliCommand = async (args, io) => {
       model,
       request,
       signal: controller.signal,
-      onRetry: ({ delayMs, error }) => io.stderr.write(`${error.code} ${error.status}: retrying in ${(delayMs / 1000).toFixed(1)} s\n`),
+      onRetry: ({ delayMs, error }) =>
+        io.stderr.write(`${error.code} ${error.status}: retrying in ${(delayMs / 1000).toFixed(1)} s\n`),
     },
     (chunk) => {
       if (json) {
@@ -84,10 +101,18 @@ export const generateCommand: CliCommand = async (args, io) => {
     },
   );
 
-  const error = result.error ? { code: result.error.code, status: result.error.status, message: result.error.message } : null;
+  const error = result.error
+    ? { code: result.error.code, status: result.error.status, message: result.error.message }
+    : null;
   const malformed = result.problems.map((p) => p.message);
   if (json) {
-    io.stdout.write(JSON.stringify(malformed.length ? { response: result.response, error, problems: malformed } : { response: result.response, error }) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        malformed.length
+          ? { response: result.response, error, problems: malformed }
+          : { response: result.response, error },
+      ) + '\n',
+    );
   } else {
     const r = result.response;
     const c = primaryCandidate(r);
@@ -98,15 +123,22 @@ export const generateCommand: CliCommand = async (args, io) => {
       io.stderr.write(`${e.label}. ${e.meaning}\n`);
     }
     for (const p of c?.content?.parts ?? []) {
-      if (p.functionCall) io.stderr.write(`function call: ${p.functionCall.name}(${JSON.stringify(p.functionCall.args ?? {})})\n`);
+      if (p.functionCall)
+        io.stderr.write(`function call: ${p.functionCall.name}(${JSON.stringify(p.functionCall.args ?? {})})\n`);
     }
     const finish = explainFinishReason(c?.finishReason);
-    if (finish && c?.finishReason !== 'STOP') io.stderr.write(`${finish.label}. ${finish.meaning}${finish.advice ? ` ${finish.advice}` : ''}\n`);
-    for (const s of c?.citationMetadata?.citationSources ?? []) io.stderr.write(`source: ${s.uri ?? '(no link)'} bytes ${s.startIndex ?? 0}-${s.endIndex ?? ''}\n`);
+    if (finish && c?.finishReason !== 'STOP')
+      io.stderr.write(`${finish.label}. ${finish.meaning}${finish.advice ? ` ${finish.advice}` : ''}\n`);
+    for (const s of c?.citationMetadata?.citationSources ?? [])
+      io.stderr.write(`source: ${s.uri ?? '(no link)'} bytes ${s.startIndex ?? 0}-${s.endIndex ?? ''}\n`);
     for (const p of malformed) io.stderr.write(`warning: the reply had a malformed field: ${p}\n`);
     if (result.aborted) io.stderr.write('stopped: the reply above is partial\n');
-    else if (result.incomplete && !result.error) io.stderr.write('incomplete: the stream ended without a finish reason\n');
-    if (result.error) io.stderr.write(`error ${result.error.code} ${result.error.status}: ${result.error.message}\n${errorAdvice(result.error)}\n`);
+    else if (result.incomplete && !result.error)
+      io.stderr.write('incomplete: the stream ended without a finish reason\n');
+    if (result.error)
+      io.stderr.write(
+        `error ${result.error.code} ${result.error.status}: ${result.error.message}\n${errorAdvice(result.error)}\n`,
+      );
   }
   return result.error || result.aborted ? EXIT_FAILURE : EXIT_OK;
 };

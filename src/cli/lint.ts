@@ -1,6 +1,14 @@
 // `api-workbench lint`: the editor's discovery rules over files, for CI and pre-commit hooks.
 import { readFile } from 'node:fs/promises';
-import { detectDiscoveryDocument, LineIndex, RULES, PARSE_CODES, type Diagnostic, type RuleSettings, type SeveritySetting } from '../discovery/core';
+import {
+  detectDiscoveryDocument,
+  LineIndex,
+  RULES,
+  PARSE_CODES,
+  type Diagnostic,
+  type RuleSettings,
+  type SeveritySetting,
+} from '../discovery/core';
 import { analyzeParsed } from '../discovery/core/analyze';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
@@ -32,27 +40,47 @@ export function lintText(file: string, text: string, rules: RuleSettings = {}): 
   const parsed = detectDiscoveryDocument(body);
   const diagnostics: Diagnostic[] = parsed
     ? analyzeParsed(parsed, { rules }).diagnostics
-    : [{ code: 'not-a-discovery-document', severity: 'error', offset: 0, length: 0, message: 'Not a discovery document: no top-level "kind": "discovery#restDescription".' }];
+    : [
+        {
+          code: 'not-a-discovery-document',
+          severity: 'error',
+          offset: 0,
+          length: 0,
+          message: 'Not a discovery document: no top-level "kind": "discovery#restDescription".',
+        },
+      ];
   const lines = new LineIndex(body);
   return diagnostics.map((d) => {
     const start = lines.positionAt(d.offset);
     const end = lines.positionAt(d.offset + d.length);
-    return { file, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, severity: d.severity, code: d.code, message: d.message };
+    return {
+      file,
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+    };
   });
 }
 
 async function readRules(path: string): Promise<RuleSettings> {
   const raw = JSON.parse(await readFile(path, 'utf8')) as unknown;
   // Accept either the bare map or a VS Code settings file holding it.
-  const map = typeof raw === 'object' && raw !== null && 'apiWorkbench.discovery.rules' in raw
-    ? (raw as Record<string, unknown>)['apiWorkbench.discovery.rules']
-    : raw;
-  if (typeof map !== 'object' || map === null || Array.isArray(map)) throw new UsageError(`${path}: expected an object mapping rule codes to severities`);
+  const map =
+    typeof raw === 'object' && raw !== null && 'apiWorkbench.discovery.rules' in raw
+      ? (raw as Record<string, unknown>)['apiWorkbench.discovery.rules']
+      : raw;
+  if (typeof map !== 'object' || map === null || Array.isArray(map))
+    throw new UsageError(`${path}: expected an object mapping rule codes to severities`);
   const known = new Set([...RULES.map((r) => r.code), ...Object.keys(PARSE_CODES)]);
   const out: Record<string, SeveritySetting> = {};
   for (const [code, sev] of Object.entries(map)) {
     if (!known.has(code)) throw new UsageError(`${path}: unknown rule code "${code}"`);
-    if (typeof sev !== 'string' || !SEVERITIES.has(sev as SeveritySetting)) throw new UsageError(`${path}: severity of "${code}" must be error, warning, info, hint or off`);
+    if (typeof sev !== 'string' || !SEVERITIES.has(sev as SeveritySetting))
+      throw new UsageError(`${path}: severity of "${code}" must be error, warning, info, hint or off`);
     out[code] = sev as SeveritySetting;
   }
   return out;
@@ -96,7 +124,9 @@ export const lintCommand: CliCommand = async (args, io) => {
       text = await readFile(file, 'utf8');
     } catch (err) {
       unreadable++;
-      io.stderr.write(`api-workbench lint: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      io.stderr.write(
+        `api-workbench lint: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`,
+      );
       continue;
     }
     const found = lintText(file, text, rules);
@@ -113,7 +143,9 @@ export const lintCommand: CliCommand = async (args, io) => {
   } else {
     for (const r of records) io.stdout.write(`${r.file}:${r.line}:${r.column} ${r.severity} ${r.code} ${r.message}\n`);
     const count = (s: string) => records.filter((r) => r.severity === s).length;
-    io.stderr.write(`${files.length - unreadable - notChecked} file(s) checked: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info, ${count('hint')} hint(s)\n`);
+    io.stderr.write(
+      `${files.length - unreadable - notChecked} file(s) checked: ${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info, ${count('hint')} hint(s)\n`,
+    );
   }
   if (notChecked > 0) {
     io.stderr.write(`api-workbench lint: ${notChecked} file(s) not checked: exit ${EXIT_NOT_CHECKED}\n`);
@@ -121,4 +153,3 @@ export const lintCommand: CliCommand = async (args, io) => {
   }
   return unreadable > 0 || records.some((r) => r.severity === 'error') ? EXIT_FAILURE : EXIT_OK;
 };
-

@@ -7,7 +7,10 @@ import { queryCommand } from './query';
 
 const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   sandbox: { run: sandboxCommand, summary: 'start the sandbox emulators and print their endpoints as one JSON line' },
-  lint: { run: lintCommand, summary: 'check discovery documents: lint [--format text|json] <file>... (exit 3: a document was not checked)' },
+  lint: {
+    run: lintCommand,
+    summary: 'check discovery documents: lint [--format text|json] <file>... (exit 3: a document was not checked)',
+  },
   generate: { run: generateCommand, summary: 'stream a reply from the content generation API' },
   query: { run: queryCommand, summary: 'run a water-quality OData query and stream rows' },
 };

@@ -13,7 +13,8 @@ import { analyzeQuery, hasErrors } from '../waterData/core/validate';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 
-export const QUERY_USAGE = 'usage: api-workbench query [--base-url URL] [--api-key KEY] [--format json|csv] [--max-rows N] [--dry-run] "<query>"';
+export const QUERY_USAGE =
+  'usage: api-workbench query [--base-url URL] [--api-key KEY] [--format json|csv] [--max-rows N] [--dry-run] "<query>"';
 
 const HELP = `${QUERY_USAGE}
 
@@ -50,14 +51,19 @@ export const queryCommand: CliCommand = async (args, io) => {
     format = f;
     const mr = stringFlag(p, 'max-rows');
     if (mr !== undefined) {
-      if (!/^\d+$/.test(mr) || Number(mr) < 1) throw new UsageError(`--max-rows must be a positive whole number, got ${mr}`);
+      if (!/^\d+$/.test(mr) || Number(mr) < 1)
+        throw new UsageError(`--max-rows must be a positive whole number, got ${mr}`);
       maxRows = Number(mr);
     }
     dryRun = p.flags.has('dry-run');
-    baseUrl = (stringFlag(p, 'base-url') ?? io.env.API_WORKBENCH_WATER_BASE_URL ?? WATER_PRODUCTION_BASE_URL).replace(/\/+$/, '');
+    baseUrl = (stringFlag(p, 'base-url') ?? io.env.API_WORKBENCH_WATER_BASE_URL ?? WATER_PRODUCTION_BASE_URL).replace(
+      /\/+$/,
+      '',
+    );
     if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL ending in /v1/odata/v4`);
     apiKey = stringFlag(p, 'api-key') ?? io.env.DATASTREAM_API_KEY ?? io.env.API_WORKBENCH_WATER_API_KEY;
-    if (p.positionals.length !== 1) throw new UsageError(p.positionals.length ? 'give the query as one argument (quote it)' : 'missing the query');
+    if (p.positionals.length !== 1)
+      throw new UsageError(p.positionals.length ? 'give the query as one argument (quote it)' : 'missing the query');
     text = p.positionals[0];
   } catch (err) {
     io.stderr.write(`api-workbench query: ${(err as Error).message}\n${QUERY_USAGE}\n`);
@@ -65,10 +71,13 @@ export const queryCommand: CliCommand = async (args, io) => {
   }
 
   const parsed = analyzeQuery(text);
-  for (const d of parsed.diagnostics.filter((x) => x.severity !== 'error')) io.stderr.write(`${where(text, d.start)}: warning: ${d.message}\n`);
+  for (const d of parsed.diagnostics.filter((x) => x.severity !== 'error'))
+    io.stderr.write(`${where(text, d.start)}: warning: ${d.message}\n`);
   if (hasErrors(parsed)) {
     // A dry run answers on stdout (the URL or the error); a real run keeps stdout for rows.
-    const errors = parsed.diagnostics.filter((x) => x.severity === 'error').map((d) => `${where(text, d.start)}: error: ${d.message}`);
+    const errors = parsed.diagnostics
+      .filter((x) => x.severity === 'error')
+      .map((d) => `${where(text, d.start)}: error: ${d.message}`);
     (dryRun ? io.stdout : io.stderr).write(errors.join('\n') + '\n');
     return EXIT_FAILURE;
   }
@@ -96,17 +105,24 @@ export const queryCommand: CliCommand = async (args, io) => {
     baseUrl,
     apiKey,
     userAgent: 'api-workbench-cli',
-    onRetry: (r) => io.stderr.write(`HTTP ${r.status}: waiting ${(r.delayMs / 1000).toFixed(1)} s before retry ${r.attempt}\n`),
+    onRetry: (r) =>
+      io.stderr.write(`HTTP ${r.status}: waiting ${(r.delayMs / 1000).toFixed(1)} s before retry ${r.attempt}\n`),
   });
   try {
     if (req.count) {
       const res = await client.get(firstUrl, abort.signal);
       const c = parseCount(res.body);
-      io.stdout.write(format === 'json' ? JSON.stringify({ count: c.value, estimate: c.estimate }) + '\n' : `count,estimate\r\n${c.value},${c.estimate}\r\n`);
+      io.stdout.write(
+        format === 'json'
+          ? JSON.stringify({ count: c.value, estimate: c.estimate }) + '\n'
+          : `count,estimate\r\n${c.value},${c.estimate}\r\n`,
+      );
       return EXIT_OK;
     }
     const progress = (p: { partition: number; partitions: number; pages: number; rows: number }) =>
-      io.stderr.write(`${p.partitions > 1 ? `partition ${p.partition}/${p.partitions}, ` : ''}page ${p.pages}, ${p.rows} rows\n`);
+      io.stderr.write(
+        `${p.partitions > 1 ? `partition ${p.partition}/${p.partitions}, ` : ''}page ${p.pages}, ${p.rows} rows\n`,
+      );
     const options = {
       maxRows: Number.isFinite(wanted) ? wanted : undefined,
       pageSize,
@@ -117,14 +133,25 @@ export const queryCommand: CliCommand = async (args, io) => {
       onStep: (m: string) => io.stderr.write(m + '\n'),
     };
     const out = writableSink(io.stdout);
-    const summary = format === 'csv'
-      ? await streamCsv(client, req, out, { ...options, columns: columnsWanted ?? displayColumns(req, []) })
-      : await streamRows(client, req, async (rows) => {
-          let chunk = '';
-          for (const r of rows) chunk += JSON.stringify(columnsWanted ? Object.fromEntries(columnsWanted.map((c) => [c, r[c] ?? null])) : r) + '\n';
-          if (chunk) await out.write(chunk);
-        }, options);
-    io.stderr.write(`${summary.rows} rows in ${summary.pages} pages${summary.partitions > 1 ? ` across ${summary.partitions} partitions` : ''}\n`);
+    const summary =
+      format === 'csv'
+        ? await streamCsv(client, req, out, { ...options, columns: columnsWanted ?? displayColumns(req, []) })
+        : await streamRows(
+            client,
+            req,
+            async (rows) => {
+              let chunk = '';
+              for (const r of rows)
+                chunk +=
+                  JSON.stringify(columnsWanted ? Object.fromEntries(columnsWanted.map((c) => [c, r[c] ?? null])) : r) +
+                  '\n';
+              if (chunk) await out.write(chunk);
+            },
+            options,
+          );
+    io.stderr.write(
+      `${summary.rows} rows in ${summary.pages} pages${summary.partitions > 1 ? ` across ${summary.partitions} partitions` : ''}\n`,
+    );
     await writeCitations(client, summary.dois, io.stderr, abort.signal);
     return EXIT_OK;
   } catch (e) {
@@ -145,13 +172,20 @@ function where(text: string, offset: number): string {
   return `${before.length}:${before[before.length - 1].length + 1}`;
 }
 
-async function writeCitations(client: WaterClient, dois: string[], err: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
+async function writeCitations(
+  client: WaterClient,
+  dois: string[],
+  err: NodeJS.WritableStream,
+  signal: AbortSignal,
+): Promise<void> {
   if (!dois.length) return;
   try {
     const list = await new AttributionCache().resolve(client, dois, signal);
     err.write('Data sources (cite with a link to the DOI):\n');
     for (const a of list) err.write(`  ${citationWithLink(a)}${a.licence ? ` — ${licenceName(a.licence)}` : ''}\n`);
   } catch (e) {
-    err.write(`Could not fetch citations (${(e as Error).message}); cite the datasets by DOI: ${dois.map((d) => `https://doi.org/${d}`).join(' ')}\n`);
+    err.write(
+      `Could not fetch citations (${(e as Error).message}); cite the datasets by DOI: ${dois.map((d) => `https://doi.org/${d}`).join(' ')}\n`,
+    );
   }
 }

@@ -159,7 +159,12 @@ export type WebviewToHost =
   | { type: 'attach'; what: 'selection' | 'activeFile' | 'files' | 'image' }
   /** Acknowledges what the panel shows, so host tests can check it without DOM access; sent only when `PanelInit.testAcks`. */
   | {
-      type: 'rendered'; turnId: string; state: TurnState; textLength: number; visibleText: string; notices: string[];
+      type: 'rendered';
+      turnId: string;
+      state: TurnState;
+      textLength: number;
+      visibleText: string;
+      notices: string[];
       /** The text highlighted in the reply for each citation, in citation order ('' when it could not be placed). */
       cited: string[];
     };

@@ -1,10 +1,21 @@
 import * as vscode from 'vscode';
 import { originOf } from '../shared/http';
-import { configuredUrl, credentialTarget, CREDENTIAL_NAME, REAL_DEFAULTS, SERVICE_LABELS, SERVICES, SETTING_OF } from './endpoints';
+import {
+  configuredUrl,
+  credentialTarget,
+  CREDENTIAL_NAME,
+  REAL_DEFAULTS,
+  SERVICE_LABELS,
+  SERVICES,
+  SETTING_OF,
+} from './endpoints';
 import type { ServiceId, WorkbenchServices } from './services';
 import type { SandboxHost } from './sandboxHost';
 
-async function pickService(placeHolder: string, services: readonly ServiceId[] = SERVICES): Promise<ServiceId | undefined> {
+async function pickService(
+  placeHolder: string,
+  services: readonly ServiceId[] = SERVICES,
+): Promise<ServiceId | undefined> {
   const picked = await vscode.window.showQuickPick(
     services.map((s) => ({ label: SERVICE_LABELS[s], description: configuredUrl(s) || 'sandbox', service: s })),
     { placeHolder },
@@ -39,12 +50,17 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
       if (!url) return;
       await config.update(SETTING_OF[service], url.trim(), vscode.ConfigurationTarget.Global);
       if (service !== 'directory' && !(await services.secrets.get(service))) {
-        const set = await vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} now uses ${url.trim()}. It needs an ${CREDENTIAL_NAME[service]}.`, `Set ${CREDENTIAL_NAME[service]}`);
+        const set = await vscode.window.showInformationMessage(
+          `${SERVICE_LABELS[service]} now uses ${url.trim()}. It needs an ${CREDENTIAL_NAME[service]}.`,
+          `Set ${CREDENTIAL_NAME[service]}`,
+        );
         if (set) await vscode.commands.executeCommand('apiWorkbench.setCredential', service);
       }
     }),
     vscode.commands.registerCommand('apiWorkbench.setCredential', async (arg?: ServiceId) => {
-      const service = SERVICES.includes(arg as ServiceId) ? (arg as ServiceId) : await pickService('Set the credential of which service?', ['storage', 'generation', 'waterData']);
+      const service = SERVICES.includes(arg as ServiceId)
+        ? (arg as ServiceId)
+        : await pickService('Set the credential of which service?', ['storage', 'generation', 'waterData']);
       if (!service) return;
       // The credential is bound to the endpoint in effect now, named in the prompt so the user sees where it will go.
       const origin = originOf(credentialTarget(service));
@@ -57,19 +73,32 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
       if (!value) return;
       await services.secrets.set(service, value.trim(), origin);
       services.log.info(`Stored a ${CREDENTIAL_NAME[service]} for ${SERVICE_LABELS[service]} at ${origin}.`);
-      void vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} saved in secret storage.`);
+      void vscode.window.showInformationMessage(
+        `${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} saved in secret storage.`,
+      );
     }),
     vscode.commands.registerCommand('apiWorkbench.clearCredential', async (arg?: ServiceId) => {
-      const service = SERVICES.includes(arg as ServiceId) ? (arg as ServiceId) : await pickService('Clear the credential of which service?', ['storage', 'generation', 'waterData']);
+      const service = SERVICES.includes(arg as ServiceId)
+        ? (arg as ServiceId)
+        : await pickService('Clear the credential of which service?', ['storage', 'generation', 'waterData']);
       if (!service) return;
       await services.secrets.delete(service);
       void vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} removed.`);
     }),
     vscode.commands.registerCommand('apiWorkbench.showSandbox', async () => {
       const sb = await sandbox.get();
-      const info = { url: sb.url, storage: sb.storage, generation: sb.generation, waterData: sb.waterData, directory: sb.directory };
+      const info = {
+        url: sb.url,
+        storage: sb.storage,
+        generation: sb.generation,
+        waterData: sb.waterData,
+        directory: sb.directory,
+      };
       // Sandbox credentials are throwaway values of a loopback server, so showing them is safe and useful for curl.
-      const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ ...info, apiKey: sb.apiKey, accessToken: sb.accessToken }, null, 2) });
+      const doc = await vscode.workspace.openTextDocument({
+        language: 'json',
+        content: JSON.stringify({ ...info, apiKey: sb.apiKey, accessToken: sb.accessToken }, null, 2),
+      });
       await vscode.window.showTextDocument(doc, { preview: true });
       return info;
     }),

@@ -40,7 +40,9 @@ export class CredentialNotSentError extends Error {
 }
 
 export function configuredUrl(service: ServiceId): string {
-  return (vscode.workspace.getConfiguration('apiWorkbench').get<string>(SETTING_OF[service]) ?? '').trim().replace(/\/+$/, '');
+  return (vscode.workspace.getConfiguration('apiWorkbench').get<string>(SETTING_OF[service]) ?? '')
+    .trim()
+    .replace(/\/+$/, '');
 }
 
 /** Where the endpoint in effect comes from: the user's own settings, or a workspace / folder (which a repository can ship). */
@@ -80,18 +82,37 @@ export class EndpointResolver implements Endpoints, vscode.Disposable {
 
   async resolve(service: ServiceId): Promise<ResolvedEndpoint> {
     const url = configuredUrl(service);
-    if (url) return { baseUrl: url, credential: await this.credential(service, url, !setByWorkspace(service)), sandbox: false };
+    if (url)
+      return {
+        baseUrl: url,
+        credential: await this.credential(service, url, !setByWorkspace(service)),
+        sandbox: false,
+      };
     const sb = await this.sandbox.get();
-    const baseUrl = { storage: sb.storage, generation: sb.generation, waterData: sb.waterData, directory: sb.directory }[service];
+    const baseUrl = {
+      storage: sb.storage,
+      generation: sb.generation,
+      waterData: sb.waterData,
+      directory: sb.directory,
+    }[service];
     const credential = service === 'storage' ? sb.accessToken : service === 'directory' ? undefined : sb.apiKey;
-    return { baseUrl, credential, sandbox: true, ...(service === 'storage' ? { consentSecret: sb.consentSecret } : {}) };
+    return {
+      baseUrl,
+      credential,
+      sandbox: true,
+      ...(service === 'storage' ? { consentSecret: sb.consentSecret } : {}),
+    };
   }
 
   credentialFor(service: ServiceId, baseUrl: string): Promise<string | undefined> {
     return this.credential(service, baseUrl, true);
   }
 
-  private async credential(service: ServiceId, baseUrl: string, fromUserSettings: boolean): Promise<string | undefined> {
+  private async credential(
+    service: ServiceId,
+    baseUrl: string,
+    fromUserSettings: boolean,
+  ): Promise<string | undefined> {
     const decision = decideCredential(await this.secrets.get(service), baseUrl, fromUserSettings);
     switch (decision.kind) {
       case 'none':
@@ -105,7 +126,9 @@ export class EndpointResolver implements Endpoints, vscode.Disposable {
         const id = `${service} ${decision.origin}`;
         let answer = this.asking.get(id);
         if (!answer) {
-          answer = this.ask(service, decision.origin, decision.boundTo, fromUserSettings, decision.value).finally(() => this.asking.delete(id));
+          answer = this.ask(service, decision.origin, decision.boundTo, fromUserSettings, decision.value).finally(() =>
+            this.asking.delete(id),
+          );
           this.asking.set(id, answer);
         }
         return answer;
@@ -114,21 +137,36 @@ export class EndpointResolver implements Endpoints, vscode.Disposable {
   }
 
   /** Like workspace trust: a modal question before a stored credential goes to an origin it was not stored for. */
-  private async ask(service: ServiceId, origin: string, boundTo: string[], fromUserSettings: boolean, value: string): Promise<string> {
+  private async ask(
+    service: ServiceId,
+    origin: string,
+    boundTo: string[],
+    fromUserSettings: boolean,
+    value: string,
+  ): Promise<string> {
     const what = `${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]}`;
-    const stored = boundTo.length ? `It was stored for ${boundTo.join(', ')}.` : 'It was stored before API Workbench bound credentials to an endpoint.';
-    const source = fromUserSettings ? 'your settings' : "this workspace's settings (.vscode/settings.json or the folder's settings), which anyone who shares the folder can change";
+    const stored = boundTo.length
+      ? `It was stored for ${boundTo.join(', ')}.`
+      : 'It was stored before API Workbench bound credentials to an endpoint.';
+    const source = fromUserSettings
+      ? 'your settings'
+      : "this workspace's settings (.vscode/settings.json or the folder's settings), which anyone who shares the folder can change";
     const once = 'Allow Once';
     const always = 'Always for This Origin';
     const choice = await vscode.window.showWarningMessage(
       `Send my ${what} to ${origin}?`,
-      { modal: true, detail: `${stored} The endpoint now in effect, ${origin}, comes from ${source}. Only allow it if you trust that server with your credential.` },
+      {
+        modal: true,
+        detail: `${stored} The endpoint now in effect, ${origin}, comes from ${source}. Only allow it if you trust that server with your credential.`,
+      },
       once,
       always,
     );
     if (choice === always) await this.secrets.allow(service, origin);
     if (choice === once || choice === always) return value;
-    throw new CredentialNotSentError(`Your ${what} was not sent to ${originOf(origin)}: you declined. Change the endpoint (API Workbench: Switch Endpoints) or allow it when asked.`);
+    throw new CredentialNotSentError(
+      `Your ${what} was not sent to ${originOf(origin)}: you declined. Change the endpoint (API Workbench: Switch Endpoints) or allow it when asked.`,
+    );
   }
 
   dispose(): void {

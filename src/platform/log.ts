@@ -15,7 +15,11 @@ export function redactingLog(channel: vscode.LogOutputChannel): vscode.LogOutput
       if (typeof value !== 'function') return value;
       if (!WRITERS.has(prop)) return (...args: unknown[]): unknown => Reflect.apply(value, target, args);
       return (...args: unknown[]): unknown =>
-        Reflect.apply(value, target, args.map((a) => (typeof a === 'string' ? redactText(a) : a instanceof Error ? redactError(a) : a)));
+        Reflect.apply(
+          value,
+          target,
+          args.map((a) => (typeof a === 'string' ? redactText(a) : a instanceof Error ? redactError(a) : a)),
+        );
     },
   });
 }

@@ -8,7 +8,10 @@ import { startSandbox, type RunningSandbox } from '../sandbox/server';
 export class SandboxHost implements vscode.Disposable {
   private starting: Promise<RunningSandbox> | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel, private readonly dataDir?: string) {}
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly dataDir?: string,
+  ) {}
 
   get(): Promise<RunningSandbox> {
     this.starting ??= startSandbox({ host: '127.0.0.1', port: 0, dataDir: this.dataDir }).then(

@@ -11,7 +11,8 @@ export function createSecrets(storage: vscode.SecretStorage): WorkbenchServices[
   const get = async (service: ServiceId) => parseCredential(await storage.get(key(service)));
   return {
     get,
-    set: (service, value, origin) => Promise.resolve(storage.store(key(service), serializeCredential({ value, origins: [new URL(origin).origin] }))),
+    set: (service, value, origin) =>
+      Promise.resolve(storage.store(key(service), serializeCredential({ value, origins: [new URL(origin).origin] }))),
     allow: async (service, origin) => {
       const stored = await get(service);
       if (stored) await storage.store(key(service), serializeCredential(allowOrigin(stored, new URL(origin).origin)));

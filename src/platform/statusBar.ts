@@ -9,7 +9,12 @@ export function createEndpointStatus(endpoints: Endpoints): vscode.Disposable {
   item.command = 'apiWorkbench.switchEndpoints';
   const update = () => {
     const real = SERVICES.filter((s) => configuredUrl(s) !== '');
-    item.text = real.length === 0 ? '$(beaker) API: sandbox' : real.length === SERVICES.length ? '$(globe) API: real' : `$(globe) API: ${real.length} real, ${SERVICES.length - real.length} sandbox`;
+    item.text =
+      real.length === 0
+        ? '$(beaker) API: sandbox'
+        : real.length === SERVICES.length
+          ? '$(globe) API: real'
+          : `$(globe) API: ${real.length} real, ${SERVICES.length - real.length} sandbox`;
     const md = new vscode.MarkdownString('**API Workbench endpoints**\n\n');
     for (const s of SERVICES) {
       const url = configuredUrl(s);

@@ -31,7 +31,12 @@ export async function readJson<T = unknown>(req: IncomingMessage, limit = MAX_JS
   return JSON.parse(buf.toString('utf8')) as T;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body, null, 2);
   res.writeHead(status, {
     'content-type': 'application/json; charset=UTF-8',

@@ -67,7 +67,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const consentSecret = options.consentSecret ?? randomBytes(32).toString('base64url');
   let origin = '';
   let allowedHosts = new Set<string>();
-  const ctx: SandboxContext = { apiKey, accessToken, dataDir: options.dataDir, blobDir: options.blobDir, origin: () => origin, consentSecret };
+  const ctx: SandboxContext = {
+    apiKey,
+    accessToken,
+    dataDir: options.dataDir,
+    blobDir: options.blobDir,
+    origin: () => origin,
+    consentSecret,
+  };
   const emulators: Emulator[] = [
     createStorageEmulator(ctx),
     createGenerationEmulator(ctx),
@@ -82,19 +89,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const server = http.createServer((req, res) => {
     const refusal = hostRefusal(req.headers.host, allowedHosts);
     if (refusal) {
-      sendJson(res, 421, googleError(421, refusal, 'FAILED_PRECONDITION', 'misdirectedRequest'), { connection: 'close' });
+      sendJson(res, 421, googleError(421, refusal, 'FAILED_PRECONDITION', 'misdirectedRequest'), {
+        connection: 'close',
+      });
       return;
     }
     let url: URL;
     try {
       url = new URL(req.url ?? '/', origin || 'http://127.0.0.1');
     } catch {
-      sendJson(res, 400, googleError(400, 'The request target is not a valid URL path.', 'INVALID_ARGUMENT', 'badRequest'), { connection: 'close' });
+      sendJson(
+        res,
+        400,
+        googleError(400, 'The request target is not a valid URL path.', 'INVALID_ARGUMENT', 'badRequest'),
+        { connection: 'close' },
+      );
       return;
     }
-    const route = routes.find((r) => url.pathname === r.prefix || url.pathname.startsWith(r.prefix + '/') || url.pathname.startsWith(r.prefix + ':'));
+    const route = routes.find(
+      (r) =>
+        url.pathname === r.prefix || url.pathname.startsWith(r.prefix + '/') || url.pathname.startsWith(r.prefix + ':'),
+    );
     if (!route) {
-      sendJson(res, 404, { error: { code: 404, message: `No sandbox service at ${url.pathname}`, status: 'NOT_FOUND' } });
+      sendJson(res, 404, {
+        error: { code: 404, message: `No sandbox service at ${url.pathname}`, status: 'NOT_FOUND' },
+      });
       return;
     }
     Promise.resolve()
@@ -102,9 +121,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       .catch((err: unknown) => {
         if (err instanceof BodyTooLargeError && !res.headersSent) {
           // The rest of the body is not read: close the connection rather than drain it.
-          sendJson(res, 413, googleError(413, err.message, 'INVALID_ARGUMENT', 'uploadTooLarge'), { connection: 'close' });
+          sendJson(res, 413, googleError(413, err.message, 'INVALID_ARGUMENT', 'uploadTooLarge'), {
+            connection: 'close',
+          });
         } else if (!res.headersSent) {
-          sendJson(res, 500, googleError(500, `Sandbox ${route.emulator.name} failed: ${(err as Error)?.message ?? String(err)}`, 'INTERNAL', 'internalError'));
+          sendJson(
+            res,
+            500,
+            googleError(
+              500,
+              `Sandbox ${route.emulator.name} failed: ${(err as Error)?.message ?? String(err)}`,
+              'INTERNAL',
+              'internalError',
+            ),
+          );
         } else {
           res.destroy(err as Error);
         }

@@ -8,7 +8,8 @@ export async function run(): Promise<void> {
   const ours = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
   const empty = vscode.extensions.getExtension('bench.empty-peer');
   if (!ours || !empty) throw new Error(`extensions not found: ours=${!!ours} empty=${!!empty}`);
-  if (ours.isActive || empty.isActive) throw new Error('an extension was already active; the figure would be meaningless');
+  if (ours.isActive || empty.isActive)
+    throw new Error('an extension was already active; the figure would be meaningless');
   const time = async (ext: vscode.Extension<unknown>) => {
     const t0 = performance.now();
     await ext.activate();

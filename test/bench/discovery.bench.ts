@@ -20,14 +20,15 @@ import { lintCommand } from '../../src/cli/lint';
 import { AnalysisWorker, analyzeText, completionsAt, hoverAt, parseJson, RULES } from '../../src/discovery/core';
 import type { BenchResult, BenchSuite } from './types';
 
-const DATA = process.env.API_WORKBENCH_DATA ? join(process.env.API_WORKBENCH_DATA, 'discovery') : resolve(__dirname, '../../../shared/data/discovery');
+const DATA = process.env.API_WORKBENCH_DATA
+  ? join(process.env.API_WORKBENCH_DATA, 'discovery')
+  : resolve(__dirname, '../../../shared/data/discovery');
 const RUNS = 9;
 
 // The fastest of several interleaved runs: the machine is shared, and load only ever adds time.
 function best(xs: number[]): number {
   return Math.min(...xs);
 }
-
 
 /** Wall-clock and process-CPU milliseconds of a call (CPU time shows how much of the wall time was ours on a shared machine). */
 function time<T>(f: () => T): [number, T, number] {
@@ -57,7 +58,9 @@ function wall<T>(f: () => T): [number, T] {
 const round = (n: number) => Math.round(n * 100) / 100;
 
 const suite: BenchSuite = async () => {
-  const files = readdirSync(DATA).filter((f) => f.endsWith('.json') && f !== 'directory-list.json').map((f) => join(DATA, f));
+  const files = readdirSync(DATA)
+    .filter((f) => f.endsWith('.json') && f !== 'directory-list.json')
+    .map((f) => join(DATA, f));
   const bySize = files.map((f) => ({ f, size: statSync(f).size })).sort((a, b) => b.size - a.size);
   const largest = bySize[0].f;
   const small = bySize.reduce((best, x) => (Math.abs(x.size - 200_000) < Math.abs(best.size - 200_000) ? x : best)).f;
@@ -78,13 +81,25 @@ const suite: BenchSuite = async () => {
   // Steady state, as in a running editor: both sides warmed up, no forced collections between runs
   // (a forced full GC shrinks the heap and makes the next allocation-heavy run pay to regrow it).
   analyzeText(bigText);
-  await ls.doValidation(lsDoc, ls.parseJSONDocument(lsDoc), { comments: 'ignore', trailingCommas: 'ignore' }, schema as never);
+  await ls.doValidation(
+    lsDoc,
+    ls.parseJSONDocument(lsDoc),
+    { comments: 'ignore', trailingCommas: 'ignore' },
+    schema as never,
+  );
   for (let i = 0; i < RUNS; i++) {
     const [a, analysis, ac] = time(() => analyzeText(bigText));
     ours.push(a);
     oursCpu.push(ac);
     ourCount = analysis.diagnostics.length;
-    const [b, diags, bc] = await timeAsync(async () => ls.doValidation(lsDoc, ls.parseJSONDocument(lsDoc), { comments: 'ignore', trailingCommas: 'ignore' }, schema as never));
+    const [b, diags, bc] = await timeAsync(async () =>
+      ls.doValidation(
+        lsDoc,
+        ls.parseJSONDocument(lsDoc),
+        { comments: 'ignore', trailingCommas: 'ignore' },
+        schema as never,
+      ),
+    );
     peer.push(b);
     peerCpu.push(bc);
     peerCount = diags.length;
@@ -92,8 +107,21 @@ const suite: BenchSuite = async () => {
   const r1 = best(ours) / best(peer);
   results.push({
     name: `discovery: full validation of ${largest.split('/').pop()} vs vscode-json-languageservice (our schema)`,
-    ratio: round(r1), goal: '<= 0.5', met: r1 <= 0.5,
-    detail: { loadAverage1m: loadavg()[0], oursMs: best(ours), peerMs: best(peer), oursCpuMs: best(oursCpu), peerCpuMs: best(peerCpu), cpuRatio: round(best(oursCpu) / best(peerCpu)), bytes: bigText.length, ourFindings: ourCount, peerFindings: peerCount, checks: `parse + ${RULES.length} rules (schema structure and cross-references) vs parse + schema` },
+    ratio: round(r1),
+    goal: '<= 0.5',
+    met: r1 <= 0.5,
+    detail: {
+      loadAverage1m: loadavg()[0],
+      oursMs: best(ours),
+      peerMs: best(peer),
+      oursCpuMs: best(oursCpu),
+      peerCpuMs: best(peerCpu),
+      cpuRatio: round(best(oursCpu) / best(peerCpu)),
+      bytes: bigText.length,
+      ourFindings: ourCount,
+      peerFindings: peerCount,
+      checks: `parse + ${RULES.length} rules (schema structure and cross-references) vs parse + schema`,
+    },
   });
 
   // 2. lint all shared documents vs JSON.parse of the same texts.
@@ -103,28 +131,47 @@ const suite: BenchSuite = async () => {
   const lintCpu: number[] = [];
   const parseCpu: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const l = time(() => { for (const t of texts) analyzeText(t); });
+    const l = time(() => {
+      for (const t of texts) analyzeText(t);
+    });
     lint.push(l[0]);
     lintCpu.push(l[2]);
-    const p = time(() => { for (const t of texts) JSON.parse(t); });
+    const p = time(() => {
+      for (const t of texts) JSON.parse(t);
+    });
     parse.push(p[0]);
     parseCpu.push(p[2]);
   }
   const r2 = best(lint) / best(parse);
   results.push({
     name: `discovery: lint all ${texts.length} shared documents vs JSON.parse of the same bytes`,
-    ratio: round(r2), goal: '<= 6', met: r2 <= 6,
-    detail: { lintMs: best(lint), jsonParseMs: best(parse), cpuRatio: round(best(lintCpu) / best(parseCpu)), megabytes: texts.reduce((n, t) => n + t.length, 0) / 1e6 },
+    ratio: round(r2),
+    goal: '<= 6',
+    met: r2 <= 6,
+    detail: {
+      lintMs: best(lint),
+      jsonParseMs: best(parse),
+      cpuRatio: round(best(lintCpu) / best(parseCpu)),
+      megabytes: texts.reduce((n, t) => n + t.length, 0) / 1e6,
+    },
   });
 
   // 3. hover + completion from the index: largest vs ~200 KB.
   const requestTime = (text: string): number => {
     const a = analyzeText(text);
     const refs: number[] = [];
-    for (let i = text.indexOf('"$ref": "'); i >= 0 && refs.length < 200; i = text.indexOf('"$ref": "', i + 1)) refs.push(i + 10);
+    for (let i = text.indexOf('"$ref": "'); i >= 0 && refs.length < 200; i = text.indexOf('"$ref": "', i + 1))
+      refs.push(i + 10);
     const samples: number[] = [];
     for (let r = 0; r < RUNS * 3; r++) {
-      samples.push(wall(() => { for (const o of refs) { hoverAt(a, o); completionsAt(a, o); } })[0] / refs.length);
+      samples.push(
+        wall(() => {
+          for (const o of refs) {
+            hoverAt(a, o);
+            completionsAt(a, o);
+          }
+        })[0] / refs.length,
+      );
     }
     return best(samples);
   };
@@ -133,7 +180,9 @@ const suite: BenchSuite = async () => {
   const r3 = bigReq / smallReq;
   results.push({
     name: `discovery: hover+completion on ${largest.split('/').pop()} vs ${small.split('/').pop()} (per request)`,
-    ratio: round(r3), goal: '<= 2', met: r3 <= 2,
+    ratio: round(r3),
+    goal: '<= 2',
+    met: r3 <= 2,
     detail: { largeMicroseconds: bigReq * 1000, smallMicroseconds: smallReq * 1000, smallBytes: smallText.length },
   });
 
@@ -144,7 +193,11 @@ const suite: BenchSuite = async () => {
   const longestGap = async (work: () => Promise<void>): Promise<number> => {
     let last = performance.now();
     let gap = 0;
-    const ticker = setInterval(() => { const now = performance.now(); gap = Math.max(gap, now - last); last = now; }, 1);
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      gap = Math.max(gap, now - last);
+      last = now;
+    }, 1);
     await work();
     clearInterval(ticker);
     return Math.max(gap, performance.now() - last);
@@ -171,8 +224,17 @@ const suite: BenchSuite = async () => {
   const r4 = withWorker / budgetMs;
   results.push({
     name: `discovery: longest main-thread block while typing in ${largest.split('/').pop()} (worker) vs ${budgetMs} ms budget`,
-    ratio: round(r4), goal: '<= 1', met: r4 <= 1,
-    detail: { longestBlockMs: withWorker, sameEditsOnMainThreadMs: onThread, budgetMs, debounceMs: 300, workerFindings, loadAverage1m: loadavg()[0] },
+    ratio: round(r4),
+    goal: '<= 1',
+    met: r4 <= 1,
+    detail: {
+      longestBlockMs: withWorker,
+      sameEditsOnMainThreadMs: onThread,
+      budgetMs,
+      debounceMs: 300,
+      workerFindings,
+      loadAverage1m: loadavg()[0],
+    },
   });
   results.push(...(await oversized()));
   return results;
@@ -188,7 +250,12 @@ async function oversized(): Promise<BenchResult[]> {
   try {
     const file = join(dir, 'big.json');
     writeFileSync(file, huge);
-    const io = { stdout: new PassThrough().resume(), stderr: new PassThrough().resume(), env: {}, interrupted: new Promise<void>(() => undefined) };
+    const io = {
+      stdout: new PassThrough().resume(),
+      stderr: new PassThrough().resume(),
+      env: {},
+      interrupted: new Promise<void>(() => undefined),
+    };
     const lintRuns: number[] = [];
     for (let i = 0; i < 3; i++) lintRuns.push((await timeAsync(() => lintCommand(['--format', 'json', file], io)))[0]);
     const lintMs = best(lintRuns);
@@ -197,12 +264,16 @@ async function oversized(): Promise<BenchResult[]> {
     return [
       {
         name: 'discovery: refuse a 50 MB document vs one indexOf scan of it',
-        ratio: round(r5), goal: '<= 1', met: r5 <= 1,
+        ratio: round(r5),
+        goal: '<= 1',
+        met: r5 <= 1,
         detail: { refuseMs, scanMs },
       },
       {
         name: 'discovery: api-workbench lint of a 50 MB file vs reading it',
-        ratio: round(r6), goal: '<= 3', met: r6 <= 3,
+        ratio: round(r6),
+        goal: '<= 3',
+        met: r6 <= 3,
         detail: { lintMs, readMs },
       },
     ];

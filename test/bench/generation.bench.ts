@@ -15,14 +15,24 @@ import { candidateText, streamGenerateContent } from '../../src/generation/core'
 import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 
-const DATA = process.env.API_WORKBENCH_DATA ? join(process.env.API_WORKBENCH_DATA, 'gemini') : resolve(__dirname, '../../../shared/data/gemini');
+const DATA = process.env.API_WORKBENCH_DATA
+  ? join(process.env.API_WORKBENCH_DATA, 'gemini')
+  : resolve(__dirname, '../../../shared/data/gemini');
 const MB = 1024 * 1024;
 const RUNS = SMOKE ? 1 : 3;
 
 /** Recorded events (CRLF framed), repeated until `bytes`; the last one carries finishReason STOP. */
 function buildStream(bytes: number): Buffer {
-  const source = ['streaming-success-basic-reply-long.txt', 'streaming-success-citations.txt', 'streaming-success-utf8.txt']
-    .flatMap((f) => readFileSync(join(DATA, f), 'utf8').split(/\r?\n\r?\n/).filter((e) => e.startsWith('data: ')))
+  const source = [
+    'streaming-success-basic-reply-long.txt',
+    'streaming-success-citations.txt',
+    'streaming-success-utf8.txt',
+  ]
+    .flatMap((f) =>
+      readFileSync(join(DATA, f), 'utf8')
+        .split(/\r?\n\r?\n/)
+        .filter((e) => e.startsWith('data: ')),
+    )
     .map((e) => Buffer.from(`${e}\r\n\r\n`));
   const parts: Buffer[] = [];
   let n = 0;
@@ -60,7 +70,11 @@ async function serve(body: Buffer, firstDelayMs = 0): Promise<Server> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     body,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -68,7 +82,10 @@ const request = { contents: [{ role: 'user', parts: [{ text: 'bench' }] }] };
 
 async function ours(url: string): Promise<{ ms: number; textLength: number }> {
   const t0 = performance.now();
-  const r = await streamGenerateContent({ baseUrl: url, apiKey: 'bench', model: 'models/bench', request, retry: { maxAttempts: 1 } }, () => undefined);
+  const r = await streamGenerateContent(
+    { baseUrl: url, apiKey: 'bench', model: 'models/bench', request, retry: { maxAttempts: 1 } },
+    () => undefined,
+  );
   const ms = performance.now() - t0;
   if (r.error) throw new Error(`our client failed: ${r.error.message}`);
   return { ms, textLength: candidateText(r.response.candidates?.[0]).length };
@@ -86,7 +103,11 @@ async function peer(url: string): Promise<{ ms: number; textLength: number }> {
 
 async function timeToFirst(url: string): Promise<{ raw: number; ours: number }> {
   const t0 = performance.now();
-  const res = await nodeFetch(`${url}/v1beta/models/bench:streamGenerateContent?alt=sse`, { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } });
+  const res = await nodeFetch(`${url}/v1beta/models/bench:streamGenerateContent?alt=sse`, {
+    method: 'POST',
+    body: JSON.stringify(request),
+    headers: { 'content-type': 'application/json' },
+  });
   let raw = 0;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     if (!raw) raw = performance.now() - t0;
@@ -94,9 +115,12 @@ async function timeToFirst(url: string): Promise<{ raw: number; ours: number }> 
   }
   let first = 0;
   const t1 = performance.now();
-  await streamGenerateContent({ baseUrl: url, apiKey: 'bench', model: 'models/bench', request, retry: { maxAttempts: 1 } }, () => {
-    if (!first) first = performance.now() - t1;
-  });
+  await streamGenerateContent(
+    { baseUrl: url, apiKey: 'bench', model: 'models/bench', request, retry: { maxAttempts: 1 } },
+    () => {
+      if (!first) first = performance.now() - t1;
+    },
+  );
   return { raw, ours: first };
 }
 
@@ -126,7 +150,8 @@ const suite: BenchSuite = async () => {
       peerBig.push(b.ms);
       lengths = [a.textLength, b.textLength];
     }
-    if (lengths[0] !== lengths[1]) throw new Error(`the clients disagree on the text: ${lengths[0]} vs ${lengths[1]} characters`);
+    if (lengths[0] !== lengths[1])
+      throw new Error(`the clients disagree on the text: ${lengths[0]} vs ${lengths[1]} characters`);
     const o = Math.min(...oursBig);
     const p = Math.min(...peerBig);
     const s = Math.min(...oursSmall);
@@ -135,7 +160,13 @@ const suite: BenchSuite = async () => {
       ratio: o / p,
       goal: '<= 0.333',
       met: o / p <= 1 / 3,
-      detail: { oursMs: round(o), peerMs: round(p), speedup: round(p / o), mb: round(big.body.length / MB), textChars: lengths[0] },
+      detail: {
+        oursMs: round(o),
+        peerMs: round(p),
+        speedup: round(p / o),
+        mb: round(big.body.length / MB),
+        textChars: lengths[0],
+      },
     });
     const scaling = o / s / 10;
     results.push({

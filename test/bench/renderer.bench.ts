@@ -74,7 +74,12 @@ const suite: BenchSuite = async () => {
       ratio: Math.round((med / FRAME_MS) * 100) / 100,
       goal: '<= 1',
       met: med <= FRAME_MS,
-      detail: { medianMs: Math.round(med * 100) / 100, p95Ms: Math.round(p95 * 100) / 100, steps: steps.length, frameMs: Math.round(FRAME_MS * 10) / 10 },
+      detail: {
+        medianMs: Math.round(med * 100) / 100,
+        p95Ms: Math.round(p95 * 100) / 100,
+        steps: steps.length,
+        frameMs: Math.round(FRAME_MS * 10) / 10,
+      },
     };
     return [result, scroll];
   } finally {
@@ -85,8 +90,11 @@ const suite: BenchSuite = async () => {
 export default suite;
 
 if (require.main === module) {
-  suite().then((r) => console.log(JSON.stringify(r, null, 2)), (e) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
+  suite().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -16,7 +16,11 @@ const all = [];
 for (const f of files) {
   // One process per suite so one suite's heap and JIT state do not colour another's figures.
   const env = smoke ? { ...process.env, BENCH_SMOKE: '1' } : process.env;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', 'test/bench/one.mjs', join('test/bench', f)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024, env });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--expose-gc', 'test/bench/one.mjs', join('test/bench', f)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024, env },
+  );
   const line = r.stdout.split('\n').find((l) => l.startsWith('BENCH-RESULTS '));
   if (r.status !== 0 || !line) {
     console.log(`${f}: FAILED (exit ${r.status})`);
@@ -28,9 +32,17 @@ for (const f of files) {
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`\n${pad('benchmark', 78)} ${pad('ratio', 8)} ${pad('goal', 10)} met   detail`);
 for (const r of all) {
-  console.log(`${pad(r.name, 78)} ${pad(Number.isFinite(r.ratio) ? r.ratio.toFixed(3) : 'n/a', 8)} ${pad(r.goal, 10)} ${r.met ? 'yes ' : 'NO  '}  ${Object.entries(r.detail).map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toFixed(2) : v}`).join(' ')}`);
+  console.log(
+    `${pad(r.name, 78)} ${pad(Number.isFinite(r.ratio) ? r.ratio.toFixed(3) : 'n/a', 8)} ${pad(r.goal, 10)} ${r.met ? 'yes ' : 'NO  '}  ${Object.entries(
+      r.detail,
+    )
+      .map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toFixed(2) : v}`)
+      .join(' ')}`,
+  );
 }
 mkdirSync('test-results', { recursive: true });
 writeFileSync('test-results/bench.json', JSON.stringify(all, null, 2));
-console.log(`\n${all.filter((r) => r.met).length} of ${all.length} goals met (test-results/bench.json)${smoke ? ' [smoke: one short iteration, figures are not meaningful]' : ''}`);
+console.log(
+  `\n${all.filter((r) => r.met).length} of ${all.length} goals met (test-results/bench.json)${smoke ? ' [smoke: one short iteration, figures are not meaningful]' : ''}`,
+);
 if (smoke && all.some((r) => r.goal === 'runs')) process.exit(1);

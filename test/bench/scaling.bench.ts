@@ -49,8 +49,14 @@ function time(fn: () => void, minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 5): num
 // ---- inputs of a given size, built from real data -------------------------------------------------
 
 const GEMINI = join(SHARED, 'gemini');
-const EVENTS = readdirSync(GEMINI).filter((f) => f.startsWith('streaming-success')).flatMap((f) =>
-  readFileSync(join(GEMINI, f), 'utf8').split(/\r?\n\r?\n/).filter((e) => e.startsWith('data: ')).map((e) => e.slice(6)));
+const EVENTS = readdirSync(GEMINI)
+  .filter((f) => f.startsWith('streaming-success'))
+  .flatMap((f) =>
+    readFileSync(join(GEMINI, f), 'utf8')
+      .split(/\r?\n\r?\n/)
+      .filter((e) => e.startsWith('data: '))
+      .map((e) => e.slice(6)),
+  );
 
 function sseBody(bytes: number): Buffer {
   const parts: string[] = [];
@@ -91,7 +97,9 @@ function readStream(Reader: typeof SseReader | typeof JsonArrayReader, chunks: B
 
 /** A discovery document of about `bytes`: a real one's schemas repeated under new names (refs kept resolvable). */
 function discoveryDoc(bytes: number): string {
-  const base = JSON.parse(readFileSync(join(SHARED, 'discovery', 'drive.v2.json'), 'utf8')) as { schemas: Record<string, unknown> } & Record<string, unknown>;
+  const base = JSON.parse(readFileSync(join(SHARED, 'discovery', 'drive.v2.json'), 'utf8')) as {
+    schemas: Record<string, unknown>;
+  } & Record<string, unknown>;
   const entries = Object.entries(base.schemas);
   const schemas: Record<string, unknown> = {};
   const doc = { ...base, schemas, resources: {} };
@@ -110,7 +118,12 @@ function waterCell(bytes: number): string {
   const conds: string[] = [];
   let n = 0;
   for (let i = 0; n < bytes; i++) {
-    const c = i % 3 === 0 ? `(LocationId eq ${i} or RegionId eq 'hub.r${i}')` : i % 3 === 1 ? `CharacteristicName in ('pH', 'Nitrate ${i}')` : `ResultValue gte ${i}.5`;
+    const c =
+      i % 3 === 0
+        ? `(LocationId eq ${i} or RegionId eq 'hub.r${i}')`
+        : i % 3 === 1
+          ? `CharacteristicName in ('pH', 'Nitrate ${i}')`
+          : `ResultValue gte ${i}.5`;
     conds.push(c);
     n += c.length + 5;
   }
@@ -133,7 +146,13 @@ function scaling(name: string, make: (bytes: number) => unknown, run: (input: ne
   const detail: Record<string, number | string> = {};
   SIZES.forEach((s, i) => (detail[`ms${s >= MB ? `${s / MB}MB` : `${s / KB}KB`}`] = round(ms[i])));
   steps.forEach((x, i) => (detail[`step${i + 1}`] = round(x)));
-  return { name: `scaling: ${name}, time ratio per 10x input / 10 (worst step of 10 KB -> 100 KB -> 1 MB)`, ratio: worst, goal: '<= 1.1', met: worst <= 1.1, detail };
+  return {
+    name: `scaling: ${name}, time ratio per 10x input / 10 (worst step of 10 KB -> 100 KB -> 1 MB)`,
+    ratio: worst,
+    goal: '<= 1.1',
+    met: worst <= 1.1,
+    detail,
+  };
 }
 
 function chunking(name: string, Reader: typeof SseReader | typeof JsonArrayReader, body: Buffer): BenchResult {
@@ -143,7 +162,13 @@ function chunking(name: string, Reader: typeof SseReader | typeof JsonArrayReade
   if (readStream(Reader, small) !== events) throw new Error(`${name}: chunking changed the result`);
   const tBig = time(() => readStream(Reader, big));
   const tSmall = time(() => readStream(Reader, small));
-  return { name: `chunking: ${name} + JSON.parse + aggregate, ${body.length >= MB ? '1 MB' : `${Math.round(body.length / KB)} KB`} in 16-byte ÷ 64 KiB chunks`, ratio: tSmall / tBig, goal: '<= 2', met: tSmall / tBig <= 2, detail: { ms16B: round(tSmall), ms64KB: round(tBig), events } };
+  return {
+    name: `chunking: ${name} + JSON.parse + aggregate, ${body.length >= MB ? '1 MB' : `${Math.round(body.length / KB)} KB`} in 16-byte ÷ 64 KiB chunks`,
+    ratio: tSmall / tBig,
+    goal: '<= 2',
+    met: tSmall / tBig <= 2,
+    detail: { ms16B: round(tSmall), ms64KB: round(tBig), events },
+  };
 }
 
 async function serve(body: Buffer): Promise<{ url: string; close(): Promise<void> }> {
@@ -157,7 +182,11 @@ async function serve(body: Buffer): Promise<{ url: string; close(): Promise<void
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -166,7 +195,11 @@ const request = { contents: [{ role: 'user', parts: [{ text: 'bench' }] }] };
 /** The floor: the same request with the same fetch, events split on bytes, each event decoded and parsed once. */
 async function floor(url: string): Promise<{ ms: number; events: number }> {
   const t0 = performance.now();
-  const res = await nodeFetch(`${url}/v1beta/models/bench:streamGenerateContent?alt=sse`, { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' } });
+  const res = await nodeFetch(`${url}/v1beta/models/bench:streamGenerateContent?alt=sse`, {
+    method: 'POST',
+    body: JSON.stringify(request),
+    headers: { 'content-type': 'application/json', 'x-goog-api-key': 'bench' },
+  });
   let pending: Buffer | undefined;
   let events = 0;
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -184,7 +217,13 @@ async function floor(url: string): Promise<{ ms: number; events: number }> {
 
 async function ours(url: string): Promise<{ ms: number; events: number; text: number }> {
   const t0 = performance.now();
-  const r = await streamGenerateContent({ baseUrl: url, apiKey: 'bench', model: 'models/bench', request, retry: { maxAttempts: 1 } });
+  const r = await streamGenerateContent({
+    baseUrl: url,
+    apiKey: 'bench',
+    model: 'models/bench',
+    request,
+    retry: { maxAttempts: 1 },
+  });
   const ms = performance.now() - t0;
   if (r.error) throw new Error(`our client failed: ${r.error.message}`);
   return { ms, events: r.chunks, text: candidateText(r.response.candidates?.[0]).length };
@@ -228,8 +267,20 @@ async function sseFloor(): Promise<BenchResult[]> {
     const om = Math.min(...o);
     const pm = Math.min(...p);
     return [
-      { name: `generation: ${Math.round(body.length / MB)} MB SSE parse + aggregate ÷ the floor (same socket read + event split + JSON.parse)`, ratio: om / fm, goal: '<= 1.15', met: om / fm <= 1.15, detail: { oursMs: round(om), floorMs: round(fm), events } },
-      { name: `generation: ${Math.round(body.length / MB)} MB SSE parse + aggregate, ours ÷ @google/generative-ai 0.24.1`, ratio: om / pm, goal: 'report', met: true, detail: { oursMs: round(om), sdkMs: round(pm), speedup: round(pm / om) } },
+      {
+        name: `generation: ${Math.round(body.length / MB)} MB SSE parse + aggregate ÷ the floor (same socket read + event split + JSON.parse)`,
+        ratio: om / fm,
+        goal: '<= 1.15',
+        met: om / fm <= 1.15,
+        detail: { oursMs: round(om), floorMs: round(fm), events },
+      },
+      {
+        name: `generation: ${Math.round(body.length / MB)} MB SSE parse + aggregate, ours ÷ @google/generative-ai 0.24.1`,
+        ratio: om / pm,
+        goal: 'report',
+        met: true,
+        detail: { oursMs: round(om), sdkMs: round(pm), speedup: round(pm / om) },
+      },
     ];
   } finally {
     await s.close();
@@ -238,10 +289,22 @@ async function sseFloor(): Promise<BenchResult[]> {
 
 const suite: BenchSuite = async () => {
   const results: BenchResult[] = [
-    scaling('SSE reader + JSON.parse + aggregate', sseBody, (b: Buffer) => void readStream(SseReader, chunked(b, 64 * KB))),
-    scaling('JSON-array reader + JSON.parse + aggregate', arrayBody, (b: Buffer) => void readStream(JsonArrayReader, chunked(b, 64 * KB))),
+    scaling(
+      'SSE reader + JSON.parse + aggregate',
+      sseBody,
+      (b: Buffer) => void readStream(SseReader, chunked(b, 64 * KB)),
+    ),
+    scaling(
+      'JSON-array reader + JSON.parse + aggregate',
+      arrayBody,
+      (b: Buffer) => void readStream(JsonArrayReader, chunked(b, 64 * KB)),
+    ),
     scaling('discovery analysis (parse + every rule)', discoveryDoc, (t: string) => void analyzeText(t)),
-    scaling('water query cell ($select + $filter parse and validation)', waterCell, (t: string) => void analyzeQuery(t)),
+    scaling(
+      'water query cell ($select + $filter parse and validation)',
+      waterCell,
+      (t: string) => void analyzeQuery(t),
+    ),
     scaling('emulator $filter parser', sandboxFilter, (t: string) => void fieldsOf(parseExpr(t))),
     chunking('SSE reader', SseReader, sseBody(SMOKE ? 100 * KB : MB)),
     chunking('JSON-array reader', JsonArrayReader, arrayBody(SMOKE ? 100 * KB : MB)),

@@ -22,7 +22,10 @@ async function startChildSandbox(): Promise<{ info: { storage: string; accessTok
   const root = path.resolve(__dirname, '..', '..');
   const code = `const { startSandbox } = require(${JSON.stringify(path.join(root, 'src/sandbox/server.ts'))});
 startSandbox().then((s) => console.log(JSON.stringify({ storage: s.storage, accessToken: s.accessToken })));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=8192', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=8192', '-e', code], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise<{ storage: string; accessToken: string }>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -38,8 +41,17 @@ startSandbox().then((s) => console.log(JSON.stringify({ storage: s.storage, acce
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function listBench(origin: string, token: string): Promise<BenchResult> {
-  const ours = new StorageClient({ baseUrl: origin, servicePath: 'drive/v2/', uploadPath: 'upload/drive/v2/', auth: { token: () => token } });
-  const seeded = await ours.transport.json<{ id: string }>({ method: 'POST', url: `${origin}/store/v2/__sandbox/seedFolder`, json: { title: 'bench-10k', count: CHILDREN } });
+  const ours = new StorageClient({
+    baseUrl: origin,
+    servicePath: 'drive/v2/',
+    uploadPath: 'upload/drive/v2/',
+    auth: { token: () => token },
+  });
+  const seeded = await ours.transport.json<{ id: string }>({
+    method: 'POST',
+    url: `${origin}/store/v2/__sandbox/seedFolder`,
+    json: { title: 'bench-10k', count: CHILDREN },
+  });
   const q = `'${seeded.id}' in parents and trashed = false`;
 
   const { drive, auth } = await import('@googleapis/drive');
@@ -81,16 +93,35 @@ async function listBench(origin: string, token: string): Promise<BenchResult> {
   }
   const o = median(oursMs);
   const p = median(peerMs);
-  return { name: `storage: list ${CHILDREN.toLocaleString('en-US')} children, ours ÷ @googleapis/drive v2 (same /drive/v2 server)`, ratio: o / p, goal: '<= 1', met: o <= p, detail: { oursMs: Math.round(o), peerMs: Math.round(p), runs: LIST_RUNS, pageSize: 1000 } };
+  return {
+    name: `storage: list ${CHILDREN.toLocaleString('en-US')} children, ours ÷ @googleapis/drive v2 (same /drive/v2 server)`,
+    ratio: o / p,
+    goal: '<= 1',
+    met: o <= p,
+    detail: { oursMs: Math.round(o), peerMs: Math.round(p), runs: LIST_RUNS, pageSize: 1000 },
+  };
 }
 
 async function rawPut(origin: string, token: string, fileId: string, file: string, size: number): Promise<number> {
   const t = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const req = http.request(`${origin}/upload/store/v2/files/${fileId}?uploadType=media`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'content-length': String(size) } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`raw PUT answered ${res.statusCode}`))));
-    });
+    const req = http.request(
+      `${origin}/upload/store/v2/files/${fileId}?uploadType=media`,
+      {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/octet-stream',
+          'content-length': String(size),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`raw PUT answered ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
   });
@@ -140,8 +171,26 @@ async function uploadBench(origin: string, token: string): Promise<BenchResult[]
     const throughput = rawMs / oursMs;
     const growth = peak - base;
     return [
-      { name: `storage: resumable upload of ${UPLOAD_MB} MB from disk, throughput ÷ raw HTTP PUT`, ratio: throughput, goal: '>= 0.8', met: throughput >= 0.8, detail: { runs: 2, oursMs: Math.round(oursMs), rawPutMs: Math.round(rawMs), oursMBps: Math.round((UPLOAD_MB / oursMs) * 1000), rawMBps: Math.round((UPLOAD_MB / rawMs) * 1000) } },
-      { name: 'storage: resumable upload peak client memory growth ÷ 64 MB', ratio: growth / MEMORY_LIMIT, goal: '<= 1', met: growth <= MEMORY_LIMIT, detail: { growthMB: Math.round(growth / 1024 / 1024), baseRssMB: Math.round(base / 1024 / 1024) } },
+      {
+        name: `storage: resumable upload of ${UPLOAD_MB} MB from disk, throughput ÷ raw HTTP PUT`,
+        ratio: throughput,
+        goal: '>= 0.8',
+        met: throughput >= 0.8,
+        detail: {
+          runs: 2,
+          oursMs: Math.round(oursMs),
+          rawPutMs: Math.round(rawMs),
+          oursMBps: Math.round((UPLOAD_MB / oursMs) * 1000),
+          rawMBps: Math.round((UPLOAD_MB / rawMs) * 1000),
+        },
+      },
+      {
+        name: 'storage: resumable upload peak client memory growth ÷ 64 MB',
+        ratio: growth / MEMORY_LIMIT,
+        goal: '<= 1',
+        met: growth <= MEMORY_LIMIT,
+        detail: { growthMB: Math.round(growth / 1024 / 1024), baseRssMB: Math.round(base / 1024 / 1024) },
+      },
     ];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

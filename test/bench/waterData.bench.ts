@@ -17,17 +17,44 @@ import type { BenchResult, BenchSuite } from './types';
 
 const root = resolve(__dirname, '..', '..');
 // A typical analysis export (a quarter of the 44 columns) keeps the 1M-row run within the bench time budget.
-const EXPORT_COLUMNS = ['Id', 'DOI', 'MonitoringLocationID', 'MonitoringLocationLatitude', 'MonitoringLocationLongitude', 'ActivityStartDate', 'ActivityStartTime', 'CharacteristicName', 'ResultValue', 'ResultUnit', 'ResultDetectionCondition'];
+const EXPORT_COLUMNS = [
+  'Id',
+  'DOI',
+  'MonitoringLocationID',
+  'MonitoringLocationLatitude',
+  'MonitoringLocationLongitude',
+  'ActivityStartDate',
+  'ActivityStartTime',
+  'CharacteristicName',
+  'ResultValue',
+  'ResultUnit',
+  'ResultDetectionCondition',
+];
 
 async function serve(options: Partial<WaterEmulatorOptions>) {
   const apiKey = 'bench-key';
   const otherKey = 'bench-key-2';
   let origin = '';
-  const emulator = createWaterDataEmulatorWith({ extraApiKeys: [otherKey], ...options })({ apiKey, accessToken: '', origin: () => origin });
-  const server = http.createServer((req, res) => void Promise.resolve(emulator.handle(req, res, new URL(req.url ?? '/', origin))));
+  const emulator = createWaterDataEmulatorWith({ extraApiKeys: [otherKey], ...options })({
+    apiKey,
+    accessToken: '',
+    origin: () => origin,
+  });
+  const server = http.createServer(
+    (req, res) => void Promise.resolve(emulator.handle(req, res, new URL(req.url ?? '/', origin))),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { baseUrl: `${origin}/v1/odata/v4`, apiKey, otherKey, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    baseUrl: `${origin}/v1/odata/v4`,
+    apiKey,
+    otherKey,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 export async function pagingUnderLimit(): Promise<BenchResult> {
@@ -35,10 +62,19 @@ export async function pagingUnderLimit(): Promise<BenchResult> {
   const s = await serve({});
   try {
     // Warm the emulator's generated world with another limiter, then leave it the required pause.
-    await collectRows(new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter() }), `${s.baseUrl}/Observations`, { maxRows: 1, pageSize: 1 });
+    await collectRows(
+      new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter() }),
+      `${s.baseUrl}/Observations`,
+      { maxRows: 1, pageSize: 1 },
+    );
     await new Promise((r) => setTimeout(r, 600));
     let refusals = 0;
-    const client = new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter(), onRetry: () => refusals++ });
+    const client = new WaterClient({
+      baseUrl: s.baseUrl,
+      apiKey: s.apiKey,
+      limiter: new RateLimiter(),
+      onRetry: () => refusals++,
+    });
     const t0 = performance.now();
     const r = await collectRows(client, `${s.baseUrl}/Observations`, { maxRows: PAGES * 1000, pageSize: 1000 });
     const ms = performance.now() - t0;
@@ -60,12 +96,21 @@ export async function twoKeysPaging(): Promise<BenchResult> {
   const PAGES = 24;
   const s = await serve({});
   try {
-    await collectRows(new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter() }), `${s.baseUrl}/Observations`, { maxRows: 1, pageSize: 1 });
+    await collectRows(
+      new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter() }),
+      `${s.baseUrl}/Observations`,
+      { maxRows: 1, pageSize: 1 },
+    );
     await new Promise((r) => setTimeout(r, 600));
     let refusals = 0;
     // Two users, two processes in real life: each has its own key and its own limiter.
     const runOne = async (apiKey: string) => {
-      const client = new WaterClient({ baseUrl: s.baseUrl, apiKey, limiter: new RateLimiter(), onRetry: () => refusals++ });
+      const client = new WaterClient({
+        baseUrl: s.baseUrl,
+        apiKey,
+        limiter: new RateLimiter(),
+        onRetry: () => refusals++,
+      });
       const t0 = performance.now();
       const r = await collectRows(client, `${s.baseUrl}/Observations`, { maxRows: PAGES * 1000, pageSize: 1000 });
       return { ms: performance.now() - t0, pages: r.pages };
@@ -86,7 +131,11 @@ export async function twoKeysPaging(): Promise<BenchResult> {
 }
 
 /** Streams `rows` Records rows to CSV in a child process; returns its peak resident memory (VmHWM). */
-function csvPeak(baseUrl: string, apiKey: string, rows: number): Promise<{ peakKb: number; ms: number; lines: number }> {
+function csvPeak(
+  baseUrl: string,
+  apiKey: string,
+  rows: number,
+): Promise<{ peakKb: number; ms: number; lines: number }> {
   const code = `
     const { WaterClient } = require(${JSON.stringify(resolve(root, 'src/waterData/core/client.ts'))});
     const { RateLimiter } = require(${JSON.stringify(resolve(root, 'src/waterData/core/rateLimiter.ts'))});
@@ -102,7 +151,10 @@ function csvPeak(baseUrl: string, apiKey: string, rows: number): Promise<{ peakK
       .then(() => { process.stdout.write(JSON.stringify({ ms: Date.now() - t0, lines }) + '\\n'); out.end(); });
   `;
   return new Promise((resolvePeak, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let peakKb = 0;
     const poll = setInterval(() => {
       try {

@@ -42,14 +42,21 @@ const envNumber = (name: string): number | undefined => {
 
 /** Iterations and seconds for one target: the defaults, or the environment's longer run. */
 export function budget(defaults: { iterations: number; seconds: number }): { iterations: number; seconds: number } {
-  return { iterations: envNumber('FUZZ_ITERATIONS') ?? defaults.iterations, seconds: envNumber('FUZZ_SECONDS') ?? defaults.seconds };
+  return {
+    iterations: envNumber('FUZZ_ITERATIONS') ?? defaults.iterations,
+    seconds: envNumber('FUZZ_SECONDS') ?? defaults.seconds,
+  };
 }
 
 /**
  * Runs `body` for each iteration with its own PRNG until the iterations or the seconds run out.
  * Returns the number of iterations run (a property that ran zero times proves nothing: callers assert > 0).
  */
-export function fuzz(seed: number, limits: { iterations: number; seconds: number }, body: (r: Random, i: number) => void): number {
+export function fuzz(
+  seed: number,
+  limits: { iterations: number; seconds: number },
+  body: (r: Random, i: number) => void,
+): number {
   const deadline = performance.now() + limits.seconds * 1000;
   let i = 0;
   for (; i < limits.iterations && (i === 0 || performance.now() < deadline); i++) {
@@ -65,7 +72,11 @@ export function fuzz(seed: number, limits: { iterations: number; seconds: number
   return i;
 }
 
-export async function fuzzAsync(seed: number, limits: { iterations: number; seconds: number }, body: (r: Random, i: number) => Promise<void>): Promise<number> {
+export async function fuzzAsync(
+  seed: number,
+  limits: { iterations: number; seconds: number },
+  body: (r: Random, i: number) => Promise<void>,
+): Promise<number> {
   const deadline = performance.now() + limits.seconds * 1000;
   let i = 0;
   for (; i < limits.iterations && (i === 0 || performance.now() < deadline); i++) {
@@ -81,7 +92,32 @@ export async function fuzzAsync(seed: number, limits: { iterations: number; seco
   return i;
 }
 
-const NASTY_STRINGS = ['', ' ', '\u0000', '\uFFFD', '🦀', 'é', '"', '\\', '{', '}', '[', ']', '\r\n', '\n\n', '\r', 'data:', '__proto__', 'constructor', '%', '%zz', "'", '(', ')', 'x'.repeat(300)];
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  '\u0000',
+  '\uFFFD',
+  '🦀',
+  'é',
+  '"',
+  '\\',
+  '{',
+  '}',
+  '[',
+  ']',
+  '\r\n',
+  '\n\n',
+  '\r',
+  'data:',
+  '__proto__',
+  'constructor',
+  '%',
+  '%zz',
+  "'",
+  '(',
+  ')',
+  'x'.repeat(300),
+];
 
 /** Byte-level damage: flips, deletions, duplications, insertions of framing bytes, truncation. */
 export function mutateBytes(r: Random, input: Uint8Array): Buffer {
@@ -109,7 +145,11 @@ export function mutateBytes(r: Random, input: Uint8Array): Buffer {
         b = b.subarray(0, at);
         break;
       default:
-        b = Buffer.concat([b.subarray(0, at), Buffer.from([r.pick([0x0a, 0x0d, 0x7b, 0x7d, 0x22, 0x5c, 0xe2, 0x80, 0xf0])]), b.subarray(at)]);
+        b = Buffer.concat([
+          b.subarray(0, at),
+          Buffer.from([r.pick([0x0a, 0x0d, 0x7b, 0x7d, 0x22, 0x5c, 0xe2, 0x80, 0xf0])]),
+          b.subarray(at),
+        ]);
     }
   }
   return b;
@@ -134,7 +174,23 @@ export function randomValue(r: Random, depth = 0): unknown {
       return Array.from({ length: r.int(4) }, () => randomValue(r, depth + 1));
     case 7: {
       const o: Record<string, unknown> = {};
-      for (let k = r.int(4); k > 0; k--) o[r.pick(['text', 'parts', 'index', 'category', 'startIndex', 'endIndex', 'uri', 'name', 'args', '__proto__', 'constructor', 'x'])] = randomValue(r, depth + 1);
+      for (let k = r.int(4); k > 0; k--)
+        o[
+          r.pick([
+            'text',
+            'parts',
+            'index',
+            'category',
+            'startIndex',
+            'endIndex',
+            'uri',
+            'name',
+            'args',
+            '__proto__',
+            'constructor',
+            'x',
+          ])
+        ] = randomValue(r, depth + 1);
       return o;
     }
     default: {
@@ -152,8 +208,16 @@ export function mutateTree(r: Random, value: unknown, edits = 1 + r.int(4)): unk
   const stack: unknown[] = [copy];
   while (stack.length) {
     const v = stack.pop();
-    if (Array.isArray(v)) v.forEach((x, i) => { slots.push({ holder: v, key: i }); stack.push(x); });
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { slots.push({ holder: v as Record<string, unknown>, key: k }); stack.push(x); }
+    if (Array.isArray(v))
+      v.forEach((x, i) => {
+        slots.push({ holder: v, key: i });
+        stack.push(x);
+      });
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        slots.push({ holder: v as Record<string, unknown>, key: k });
+        stack.push(x);
+      }
   }
   for (let e = 0; e < edits && slots.length; e++) {
     const s = r.pick(slots);
@@ -166,7 +230,7 @@ export function mutateTree(r: Random, value: unknown, edits = 1 + r.int(4)): unk
 export function randomChunks(r: Random, bytes: Buffer): Buffer[] {
   const out: Buffer[] = [];
   const max = r.pick([1, 3, 16, 100, 4096, 65536]);
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const n = 1 + r.int(max);
     out.push(bytes.subarray(i, i + n));
     i += n;

@@ -12,10 +12,18 @@ import { Aggregator } from '../../src/generation/core/aggregate';
 import type { GenerateContentResponse } from '../../src/shared/wire/generation';
 import { budget, fuzz, mutateBytes, mutateTree, randomChunks, randomValue, type Random } from './fuzz';
 
-const DATA = process.env.API_WORKBENCH_DATA ? join(process.env.API_WORKBENCH_DATA, 'gemini') : resolve(__dirname, '../../../shared/data/gemini');
-const SSE_FILES = readdirSync(DATA).filter((f) => f.endsWith('.txt')).map((f) => readFileSync(join(DATA, f)));
+const DATA = process.env.API_WORKBENCH_DATA
+  ? join(process.env.API_WORKBENCH_DATA, 'gemini')
+  : resolve(__dirname, '../../../shared/data/gemini');
+const SSE_FILES = readdirSync(DATA)
+  .filter((f) => f.endsWith('.txt'))
+  .map((f) => readFileSync(join(DATA, f)));
 const EVENTS: GenerateContentResponse[] = SSE_FILES.flatMap((b) =>
-  b.toString('utf8').split(/\r?\n\r?\n/).filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)) as GenerateContentResponse),
+  b
+    .toString('utf8')
+    .split(/\r?\n\r?\n/)
+    .filter((e) => e.startsWith('data: '))
+    .map((e) => JSON.parse(e.slice(6)) as GenerateContentResponse),
 );
 
 type Reader = typeof SseReader | typeof JsonArrayReader;
@@ -47,26 +55,39 @@ function checkSummary(consumer: StreamConsumer): void {
     if (c.safetyRatings !== undefined) assert.ok(Array.isArray(c.safetyRatings));
     if (c.citationMetadata?.citationSources !== undefined) assert.ok(Array.isArray(c.citationMetadata.citationSources));
   }
-  const s = summarize({ response: a.response, error: consumer.error, aborted: false, incomplete: false, problems: a.problems });
+  const s = summarize({
+    response: a.response,
+    error: consumer.error,
+    aborted: false,
+    incomplete: false,
+    problems: a.problems,
+  });
   assert.ok(['done', 'stopped', 'error', 'blocked', 'awaitingApproval'].includes(s.state));
   assert.ok(Array.isArray(s.ratings) && Array.isArray(s.citations) && Array.isArray(s.functionCalls));
-  for (const c of s.citations) assert.ok(Number.isInteger(c.start) && (c.end ?? 0) >= (c.start ?? 0) && typeof c.text === "string");
+  for (const c of s.citations)
+    assert.ok(Number.isInteger(c.start) && (c.end ?? 0) >= (c.start ?? 0) && typeof c.text === 'string');
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 }
 
 /** A body: real recorded SSE, or real events re-framed (LF, CRLF, CR, JSON array), then damaged. */
 function body(r: Random, framing: 'sse' | 'json'): Buffer {
   if (framing === 'sse' && r.chance(0.4)) return mutateBytes(r, r.pick(SSE_FILES));
-  const events = Array.from({ length: 1 + r.int(6) }, () => (r.chance(0.5) ? mutateTree(r, r.pick(EVENTS)) : r.pick(EVENTS)));
+  const events = Array.from({ length: 1 + r.int(6) }, () =>
+    r.chance(0.5) ? mutateTree(r, r.pick(EVENTS)) : r.pick(EVENTS),
+  );
   const nl = r.pick(['\n', '\r\n', '\r']);
-  const text = framing === 'sse'
-    ? events.map((e) => `data: ${JSON.stringify(e)}${nl}${nl}`).join('')
-    : `[${events.map((e) => JSON.stringify(e, null, r.chance(0.5) ? 2 : 0)).join(`${nl},${nl}`)}]`;
+  const text =
+    framing === 'sse'
+      ? events.map((e) => `data: ${JSON.stringify(e)}${nl}${nl}`).join('')
+      : `[${events.map((e) => JSON.stringify(e, null, r.chance(0.5) ? 2 : 0)).join(`${nl},${nl}`)}]`;
   return r.chance(0.5) ? mutateBytes(r, Buffer.from(text)) : Buffer.from(text);
 }
 
 describe('fuzz: generation stream readers and aggregation', function () {
-  for (const [name, Reader, framing] of [['SSE', SseReader, 'sse'], ['JSON array', JsonArrayReader, 'json']] as const) {
+  for (const [name, Reader, framing] of [
+    ['SSE', SseReader, 'sse'],
+    ['JSON array', JsonArrayReader, 'json'],
+  ] as const) {
     it(`${name} reader: never throws, same items whatever the chunking`, () => {
       const n = fuzz(framing === 'sse' ? 11 : 12, budget({ iterations: 3000, seconds: 3 }), (r) => {
         const bytes = body(r, framing);

@@ -21,25 +21,156 @@ function prng(seed: number): () => number {
 const SEEDS = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : [1, 2, 3, 4];
 const BUDGET_MS = Number(process.env.FUZZ_SECONDS ?? 20) * 1000;
 
-const WEIRD = ['constructor', '__proto__', 'toString', 'root', '%E0%A4%A', '%ZZ', '..', '%2F', '', '0', '-1', 'a'.repeat(300), '\u00e9', '{fileId}', '*', 'trash', 'startPageToken', "'", '"', '%00', 'null'];
+const WEIRD = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'root',
+  '%E0%A4%A',
+  '%ZZ',
+  '..',
+  '%2F',
+  '',
+  '0',
+  '-1',
+  'a'.repeat(300),
+  '\u00e9',
+  '{fileId}',
+  '*',
+  'trash',
+  'startPageToken',
+  "'",
+  '"',
+  '%00',
+  'null',
+];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 const STORAGE_PATHS = [
-  '/store/v2/files', '/store/v2/files/{id}', '/store/v2/files/{id}/copy', '/store/v2/files/{id}/children', '/store/v2/files/{id}/children/{id}',
-  '/store/v2/files/{id}/parents', '/store/v2/files/{id}/parents/{id}', '/store/v2/files/{id}/permissions', '/store/v2/files/{id}/permissions/{id}',
-  '/store/v2/files/{id}/properties/{id}', '/store/v2/files/{id}/revisions/{id}', '/store/v2/files/{id}/comments/{id}/replies', '/store/v2/files/{id}/export',
-  '/store/v2/files/{id}/trash', '/store/v2/files/{id}/watch', '/store/v2/files/{id}/modifyLabels', '/store/v2/files/{id}/listLabels', '/store/v2/files/trash',
-  '/store/v2/files/generateIds', '/store/v2/about', '/store/v2/changes', '/store/v2/changes/{id}', '/store/v2/changes/startPageToken', '/store/v2/changes/watch',
-  '/store/v2/channels/stop', '/store/v2/drives', '/store/v2/drives/{id}', '/store/v2/drives/{id}/hide', '/store/v2/apps/{id}', '/store/v2/permissionIds/{id}',
-  '/drive/v2/files/{id}', '/store/v2/__sandbox/faults', '/store/v2/__sandbox/seedFolder', '/store/v2/__sandbox/oauth', '/upload/store/v2/files', '/upload/store/v2/files/{id}', '/upload/drive/v2/files', '/batch/store/v2', '/batch/drive/v2',
+  '/store/v2/files',
+  '/store/v2/files/{id}',
+  '/store/v2/files/{id}/copy',
+  '/store/v2/files/{id}/children',
+  '/store/v2/files/{id}/children/{id}',
+  '/store/v2/files/{id}/parents',
+  '/store/v2/files/{id}/parents/{id}',
+  '/store/v2/files/{id}/permissions',
+  '/store/v2/files/{id}/permissions/{id}',
+  '/store/v2/files/{id}/properties/{id}',
+  '/store/v2/files/{id}/revisions/{id}',
+  '/store/v2/files/{id}/comments/{id}/replies',
+  '/store/v2/files/{id}/export',
+  '/store/v2/files/{id}/trash',
+  '/store/v2/files/{id}/watch',
+  '/store/v2/files/{id}/modifyLabels',
+  '/store/v2/files/{id}/listLabels',
+  '/store/v2/files/trash',
+  '/store/v2/files/generateIds',
+  '/store/v2/about',
+  '/store/v2/changes',
+  '/store/v2/changes/{id}',
+  '/store/v2/changes/startPageToken',
+  '/store/v2/changes/watch',
+  '/store/v2/channels/stop',
+  '/store/v2/drives',
+  '/store/v2/drives/{id}',
+  '/store/v2/drives/{id}/hide',
+  '/store/v2/apps/{id}',
+  '/store/v2/permissionIds/{id}',
+  '/drive/v2/files/{id}',
+  '/store/v2/__sandbox/faults',
+  '/store/v2/__sandbox/seedFolder',
+  '/store/v2/__sandbox/oauth',
+  '/upload/store/v2/files',
+  '/upload/store/v2/files/{id}',
+  '/upload/drive/v2/files',
+  '/batch/store/v2',
+  '/batch/drive/v2',
 ];
 const OTHER_PATHS = [
-  '/v1beta/models', '/v1beta/models/{id}', '/v1beta/models/gemini-2.5-flash:generateContent', '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
-  '/v1beta/models/{id}:countTokens', '/v1beta/files', '/v1beta/files/{id}', '/upload/v1beta/files',
-  '/v1/odata/v4/Locations', '/v1/odata/v4/Observations', '/v1/odata/v4/Metadata', '/v1/odata/v4/Records', '/v1/odata/v4/{id}',
-  '/discovery/v1/apis', '/discovery/v1/apis/{id}/{id}/rest', '/discovery/v1/apis/store/v2/rest',
+  '/v1beta/models',
+  '/v1beta/models/{id}',
+  '/v1beta/models/gemini-2.5-flash:generateContent',
+  '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
+  '/v1beta/models/{id}:countTokens',
+  '/v1beta/files',
+  '/v1beta/files/{id}',
+  '/upload/v1beta/files',
+  '/v1/odata/v4/Locations',
+  '/v1/odata/v4/Observations',
+  '/v1/odata/v4/Metadata',
+  '/v1/odata/v4/Records',
+  '/v1/odata/v4/{id}',
+  '/discovery/v1/apis',
+  '/discovery/v1/apis/{id}/{id}/rest',
+  '/discovery/v1/apis/store/v2/rest',
 ];
-const Q_ATOMS = ['title', 'fullText', 'mimeType', 'trashed', 'starred', 'parents', 'properties', 'modifiedDate', 'constructor', '__proto__', 'name', 'memberCount', 'and', 'or', 'not', '(', ')', '=', '!=', 'contains', 'in', 'has', '<', '>=', "'x'", "'root'", "'\\''", 'true', 'false', '5', '{', '}', "'2026-01-01T00:00:00'", 'key', 'value'];
-const QUERY_KEYS = ['q', 'fields', 'maxResults', 'pageToken', 'orderBy', 'alt', 'uploadType', 'upload_id', 'mimeType', 'prettyPrint', 'corpora', 'spaces', 'addParents', 'removeParents', 'convert', 'newRevision', 'modifiedDateBehavior', 'supportsAllDrives', 'requestId', 'revisionId', '$filter', '$select', '$top', '$skiptoken', '$count', 'key', 'access_token', 'maxSize'];
+const Q_ATOMS = [
+  'title',
+  'fullText',
+  'mimeType',
+  'trashed',
+  'starred',
+  'parents',
+  'properties',
+  'modifiedDate',
+  'constructor',
+  '__proto__',
+  'name',
+  'memberCount',
+  'and',
+  'or',
+  'not',
+  '(',
+  ')',
+  '=',
+  '!=',
+  'contains',
+  'in',
+  'has',
+  '<',
+  '>=',
+  "'x'",
+  "'root'",
+  "'\\''",
+  'true',
+  'false',
+  '5',
+  '{',
+  '}',
+  "'2026-01-01T00:00:00'",
+  'key',
+  'value',
+];
+const QUERY_KEYS = [
+  'q',
+  'fields',
+  'maxResults',
+  'pageToken',
+  'orderBy',
+  'alt',
+  'uploadType',
+  'upload_id',
+  'mimeType',
+  'prettyPrint',
+  'corpora',
+  'spaces',
+  'addParents',
+  'removeParents',
+  'convert',
+  'newRevision',
+  'modifiedDateBehavior',
+  'supportsAllDrives',
+  'requestId',
+  'revisionId',
+  '$filter',
+  '$select',
+  '$top',
+  '$skiptoken',
+  '$count',
+  'key',
+  'access_token',
+  'maxSize',
+];
 
 interface Sent {
   method: string;
@@ -53,15 +184,39 @@ function generate(rnd: () => number, sb: RunningSandbox): Sent {
   const storage = rnd() < 0.7;
   // Segments go out as a client would send them: escaped, except the deliberately broken escapes.
   const segment = (w: string) => (/^[A-Za-z0-9%._*'{}-]*$/.test(w) ? w : encodeURIComponent(w));
-  let path = pick(storage ? STORAGE_PATHS : OTHER_PATHS).replace(/\{id\}/g, () => (rnd() < 0.3 ? 'root' : segment(pick(WEIRD))));
+  let path = pick(storage ? STORAGE_PATHS : OTHER_PATHS).replace(/\{id\}/g, () =>
+    rnd() < 0.3 ? 'root' : segment(pick(WEIRD)),
+  );
   const params: string[] = [];
   const nParams = Math.floor(rnd() * 4);
   for (let i = 0; i < nParams; i++) {
     const key = pick(QUERY_KEYS);
     let value: string;
-    if (key === 'q') value = encodeURIComponent(Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => pick(Q_ATOMS)).join(' '));
-    else if (key === 'fields') value = encodeURIComponent(pick(['*', 'items(id,title)', 'items(', 'id,,', 'a/b/c', '()', 'kind,items/parents(id)']));
-    else value = rnd() < 0.5 ? encodeURIComponent(pick(WEIRD)) : pick(['true', 'false', '0', '-5', '1000000', 'media', 'multipart', 'resumable', 'json', 'desc', 'title%20desc', 'text/plain', '%']);
+    if (key === 'q')
+      value = encodeURIComponent(Array.from({ length: 1 + Math.floor(rnd() * 8) }, () => pick(Q_ATOMS)).join(' '));
+    else if (key === 'fields')
+      value = encodeURIComponent(
+        pick(['*', 'items(id,title)', 'items(', 'id,,', 'a/b/c', '()', 'kind,items/parents(id)']),
+      );
+    else
+      value =
+        rnd() < 0.5
+          ? encodeURIComponent(pick(WEIRD))
+          : pick([
+              'true',
+              'false',
+              '0',
+              '-5',
+              '1000000',
+              'media',
+              'multipart',
+              'resumable',
+              'json',
+              'desc',
+              'title%20desc',
+              'text/plain',
+              '%',
+            ]);
     params.push(`${key}=${value}`);
   }
   if (params.length) path += '?' + params.join('&');
@@ -73,9 +228,37 @@ function generate(rnd: () => number, sb: RunningSandbox): Sent {
     headers['x-goog-api-key'] = sb.apiKey;
     headers['x-api-key'] = sb.apiKey;
   }
-  const extra = ['if-match', 'if-none-match', 'content-range', 'range', 'x-upload-content-length', 'x-upload-content-type', 'x-http-method-override', 'x-goog-upload-protocol', 'x-goog-upload-command', 'x-goog-upload-offset', 'x-goog-upload-header-content-length'];
+  const extra = [
+    'if-match',
+    'if-none-match',
+    'content-range',
+    'range',
+    'x-upload-content-length',
+    'x-upload-content-type',
+    'x-http-method-override',
+    'x-goog-upload-protocol',
+    'x-goog-upload-command',
+    'x-goog-upload-offset',
+    'x-goog-upload-header-content-length',
+  ];
   for (let i = Math.floor(rnd() * 3); i > 0; i--) {
-    headers[pick(extra)] = pick(['*', '"x"', 'bytes 0-9/10', 'bytes */*', 'bytes=0-', 'bytes=5-1', '-1', 'abc', 'GET', 'DELETE', 'resumable', 'start', 'upload, finalize', '0', '99999999999999999999']);
+    headers[pick(extra)] = pick([
+      '*',
+      '"x"',
+      'bytes 0-9/10',
+      'bytes */*',
+      'bytes=0-',
+      'bytes=5-1',
+      '-1',
+      'abc',
+      'GET',
+      'DELETE',
+      'resumable',
+      'start',
+      'upload, finalize',
+      '0',
+      '99999999999999999999',
+    ]);
   }
   const bodyKind = rnd();
   let body: Buffer | undefined;
@@ -83,15 +266,21 @@ function generate(rnd: () => number, sb: RunningSandbox): Sent {
     headers['content-type'] = 'application/json';
     body = Buffer.from(JSON.stringify(randomJson(rnd, 0)));
   } else if (bodyKind < 0.45) {
-    headers['content-type'] = pick(['multipart/related; boundary=b', 'multipart/mixed; boundary=b', 'multipart/related']);
-    body = Buffer.from(pick([
-      '--b\r\nContent-Type: application/json\r\n\r\n{"title":"f"}\r\n--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--',
-      '--b\r\nContent-Type: application/http\r\nContent-ID: <1>\r\n\r\nGET /store/v2/files/constructor\r\n--b--',
-      '--b\r\nContent-Type: application/http\r\n\r\nPOST /store/v2/files\r\ncontent-type: application/json\r\n\r\n{"parents":"x"}\r\n--b--',
-      '--b\r\n\r\n--b',
-      '--b--',
-      'no boundary at all',
-    ]));
+    headers['content-type'] = pick([
+      'multipart/related; boundary=b',
+      'multipart/mixed; boundary=b',
+      'multipart/related',
+    ]);
+    body = Buffer.from(
+      pick([
+        '--b\r\nContent-Type: application/json\r\n\r\n{"title":"f"}\r\n--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--',
+        '--b\r\nContent-Type: application/http\r\nContent-ID: <1>\r\n\r\nGET /store/v2/files/constructor\r\n--b--',
+        '--b\r\nContent-Type: application/http\r\n\r\nPOST /store/v2/files\r\ncontent-type: application/json\r\n\r\n{"parents":"x"}\r\n--b--',
+        '--b\r\n\r\n--b',
+        '--b--',
+        'no boundary at all',
+      ]),
+    );
   } else if (bodyKind < 0.55) {
     headers['content-type'] = pick(['text/plain', 'application/octet-stream', 'application/json']);
     body = Buffer.from(Array.from({ length: Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256)));
@@ -104,21 +293,62 @@ function randomJson(rnd: () => number, depth: number): unknown {
   const r = rnd();
   if (depth > 3 || r < 0.3) return [null, true, 5, -1.5, 'x', '', 'root', '__proto__', 1e308][Math.floor(rnd() * 9)];
   if (r < 0.5) return Array.from({ length: Math.floor(rnd() * 3) }, () => randomJson(rnd, depth + 1));
-  const keys = ['queued', 'count', 'kind', 'status', 'afterBytes', 'rateLimitPerSecond', 'accessTokenTtlSeconds', 'title', 'parents', 'id', 'mimeType', 'labels', 'properties', 'role', 'type', 'value', 'content', 'name', 'kind', 'contents', 'generationConfig', 'file', 'address', 'description', '__proto__', 'constructor', 'starred', 'key', 'visibility', 'modifiedDate'];
+  const keys = [
+    'queued',
+    'count',
+    'kind',
+    'status',
+    'afterBytes',
+    'rateLimitPerSecond',
+    'accessTokenTtlSeconds',
+    'title',
+    'parents',
+    'id',
+    'mimeType',
+    'labels',
+    'properties',
+    'role',
+    'type',
+    'value',
+    'content',
+    'name',
+    'kind',
+    'contents',
+    'generationConfig',
+    'file',
+    'address',
+    'description',
+    '__proto__',
+    'constructor',
+    'starred',
+    'key',
+    'visibility',
+    'modifiedDate',
+  ];
   const out: Record<string, unknown> = {};
-  for (let i = Math.floor(rnd() * 4); i > 0; i--) out[keys[Math.floor(rnd() * keys.length)]] = randomJson(rnd, depth + 1);
+  for (let i = Math.floor(rnd() * 4); i > 0; i--)
+    out[keys[Math.floor(rnd() * keys.length)]] = randomJson(rnd, depth + 1);
   return out;
 }
 
 function send(origin: string, s: Sent): Promise<{ status: number; uploadStatus?: string; text: string }> {
   const u = new URL(origin);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method: s.method, path: s.path, headers: s.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, uploadStatus: res.headers['x-goog-upload-status'] as string | undefined, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, method: s.method, path: s.path, headers: s.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            uploadStatus: res.headers['x-goog-upload-status'] as string | undefined,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
     req.on('error', reject);
     req.end(s.body);
@@ -169,14 +399,23 @@ describe('fuzz: sandbox HTTP routes', function () {
           continue;
         }
         count++;
-        if (r.status >= 500 && !(r.status === 503 && /injected|emulator-instructions/i.test(tag))) problems.push(`${tag} → ${r.status} ${r.text.slice(0, 200)}`);
+        if (r.status >= 500 && !(r.status === 503 && /injected|emulator-instructions/i.test(tag)))
+          problems.push(`${tag} → ${r.status} ${r.text.slice(0, 200)}`);
         // The upload protocol of the generation service states its answer in X-Goog-Upload-Status (empty body).
-        else if (r.status >= 400 && s.method !== 'HEAD' && r.uploadStatus === undefined && !hasErrorShape(s.path, r.text)) problems.push(`${tag} → ${r.status} not in the error shape: ${r.text.slice(0, 200)}`);
+        else if (
+          r.status >= 400 &&
+          s.method !== 'HEAD' &&
+          r.uploadStatus === undefined &&
+          !hasErrorShape(s.path, r.text)
+        )
+          problems.push(`${tag} → ${r.status} not in the error shape: ${r.text.slice(0, 200)}`);
         if (problems.length >= 20) break;
       }
     }
     // The server is still up and answering.
-    const about = await fetch(`${sb.url}/store/v2/about?fields=kind`, { headers: { authorization: `Bearer ${sb.accessToken}` } });
+    const about = await fetch(`${sb.url}/store/v2/about?fields=kind`, {
+      headers: { authorization: `Bearer ${sb.accessToken}` },
+    });
     assert.equal(about.status, 200);
     assert.deepEqual(problems, [], `${problems.length} problems in ${count} requests:\n${problems.join('\n')}`);
     assert.ok(count > 100, `only ${count} requests ran`);

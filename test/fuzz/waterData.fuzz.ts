@@ -7,8 +7,31 @@ import { FilterSyntaxError, formatFilter, parseFilter, walkFilter } from '../../
 import { evaluate, FilterError, fieldsOf, parseExpr } from '../../src/sandbox/waterData/filter';
 import { budget, fuzz, mutateBytes, type Random } from './fuzz';
 
-const FIELDS = ['LocationId', 'RegionId', 'CharacteristicName', 'ResultValue', 'Latitude', 'DOI', 'Id', 'MonitoringLocationType', 'ActivityStartYear', 'Nope'];
-const VALUES = ["'hub.atlantic'", "'O''Brien'", '42', '-1.5', '2e3', 'true', 'null', "'2024-01-01'", '2024-01-01', "'日本'", "''"];
+const FIELDS = [
+  'LocationId',
+  'RegionId',
+  'CharacteristicName',
+  'ResultValue',
+  'Latitude',
+  'DOI',
+  'Id',
+  'MonitoringLocationType',
+  'ActivityStartYear',
+  'Nope',
+];
+const VALUES = [
+  "'hub.atlantic'",
+  "'O''Brien'",
+  '42',
+  '-1.5',
+  '2e3',
+  'true',
+  'null',
+  "'2024-01-01'",
+  '2024-01-01',
+  "'日本'",
+  "''",
+];
 
 function condition(r: Random): string {
   switch (r.int(4)) {
@@ -23,7 +46,9 @@ function condition(r: Random): string {
 
 function filterText(r: Random, depth = 0): string {
   const n = 1 + r.int(depth > 2 ? 2 : 4);
-  const parts = Array.from({ length: n }, () => (r.chance(0.3) && depth < 6 ? `(${filterText(r, depth + 1)})` : condition(r)));
+  const parts = Array.from({ length: n }, () =>
+    r.chance(0.3) && depth < 6 ? `(${filterText(r, depth + 1)})` : condition(r),
+  );
   return parts.reduce((acc, p) => `${acc} ${r.pick(['and', 'or', 'AND'])} ${p}`);
 }
 
@@ -44,7 +69,8 @@ describe('fuzz: water data queries', () => {
         assert.ok(e.problem.start >= 0 && e.problem.start <= text.length && e.problem.end >= e.problem.start);
         return;
       }
-      for (const node of walkFilter(ast)) assert.ok(node.start >= 0 && node.end <= text.length && node.start <= node.end);
+      for (const node of walkFilter(ast))
+        assert.ok(node.start >= 0 && node.end <= text.length && node.start <= node.end);
       const once = formatFilter(ast);
       assert.equal(formatFilter(parseFilter(once)), once);
     });
@@ -54,7 +80,15 @@ describe('fuzz: water data queries', () => {
   it('query cells: never throw, diagnostics inside the cell', () => {
     const n = fuzz(42, budget({ iterations: 3000, seconds: 2 }), (r) => {
       const set = r.pick(['/Observations', '/Locations', '/Metadata', '/Records', '/Nope', '']);
-      const opts = [`$filter=${filterText(r)}`, `$select=${Array.from({ length: 1 + r.int(5) }, () => r.pick(FIELDS)).join(',')}`, `$top=${r.pick(['5', '0', '10001', 'x', '-1'])}`, '$count=true', '$skiptoken=Id:5', 'apikey=secret', '$orderby=Id'];
+      const opts = [
+        `$filter=${filterText(r)}`,
+        `$select=${Array.from({ length: 1 + r.int(5) }, () => r.pick(FIELDS)).join(',')}`,
+        `$top=${r.pick(['5', '0', '10001', 'x', '-1'])}`,
+        '$count=true',
+        '$skiptoken=Id:5',
+        'apikey=secret',
+        '$orderby=Id',
+      ];
       const chosen = opts.filter(() => r.chance(0.5));
       let cell = r.chance(0.5) ? `${set}?${chosen.join('&')}` : [set, ...chosen.map((o) => `&${o}`)].join('\n');
       if (r.chance(0.3)) cell = encodeURI(cell);
@@ -79,7 +113,10 @@ describe('fuzz: water data queries', () => {
         return;
       }
       fieldsOf(e);
-      assert.equal(typeof evaluate(e, (f) => (f === 'Latitude' ? [1.5] : f === 'RegionId' ? ['hub.atlantic', null] : [])), 'boolean');
+      assert.equal(
+        typeof evaluate(e, (f) => (f === 'Latitude' ? [1.5] : f === 'RegionId' ? ['hub.atlantic', null] : [])),
+        'boolean',
+      );
     });
     assert.ok(n > 0);
   });

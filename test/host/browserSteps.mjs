@@ -45,7 +45,8 @@ async function consent(page, choice) {
   try {
     await tab.waitForLoadState('domcontentloaded');
     const heading = (await tab.locator('h1').first().innerText({ timeout: 30_000 })).trim();
-    if (heading !== 'API Workbench sandbox') throw new Error(`the opened tab is not the consent page: ${tab.url().replace(/\?.*/, '')} shows "${heading}"`);
+    if (heading !== 'API Workbench sandbox')
+      throw new Error(`the opened tab is not the consent page: ${tab.url().replace(/\?.*/, '')} shows "${heading}"`);
     await tab.getByRole('button', { name: choice, exact: true }).click();
     // The redirect lands on the extension's loopback listener (through code-server's port proxy).
     const expected = choice === 'Allow' ? 'Signed in' : 'Sign-in failed';
@@ -67,7 +68,11 @@ async function describeScreen(page) {
     mkdirSync('test-results/host', { recursive: true });
     await page.screenshot({ path: 'test-results/host/failed-step.png' });
     const texts = await page.locator(`${DIALOG}, .notification-toast`).allInnerTexts();
-    const tabs = page.context().pages().map((p) => p.url().replace(/\?.*/, '')).join(', ');
+    const tabs = page
+      .context()
+      .pages()
+      .map((p) => p.url().replace(/\?.*/, ''))
+      .join(', ');
     return ` (tabs: ${tabs}; screen: ${texts.map((t) => t.replace(/\s+/g, ' ').trim()).join(' | ') || 'no dialog or notification'}; screenshot test-results/host/failed-step.png)`;
   } catch {
     return '';

@@ -3,7 +3,9 @@ import * as esbuild from 'esbuild';
 import { readdirSync } from 'node:fs';
 
 export async function buildHostTests() {
-  const suites = readdirSync('test/host/suite').filter((f) => f.endsWith('.test.ts')).map((f) => `test/host/suite/${f}`);
+  const suites = readdirSync('test/host/suite')
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `test/host/suite/${f}`);
   await esbuild.build({
     entryPoints: ['test/host/index.ts', ...suites],
     outdir: 'out/host',

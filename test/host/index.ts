@@ -42,10 +42,16 @@ export async function run(): Promise<void> {
   const suiteDir = path.join(__dirname, 'suite');
   const grep = process.env.API_WORKBENCH_TEST_GREP;
   if (grep) mocha.grep(grep);
-  for (const f of fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(suiteDir, f));
+  for (const f of fs
+    .readdirSync(suiteDir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(path.join(suiteDir, f));
   try {
     await new Promise<void>((resolve, reject) => {
-      const runner = mocha.run((failures) => (failures ? reject(new Error(`${failures} host test(s) failed`)) : resolve()));
+      const runner = mocha.run((failures) =>
+        failures ? reject(new Error(`${failures} host test(s) failed`)) : resolve(),
+      );
       runner.on('end', () => {
         const s = runner.stats;
         if (s) log(`host: ${s.passes} passed, ${s.failures} failed${s.pending ? `, ${s.pending} skipped` : ''}`);

@@ -25,8 +25,11 @@ export async function run(): Promise<void> {
 
   const open: string[] = [];
   const exported: unknown = ext.exports;
-  if (returned !== undefined || exported !== undefined) open.push(`exports: ${typeof exported} ${JSON.stringify(Object.keys((exported ?? returned ?? {}) as object))}`);
-  const registered = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('apiWorkbench.') && c.includes('_test'));
+  if (returned !== undefined || exported !== undefined)
+    open.push(`exports: ${typeof exported} ${JSON.stringify(Object.keys((exported ?? returned ?? {}) as object))}`);
+  const registered = (await vscode.commands.getCommands(true)).filter(
+    (c) => c.startsWith('apiWorkbench.') && c.includes('_test'),
+  );
   if (registered.length) open.push(`registered: ${registered.join(', ')}`);
   if (__TEST_COMMAND_IDS__.length === 0) open.push('no _test ids were given to the probe');
   for (const id of __TEST_COMMAND_IDS__) {

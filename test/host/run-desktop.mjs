@@ -21,10 +21,17 @@ try {
     extensionDevelopmentPath: root,
     extensionTestsPath: join(root, 'out', 'host', 'index.js'),
     // A short user-data dir keeps the IPC socket path under the 104-character limit.
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${mkdtempSync(join(tmpdir(), 'vsc-'))}`],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'vsc-'))}`,
+    ],
   });
 } catch (err) {
   console.error(`[desktop] ${err instanceof Error ? err.message : err}`);
-  console.error('[desktop] Needs a desktop VS Code: set VSCODE_EXECUTABLE=/path/to/code, or run where @vscode/test-electron can download one.');
+  console.error(
+    '[desktop] Needs a desktop VS Code: set VSCODE_EXECUTABLE=/path/to/code, or run where @vscode/test-electron can download one.',
+  );
   process.exit(1);
 }

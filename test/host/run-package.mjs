@@ -24,8 +24,18 @@ if (size >= LIMIT) {
   failures++;
 }
 // Every webview and renderer bundle, with its stylesheet, must ship: a missing one is a blank view.
-const shipped = new Set(execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' }).split('\n').map((l) => l.trim()));
-for (const file of ['dist/webview/generation.js', 'dist/webview/discoveryPreview.js', 'dist/renderer/waterData.js', 'media/generation/panel.css', 'media/discovery/preview.css']) {
+const shipped = new Set(
+  execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim()),
+);
+for (const file of [
+  'dist/webview/generation.js',
+  'dist/webview/discoveryPreview.js',
+  'dist/renderer/waterData.js',
+  'media/generation/panel.css',
+  'media/discovery/preview.css',
+]) {
   if (shipped.has(file)) continue;
   console.log(`  ✘ the package lacks ${file}`);
   failures++;
@@ -37,7 +47,9 @@ const testIds = new Set();
 const walk = (dir) => {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     if (e.isDirectory()) walk(join(dir, e.name));
-    else if (e.name.endsWith('.ts')) for (const m of readFileSync(join(dir, e.name), 'utf8').matchAll(/'(apiWorkbench\.[\w.]*_test\w*)'/g)) testIds.add(m[1]);
+    else if (e.name.endsWith('.ts'))
+      for (const m of readFileSync(join(dir, e.name), 'utf8').matchAll(/'(apiWorkbench\.[\w.]*_test\w*)'/g))
+        testIds.add(m[1]);
   }
 };
 walk(join(root, 'src'));
@@ -84,7 +96,10 @@ mkdirSync(extDir);
 installExtension(vsix, extDir);
 const probe = join(work, 'probe');
 mkdirSync(probe);
-writeFileSync(join(probe, 'package.json'), JSON.stringify({ name: 'package-probe', publisher: 'test', version: '0.0.1', engines: { vscode: '^1.100.0' } }));
+writeFileSync(
+  join(probe, 'package.json'),
+  JSON.stringify({ name: 'package-probe', publisher: 'test', version: '0.0.1', engines: { vscode: '^1.100.0' } }),
+);
 await esbuild.build({
   entryPoints: ['test/host/package-probe.ts'],
   outfile: join(probe, 'probe.js'),

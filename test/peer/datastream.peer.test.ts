@@ -18,7 +18,11 @@ class OfficialClient {
   readonly statuses: number[] = [];
   readonly starts: number[] = [];
 
-  constructor(private readonly base: string, private readonly key: string, private readonly follow: 'link-header' | 'next-link') {}
+  constructor(
+    private readonly base: string,
+    private readonly key: string,
+    private readonly follow: 'link-header' | 'next-link',
+  ) {}
 
   url(set: string, params: Record<string, string>): string {
     const u = new URL(`${this.base}/${set}`);
@@ -67,7 +71,7 @@ describe('peer: DataStream official-client paging against the sandbox', () => {
   it('JS client: Link header only, 0.5 s apart — every page, no refusal', async () => {
     const c = new OfficialClient(sandbox.waterData, sandbox.apiKey, 'link-header');
     const rows = await c.all('Locations', { $select: 'Id,DOI', $top: '100' });
-    const total = await c.count('Locations', "Id gt 0");
+    const total = await c.count('Locations', 'Id gt 0');
     assert.equal(rows.length, total);
     assert.equal(new Set(rows.map((r) => r.Id)).size, rows.length);
     assert.ok(c.statuses.length >= 5 && c.statuses.every((s) => s === 200));
@@ -88,7 +92,11 @@ describe('peer: DataStream official-client paging against the sandbox', () => {
     assert.ok(locations.length >= 2, `${locations.length} locations`);
     const ids = new Set<unknown>();
     for (const l of locations) {
-      const part = await c.all('Observations', { $select: 'Id,LocationId', $filter: `LocationId eq ${String(l.Id)} and (${filter})`, $top: '10000' });
+      const part = await c.all('Observations', {
+        $select: 'Id,LocationId',
+        $filter: `LocationId eq ${String(l.Id)} and (${filter})`,
+        $top: '10000',
+      });
       for (const o of part) {
         assert.equal(o.LocationId, l.Id);
         ids.add(o.Id);

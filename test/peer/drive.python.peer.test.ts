@@ -22,8 +22,15 @@ function pythonClient(): string | { skip: string } {
   }
   const have = spawnSync(PYTHON, ['-c', 'import googleapiclient, google.oauth2.credentials'], { encoding: 'utf8' });
   if (have.status === 0) return PYTHON;
-  const pip = spawnSync(PYTHON, ['-m', 'pip', 'install', '--retries', '0', '--disable-pip-version-check', '-q', 'google-api-python-client'], { encoding: 'utf8', timeout: 180_000 });
-  if (pip.status !== 0) return { skip: `google-api-python-client could not be installed: ${(pip.stderr || pip.stdout).trim().split('\n').pop()}` };
+  const pip = spawnSync(
+    PYTHON,
+    ['-m', 'pip', 'install', '--retries', '0', '--disable-pip-version-check', '-q', 'google-api-python-client'],
+    { encoding: 'utf8', timeout: 180_000 },
+  );
+  if (pip.status !== 0)
+    return {
+      skip: `google-api-python-client could not be installed: ${(pip.stderr || pip.stdout).trim().split('\n').pop()}`,
+    };
   return PYTHON;
 }
 
@@ -45,7 +52,10 @@ describe('peer: google-api-python-client (Python) against the sandbox', function
   it('resumable upload in 256 KiB chunks, download, list, batch, and a reused connection', async () => {
     const script = path.join(__dirname, 'python', 'drive_peer.py');
     // Asynchronous: the sandbox answering the script runs in this process.
-    const { stdout } = await promisify(execFile)(python, [script, sb.url, sb.accessToken], { encoding: 'utf8', timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(python, [script, sb.url, sb.accessToken], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     const out = JSON.parse(stdout) as Record<string, unknown>;
     assert.equal(out.about, 'drive#about');
     assert.equal(out.resumableSize, '600000');

@@ -52,16 +52,45 @@ describe('peer: @google/genai against the sandbox', () => {
     for await (const c of stream) second += c.text ?? '';
     assert.match(second, /What did I say\?/);
     // The SDK keeps each streamed chunk as its own model content; the turns alternate.
-    const turns = chat.getHistory().map((h) => h.role).filter((role, i, all) => role !== all[i - 1]);
+    const turns = chat
+      .getHistory()
+      .map((h) => h.role)
+      .filter((role, i, all) => role !== all[i - 1]);
     assert.deepEqual(turns, ['user', 'model', 'user', 'model']);
   });
 
   for (const form of ['parameters', 'parametersJsonSchema'] as const) {
     it(`function calling with ${form}: required arguments present and typed, then the function's answer`, async () => {
-      const declaration = form === 'parameters'
-        ? { name: 'get_weather', parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING }, unit: { type: Type.STRING, enum: ['celsius', 'fahrenheit'] }, days: { type: Type.INTEGER } }, required: ['city', 'unit', 'days'] } }
-        : { name: 'get_weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1 } }, required: ['city', 'unit', 'days'] } };
-      const config = { tools: [{ functionDeclarations: [declaration] }], toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } } };
+      const declaration =
+        form === 'parameters'
+          ? {
+              name: 'get_weather',
+              parameters: {
+                type: Type.OBJECT,
+                properties: {
+                  city: { type: Type.STRING },
+                  unit: { type: Type.STRING, enum: ['celsius', 'fahrenheit'] },
+                  days: { type: Type.INTEGER },
+                },
+                required: ['city', 'unit', 'days'],
+              },
+            }
+          : {
+              name: 'get_weather',
+              parametersJsonSchema: {
+                type: 'object',
+                properties: {
+                  city: { type: 'string' },
+                  unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+                  days: { type: 'integer', minimum: 1 },
+                },
+                required: ['city', 'unit', 'days'],
+              },
+            };
+      const config = {
+        tools: [{ functionDeclarations: [declaration] }],
+        toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } },
+      };
       const r = await ai.models.generateContent({ model: MODEL, contents: 'What is the weather in Oslo?', config });
       const call = r.functionCalls?.[0];
       assert.equal(call?.name, 'get_weather');
@@ -82,7 +111,10 @@ describe('peer: @google/genai against the sandbox', () => {
   }
 
   it('uploads a file, gets it until ACTIVE, and uses it as fileData', async () => {
-    const file = await ai.files.upload({ file: new Blob(['hello sandbox'], { type: 'text/plain' }), config: { mimeType: 'text/plain', displayName: 'note.txt' } });
+    const file = await ai.files.upload({
+      file: new Blob(['hello sandbox'], { type: 'text/plain' }),
+      config: { mimeType: 'text/plain', displayName: 'note.txt' },
+    });
     assert.match(file.name ?? '', /^files\//);
     assert.equal(file.sizeBytes, '13');
     let got = await ai.files.get({ name: file.name! });
@@ -92,7 +124,10 @@ describe('peer: @google/genai against the sandbox', () => {
     }
     assert.equal(got.state, 'ACTIVE');
     assert.equal(got.displayName, 'note.txt');
-    const r = await ai.models.generateContent({ model: MODEL, contents: [createPartFromUri(got.uri!, got.mimeType!), 'Describe the attachment'] });
+    const r = await ai.models.generateContent({
+      model: MODEL,
+      contents: [createPartFromUri(got.uri!, got.mimeType!), 'Describe the attachment'],
+    });
     assert.match(r.text ?? '', new RegExp(`Attachments received: file ${got.name!} \\(text/plain\\)`));
   });
 
@@ -106,15 +141,21 @@ describe('peer: @google/genai against the sandbox', () => {
     return 200;
   };
 
-  it('errors reach the caller as ApiError with the service\'s status: 400, 404, 429', async () => {
-    assert.equal(await status(ai.models.generateContent({ model: MODEL, contents: 'hi', config: { temperature: 5 } })), 400);
+  it("errors reach the caller as ApiError with the service's status: 400, 404, 429", async () => {
+    assert.equal(
+      await status(ai.models.generateContent({ model: MODEL, contents: 'hi', config: { temperature: 5 } })),
+      400,
+    );
     assert.equal(await status(ai.models.generateContent({ model: 'gemini-0-none', contents: 'hi' })), 404);
     assert.equal(await status(ai.models.generateContent({ model: MODEL, contents: 'hi [[429]]' })), 429);
     assert.equal(await status(ai.models.generateContentStream({ model: MODEL, contents: 'hi [[429]]' })), 429);
   });
 
   it('a mid-stream error ends the stream with ApiError 503 after the chunks before it', async () => {
-    const stream = await ai.models.generateContentStream({ model: MODEL, contents: 'tell me more [[midstream-error]]' });
+    const stream = await ai.models.generateContentStream({
+      model: MODEL,
+      contents: 'tell me more [[midstream-error]]',
+    });
     let received = 0;
     let caught: unknown;
     try {
@@ -128,9 +169,12 @@ describe('peer: @google/genai against the sandbox', () => {
     assert.match(caught.message, /UNAVAILABLE/);
   });
 
-  it('the README\'s Node snippet runs as printed', async () => {
+  it("the README's Node snippet runs as printed", async () => {
     // Asynchronously: the sandbox answering it lives in this process.
-    const r = await runScript(process.execPath, [resolve(__dirname, 'snippets/genai-node.mjs')], { SANDBOX_URL: sandbox.url, SANDBOX_API_KEY: sandbox.apiKey });
+    const r = await runScript(process.execPath, [resolve(__dirname, 'snippets/genai-node.mjs')], {
+      SANDBOX_URL: sandbox.url,
+      SANDBOX_API_KEY: sandbox.apiKey,
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /Hello from Node/);
     assert.match(r.stdout, /\[\{"name":"get_weather","args":\{"city":"Oslo"\}\}\]/);

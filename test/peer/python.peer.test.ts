@@ -18,13 +18,17 @@ const PACKAGE = 'google-genai==2.25.0';
 function prepareVenv(): string | undefined {
   const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return 'python3 is not installed';
-  const ready = () => existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import google.genai'], { encoding: 'utf8' }).status === 0;
+  const ready = () =>
+    existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import google.genai'], { encoding: 'utf8' }).status === 0;
   if (ready()) return undefined;
   if (!existsSync(PYTHON)) {
     const venv = spawnSync('python3', ['-m', 'venv', VENV], { encoding: 'utf8' });
     if (venv.status !== 0) return `python3 -m venv failed: ${venv.stderr.trim().split('\n').pop() ?? ''}`;
   }
-  const pip = spawnSync(PYTHON, ['-m', 'pip', 'install', '--retries', '0', '--quiet', PACKAGE], { encoding: 'utf8', timeout: 600_000 });
+  const pip = spawnSync(PYTHON, ['-m', 'pip', 'install', '--retries', '0', '--quiet', PACKAGE], {
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   if (pip.status !== 0) return `pip could not install ${PACKAGE}: ${pip.stderr.trim().split('\n').pop() ?? ''}`;
   return ready() ? undefined : `${PACKAGE} installed but google.genai does not import`;
 }
@@ -42,11 +46,18 @@ describe('peer: google-genai (Python) against the sandbox', function () {
   });
   after(async () => sandbox?.close());
 
-  it('the README\'s Python snippet: stream, unary and a function call with its required argument', async () => {
-    const r = await runScript(PYTHON, [resolve(__dirname, 'snippets/genai_python.py')], { SANDBOX_URL: sandbox!.url, SANDBOX_API_KEY: sandbox!.apiKey });
+  it("the README's Python snippet: stream, unary and a function call with its required argument", async () => {
+    const r = await runScript(PYTHON, [resolve(__dirname, 'snippets/genai_python.py')], {
+      SANDBOX_URL: sandbox!.url,
+      SANDBOX_API_KEY: sandbox!.apiKey,
+    });
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.split('\n');
-    assert.match(r.stdout, /\*\*Sandbox reply\*\* — you wrote 3 words[\s\S]*> Hello from Python/, 'the stream arrived whole');
+    assert.match(
+      r.stdout,
+      /\*\*Sandbox reply\*\* — you wrote 3 words[\s\S]*> Hello from Python/,
+      'the stream arrived whole',
+    );
     assert.ok(lines.includes('**Sandbox reply** — you wrote 2 words (11 characters).'), r.stdout);
     assert.equal(lines.filter(Boolean).pop(), '[{"name": "get_weather", "args": {"city": "Oslo"}}]');
   });
@@ -69,7 +80,10 @@ describe('peer: google-genai (Python) against the sandbox', function () {
     ].join('\n');
     const r = await runScript(PYTHON, ['-c', script], { SANDBOX_URL: sandbox!.url, SANDBOX_API_KEY: sandbox!.apiKey });
     assert.equal(r.status, 0, r.stderr);
-    const [used, refused] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file?: string; text?: string; status?: number });
+    const [used, refused] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file?: string; text?: string; status?: number });
     assert.match(used.text!, new RegExp(`Attachments received: file ${used.file!} \\(text/plain\\)`));
     assert.equal(refused.status, 400);
   });

@@ -8,9 +8,18 @@ export interface ScriptResult {
   stderr: string;
 }
 
-export function runScript(cmd: string, args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<ScriptResult> {
+export function runScript(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<ScriptResult> {
   return new Promise((done, fail) => {
-    const child = spawn(cmd, args, { cwd: resolve(__dirname, '..', '..'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: resolve(__dirname, '..', '..'),
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

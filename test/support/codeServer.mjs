@@ -16,7 +16,10 @@ export const codeServerBin = join(installDir, 'node_modules', 'code-server', 'ou
 const DEBIAN_PACKAGES = [
   { pkg: 'chromium', check: () => existsSync('/usr/bin/chromium') },
   { pkg: 'ripgrep', check: () => existsSync('/usr/bin/rg') },
-  { pkg: 'libkrb5-dev', check: () => existsSync('/usr/include/gssapi/gssapi.h') || existsSync('/usr/include/gssapi.h') },
+  {
+    pkg: 'libkrb5-dev',
+    check: () => existsSync('/usr/include/gssapi/gssapi.h') || existsSync('/usr/include/gssapi.h'),
+  },
   { pkg: 'fonts-dejavu-core', check: () => existsSync('/usr/share/fonts/truetype/dejavu') },
 ];
 
@@ -29,7 +32,9 @@ export function ensureDebianPackages() {
   const missing = DEBIAN_PACKAGES.filter((p) => !p.check()).map((p) => p.pkg);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`Missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `Missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -63,15 +68,33 @@ export function ensureCodeServer() {
   rmSync(installDir, { recursive: true, force: true });
   mkdirSync(installDir, { recursive: true });
   // npm 11 runs dependency install scripts only when package.json allows them.
-  writeFileSync(join(installDir, 'package.json'), JSON.stringify({
-    name: 'api-workbench-test-host',
-    private: true,
-    dependencies: { 'code-server': CODE_SERVER_VERSION },
-    allowScripts: { 'code-server': true, argon2: true },
-  }, null, 2));
-  const env = { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
-  const r = spawnSync('npm', ['install', '--no-save', '--loglevel=error'], { cwd: installDir, stdio: ['ignore', 'inherit', 'inherit'], env });
-  if (r.status !== 0 || !existsSync(codeServerBin)) throw new Error(`code-server install failed (npm exit ${r.status}); see the output above`);
+  writeFileSync(
+    join(installDir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'api-workbench-test-host',
+        private: true,
+        dependencies: { 'code-server': CODE_SERVER_VERSION },
+        allowScripts: { 'code-server': true, argon2: true },
+      },
+      null,
+      2,
+    ),
+  );
+  const env = {
+    ...process.env,
+    npm_config_unsafe_perm: 'true',
+    npm_config_yes: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+  };
+  const r = spawnSync('npm', ['install', '--no-save', '--loglevel=error'], {
+    cwd: installDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env,
+  });
+  if (r.status !== 0 || !existsSync(codeServerBin))
+    throw new Error(`code-server install failed (npm exit ${r.status}); see the output above`);
   writeFileSync(marker, new Date().toISOString());
   log('code-server installed');
 }
@@ -97,24 +120,49 @@ export async function startCodeServer({ folder, profileDir, settings = {}, env =
   const extDir = extensionsDir ?? join(profileDir, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extDir, { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({
-    'security.workspace.trust.enabled': false,
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'update.mode': 'none',
-    ...settings,
-  }, null, 2));
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'security.workspace.trust.enabled': false,
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'telemetry.telemetryLevel': 'off',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'update.mode': 'none',
+        ...settings,
+      },
+      null,
+      2,
+    ),
+  );
   const configFile = join(profileDir, 'config.yaml');
   writeFileSync(configFile, 'auth: none\ncert: false\n');
-  const args = [codeServerBin, '--config', configFile, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', userDataDir, '--extensions-dir', extDir, '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', folder];
+  const args = [
+    codeServerBin,
+    '--config',
+    configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extDir,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    folder,
+  ];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const collect = (d) => { output += d.toString(); if (output.length > 200_000) output = output.slice(-100_000); };
+  const collect = (d) => {
+    output += d.toString();
+    if (output.length > 200_000) output = output.slice(-100_000);
+  };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
@@ -124,7 +172,9 @@ export async function startCodeServer({ folder, profileDir, settings = {}, env =
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) break;
-    } catch { /* not yet listening */ }
+    } catch {
+      /* not yet listening */
+    }
     if (Date.now() > deadline) throw new Error(`code-server did not start within 60 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -132,21 +182,30 @@ export async function startCodeServer({ folder, profileDir, settings = {}, env =
     url,
     port,
     output: () => output,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
   };
 }
 
 export function installExtension(vsix, extensionsDir) {
-  const r = spawnSync(process.execPath, [codeServerBin, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [codeServerBin, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`--install-extension failed: ${r.stderr || r.stdout}`);
   return r.stdout;
 }
 
 export function readJsonSafe(p) {
-  try { return JSON.parse(readFileSync(p, 'utf8')); } catch { return undefined; }
+  try {
+    return JSON.parse(readFileSync(p, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }

@@ -8,10 +8,27 @@ import { join } from 'node:path';
 import { startCodeServer } from './codeServer.mjs';
 import { launchBrowser } from './browser.mjs';
 
-export async function runHostTests({ extensionPath, testsModule, folder, timeoutMs = 20 * 60_000, env = {}, settings = {}, onPage, onLine, quiet = false, extensionsDir }) {
+export async function runHostTests({
+  extensionPath,
+  testsModule,
+  folder,
+  timeoutMs = 20 * 60_000,
+  env = {},
+  settings = {},
+  onPage,
+  onLine,
+  quiet = false,
+  extensionsDir,
+}) {
   const profileDir = mkdtempSync(join(tmpdir(), 'apiwb-host-'));
   const reportFile = join(profileDir, 'report.log');
-  const server = await startCodeServer({ folder, profileDir, settings, extensionsDir, env: { ...env, API_WORKBENCH_TEST_REPORT: reportFile } });
+  const server = await startCodeServer({
+    folder,
+    profileDir,
+    settings,
+    extensionsDir,
+    env: { ...env, API_WORKBENCH_TEST_REPORT: reportFile },
+  });
   const browser = await launchBrowser();
   let printed = 0;
   const flushReport = () => {
@@ -46,11 +63,15 @@ export async function runHostTests({ extensionPath, testsModule, folder, timeout
     const code = await Promise.race([exit, timeout]);
     flushReport();
     if (code === 'timeout') {
-      process.stderr.write(`[host] tests did not finish within ${Math.round(timeoutMs / 1000)} s\n${server.output().slice(-4000)}\n${errors.join('\n')}\n`);
+      process.stderr.write(
+        `[host] tests did not finish within ${Math.round(timeoutMs / 1000)} s\n${server.output().slice(-4000)}\n${errors.join('\n')}\n`,
+      );
       return 1;
     }
     if (!existsSync(reportFile)) {
-      process.stderr.write(`[host] the test module wrote no report; code-server said:\n${server.output().slice(-4000)}\n`);
+      process.stderr.write(
+        `[host] the test module wrote no report; code-server said:\n${server.output().slice(-4000)}\n`,
+      );
     }
     return code;
   } finally {

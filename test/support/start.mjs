@@ -25,13 +25,21 @@ if (!existsSync(workspace)) {
   cpSync(join(root, 'samples'), workspace, { recursive: true });
 }
 
-const sandbox = spawn(process.execPath, ['dist/cli.js', 'sandbox', '--port', process.env.SANDBOX_PORT ?? '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const sandbox = spawn(process.execPath, ['dist/cli.js', 'sandbox', '--port', process.env.SANDBOX_PORT ?? '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const sandboxInfo = await new Promise((resolveInfo) => {
   createInterface({ input: sandbox.stdout }).once('line', (l) => resolveInfo(JSON.parse(l)));
 });
 
-const server = await startCodeServer({ folder: workspace, profileDir, settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
-const payload = encodeURIComponent(JSON.stringify([['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${root}`]]));
+const server = await startCodeServer({
+  folder: workspace,
+  profileDir,
+  settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+});
+const payload = encodeURIComponent(
+  JSON.stringify([['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${root}`]]),
+);
 const url = `${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${payload}`;
 console.log(`
 API Workbench is running in VS Code (code-server ${server.port}).

@@ -69,7 +69,11 @@ const tiers = [
   ['peer tests (official clients against the sandbox)', 'npx', ['mocha', '--config', 'test/peer/.mocharc.json']],
   ['host tests (VS Code 1.100.3 extension host)', process.execPath, ['test/host/run-code-server.mjs']],
   ['UI smoke tests (screenshots in test-results/ui)', process.execPath, ['test/ui/run-ui.mjs']],
-  ['renderer UI tests in Chromium (screenshots in test-results/renderer)', process.execPath, ['--import', 'tsx', 'test/ui/renderer/run.ts']],
+  [
+    'renderer UI tests in Chromium (screenshots in test-results/renderer)',
+    process.execPath,
+    ['--import', 'tsx', 'test/ui/renderer/run.ts'],
+  ],
   ['package (.vsix installs into code-server and activates)', process.execPath, ['test/host/run-package.mjs']],
 ].filter(([label]) => only.length === 0 || only.some((o) => label.startsWith(o)));
 

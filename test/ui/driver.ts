@@ -66,7 +66,11 @@ const steps: Record<string, () => Promise<void>> = {
   async discoveryPreview() {
     // Moving the cursor dismisses the hover left by the previous step.
     const editor = vscode.window.activeTextEditor;
-    if (editor) editor.selection = new vscode.Selection(editor.selection.active.translate(1, 0), editor.selection.active.translate(1, 0));
+    if (editor)
+      editor.selection = new vscode.Selection(
+        editor.selection.active.translate(1, 0),
+        editor.selection.active.translate(1, 0),
+      );
     await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
   },
   async storage() {
@@ -76,7 +80,13 @@ const steps: Record<string, () => Promise<void>> = {
   },
   async storageComments() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const uri = vscode.Uri.parse(await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', ['My files', 'Projects', 'Roadmap']));
+    const uri = vscode.Uri.parse(
+      await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', [
+        'My files',
+        'Projects',
+        'Roadmap',
+      ]),
+    );
     await vscode.window.showTextDocument(uri, { preview: false });
   },
   async storageRevisionDiff() {
@@ -85,9 +95,21 @@ const steps: Record<string, () => Promise<void>> = {
     const uri = vscode.Uri.parse(await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', path));
     // A save makes a second revision, as a user's edit would.
     const old = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(old.replace('servers,1200', 'servers,1450') + 'training,250\n'));
-    const node = (await vscode.commands.executeCommand<{ label: string; id?: string }[]>('apiWorkbench.storage._testChildren', path.slice(0, 2))).find((n) => n.label === path[2]);
-    const revs = await vscode.commands.executeCommand<{ items: { id: string }[] }>('apiWorkbench.storage._testClient', 'revisions.list', { fileId: node?.id });
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode(old.replace('servers,1200', 'servers,1450') + 'training,250\n'),
+    );
+    const node = (
+      await vscode.commands.executeCommand<{ label: string; id?: string }[]>(
+        'apiWorkbench.storage._testChildren',
+        path.slice(0, 2),
+      )
+    ).find((n) => n.label === path[2]);
+    const revs = await vscode.commands.executeCommand<{ items: { id: string }[] }>(
+      'apiWorkbench.storage._testClient',
+      'revisions.list',
+      { fileId: node?.id },
+    );
     await vscode.commands.executeCommand('apiWorkbench.storage._testRun', path, 'compareRevision', revs.items[0].id);
   },
   async waterData() {
@@ -104,7 +126,11 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('apiWorkbench.generation.focus');
     await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
     // [[cite]] makes the sandbox model answer with code and citation metadata.
-    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Write a TypeScript function that adds two numbers. [[cite]]', { wait: true });
+    await vscode.commands.executeCommand(
+      'apiWorkbench.generation._testSend',
+      'Write a TypeScript function that adds two numbers. [[cite]]',
+      { wait: true },
+    );
   },
   async generationLongPrep() {
     await vscode.commands.executeCommand('apiWorkbench.generation.focus');
@@ -112,12 +138,19 @@ const steps: Record<string, () => Promise<void>> = {
   },
   async generationLong() {
     // [[long:2000]] streams a 2,000-chunk reply; [[fast]] sends the chunks back to back.
-    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Stream test [[long:2000]] [[fast]]', { wait: true, timeoutMs: 120_000 });
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Stream test [[long:2000]] [[fast]]', {
+      wait: true,
+      timeoutMs: 120_000,
+    });
   },
   async generationBlocked() {
     await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
     // [[block]] makes the sandbox model block the prompt for safety, as the real service reports it.
-    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Tell me something dangerous. [[block]]', { wait: true });
+    await vscode.commands.executeCommand(
+      'apiWorkbench.generation._testSend',
+      'Tell me something dangerous. [[block]]',
+      { wait: true },
+    );
   },
 };
 

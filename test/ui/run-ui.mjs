@@ -16,7 +16,16 @@ mkdirSync(shots, { recursive: true });
 
 ensureCodeServer();
 execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
-await esbuild.build({ entryPoints: ['test/ui/driver.ts'], outfile: 'out/ui/driver.js', bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: ['test/ui/driver.ts'],
+  outfile: 'out/ui/driver.js',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  logLevel: 'warning',
+});
 
 /** Finds the first frame (webviews nest two deep) in which `selector` is visible. */
 async function inAnyFrame(page, selector, { timeout = 30_000, minCount = 1 } = {}) {
@@ -26,9 +35,12 @@ async function inAnyFrame(page, selector, { timeout = 30_000, minCount = 1 } = {
       try {
         const loc = frame.locator(selector);
         if ((await loc.count()) >= minCount && (await loc.first().isVisible())) return { frame, loc };
-      } catch { /* frame detached while we looked */ }
+      } catch {
+        /* frame detached while we looked */
+      }
     }
-    if (Date.now() > deadline) throw new Error(`nothing visible matches ${selector}${minCount > 1 ? ` (×${minCount})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`nothing visible matches ${selector}${minCount > 1 ? ` (×${minCount})` : ''}`);
     await page.waitForTimeout(250);
   }
 }
@@ -45,19 +57,22 @@ const checks = {
     const hover = page.locator('.monaco-hover:visible').first();
     await hover.waitFor({ state: 'visible', timeout: 30_000 });
     const text = await hover.innerText();
-    if (!/Shelf/.test(text) || !/object/i.test(text)) throw new Error(`hover does not show the Shelf schema: ${text.slice(0, 200)}`);
+    if (!/Shelf/.test(text) || !/object/i.test(text))
+      throw new Error(`hover does not show the Shelf schema: ${text.slice(0, 200)}`);
   },
   async discoveryPreview(page) {
     await page.keyboard.press('Escape');
     const { frame } = await inAnyFrame(page, '.method .verb', { timeout: 30_000 });
     const text = await frame.locator('body').innerText();
-    if (!/Bookshelf API/.test(text) || !/https:\/\/bookshelf\.example\.com\//.test(text)) throw new Error('preview lacks the title or method URLs');
+    if (!/Bookshelf API/.test(text) || !/https:\/\/bookshelf\.example\.com\//.test(text))
+      throw new Error('preview lacks the title or method URLs');
   },
   async storage(page) {
     const rows = page.locator('.part.sidebar .monaco-list-row');
     await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
     const labels = await rows.allInnerTexts();
-    if (labels.filter((l) => l.trim()).length < 2) throw new Error(`storage tree shows too little: ${JSON.stringify(labels)}`);
+    if (labels.filter((l) => l.trim()).length < 2)
+      throw new Error(`storage tree shows too little: ${JSON.stringify(labels)}`);
   },
   async storageComments(page) {
     const widget = page.locator('.review-widget:visible').first();
@@ -67,10 +82,16 @@ const checks = {
   },
   async storageRevisionDiff(page) {
     await page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
-    await page.locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.monaco-diff-editor .line-insert, .monaco-diff-editor .char-insert')
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
   },
   async waterData(page) {
-    const { frame } = await inAnyFrame(page, '[data-testid="water-table"] [role="row"]', { minCount: 5, timeout: 60_000 });
+    const { frame } = await inAnyFrame(page, '[data-testid="water-table"] [role="row"]', {
+      minCount: 5,
+      timeout: 60_000,
+    });
     const text = await frame.locator('body').innerText();
     if (!/doi\.org/i.test(text)) throw new Error('result shows no DOI link');
   },
@@ -103,11 +124,19 @@ checks.generationLongPrep = async (page) => {
     const w = window;
     w.__pacing = { gaps: [], longTasks: [] };
     let last = performance.now();
-    const tick = (t) => { w.__pacing.gaps.push(t - last); last = t; requestAnimationFrame(tick); };
+    const tick = (t) => {
+      w.__pacing.gaps.push(t - last);
+      last = t;
+      requestAnimationFrame(tick);
+    };
     requestAnimationFrame(tick);
     try {
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__pacing.longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: false });
-    } catch { /* longtask entries unsupported */ }
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__pacing.longTasks.push(e.duration);
+      }).observe({ type: 'longtask', buffered: false });
+    } catch {
+      /* longtask entries unsupported */
+    }
   });
 };
 checks.generationLong = async (page) => {
@@ -118,9 +147,17 @@ checks.generationLong = async (page) => {
     const gaps = p.gaps.slice(1);
     const replies = document.querySelectorAll('[data-testid="reply"]');
     const text = replies[replies.length - 1]?.textContent ?? '';
-    return { frames: gaps.length, maxGapMs: Math.max(0, ...gaps), longestTaskMs: Math.max(0, ...p.longTasks), longTasks: p.longTasks.length, replyChars: text.length };
+    return {
+      frames: gaps.length,
+      maxGapMs: Math.max(0, ...gaps),
+      longestTaskMs: Math.max(0, ...p.longTasks),
+      longTasks: p.longTasks.length,
+      replyChars: text.length,
+    };
   });
-  console.log(`  measurement: 2,000-chunk reply rendered with ${m.frames} frames painted, longest frame gap ${m.maxGapMs.toFixed(0)} ms, ${m.longTasks} long tasks (longest ${m.longestTaskMs.toFixed(0)} ms), ${m.replyChars} characters shown`);
+  console.log(
+    `  measurement: 2,000-chunk reply rendered with ${m.frames} frames painted, longest frame gap ${m.maxGapMs.toFixed(0)} ms, ${m.longTasks} long tasks (longest ${m.longestTaskMs.toFixed(0)} ms), ${m.replyChars} characters shown`,
+  );
   if (m.frames < 10) throw new Error(`the panel painted only ${m.frames} frames while streaming`);
   if (m.replyChars < 2000) throw new Error(`the reply shows only ${m.replyChars} characters`);
 };
@@ -150,17 +187,19 @@ const code = await runHostTests({
   onLine: (line, reportFile) => {
     const step = /^UI-STEP (\w+)/.exec(line)?.[1];
     if (step) {
-      pending.push((async () => {
-        let verdict = 'ok';
-        try {
-          await checks[step](page);
-        } catch (err) {
-          verdict = err.message.split('\n')[0];
-        }
-        await page.waitForTimeout(300);
-        await page.screenshot({ path: join(shots, `${step}.png`) });
-        writeFileSync(`${reportFile}.ack-${step}`, verdict);
-      })());
+      pending.push(
+        (async () => {
+          let verdict = 'ok';
+          try {
+            await checks[step](page);
+          } catch (err) {
+            verdict = err.message.split('\n')[0];
+          }
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: join(shots, `${step}.png`) });
+          writeFileSync(`${reportFile}.ack-${step}`, verdict);
+        })(),
+      );
     } else if (line.startsWith('UI-PASS')) {
       passed++;
       console.log(`  ✔ ${line.slice(8)} (screenshot test-results/ui/${line.slice(8)}.png)`);

@@ -31,7 +31,10 @@ export class AnalysisWorker {
   private readonly latestByKey = new Map<string, number>();
 
   /** `source` is the worker bundle's path, or with `{ eval: true }` a CommonJS bootstrap (tests load TypeScript that way). */
-  constructor(private readonly source: string, private readonly options: { eval?: boolean } = {}) {}
+  constructor(
+    private readonly source: string,
+    private readonly options: { eval?: boolean } = {},
+  ) {}
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
@@ -41,7 +44,8 @@ export class AnalysisWorker {
       const p = this.pending.get(r.id);
       if (!p) return;
       this.pending.delete(r.id);
-      if (r.error) p.reject(new Error(r.error)); else p.resolve(r);
+      if (r.error) p.reject(new Error(r.error));
+      else p.resolve(r);
     });
     const fail = (err: Error) => {
       if (this.worker !== w) return;

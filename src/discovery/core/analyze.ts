@@ -10,12 +10,30 @@ import type { Finding } from './rules/types';
 
 /** Built-in codes that do not come from a Rule object. */
 export const PARSE_CODES: Record<string, { severity: Severity; summary: string }> = {
-  'json-syntax': { severity: 'error', summary: 'The text is not valid JSON (comments and trailing commas are accepted).' },
-  'json-duplicate-key': { severity: 'error', summary: 'A key appears twice in one object; JSON readers keep only one of them.' },
-  'document-too-large': { severity: 'warning', summary: 'The document is over the analysis size limit and is not checked.' },
-  'document-too-deep': { severity: 'warning', summary: 'The document nests deeper than the analysis limit and is not checked.' },
-  'rule-failed': { severity: 'info', summary: 'A rule stopped on an unexpected input; the other rules still ran. Please report the document.' },
-  'not-a-discovery-document': { severity: 'error', summary: 'CLI only: a file given to `lint` has no top-level `"kind": "discovery#restDescription"`.' },
+  'json-syntax': {
+    severity: 'error',
+    summary: 'The text is not valid JSON (comments and trailing commas are accepted).',
+  },
+  'json-duplicate-key': {
+    severity: 'error',
+    summary: 'A key appears twice in one object; JSON readers keep only one of them.',
+  },
+  'document-too-large': {
+    severity: 'warning',
+    summary: 'The document is over the analysis size limit and is not checked.',
+  },
+  'document-too-deep': {
+    severity: 'warning',
+    summary: 'The document nests deeper than the analysis limit and is not checked.',
+  },
+  'rule-failed': {
+    severity: 'info',
+    summary: 'A rule stopped on an unexpected input; the other rules still ran. Please report the document.',
+  },
+  'not-a-discovery-document': {
+    severity: 'error',
+    summary: 'CLI only: a file given to `lint` has no top-level `"kind": "discovery#restDescription"`.',
+  },
 };
 
 export type RuleSettings = Readonly<Record<string, SeveritySetting | undefined>>;
@@ -48,8 +66,10 @@ export function analyzeParsed(parsed: ParsedJson, options: AnalyzeOptions = {}):
     for (const dup of tree.duplicates) {
       const name = keyOf(tree, dup.node) ?? '';
       push({
-        code: 'json-duplicate-key', severity: 'error',
-        offset: tree.keyStart[dup.node], length: tree.keyEnd[dup.node] - tree.keyStart[dup.node],
+        code: 'json-duplicate-key',
+        severity: 'error',
+        offset: tree.keyStart[dup.node],
+        length: tree.keyEnd[dup.node] - tree.keyStart[dup.node],
         message: `Duplicate key "${name}": only the last one counts. Remove or rename one of them.`,
         data: { key: name, firstOffset: tree.keyStart[dup.first] },
       });
@@ -65,7 +85,13 @@ export function analyzeParsed(parsed: ParsedJson, options: AnalyzeOptions = {}):
         rule.check(model, (f) => out.push(place(tree, rule.code, severity, f)));
       } catch (err) {
         // One rule tripping over an input nobody foresaw must not take the other rules' findings with it.
-        push({ code: 'rule-failed', severity: 'info', offset: 0, length: 0, message: `Rule ${rule.code} could not check this document: ${(err as Error)?.message ?? err}.` });
+        push({
+          code: 'rule-failed',
+          severity: 'info',
+          offset: 0,
+          length: 0,
+          message: `Rule ${rule.code} could not check this document: ${(err as Error)?.message ?? err}.`,
+        });
       }
     }
   }
@@ -80,10 +106,21 @@ function severityFor(code: string, fallback: Severity, settings: RuleSettings): 
 /** Turns a path-based finding into an offset range; a path missing from the text falls back to its nearest ancestor. */
 export function place(tree: JsonTree | undefined, code: string, severity: Severity, f: Finding): Diagnostic {
   const range = rangeOfPath(tree, f.path, f.at ?? 'value');
-  return { code, severity, message: f.message, offset: range.offset, length: range.length, ...(f.data ? { data: { ...f.data, path: f.path } } : { data: { path: f.path } }) };
+  return {
+    code,
+    severity,
+    message: f.message,
+    offset: range.offset,
+    length: range.length,
+    ...(f.data ? { data: { ...f.data, path: f.path } } : { data: { path: f.path } }),
+  };
 }
 
-export function rangeOfPath(tree: JsonTree | undefined, path: JsonPath, at: 'key' | 'value' = 'value'): { offset: number; length: number } {
+export function rangeOfPath(
+  tree: JsonTree | undefined,
+  path: JsonPath,
+  at: 'key' | 'value' = 'value',
+): { offset: number; length: number } {
   if (!tree) return { offset: 0, length: 0 };
   for (let n = path.length; n >= 0; n--) {
     const node = nodeAt(tree, n === path.length ? path : path.slice(0, n));

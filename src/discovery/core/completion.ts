@@ -32,9 +32,15 @@ const modelLists = new WeakMap<object, Map<string, readonly CompletionProposal[]
 
 function cached(model: object, key: string, build: () => CompletionProposal[]): readonly CompletionProposal[] {
   let m = modelLists.get(model);
-  if (!m) { m = new Map(); modelLists.set(model, m); }
+  if (!m) {
+    m = new Map();
+    modelLists.set(model, m);
+  }
   let l = m.get(key);
-  if (!l) { l = build(); m.set(key, l); }
+  if (!l) {
+    l = build();
+    m.set(key, l);
+  }
   return l;
 }
 
@@ -42,13 +48,19 @@ const MAX_REFERENCE_PROPOSALS = 5000;
 
 function valueSnippet(s: SchemaInfo | undefined): string {
   switch (s?.type) {
-    case 'string': return s.enum || s.examples ? '"${1|' + (s.enum ?? s.examples ?? []).map(String).join(',') + '|}"' : '"$1"';
-    case 'boolean': return '${1|true,false|}';
-    case 'object': return '{$1}';
-    case 'array': return '[$1]';
+    case 'string':
+      return s.enum || s.examples ? '"${1|' + (s.enum ?? s.examples ?? []).map(String).join(',') + '|}"' : '"$1"';
+    case 'boolean':
+      return '${1|true,false|}';
+    case 'object':
+      return '{$1}';
+    case 'array':
+      return '[$1]';
     case 'integer':
-    case 'number': return '${1:0}';
-    default: return '$1';
+    case 'number':
+      return '${1:0}';
+    default:
+      return '$1';
   }
 }
 
@@ -73,12 +85,23 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
     const existing = new Set(isObj(present) ? Object.keys(present) : []);
     const current = ctx.kind === 'key' ? ctx.key : undefined;
     // A key already followed by a colon keeps its value; a fresh one (or a bare `""`) gets a value snippet.
-    const withValue = ctx.kind === 'newKey' || !/^\s*:/.test(tree.text.slice(ctx.replace.offset + ctx.replace.length, ctx.replace.offset + ctx.replace.length + 64));
+    const withValue =
+      ctx.kind === 'newKey' ||
+      !/^\s*:/.test(
+        tree.text.slice(ctx.replace.offset + ctx.replace.length, ctx.replace.offset + ctx.replace.length + 64),
+      );
     const out: CompletionProposal[] = [];
     for (const [key, child] of s.properties) {
       if (existing.has(key) && key !== current) continue;
       const insertText = withValue ? `${quote(key)}: ${valueSnippet(child)}` : quote(key);
-      out.push({ label: key, kind: 'property', detail: child.type, documentation: child.description, insertText, snippet: withValue });
+      out.push({
+        label: key,
+        kind: 'property',
+        detail: child.type,
+        documentation: child.description,
+        insertText,
+        snippet: withValue,
+      });
     }
     return result(out);
   }
@@ -86,7 +109,12 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
   const path = ctx.path;
   const last = path[path.length - 1];
   const parent = path[path.length - 2];
-  const values = (list: Iterable<string>, kind: CompletionKind, doc?: (v: string) => string | undefined, detail?: string): CompletionProposal[] => {
+  const values = (
+    list: Iterable<string>,
+    kind: CompletionKind,
+    doc?: (v: string) => string | undefined,
+    detail?: string,
+  ): CompletionProposal[] => {
     const out: CompletionProposal[] = [];
     for (const v of list) {
       out.push({ label: v, kind, insertText: quote(v), snippet: false, documentation: doc?.(v), detail });
@@ -96,13 +124,26 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
   };
 
   if (last === '$ref' && model) {
-    return result(cached(model, '$ref', () => values(model.schemas.keys(), 'reference', (n) => {
-      const d = model.schemas.get(n)?.value.description;
-      return typeof d === 'string' ? d : undefined;
-    }, 'schema')));
+    return result(
+      cached(model, '$ref', () =>
+        values(
+          model.schemas.keys(),
+          'reference',
+          (n) => {
+            const d = model.schemas.get(n)?.value.description;
+            return typeof d === 'string' ? d : undefined;
+          },
+          'schema',
+        ),
+      ),
+    );
   }
   if (typeof last === 'number' && parent === 'scopes' && model) {
-    return result(cached(model, 'scopes', () => values(model.scopes.keys(), 'scope', (n) => model.scopes.get(n)?.description, 'scope')));
+    return result(
+      cached(model, 'scopes', () =>
+        values(model.scopes.keys(), 'scope', (n) => model.scopes.get(n)?.description, 'scope'),
+      ),
+    );
   }
   if (typeof last === 'number' && parent === 'parameterOrder') {
     const params = valueAt(root, [...path.slice(0, -2), 'parameters']);
@@ -111,7 +152,11 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
     if (isObj(params)) {
       const names = Object.keys(params).filter((n) => !listed.has(n) || valueAt(root, path) === n);
       // Required parameters first: they are the ones parameterOrder is for.
-      names.sort((a, b) => Number(isObj(params[b]) && params[b].required === true) - Number(isObj(params[a]) && params[a].required === true));
+      names.sort(
+        (a, b) =>
+          Number(isObj(params[b]) && params[b].required === true) -
+          Number(isObj(params[a]) && params[a].required === true),
+      );
       return result(values(names, 'parameter', undefined, 'parameter'));
     }
     return result(EMPTY);
@@ -121,7 +166,8 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
   }
   if (last === 'format') {
     const t = valueAt(root, [...path.slice(0, -1), 'type']);
-    const list = typeof t === 'string' && FORMATS_BY_TYPE[t] ? FORMATS_BY_TYPE[t] : Object.values(FORMATS_BY_TYPE).flat();
+    const list =
+      typeof t === 'string' && FORMATS_BY_TYPE[t] ? FORMATS_BY_TYPE[t] : Object.values(FORMATS_BY_TYPE).flat();
     return result(values(list, 'value', undefined, typeof t === 'string' ? `format for ${t}` : 'format'));
   }
   const s = schemaAtPath(path);

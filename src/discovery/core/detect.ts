@@ -9,8 +9,12 @@ export function mayBeDiscoveryDocument(text: string): boolean {
 }
 
 export function isRestDescriptionValue(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && (value as Record<string, unknown>).kind === REST_DESCRIPTION_KIND;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as Record<string, unknown>).kind === REST_DESCRIPTION_KIND
+  );
 }
 
 /** Parses the text when it may be a description document; undefined for anything else. */
@@ -43,10 +47,26 @@ export function topLevelKindNearStart(text: string): boolean {
   while ((m = re.exec(head))) {
     const t = m[0];
     if (t.startsWith('//') || t.startsWith('/*')) continue;
-    if (t === '{' || t === '[') { depth++; afterColon = false; key = undefined; continue; }
-    if (t === '}' || t === ']') { depth--; afterColon = false; continue; }
-    if (t === ':') { afterColon = key !== undefined; continue; }
-    if (t === ',') { key = undefined; afterColon = false; continue; }
+    if (t === '{' || t === '[') {
+      depth++;
+      afterColon = false;
+      key = undefined;
+      continue;
+    }
+    if (t === '}' || t === ']') {
+      depth--;
+      afterColon = false;
+      continue;
+    }
+    if (t === ':') {
+      afterColon = key !== undefined;
+      continue;
+    }
+    if (t === ',') {
+      key = undefined;
+      afterColon = false;
+      continue;
+    }
     if (depth === 1 && afterColon && key === '"kind"') return t === `"${REST_DESCRIPTION_KIND}"`;
     key = depth === 1 && !afterColon ? t : undefined;
     afterColon = false;

@@ -8,7 +8,10 @@ export type { DirectoryItem };
 const TIMEOUT_MS = 30_000;
 
 export class DirectoryError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -26,13 +29,18 @@ async function getText(url: string, fetch: HttpFetch, signal?: AbortSignal): Pro
     try {
       const e = JSON.parse(body) as { error?: { message?: string } };
       if (e.error?.message) detail = e.error.message;
-    } catch { /* not JSON: keep the status text */ }
+    } catch {
+      /* not JSON: keep the status text */
+    }
     throw new DirectoryError(redactText(`${redactUrl(url)} answered ${res.status}: ${detail}`), res.status);
   }
   return body;
 }
 
-export async function fetchDirectory(listUrl: string, options: { fetch?: HttpFetch; signal?: AbortSignal } = {}): Promise<DirectoryItem[]> {
+export async function fetchDirectory(
+  listUrl: string,
+  options: { fetch?: HttpFetch; signal?: AbortSignal } = {},
+): Promise<DirectoryItem[]> {
   const text = await getText(listUrl, options.fetch ?? defaultFetch, options.signal);
   let body: DirectoryList;
   try {
@@ -40,15 +48,25 @@ export async function fetchDirectory(listUrl: string, options: { fetch?: HttpFet
   } catch {
     throw new DirectoryError(`${redactUrl(listUrl)} did not return JSON.`);
   }
-  if (body?.kind !== 'discovery#directoryList') throw new DirectoryError(`${redactUrl(listUrl)} is not a discovery directory (kind ${JSON.stringify(body?.kind)}).`);
+  if (body?.kind !== 'discovery#directoryList')
+    throw new DirectoryError(
+      `${redactUrl(listUrl)} is not a discovery directory (kind ${JSON.stringify(body?.kind)}).`,
+    );
   return (body.items ?? []).filter((i) => typeof i?.name === 'string' && typeof i?.discoveryRestUrl === 'string');
 }
 
 /** The description document's text, pretty-printed when it was sent minified. */
-export async function fetchDescription(item: Pick<DirectoryItem, 'discoveryRestUrl'>, options: { fetch?: HttpFetch; signal?: AbortSignal } = {}): Promise<string> {
+export async function fetchDescription(
+  item: Pick<DirectoryItem, 'discoveryRestUrl'>,
+  options: { fetch?: HttpFetch; signal?: AbortSignal } = {},
+): Promise<string> {
   const text = await getText(item.discoveryRestUrl, options.fetch ?? defaultFetch, options.signal);
   if (text.length < 64 * 1024 * 1024 && !text.slice(0, 200).includes('\n')) {
-    try { return JSON.stringify(JSON.parse(text), null, 2) + '\n'; } catch { return text; }
+    try {
+      return JSON.stringify(JSON.parse(text), null, 2) + '\n';
+    } catch {
+      return text;
+    }
   }
   return text;
 }

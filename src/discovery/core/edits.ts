@@ -29,18 +29,29 @@ function lineIndent(text: string, offset: number): string {
 
 /** Pretty JSON for inserting at a given indentation. */
 export function jsonAt(value: unknown, indent: string, unit: string): string {
-  return JSON.stringify(value, null, unit).split('\n').join('\n' + indent);
+  return JSON.stringify(value, null, unit)
+    .split('\n')
+    .join('\n' + indent);
 }
 
 export function replaceValue(tree: JsonTree, path: JsonPath, value: unknown): TextEdit | undefined {
   const n = nodeAt(tree, path);
   if (n < 0) return undefined;
   const indent = lineIndent(tree.text, tree.start[n]);
-  return { offset: tree.start[n], length: tree.end[n] - tree.start[n], newText: jsonAt(value, indent, indentUnit(tree.text)) };
+  return {
+    offset: tree.start[n],
+    length: tree.end[n] - tree.start[n],
+    newText: jsonAt(value, indent, indentUnit(tree.text)),
+  };
 }
 
 /** Adds `"key": value` as the last member of the object at path. */
-export function insertProperty(tree: JsonTree, objectPath: JsonPath, key: string, value: unknown): TextEdit | undefined {
+export function insertProperty(
+  tree: JsonTree,
+  objectPath: JsonPath,
+  key: string,
+  value: unknown,
+): TextEdit | undefined {
   const obj = nodeAt(tree, objectPath);
   if (obj < 0 || kindAt(tree, obj) !== NodeKind.Object) return undefined;
   const text = tree.text;
@@ -59,7 +70,11 @@ export function insertProperty(tree: JsonTree, objectPath: JsonPath, key: string
   const last = kids[kids.length - 1];
   const inner = multiline ? lineIndent(text, tree.keyStart[last] >= 0 ? tree.keyStart[last] : tree.start[last]) : '';
   const sep = multiline ? `,\n${inner}` : ', ';
-  return { offset: tree.end[last], length: 0, newText: `${sep}${JSON.stringify(key)}: ${multiline ? jsonAt(value, inner, unit) : JSON.stringify(value)}` };
+  return {
+    offset: tree.end[last],
+    length: 0,
+    newText: `${sep}${JSON.stringify(key)}: ${multiline ? jsonAt(value, inner, unit) : JSON.stringify(value)}`,
+  };
 }
 
 /** Appends an element to the array at path. */
@@ -67,7 +82,8 @@ export function appendArrayItem(tree: JsonTree, arrayPath: JsonPath, value: unkn
   const arr = nodeAt(tree, arrayPath);
   if (arr < 0 || kindAt(tree, arr) !== NodeKind.Array) return undefined;
   const kids = childrenOf(tree, arr);
-  if (kids.length === 0) return { offset: tree.start[arr] + 1, length: tree.end[arr] - tree.start[arr] - 2, newText: JSON.stringify(value) };
+  if (kids.length === 0)
+    return { offset: tree.start[arr] + 1, length: tree.end[arr] - tree.start[arr] - 2, newText: JSON.stringify(value) };
   const last = kids[kids.length - 1];
   const text = tree.text;
   const multiline = text.slice(tree.start[arr], tree.start[last]).includes('\n');

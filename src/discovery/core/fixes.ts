@@ -38,16 +38,27 @@ export function quickFixes(analysis: Analysis, d: Diagnostic): QuickFix[] {
   switch (d.code) {
     case 'ref-unresolved': {
       const target = String(data.target);
-      if (typeof data.suggestion === 'string') add(`Change to "${data.suggestion}"`, [replaceValue(tree, path, data.suggestion)], true);
+      if (typeof data.suggestion === 'string')
+        add(`Change to "${data.suggestion}"`, [replaceValue(tree, path, data.suggestion)], true);
       if (isObj(model.root.schemas)) {
-        add(`Create schema "${target}"`, [insertProperty(tree, ['schemas'], target, { id: target, type: 'object', description: '', properties: {} })]);
+        add(`Create schema "${target}"`, [
+          insertProperty(tree, ['schemas'], target, { id: target, type: 'object', description: '', properties: {} }),
+        ]);
       }
       break;
     }
     case 'schema-id-mismatch': {
       const name = String(data.name);
       const idPath = path[path.length - 1] === 'id' ? path : [...path, 'id'];
-      add(`Set id to "${name}"`, [at(model.root, idPath) === undefined ? insertProperty(tree, path, 'id', name) : replaceValue(tree, idPath, name)], true);
+      add(
+        `Set id to "${name}"`,
+        [
+          at(model.root, idPath) === undefined
+            ? insertProperty(tree, path, 'id', name)
+            : replaceValue(tree, idPath, name),
+        ],
+        true,
+      );
       break;
     }
     case 'parameter-order-unknown':
@@ -68,7 +79,11 @@ export function quickFixes(analysis: Analysis, d: Diagnostic): QuickFix[] {
       const method = data.method as JsonPath;
       const name = String(data.name);
       if (data.wrongLocation) {
-        add(`Set location of "${name}" to "path"`, [replaceValue(tree, [...method, 'parameters', name, 'location'], 'path')], true);
+        add(
+          `Set location of "${name}" to "path"`,
+          [replaceValue(tree, [...method, 'parameters', name, 'location'], 'path')],
+          true,
+        );
       } else {
         const param = { type: 'string', description: '', location: 'path', required: true };
         const edit = isObj(at(model.root, [...method, 'parameters']))
@@ -91,13 +106,20 @@ export function quickFixes(analysis: Analysis, d: Diagnostic): QuickFix[] {
         const pad = key === 'enumDescriptions' ? '' : false;
         const kept: unknown[] = current;
         const next = values.map((_, i) => (i < kept.length ? kept[i] : pad));
-        add(current.length < values.length ? `Pad ${key} to ${values.length} entries` : `Trim ${key} to ${values.length} entries`, [replaceValue(tree, [...holder, key], next)], true);
+        add(
+          current.length < values.length
+            ? `Pad ${key} to ${values.length} entries`
+            : `Trim ${key} to ${values.length} entries`,
+          [replaceValue(tree, [...holder, key], next)],
+          true,
+        );
       }
       break;
     }
     case 'http-method-unknown':
     case 'type-unknown':
-      if (typeof data.replacement === 'string') add(`Change to "${data.replacement}"`, [replaceValue(tree, path, data.replacement)], true);
+      if (typeof data.replacement === 'string')
+        add(`Change to "${data.replacement}"`, [replaceValue(tree, path, data.replacement)], true);
       break;
     case 'scope-unknown': {
       const scope = String(data.scope);
@@ -111,7 +133,12 @@ export function quickFixes(analysis: Analysis, d: Diagnostic): QuickFix[] {
       break;
     }
     case 'media-upload-inconsistent':
-      if (data.add === 'supportsMediaUpload') add('Add "supportsMediaUpload": true', [insertProperty(tree, parentOf(path), 'supportsMediaUpload', true)], true);
+      if (data.add === 'supportsMediaUpload')
+        add(
+          'Add "supportsMediaUpload": true',
+          [insertProperty(tree, parentOf(path), 'supportsMediaUpload', true)],
+          true,
+        );
       break;
     case 'enum-duplicate-value': {
       const holder = path.slice(0, -2);
@@ -126,10 +153,14 @@ export function quickFixes(analysis: Analysis, d: Diagnostic): QuickFix[] {
     }
     case 'document-id-mismatch':
     case 'base-url-mismatch':
-      if (typeof data.expected === 'string') add(`Change to "${data.expected}"`, [replaceValue(tree, path, data.expected)], true);
+      if (typeof data.expected === 'string')
+        add(`Change to "${data.expected}"`, [replaceValue(tree, path, data.expected)], true);
       break;
     case 'value-type':
-      if (data.expected === 'string' && (typeof at(model.root, path) === 'number' || typeof at(model.root, path) === 'boolean')) {
+      if (
+        data.expected === 'string' &&
+        (typeof at(model.root, path) === 'number' || typeof at(model.root, path) === 'boolean')
+      ) {
         add('Write the value as a string', [replaceValue(tree, path, String(at(model.root, path)))], true);
       } else if (data.expected === 'boolean' && (at(model.root, path) === 'true' || at(model.root, path) === 'false')) {
         add('Write the value as a boolean', [replaceValue(tree, path, at(model.root, path) === 'true')], true);

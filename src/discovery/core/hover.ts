@@ -42,7 +42,7 @@ export function schemaSummary(model: DiscoveryModel, name: string): string {
       lines.push('');
       for (const k of keys.slice(0, MAX_PROPERTIES)) {
         const p = s.properties[k];
-        const d = isObj(p) && typeof p.description === 'string' ? ` — ${clip(p.description.split("\n")[0], 100)}` : '';
+        const d = isObj(p) && typeof p.description === 'string' ? ` — ${clip(p.description.split('\n')[0], 100)}` : '';
         lines.push(`- \`${k}\`: \`${isObj(p) ? typeLabel(p) : '?'}\`${d}`);
       }
       if (keys.length > MAX_PROPERTIES) lines.push(`- … ${keys.length - MAX_PROPERTIES} more`);
@@ -63,7 +63,11 @@ export function methodUrl(model: DiscoveryModel, m: MethodEntry): string {
 export function methodSummary(model: DiscoveryModel, m: MethodEntry): string {
   const v = m.value;
   const verb = typeof v.httpMethod === 'string' ? v.httpMethod : '?';
-  const lines = [`**${escapeMarkdown(m.id ?? m.name)}**${v.deprecated === true ? ' · *deprecated*' : ''}`, '', `\`${verb} ${methodUrl(model, m)}\``];
+  const lines = [
+    `**${escapeMarkdown(m.id ?? m.name)}**${v.deprecated === true ? ' · *deprecated*' : ''}`,
+    '',
+    `\`${verb} ${methodUrl(model, m)}\``,
+  ];
   if (typeof v.description === 'string') lines.push('', clip(v.description));
   const params = isObj(v.parameters) ? v.parameters : {};
   const names = Object.keys(params);
@@ -72,7 +76,13 @@ export function methodSummary(model: DiscoveryModel, m: MethodEntry): string {
     for (const n of names) {
       const p = params[n];
       if (!isObj(p)) continue;
-      const flags = [p.location, p.required === true ? 'required' : undefined, p.repeated === true ? 'repeated' : undefined].filter(Boolean).join(', ');
+      const flags = [
+        p.location,
+        p.required === true ? 'required' : undefined,
+        p.repeated === true ? 'repeated' : undefined,
+      ]
+        .filter(Boolean)
+        .join(', ');
       lines.push(`- \`${n}\`: \`${typeLabel(p)}\` (${flags})`);
     }
   }
@@ -86,7 +96,9 @@ export function methodSummary(model: DiscoveryModel, m: MethodEntry): string {
 }
 
 function parameterSummary(name: string, p: Obj): string {
-  const lines = [`**${escapeMarkdown(name)}** · \`${typeLabel(p)}\` · ${typeof p.location === 'string' ? p.location : '?'}${p.required === true ? ' · required' : ''}`];
+  const lines = [
+    `**${escapeMarkdown(name)}** · \`${typeLabel(p)}\` · ${typeof p.location === 'string' ? p.location : '?'}${p.required === true ? ' · required' : ''}`,
+  ];
   if (typeof p.description === 'string') lines.push('', clip(p.description));
   if (typeof p.pattern === 'string') lines.push('', `Pattern: \`${p.pattern}\``);
   if (typeof p.default === 'string') lines.push('', `Default: \`${p.default}\``);
@@ -119,7 +131,8 @@ export function hoverAt(analysis: Analysis, offset: number): HoverResult | undef
       const p = valueAt(model.root, path);
       if (isObj(p)) return result(parameterSummary(key, p));
     }
-    if (op.length === 3 && op[0] === 'auth') return result(`**Scope** \`${key}\`\n\n${escapeMarkdown(model.scopes.get(key)?.description ?? '')}`);
+    if (op.length === 3 && op[0] === 'auth')
+      return result(`**Scope** \`${key}\`\n\n${escapeMarkdown(model.scopes.get(key)?.description ?? '')}`);
     return result(fieldDoc(path));
   }
 
@@ -130,7 +143,11 @@ export function hoverAt(analysis: Analysis, offset: number): HoverResult | undef
   if (last === '$ref' && typeof v === 'string' && refAtPath(model, path)) return result(schemaSummary(model, v));
   if (typeof last === 'number' && parent === 'scopes' && typeof v === 'string') {
     const s = model.scopes.get(v);
-    return result(s ? `**Scope** \`${v}\`\n\n${escapeMarkdown(s.description ?? '')}` : `Scope \`${v}\` is not declared in auth.oauth2.scopes.`);
+    return result(
+      s
+        ? `**Scope** \`${v}\`\n\n${escapeMarkdown(s.description ?? '')}`
+        : `Scope \`${v}\` is not declared in auth.oauth2.scopes.`,
+    );
   }
   if (typeof last === 'number' && parent === 'enum') {
     const descs = valueAt(model.root, [...path.slice(0, -2), 'enumDescriptions']);

@@ -63,11 +63,26 @@ export function buildJsonTree(text: string): JsonTree {
 
   const grow = (): void => {
     cap *= 2;
-    const g8 = (a: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => { const b = new Uint8Array(cap); b.set(a); return b; };
-    const g32 = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => { const b = new Int32Array(cap); b.set(a); return b; };
-    kind = g8(kind); start = g32(start); end = g32(end); parent = g32(parent); keyStart = g32(keyStart);
-    keyEnd = g32(keyEnd); firstChild = g32(firstChild); nextSibling = g32(nextSibling);
-    lastChild = g32(lastChild); childCount = g32(childCount);
+    const g8 = (a: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => {
+      const b = new Uint8Array(cap);
+      b.set(a);
+      return b;
+    };
+    const g32 = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    kind = g8(kind);
+    start = g32(start);
+    end = g32(end);
+    parent = g32(parent);
+    keyStart = g32(keyStart);
+    keyEnd = g32(keyEnd);
+    firstChild = g32(firstChild);
+    nextSibling = g32(nextSibling);
+    lastChild = g32(lastChild);
+    childCount = g32(childCount);
   };
 
   const stack: number[] = [];
@@ -81,12 +96,21 @@ export function buildJsonTree(text: string): JsonTree {
   const add = (k: NodeKind, s: number, e: number): number => {
     if (count === cap) grow();
     const n = count++;
-    kind[n] = k; start[n] = s; end[n] = e; parent[n] = top;
-    keyStart[n] = pendingKeyStart; keyEnd[n] = pendingKeyEnd;
-    firstChild[n] = -1; nextSibling[n] = -1; lastChild[n] = -1; childCount[n] = 0;
-    pendingKeyStart = -1; pendingKeyEnd = -1;
+    kind[n] = k;
+    start[n] = s;
+    end[n] = e;
+    parent[n] = top;
+    keyStart[n] = pendingKeyStart;
+    keyEnd[n] = pendingKeyEnd;
+    firstChild[n] = -1;
+    nextSibling[n] = -1;
+    lastChild[n] = -1;
+    childCount[n] = 0;
+    pendingKeyStart = -1;
+    pendingKeyEnd = -1;
     if (top >= 0) {
-      if (lastChild[top] < 0) firstChild[top] = n; else nextSibling[lastChild[top]] = n;
+      if (lastChild[top] < 0) firstChild[top] = n;
+      else nextSibling[lastChild[top]] = n;
       lastChild[top] = n;
       childCount[top]++;
     }
@@ -130,7 +154,10 @@ export function buildJsonTree(text: string): JsonTree {
   while (i < len) {
     const c = text.charCodeAt(i);
     // whitespace
-    if (c === 32 || c === 10 || c === 13 || c === 9) { i++; continue; }
+    if (c === 32 || c === 10 || c === 13 || c === 9) {
+      i++;
+      continue;
+    }
     if (c === 34 /* " */) {
       let j = i + 1;
       let close = -1;
@@ -139,13 +166,18 @@ export function buildJsonTree(text: string): JsonTree {
         if (q < 0) break;
         let bs = 0;
         for (let b = q - 1; b > i && text.charCodeAt(b) === 92; b--) bs++;
-        if ((bs & 1) === 0) { close = q; break; }
+        if ((bs & 1) === 0) {
+          close = q;
+          break;
+        }
         j = q + 1;
       }
       // An unterminated string runs to the end of its line, as editors show it.
       const e = close >= 0 ? close + 1 : lineEnd(text, i);
       if (top >= 0 && expectKey && (kind[top] as NodeKind) === NodeKind.Object) {
-        pendingKeyStart = i; pendingKeyEnd = e; expectKey = false;
+        pendingKeyStart = i;
+        pendingKeyEnd = e;
+        expectKey = false;
       } else {
         add(NodeKind.String, i, e);
       }
@@ -154,7 +186,8 @@ export function buildJsonTree(text: string): JsonTree {
     }
     if (c === 123 /* { */ || c === 91 /* [ */) {
       const n = add(c === 123 ? NodeKind.Object : NodeKind.Array, i, len);
-      stack.push(n); top = n;
+      stack.push(n);
+      top = n;
       if (stack.length > maxDepth) maxDepth = stack.length;
       expectKey = c === 123;
       i++;
@@ -172,23 +205,55 @@ export function buildJsonTree(text: string): JsonTree {
       i++;
       continue;
     }
-    if (c === 58 /* : */) { expectKey = false; i++; continue; }
-    if (c === 44 /* , */) { expectKey = top >= 0 && (kind[top] as NodeKind) === NodeKind.Object; pendingKeyStart = -1; i++; continue; }
+    if (c === 58 /* : */) {
+      expectKey = false;
+      i++;
+      continue;
+    }
+    if (c === 44 /* , */) {
+      expectKey = top >= 0 && (kind[top] as NodeKind) === NodeKind.Object;
+      pendingKeyStart = -1;
+      i++;
+      continue;
+    }
     if (c === 47 /* / */) {
       const n2 = text.charCodeAt(i + 1);
-      if (n2 === 47) { i = lineEnd(text, i); continue; }
-      if (n2 === 42) { const e = text.indexOf('*/', i + 2); i = e < 0 ? len : e + 2; continue; }
+      if (n2 === 47) {
+        i = lineEnd(text, i);
+        continue;
+      }
+      if (n2 === 42) {
+        const e = text.indexOf('*/', i + 2);
+        i = e < 0 ? len : e + 2;
+        continue;
+      }
     }
     // number, true/false/null or garbage: up to the next delimiter
     let j = i + 1;
     while (j < len) {
       const d = text.charCodeAt(j);
-      if (d === 44 || d === 58 || d === 93 || d === 125 || d === 32 || d === 10 || d === 13 || d === 9 || d === 34 || d === 47 || d === 91 || d === 123) break;
+      if (
+        d === 44 ||
+        d === 58 ||
+        d === 93 ||
+        d === 125 ||
+        d === 32 ||
+        d === 10 ||
+        d === 13 ||
+        d === 9 ||
+        d === 34 ||
+        d === 47 ||
+        d === 91 ||
+        d === 123
+      )
+        break;
       j++;
     }
     if (top >= 0 && expectKey) {
       // An unquoted key (invalid JSON, common while typing): index it as a key so positions stay aligned.
-      pendingKeyStart = i; pendingKeyEnd = j; expectKey = false;
+      pendingKeyStart = i;
+      pendingKeyEnd = j;
+      expectKey = false;
     } else {
       add(c === 45 || (c >= 48 && c <= 57) ? NodeKind.Number : NodeKind.Literal, i, j);
     }
@@ -198,8 +263,19 @@ export function buildJsonTree(text: string): JsonTree {
   for (const n of stack) if ((kind[n] as NodeKind) === NodeKind.Object) checkDuplicates(n);
 
   return {
-    text, count, kind, start, end, parent, keyStart, keyEnd, firstChild, nextSibling, childCount,
-    maxDepth, duplicates,
+    text,
+    count,
+    kind,
+    start,
+    end,
+    parent,
+    keyStart,
+    keyEnd,
+    firstChild,
+    nextSibling,
+    childCount,
+    maxDepth,
+    duplicates,
   };
 }
 
@@ -215,7 +291,11 @@ export function keyOf(tree: JsonTree, node: number): string | undefined {
   const raw = tree.text.slice(s, tree.keyEnd[node]);
   if (raw.charCodeAt(0) !== 34) return raw;
   if (raw.indexOf('\\') < 0) return raw.slice(1, raw.length > 1 && raw.endsWith('"') ? -1 : undefined);
-  try { return JSON.parse(raw) as string; } catch { return raw.slice(1, -1); }
+  try {
+    return JSON.parse(raw) as string;
+  } catch {
+    return raw.slice(1, -1);
+  }
 }
 
 const lookupCache = new WeakMap<JsonTree, Map<number, Map<string, number>>>();
@@ -229,7 +309,10 @@ export function childOf(tree: JsonTree, node: number, key: string | number): num
     if (typeof key !== 'number') return -1;
     if (tree.childCount[node] > 16) {
       let perTree = indexCache.get(tree);
-      if (!perTree) { perTree = new Map(); indexCache.set(tree, perTree); }
+      if (!perTree) {
+        perTree = new Map();
+        indexCache.set(tree, perTree);
+      }
       let table = perTree.get(node);
       if (!table) {
         table = new Int32Array(tree.childCount[node]);
@@ -248,7 +331,10 @@ export function childOf(tree: JsonTree, node: number, key: string | number): num
   if (tree.childCount[node] > 16) {
     // Big maps (schemas, properties of 1,500 entries) get a memoised lookup table.
     let perTree = lookupCache.get(tree);
-    if (!perTree) { perTree = new Map(); lookupCache.set(tree, perTree); }
+    if (!perTree) {
+      perTree = new Map();
+      lookupCache.set(tree, perTree);
+    }
     let table = perTree.get(node);
     if (!table) {
       table = new Map();
@@ -300,7 +386,10 @@ export function nodeAtOffset(tree: JsonTree, offset: number): number {
   let best = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (tree.start[mid] <= offset) { best = mid; lo = mid + 1; } else hi = mid - 1;
+    if (tree.start[mid] <= offset) {
+      best = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
   for (let n = best; n >= 0; n = tree.parent[n]) {
     if (offset <= tree.end[n]) return n;

@@ -28,7 +28,8 @@ export class LineIndex {
     let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= o) lo = mid; else hi = mid - 1;
+      if (this.starts[mid] <= o) lo = mid;
+      else hi = mid - 1;
     }
     return { line: lo + 1, column: o - this.starts[lo] + 1 };
   }

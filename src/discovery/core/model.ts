@@ -10,8 +10,15 @@ export function isObj(v: unknown): v is Obj {
 }
 
 export type SchemaContext =
-  | 'schema' | 'property' | 'items' | 'additionalProperties'
-  | 'parameter' | 'globalParameter' | 'request' | 'response' | 'variant';
+  | 'schema'
+  | 'property'
+  | 'items'
+  | 'additionalProperties'
+  | 'parameter'
+  | 'globalParameter'
+  | 'request'
+  | 'response'
+  | 'variant';
 
 export interface SchemaNode {
   readonly path: JsonPath;
@@ -99,7 +106,10 @@ class LazyNode implements SchemaNode {
 }
 
 class LazyRef implements RefSite {
-  constructor(readonly target: string, readonly holder: SchemaNode) {}
+  constructor(
+    readonly target: string,
+    readonly holder: SchemaNode,
+  ) {}
   get path(): JsonPath {
     return [...this.holder.path, '$ref'];
   }
@@ -122,7 +132,16 @@ export function buildModel(root: Obj): DiscoveryModel {
 
   // Paths are built only when asked for (a finding, a navigation index): a 4 MB document has
   // 11,000 schema nodes and most of them never need theirs.
-  const visitSchema = (value: unknown, parent: LazyNode | JsonPath, seg1: string | number, seg2: string | undefined, context: SchemaContext, depth: number, method?: MethodEntry, inSchema?: string): void => {
+  const visitSchema = (
+    value: unknown,
+    parent: LazyNode | JsonPath,
+    seg1: string | number,
+    seg2: string | undefined,
+    context: SchemaContext,
+    depth: number,
+    method?: MethodEntry,
+    inSchema?: string,
+  ): void => {
     if (!isObj(value) || depth > MAX_SCHEMA_DEPTH) return;
     const node = new LazyNode(value, context, parent, seg1, seg2, method, inSchema);
     schemaNodes.push(node);
@@ -131,15 +150,26 @@ export function buildModel(root: Obj): DiscoveryModel {
       const site = new LazyRef(ref, node);
       refs.push(site);
       const list = refsByTarget.get(ref);
-      if (list) list.push(site); else refsByTarget.set(ref, [site]);
+      if (list) list.push(site);
+      else refsByTarget.set(ref, [site]);
     }
     const props = value.properties;
     if (isObj(props)) {
       for (const k in props) visitSchema(props[k], node, 'properties', k, 'property', depth + 1, method, inSchema);
     }
-    if (value.items !== undefined) visitSchema(value.items, node, 'items', undefined, 'items', depth + 1, method, inSchema);
+    if (value.items !== undefined)
+      visitSchema(value.items, node, 'items', undefined, 'items', depth + 1, method, inSchema);
     if (isObj(value.additionalProperties)) {
-      visitSchema(value.additionalProperties, node, 'additionalProperties', undefined, 'additionalProperties', depth + 1, method, inSchema);
+      visitSchema(
+        value.additionalProperties,
+        node,
+        'additionalProperties',
+        undefined,
+        'additionalProperties',
+        depth + 1,
+        method,
+        inSchema,
+      );
     }
     const variant = value.variant;
     if (isObj(variant) && Array.isArray(variant.map)) {
@@ -155,20 +185,30 @@ export function buildModel(root: Obj): DiscoveryModel {
       const value = map[name];
       if (!isObj(value)) continue;
       const path = [...base, name];
-      const entry: MethodEntry = { name, id: typeof value.id === 'string' ? value.id : undefined, path, value, resource };
+      const entry: MethodEntry = {
+        name,
+        id: typeof value.id === 'string' ? value.id : undefined,
+        path,
+        value,
+        resource,
+      };
       methods.push(entry);
       if (entry.id !== undefined) {
         const list = methodsById.get(entry.id);
-        if (list) list.push(entry); else methodsById.set(entry.id, [entry]);
+        if (list) list.push(entry);
+        else methodsById.set(entry.id, [entry]);
       }
       if (isObj(value.parameters)) {
         const paramsPath = [...path, 'parameters'];
-        for (const p in value.parameters) visitSchema(value.parameters[p], paramsPath, p, undefined, 'parameter', 1, entry);
+        for (const p in value.parameters)
+          visitSchema(value.parameters[p], paramsPath, p, undefined, 'parameter', 1, entry);
       }
       if (value.request !== undefined) visitSchema(value.request, path, 'request', undefined, 'request', 1, entry);
       if (value.response !== undefined) visitSchema(value.response, path, 'response', undefined, 'response', 1, entry);
       if (Array.isArray(value.scopes)) {
-        value.scopes.forEach((s, i) => { if (typeof s === 'string') scopeUses.push({ scope: s, path: [...path, 'scopes', i], method: entry }); });
+        value.scopes.forEach((s, i) => {
+          if (typeof s === 'string') scopeUses.push({ scope: s, path: [...path, 'scopes', i], method: entry });
+        });
       }
     }
   };
@@ -206,7 +246,8 @@ export function buildModel(root: Obj): DiscoveryModel {
     for (const name of Object.keys(map)) {
       const v = map[name];
       scopes.set(name, {
-        name, path: ['auth', 'oauth2', 'scopes', name],
+        name,
+        path: ['auth', 'oauth2', 'scopes', name],
         description: isObj(v) && typeof v.description === 'string' ? v.description : undefined,
       });
     }
@@ -214,5 +255,17 @@ export function buildModel(root: Obj): DiscoveryModel {
   visitMethods(root.methods, ['methods'], []);
   visitResources(root.resources, ['resources'], [], 0);
 
-  return { root, schemas, schemaNodes, refs, refsByTarget, methods, methodsById, resources, scopes, scopeUses, globalParameters };
+  return {
+    root,
+    schemas,
+    schemaNodes,
+    refs,
+    refsByTarget,
+    methods,
+    methodsById,
+    resources,
+    scopes,
+    scopeUses,
+    globalParameters,
+  };
 }

@@ -57,7 +57,8 @@ export function definitionAt(analysis: Analysis, offset: number): Span | undefin
   if (!model || !tree) return undefined;
   const ctx = contextAt(tree, offset);
   if (!ctx) return undefined;
-  if (ctx.kind === 'key' && ctx.objectPath.length === 1 && ctx.objectPath[0] === 'schemas') return keySpan(tree, ['schemas', ctx.key]);
+  if (ctx.kind === 'key' && ctx.objectPath.length === 1 && ctx.objectPath[0] === 'schemas')
+    return keySpan(tree, ['schemas', ctx.key]);
   if (ctx.kind !== 'value') return undefined;
   const path = ctx.path;
   const v = valueAt(model.root, path);
@@ -99,14 +100,20 @@ export function schemaNameAt(analysis: Analysis, offset: number): { name: string
   const ctx = contextAt(tree, offset);
   if (!ctx) return undefined;
   if (ctx.kind === 'key' && ctx.objectPath.length === 1 && ctx.objectPath[0] === 'schemas') {
-    return { name: ctx.key, span: { offset: tree.keyStart[ctx.node] + 1, length: tree.keyEnd[ctx.node] - tree.keyStart[ctx.node] - 2 } };
+    return {
+      name: ctx.key,
+      span: { offset: tree.keyStart[ctx.node] + 1, length: tree.keyEnd[ctx.node] - tree.keyStart[ctx.node] - 2 },
+    };
   }
   if (ctx.kind === 'value') {
     const v = valueAt(model.root, ctx.path);
     const isRef = ctx.path[ctx.path.length - 1] === '$ref' && refAtPath(model, ctx.path);
     const isId = ctx.path.length === 3 && ctx.path[0] === 'schemas' && ctx.path[2] === 'id' && v === ctx.path[1];
     if (typeof v === 'string' && (isRef || isId) && model.schemas.has(v)) {
-      return { name: v, span: { offset: tree.start[ctx.node] + 1, length: tree.end[ctx.node] - tree.start[ctx.node] - 2 } };
+      return {
+        name: v,
+        span: { offset: tree.start[ctx.node] + 1, length: tree.end[ctx.node] - tree.start[ctx.node] - 2 },
+      };
     }
   }
   return undefined;
@@ -136,7 +143,8 @@ export function renameSchemaAt(analysis: Analysis, offset: number, newName: stri
   const hit = schemaNameAt(analysis, offset);
   const tree = analysis.parsed.tree;
   const model = analysis.model;
-  if (!hit || !tree || !model) return { error: 'Only schema names can be renamed here: place the cursor on a schema key, its id or a $ref.' };
+  if (!hit || !tree || !model)
+    return { error: 'Only schema names can be renamed here: place the cursor on a schema key, its id or a $ref.' };
   if (!newName || !usableSchemaName(newName)) return { error: `"${newName}" is not a usable schema name.` };
   if (newName === hit.name) return { edits: [] };
   if (model.schemas.has(newName)) return { error: `A schema named "${newName}" already exists; choose another name.` };

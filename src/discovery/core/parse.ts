@@ -33,27 +33,45 @@ export function parseJson(text: string, limits: ParseLimits = {}, tree?: JsonTre
   const maxDepth = limits.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (text.length > maxLength) {
     return refuse(text, {
-      code: 'document-too-large', severity: 'warning', offset: 0, length: 0,
+      code: 'document-too-large',
+      severity: 'warning',
+      offset: 0,
+      length: 0,
       message: `Document is ${(text.length / 1048576).toFixed(1)} MB, over the ${(maxLength / 1048576).toFixed(0)} MB analysis limit; not checked.`,
     });
   }
   tree ??= buildJsonTree(text);
   if (tree.maxDepth > maxDepth) {
     return {
-      text, tree: undefined, value: undefined, strict: false,
-      problems: [{
-        code: 'document-too-deep', severity: 'warning', offset: 0, length: 0,
-        message: `Nesting is ${tree.maxDepth} levels deep, over the limit of ${maxDepth}; not checked.`,
-      }],
+      text,
+      tree: undefined,
+      value: undefined,
+      strict: false,
+      problems: [
+        {
+          code: 'document-too-deep',
+          severity: 'warning',
+          offset: 0,
+          length: 0,
+          message: `Nesting is ${tree.maxDepth} levels deep, over the limit of ${maxDepth}; not checked.`,
+        },
+      ],
     };
   }
   try {
     return { text, tree, value: JSON.parse(text), strict: true, problems: [] };
   } catch {
     const errors: ParseError[] = [];
-    const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    const value: unknown = parseJsonc(text, errors, {
+      allowTrailingComma: true,
+      disallowComments: false,
+      allowEmptyContent: false,
+    });
     const problems: Diagnostic[] = errors.map((e) => ({
-      code: 'json-syntax', severity: 'error', offset: e.offset, length: Math.max(e.length, 1),
+      code: 'json-syntax',
+      severity: 'error',
+      offset: e.offset,
+      length: Math.max(e.length, 1),
       message: `Invalid JSON: ${describe(printParseErrorCode(e.error))}.`,
     }));
     return { text, tree, value, strict: false, problems };

@@ -3,10 +3,20 @@
 import { keyNodeAtOffset, keyOf, kindAt, nodeAtOffset, NodeKind, pathOf, childrenOf, type JsonTree } from './jsonTree';
 
 export type PositionContext =
-  | { kind: 'key'; /** Path of the object holding the key. */ objectPath: (string | number)[]; key: string; node: number; replace: { offset: number; length: number } }
+  | {
+      kind: 'key';
+      /** Path of the object holding the key. */ objectPath: (string | number)[];
+      key: string;
+      node: number;
+      replace: { offset: number; length: number };
+    }
   | { kind: 'value'; path: (string | number)[]; node: number; replace: { offset: number; length: number } }
   | { kind: 'newKey'; objectPath: (string | number)[]; object: number; replace: { offset: number; length: number } }
-  | { kind: 'newValue'; /** Path the new value will have (array index = current length). */ path: (string | number)[]; replace: { offset: number; length: number } };
+  | {
+      kind: 'newValue';
+      /** Path the new value will have (array index = current length). */ path: (string | number)[];
+      replace: { offset: number; length: number };
+    };
 
 function prevSignificant(text: string, offset: number, floor: number): number {
   let i = offset - 1;
@@ -23,7 +33,13 @@ export function contextAt(tree: JsonTree, offset: number): PositionContext | und
   const k = keyNodeAtOffset(tree, offset);
   if (k >= 0 && offset > tree.keyStart[k]) {
     const objectPath = pathOf(tree, tree.parent[k]);
-    return { kind: 'key', objectPath, key: keyOf(tree, k) ?? '', node: k, replace: { offset: tree.keyStart[k], length: tree.keyEnd[k] - tree.keyStart[k] } };
+    return {
+      kind: 'key',
+      objectPath,
+      key: keyOf(tree, k) ?? '',
+      node: k,
+      replace: { offset: tree.keyStart[k], length: tree.keyEnd[k] - tree.keyStart[k] },
+    };
   }
   const n = nodeAtOffset(tree, offset);
   if (n < 0) return undefined;
@@ -31,7 +47,12 @@ export function contextAt(tree: JsonTree, offset: number): PositionContext | und
   const inside = offset > tree.start[n] && offset < tree.end[n];
   if (kind !== NodeKind.Object && kind !== NodeKind.Array) {
     if (offset >= tree.start[n] && offset <= tree.end[n] && (inside || kind !== NodeKind.String)) {
-      return { kind: 'value', path: pathOf(tree, n), node: n, replace: { offset: tree.start[n], length: tree.end[n] - tree.start[n] } };
+      return {
+        kind: 'value',
+        path: pathOf(tree, n),
+        node: n,
+        replace: { offset: tree.start[n], length: tree.end[n] - tree.start[n] },
+      };
     }
   }
   // In a gap of a container: look at what precedes the cursor inside it.
@@ -44,7 +65,11 @@ export function contextAt(tree: JsonTree, offset: number): PositionContext | und
   const containerPath = pathOf(tree, container);
   const empty = { offset, length: 0 };
   if (kindAt(tree, container) === NodeKind.Array) {
-    return { kind: 'newValue', path: [...containerPath, childrenOf(tree, container).filter((c) => tree.start[c] < offset).length], replace: empty };
+    return {
+      kind: 'newValue',
+      path: [...containerPath, childrenOf(tree, container).filter((c) => tree.start[c] < offset).length],
+      replace: empty,
+    };
   }
   if (ch === ':') {
     // `"key": |` — the key is the last one before the colon.

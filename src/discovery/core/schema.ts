@@ -123,7 +123,9 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
     const actual = jsonType(v);
     if (s.type && !typeMatches(s.type, actual)) {
       out.push({
-        code: 'value-type', path: path.slice(), at: 'value',
+        code: 'value-type',
+        path: path.slice(),
+        at: 'value',
         message: `Expected ${article(s.type)} here but found ${article(actual)}${hintFor(s.type, v)}.`,
         data: { expected: s.type, actual },
       });
@@ -131,7 +133,9 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
     }
     if (s.enum && !s.enum.includes(v)) {
       out.push({
-        code: 'value-not-allowed', path: path.slice(), at: 'value',
+        code: 'value-not-allowed',
+        path: path.slice(),
+        at: 'value',
         message: `${JSON.stringify(v)} is not an allowed value; expected ${s.enum.map((e) => JSON.stringify(e)).join(', ')}.`,
         data: { allowed: s.enum },
       });
@@ -140,7 +144,14 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
       const o = v as Obj;
       if (s.required) {
         for (const k of s.required) {
-          if (!(k in o)) out.push({ code: 'key-missing', path: path.slice(), at: 'key', message: `Missing required key "${k}".`, data: { key: k } });
+          if (!(k in o))
+            out.push({
+              code: 'key-missing',
+              path: path.slice(),
+              at: 'key',
+              message: `Missing required key "${k}".`,
+              data: { key: k },
+            });
         }
       }
       // for-in rather than Object.keys: no array per object on a 60,000-object document.
@@ -148,7 +159,13 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
         const child = s.properties?.get(k) ?? s.additional;
         path.push(k);
         if (child === false) {
-          out.push({ code: 'key-unknown', path: path.slice(), at: 'key', message: `"${k}" is not a key of ${s.definition ? describeDefinition(s.definition) : 'this object'} that tools know; it is kept but ignored.`, data: { key: k } });
+          out.push({
+            code: 'key-unknown',
+            path: path.slice(),
+            at: 'key',
+            message: `"${k}" is not a key of ${s.definition ? describeDefinition(s.definition) : 'this object'} that tools know; it is kept but ignored.`,
+            data: { key: k },
+          });
         } else if (child) {
           visit(o[k], child, depth + 1);
         }
@@ -172,17 +189,23 @@ function article(t: string): string {
 }
 
 function hintFor(expected: string, v: unknown): string {
-  if (expected === 'string' && (typeof v === 'number' || typeof v === 'boolean')) return `; write it as a string, ${JSON.stringify(String(v))}`;
+  if (expected === 'string' && (typeof v === 'number' || typeof v === 'boolean'))
+    return `; write it as a string, ${JSON.stringify(String(v))}`;
   if (expected === 'boolean' && (v === 'true' || v === 'false')) return `; write ${v} without quotes`;
   return '';
 }
 
 function describeDefinition(d: string): string {
   switch (d) {
-    case 'JsonSchema': return 'a schema';
-    case 'RestMethod': return 'a method';
-    case 'RestResource': return 'a resource';
-    case 'RestDescription': return 'the document';
-    default: return d;
+    case 'JsonSchema':
+      return 'a schema';
+    case 'RestMethod':
+      return 'a method';
+    case 'RestResource':
+      return 'a resource';
+    case 'RestDescription':
+      return 'the document';
+    default:
+      return d;
   }
 }

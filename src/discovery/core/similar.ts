@@ -29,7 +29,8 @@ export function editDistance(a: string, b: string, cap = Infinity): number {
       let v = prev[j - 1] + (ai === bj ? 0 : 1);
       if (prev[j] + 1 < v) v = prev[j] + 1;
       if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
-      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && prev2[j - 2] + 1 < v) v = prev2[j - 2] + 1;
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && prev2[j - 2] + 1 < v)
+        v = prev2[j - 2] + 1;
       if (v > over) v = over;
       cur[j] = v;
       if (v < rowMin) rowMin = v;
@@ -58,7 +59,10 @@ export class NameSuggester {
   /** Distance-table cells computed so far (the budget's unit). */
   spent = 0;
 
-  constructor(candidates: Iterable<string>, private readonly budget = SUGGESTION_BUDGET) {
+  constructor(
+    candidates: Iterable<string>,
+    private readonly budget = SUGGESTION_BUDGET,
+  ) {
     for (const c of candidates) {
       if (c.length > MAX_NAME_LENGTH + 3) continue;
       const lower = c.toLowerCase();

@@ -21,18 +21,37 @@ function spanOf(tree: JsonTree, n: number): Span {
 }
 
 function selectionOf(tree: JsonTree, n: number): Span {
-  return tree.keyStart[n] >= 0 ? { offset: tree.keyStart[n], length: tree.keyEnd[n] - tree.keyStart[n] } : { offset: tree.start[n], length: 0 };
+  return tree.keyStart[n] >= 0
+    ? { offset: tree.keyStart[n], length: tree.keyEnd[n] - tree.keyStart[n] }
+    : { offset: tree.start[n], length: 0 };
 }
 
 function stringChild(tree: JsonTree, n: number, key: string): string | undefined {
   const c = childOf(tree, n, key);
   if (c < 0 || kindAt(tree, c) !== NodeKind.String) return undefined;
   const raw = tree.text.slice(tree.start[c], tree.end[c]);
-  try { return JSON.parse(raw) as string; } catch { return raw; }
+  try {
+    return JSON.parse(raw) as string;
+  } catch {
+    return raw;
+  }
 }
 
-function sym(tree: JsonTree, n: number, kind: SymbolKind, detail: string, children: DocumentSymbol[] = []): DocumentSymbol {
-  return { name: keyOf(tree, n) || '""', detail, kind, range: spanOf(tree, n), selection: selectionOf(tree, n), children };
+function sym(
+  tree: JsonTree,
+  n: number,
+  kind: SymbolKind,
+  detail: string,
+  children: DocumentSymbol[] = [],
+): DocumentSymbol {
+  return {
+    name: keyOf(tree, n) || '""',
+    detail,
+    kind,
+    range: spanOf(tree, n),
+    selection: selectionOf(tree, n),
+    children,
+  };
 }
 
 function members(tree: JsonTree, n: number): number[] {
@@ -67,7 +86,9 @@ function methods(tree: JsonTree, container: number): DocumentSymbol[] {
   return members(tree, childOf(tree, container, 'methods')).map((m) => {
     const verb = stringChild(tree, m, 'httpMethod') ?? '';
     const path = stringChild(tree, m, 'path') ?? '';
-    const params = members(tree, childOf(tree, m, 'parameters')).map((p) => sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? ''));
+    const params = members(tree, childOf(tree, m, 'parameters')).map((p) =>
+      sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? ''),
+    );
     return sym(tree, m, 'method', `${verb} ${path}`.trim(), params);
   });
 }
@@ -75,7 +96,8 @@ function methods(tree: JsonTree, container: number): DocumentSymbol[] {
 function resources(tree: JsonTree, container: number, depth: number): DocumentSymbol[] {
   if (depth > MAX_DEPTH) return [];
   return members(tree, childOf(tree, container, 'resources')).map((r) =>
-    sym(tree, r, 'resource', '', [...methods(tree, r), ...resources(tree, r, depth + 1)]));
+    sym(tree, r, 'resource', '', [...methods(tree, r), ...resources(tree, r, depth + 1)]),
+  );
 }
 
 /** Symbols from the structural index alone, so the outline of a big document needs no full analysis. */
@@ -90,9 +112,26 @@ export function documentSymbols(source: Analysis | JsonTree): DocumentSymbol[] {
   };
   section('resources', 'section', resources(tree, root, 0));
   if (childOf(tree, root, 'methods') >= 0) section('methods', 'section', methods(tree, root));
-  section('schemas', 'section', members(tree, childOf(tree, root, 'schemas')).map((s) => sym(tree, s, 'schema', typeDetail(tree, s), properties(tree, s, 0))));
-  section('parameters', 'section', members(tree, childOf(tree, root, 'parameters')).map((p) => sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? '')));
+  section(
+    'schemas',
+    'section',
+    members(tree, childOf(tree, root, 'schemas')).map((s) =>
+      sym(tree, s, 'schema', typeDetail(tree, s), properties(tree, s, 0)),
+    ),
+  );
+  section(
+    'parameters',
+    'section',
+    members(tree, childOf(tree, root, 'parameters')).map((p) =>
+      sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? ''),
+    ),
+  );
   const auth = childOf(tree, childOf(tree, childOf(tree, root, 'auth'), 'oauth2'), 'scopes');
-  if (auth >= 0) out.push({ ...sym(tree, auth, 'section', ''), name: 'scopes', children: members(tree, auth).map((s) => sym(tree, s, 'scope', stringChild(tree, s, 'description') ?? '')) });
+  if (auth >= 0)
+    out.push({
+      ...sym(tree, auth, 'section', ''),
+      name: 'scopes',
+      children: members(tree, auth).map((s) => sym(tree, s, 'scope', stringChild(tree, s, 'description') ?? '')),
+    });
   return out;
 }

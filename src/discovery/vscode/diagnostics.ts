@@ -1,7 +1,13 @@
 // Problems for description documents: on open at once, on change after a pause, and only the
 // result for the version still in the editor is published.
 import * as vscode from 'vscode';
-import { mayBeDiscoveryDocument, StaleResult, type AnalysisWorker, type Diagnostic as CoreDiagnostic, type Severity } from '../core';
+import {
+  mayBeDiscoveryDocument,
+  StaleResult,
+  type AnalysisWorker,
+  type Diagnostic as CoreDiagnostic,
+  type Severity,
+} from '../core';
 import { DiscoveryDocuments, isJsonDocument } from './documents';
 
 export const DIAGNOSTIC_SOURCE = 'discovery';
@@ -33,7 +39,10 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   /** Core diagnostics per uri, for quick fixes that need rule data. */
   readonly published = new Map<string, { version: number; items: CoreDiagnostic[] }>();
 
-  constructor(private readonly documents: DiscoveryDocuments, private readonly worker?: AnalysisWorker) {
+  constructor(
+    private readonly documents: DiscoveryDocuments,
+    private readonly worker?: AnalysisWorker,
+  ) {
     this.subscriptions = [
       this.collection,
       vscode.workspace.onDidOpenTextDocument((d) => this.validate(d)),
@@ -54,10 +63,13 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
     if (!isJsonDocument(doc)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      this.validate(doc);
-    }, DEBOUNCE_MS));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.validate(doc);
+      }, DEBOUNCE_MS),
+    );
   }
 
   validate(doc: vscode.TextDocument): void {
@@ -79,7 +91,10 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
       return;
     }
     this.published.set(doc.uri.toString(), { version, items: analysis.diagnostics });
-    this.collection.set(doc.uri, analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)));
+    this.collection.set(
+      doc.uri,
+      analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)),
+    );
   }
 
   private async validateOffThread(doc: vscode.TextDocument, version: number): Promise<void> {
@@ -96,13 +111,20 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
         return;
       }
       this.published.set(doc.uri.toString(), { version, items: reply.diagnostics });
-      this.collection.set(doc.uri, reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d)));
+      this.collection.set(
+        doc.uri,
+        reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d)),
+      );
     } catch (err) {
       if (err instanceof StaleResult) return;
       // The worker failed (or was stopped): answer on this thread rather than show nothing.
       if (!doc.isClosed && doc.version === version) {
         const analysis = this.documents.get(doc);
-        if (analysis) this.collection.set(doc.uri, analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)));
+        if (analysis)
+          this.collection.set(
+            doc.uri,
+            analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)),
+          );
       }
     }
   }

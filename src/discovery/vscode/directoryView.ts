@@ -2,7 +2,14 @@
 // default), filters it, opens a description in an editor and saves it to the workspace.
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
-import { fetchDescription, fetchDirectory, fileNameFor, filterDirectory, type DirectoryFilter, type DirectoryItem } from '../core/directory';
+import {
+  fetchDescription,
+  fetchDirectory,
+  fileNameFor,
+  filterDirectory,
+  type DirectoryFilter,
+  type DirectoryItem,
+} from '../core/directory';
 
 export const DIRECTORY_VIEW_ID = 'apiWorkbench.directory';
 
@@ -28,9 +35,16 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
 
   setFilter(change: Partial<DirectoryFilter>): void {
     Object.assign(this.filter, change);
-    void vscode.commands.executeCommand('setContext', 'apiWorkbench.directory.preferredOnly', this.filter.preferredOnly);
+    void vscode.commands.executeCommand(
+      'setContext',
+      'apiWorkbench.directory.preferredOnly',
+      this.filter.preferredOnly,
+    );
     if (this.view) {
-      const parts = [this.filter.preferredOnly ? 'preferred only' : '', this.filter.text ? `“${this.filter.text}”` : ''].filter(Boolean);
+      const parts = [
+        this.filter.preferredOnly ? 'preferred only' : '',
+        this.filter.text ? `“${this.filter.text}”` : '',
+      ].filter(Boolean);
       this.view.description = parts.join(' · ') || undefined;
     }
     this.emitter.fire(undefined);
@@ -61,7 +75,10 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
     if (node) return [];
     const shown = await this.shownItems();
     if (this.error) return [{ kind: 'message', text: this.error }];
-    if (!shown.length) return [{ kind: 'message', text: this.items?.length ? 'No API matches the filter.' : 'The directory lists no APIs.' }];
+    if (!shown.length)
+      return [
+        { kind: 'message', text: this.items?.length ? 'No API matches the filter.' : 'The directory lists no APIs.' },
+      ];
     return shown.map((item) => ({ kind: 'item', item }));
   }
 
@@ -75,7 +92,9 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
     const t = new vscode.TreeItem(`${i.name} ${i.version}`);
     t.id = i.id;
     t.description = [i.title, ...(i.labels ?? []).map((l) => `[${l}]`)].filter(Boolean).join(' ');
-    t.tooltip = new vscode.MarkdownString(`**${i.title ?? i.name}** (${i.id})${i.preferred ? ' · preferred' : ''}\n\n${i.description ?? ''}`);
+    t.tooltip = new vscode.MarkdownString(
+      `**${i.title ?? i.name}** (${i.id})${i.preferred ? ' · preferred' : ''}\n\n${i.description ?? ''}`,
+    );
     t.iconPath = new vscode.ThemeIcon(i.preferred ? 'star-full' : 'symbol-interface');
     t.contextValue = 'discoveryDirectoryItem';
     t.command = { command: 'apiWorkbench.directory.open', title: 'Open', arguments: [node] };
@@ -107,11 +126,13 @@ async function openItem(item: DirectoryItem): Promise<vscode.TextDocument> {
 /** Saves to `chosen` when given (scripts and tests), otherwise where the user picks in the dialog. */
 async function saveItem(item: DirectoryItem, chosen?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const target = chosen ?? await vscode.window.showSaveDialog({
-    defaultUri: folder ? vscode.Uri.joinPath(folder, fileNameFor(item)) : undefined,
-    filters: { JSON: ['json'] },
-    saveLabel: 'Save Description',
-  });
+  const target =
+    chosen ??
+    (await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, fileNameFor(item)) : undefined,
+      filters: { JSON: ['json'] },
+      saveLabel: 'Save Description',
+    }));
   if (!target) return undefined;
   const content = await fetchDescription(item);
   await vscode.workspace.fs.writeFile(target, Buffer.from(content, 'utf8'));
@@ -127,30 +148,55 @@ export function registerDirectory(services: WorkbenchServices): vscode.Disposabl
   return [
     tree,
     view,
-    services.endpoints.onDidChange((s) => { if (s === 'directory') tree.refresh(); }),
+    services.endpoints.onDidChange((s) => {
+      if (s === 'directory') tree.refresh();
+    }),
     // The view commands resolve to the items now shown, so scripts and tests can see the view's state.
-    vscode.commands.registerCommand('apiWorkbench.directory.refresh', () => { tree.refresh(); return tree.shownItems(); }),
+    vscode.commands.registerCommand('apiWorkbench.directory.refresh', () => {
+      tree.refresh();
+      return tree.shownItems();
+    }),
     vscode.commands.registerCommand('apiWorkbench.directory.filter', async (given?: unknown) => {
       // Menus pass no argument; a string skips the prompt (scripts and tests).
-      const text = typeof given === 'string'
-        ? given
-        : await vscode.window.showInputBox({ prompt: 'Show APIs whose name, title, version or description contains…', value: tree.filter.text });
+      const text =
+        typeof given === 'string'
+          ? given
+          : await vscode.window.showInputBox({
+              prompt: 'Show APIs whose name, title, version or description contains…',
+              value: tree.filter.text,
+            });
       if (text !== undefined) tree.setFilter({ text: text.trim() });
       return tree.shownItems();
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.preferredOnly', () => { tree.setFilter({ preferredOnly: true }); return tree.shownItems(); }),
-    vscode.commands.registerCommand('apiWorkbench.directory.allVersions', () => { tree.setFilter({ preferredOnly: false }); return tree.shownItems(); }),
+    vscode.commands.registerCommand('apiWorkbench.directory.preferredOnly', () => {
+      tree.setFilter({ preferredOnly: true });
+      return tree.shownItems();
+    }),
+    vscode.commands.registerCommand('apiWorkbench.directory.allVersions', () => {
+      tree.setFilter({ preferredOnly: false });
+      return tree.shownItems();
+    }),
     vscode.commands.registerCommand('apiWorkbench.directory.open', async (arg?: unknown) => {
       const item = itemOf(arg, tree);
       if (!item) return undefined;
-      try { return await openItem(item); } catch (err) { fail(err); return undefined; }
+      try {
+        return await openItem(item);
+      } catch (err) {
+        fail(err);
+        return undefined;
+      }
     }),
     vscode.commands.registerCommand('apiWorkbench.directory.save', async (arg?: unknown, target?: unknown) => {
       const item = itemOf(arg, tree);
       if (!item) return undefined;
       // The view never passes a target; only callers that already know where the file goes do.
       const chosen = target instanceof vscode.Uri ? target : undefined;
-      try { return await saveItem(item, chosen); } catch (err) { fail(err); return undefined; }
+      try {
+        return await saveItem(item, chosen);
+      } catch (err) {
+        fail(err);
+        return undefined;
+      }
     }),
   ];
 }

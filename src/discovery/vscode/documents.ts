@@ -3,8 +3,17 @@
 // is cached on its own: the outline (asked for after every edit) needs nothing more.
 import * as vscode from 'vscode';
 import {
-  analyzeParsed, buildJsonTree, detectDiscoveryDocument, isRestDescriptionValue, mayBeDiscoveryDocument, parseJson,
-  topLevelKindNearStart, DEFAULT_MAX_LENGTH, type Analysis, type JsonTree, type RuleSettings,
+  analyzeParsed,
+  buildJsonTree,
+  detectDiscoveryDocument,
+  isRestDescriptionValue,
+  mayBeDiscoveryDocument,
+  parseJson,
+  topLevelKindNearStart,
+  DEFAULT_MAX_LENGTH,
+  type Analysis,
+  type JsonTree,
+  type RuleSettings,
 } from '../core';
 import { readRuleSettings } from './settings';
 
@@ -73,7 +82,8 @@ export class DiscoveryDocuments implements vscode.Disposable {
       }
     }
     e.analysis = analysis ?? null;
-    if (analysis) this.last.set(doc.uri.toString(), analysis); else this.last.delete(doc.uri.toString());
+    if (analysis) this.last.set(doc.uri.toString(), analysis);
+    else this.last.delete(doc.uri.toString());
     return analysis;
   }
 

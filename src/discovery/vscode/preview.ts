@@ -11,7 +11,12 @@ function shellHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'discoveryPreview.js'));
   const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'discovery', 'preview.css'));
-  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${webview.cspSource}`].join('; ');
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `img-src ${webview.cspSource}`,
+  ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -47,7 +52,8 @@ export class DiscoveryPreview implements vscode.Disposable {
   ) {
     this.subscriptions.push(
       vscode.window.onDidChangeTextEditorSelection((e) => {
-        if (this.panel && e.textEditor.document === this.doc) this.revealAt(e.textEditor.document, e.selections[0].active);
+        if (this.panel && e.textEditor.document === this.doc)
+          this.revealAt(e.textEditor.document, e.selections[0].active);
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (this.panel && e.document === this.doc) {
@@ -62,16 +68,26 @@ export class DiscoveryPreview implements vscode.Disposable {
   /** Opens (or retargets) the preview for a document; returns the panel for tests. */
   show(doc: vscode.TextDocument): vscode.WebviewPanel | undefined {
     if (!this.documents.get(doc)?.model) {
-      void vscode.window.showInformationMessage('The preview needs a discovery document (a JSON file with "kind": "discovery#restDescription").');
+      void vscode.window.showInformationMessage(
+        'The preview needs a discovery document (a JSON file with "kind": "discovery#restDescription").',
+      );
       return undefined;
     }
     this.doc = doc;
     if (!this.panel) {
       const root = this.extensionUri;
-      const panel = vscode.window.createWebviewPanel(PREVIEW_VIEW_TYPE, 'API Preview', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media', 'discovery')],
-      });
+      const panel = vscode.window.createWebviewPanel(
+        PREVIEW_VIEW_TYPE,
+        'API Preview',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        {
+          enableScripts: true,
+          localResourceRoots: [
+            vscode.Uri.joinPath(root, 'dist', 'webview'),
+            vscode.Uri.joinPath(root, 'media', 'discovery'),
+          ],
+        },
+      );
       this.panel = panel;
       this.ready = false;
       panel.onDidDispose(() => {
@@ -95,7 +111,10 @@ export class DiscoveryPreview implements vscode.Disposable {
       const editor = vscode.window.activeTextEditor;
       if (editor && editor.document === this.doc) this.revealAt(editor.document, editor.selection.active);
     } else if (m?.type === 'goto' && isPath(m.path)) {
-      this.goto(m.path).catch((e: unknown) => void vscode.window.showErrorMessage(`Cannot show the source: ${e instanceof Error ? e.message : String(e)}`));
+      this.goto(m.path).catch(
+        (e: unknown) =>
+          void vscode.window.showErrorMessage(`Cannot show the source: ${e instanceof Error ? e.message : String(e)}`),
+      );
     }
   }
 
@@ -132,7 +151,10 @@ export class DiscoveryPreview implements vscode.Disposable {
     const n = nodeAt(tree, path);
     if (n < 0) return;
     const start = doc.positionAt(tree.keyStart[n] >= 0 ? tree.keyStart[n] : tree.start[n]);
-    const editor = await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+    const editor = await vscode.window.showTextDocument(doc, {
+      viewColumn: vscode.ViewColumn.One,
+      preserveFocus: false,
+    });
     editor.selection = new vscode.Selection(start, start);
     editor.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.InCenter);
   }
@@ -149,7 +171,9 @@ export function registerPreview(documents: DiscoveryDocuments, extensionUri: vsc
   return [
     preview,
     vscode.commands.registerCommand('apiWorkbench.discovery.showPreview', (uri?: vscode.Uri) => {
-      const doc = uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) : vscode.window.activeTextEditor?.document;
+      const doc = uri
+        ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())
+        : vscode.window.activeTextEditor?.document;
       if (!doc) {
         void vscode.window.showInformationMessage('Open a discovery document first.');
         return undefined;

@@ -2,8 +2,18 @@
 // current version's analysis and answers nothing for JSON that is not a description document.
 import * as vscode from 'vscode';
 import {
-  completionsAt, definitionAt, documentSymbols, hoverAt, quickFixes, referencesAt, renameSchemaAt, schemaNameAt,
-  type CompletionKind, type DocumentSymbol as CoreSymbol, type SymbolKind, type TextEdit,
+  completionsAt,
+  definitionAt,
+  documentSymbols,
+  hoverAt,
+  quickFixes,
+  referencesAt,
+  renameSchemaAt,
+  schemaNameAt,
+  type CompletionKind,
+  type DocumentSymbol as CoreSymbol,
+  type SymbolKind,
+  type TextEdit,
 } from '../core';
 import { DIAGNOSTIC_SOURCE, WORKER_THRESHOLD } from './diagnostics';
 import type { DiscoveryDocuments } from './documents';
@@ -84,7 +94,9 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
     provideReferences(doc, pos, ctx) {
       const a = documents.get(doc);
       if (!a) return undefined;
-      return referencesAt(a, doc.offsetAt(pos), ctx.includeDeclaration).map((s) => new vscode.Location(doc.uri, range(doc, s)));
+      return referencesAt(a, doc.offsetAt(pos), ctx.includeDeclaration).map(
+        (s) => new vscode.Location(doc.uri, range(doc, s)),
+      );
     },
   };
 
@@ -92,7 +104,8 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
     prepareRename(doc, pos) {
       const a = documents.get(doc);
       const hit = a && schemaNameAt(a, doc.offsetAt(pos));
-      if (!hit) throw new Error('Only schema names can be renamed: place the cursor on a schema key, its id or a $ref.');
+      if (!hit)
+        throw new Error('Only schema names can be renamed: place the cursor on a schema key, its id or a $ref.');
       return { range: range(doc, hit.span), placeholder: hit.name };
     },
     provideRenameEdits(doc, pos, newName) {
@@ -105,7 +118,13 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
   };
 
   const toSymbol = (doc: vscode.TextDocument, s: CoreSymbol): vscode.DocumentSymbol => {
-    const out = new vscode.DocumentSymbol(s.name.replace(/^"|"$/g, '') || '""', s.detail, SYMBOL_KIND[s.kind], range(doc, s.range), range(doc, s.selection));
+    const out = new vscode.DocumentSymbol(
+      s.name.replace(/^"|"$/g, '') || '""',
+      s.detail,
+      SYMBOL_KIND[s.kind],
+      range(doc, s.range),
+      range(doc, s.selection),
+    );
     out.children = s.children.map((c) => toSymbol(doc, c));
     return out;
   };
@@ -147,6 +166,8 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
     vscode.languages.registerReferenceProvider(SELECTOR, references),
     vscode.languages.registerRenameProvider(SELECTOR, rename),
     vscode.languages.registerDocumentSymbolProvider(SELECTOR, symbols, { label: 'Discovery document' }),
-    vscode.languages.registerCodeActionsProvider(SELECTOR, actions, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+    vscode.languages.registerCodeActionsProvider(SELECTOR, actions, {
+      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+    }),
   ];
 }

@@ -32,7 +32,9 @@ function render(html: string): void {
 function pathOf(holder: Element): PreviewPath | undefined {
   try {
     const parsed: unknown = JSON.parse(holder.getAttribute(PATH_ATTRIBUTE) ?? '');
-    return Array.isArray(parsed) && parsed.every((s) => typeof s === 'string' || typeof s === 'number') ? (parsed as PreviewPath) : undefined;
+    return Array.isArray(parsed) && parsed.every((s) => typeof s === 'string' || typeof s === 'number')
+      ? (parsed as PreviewPath)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -6,7 +6,12 @@
 // `problems` and reported; it never throws. Keys are set as own data properties, so a `__proto__`
 // key is data, not a prototype swap.
 import type {
-  Candidate, CitationMetadata, Content, GenerateContentResponse, Part, SafetyRating,
+  Candidate,
+  CitationMetadata,
+  Content,
+  GenerateContentResponse,
+  Part,
+  SafetyRating,
 } from '../../shared/wire/generation';
 
 const PLAIN_TEXT_KEYS = new Set(['text', 'thought', 'thoughtSignature']);
@@ -46,7 +51,8 @@ function kind(v: unknown): string {
 
 /** Sets an own data property whatever the key (plain assignment to `__proto__` would swap the prototype). */
 function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -72,7 +78,8 @@ export class Aggregator {
   }
 
   private problem(path: string, expected: string, value: unknown): void {
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push({ path, message: `${path} should be ${expected} but is ${kind(value)}; ignored`, value });
+    if (this.problems.length < MAX_PROBLEMS)
+      this.problems.push({ path, message: `${path} should be ${expected} but is ${kind(value)}; ignored`, value });
   }
 
   add(chunk: GenerateContentResponse): void {
@@ -177,12 +184,21 @@ export class Aggregator {
         continue;
       }
       const part = raw as Part;
-      if (part.functionCall !== undefined && !(isObject(part.functionCall) && typeof part.functionCall.name === 'string')) {
+      if (
+        part.functionCall !== undefined &&
+        !(isObject(part.functionCall) && typeof part.functionCall.name === 'string')
+      ) {
         this.problem(`${at}.content.parts[].functionCall`, 'an object with a name', part.functionCall);
         continue;
       }
       const prev = out.length ? out[out.length - 1] : undefined;
-      if (prev && isPlainText(part) && isPlainText(prev) && !prev.thoughtSignature && !!prev.thought === !!part.thought) {
+      if (
+        prev &&
+        isPlainText(part) &&
+        isPlainText(prev) &&
+        !prev.thoughtSignature &&
+        !!prev.thought === !!part.thought
+      ) {
         prev.text += part.text!;
         if (part.thoughtSignature !== undefined) prev.thoughtSignature = part.thoughtSignature;
       } else {
@@ -224,7 +240,8 @@ export class Aggregator {
       const value = meta[key];
       if (value === undefined) continue;
       if (!Array.isArray(value)) {
-        if (key === 'citationSources' || key === 'citations') this.problem(`${at}.citationMetadata.${key}`, 'a list', value);
+        if (key === 'citationSources' || key === 'citations')
+          this.problem(`${at}.citationMetadata.${key}`, 'a list', value);
         else put(into, key, value);
         continue;
       }

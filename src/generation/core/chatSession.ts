@@ -156,7 +156,10 @@ export class ChatSession {
   }
 
   /** Sends a prompt (or function results); resolves once the turn started, or with why it was refused. */
-  async send(prompt: string, opts: { kind?: 'prompt' | 'functionResult'; sent?: Content[] } = {}): Promise<SendOutcome> {
+  async send(
+    prompt: string,
+    opts: { kind?: 'prompt' | 'functionResult'; sent?: Content[] } = {},
+  ): Promise<SendOutcome> {
     if (this.running || this.preparing) return this.refuse(['A reply is still streaming. Stop it first.']);
     // The results being collected go out as the next turn; a prompt in between would strand them.
     if (this.deciding) return this.refuse(['Function calls are being run. Wait for their results first.']);
@@ -164,8 +167,12 @@ export class ChatSession {
     try {
       const settings = this.env.settings();
       const kind = opts.kind ?? 'prompt';
-      const sent: Content[] = opts.sent ?? [{ role: 'user', parts: [...this.attached.flatMap((a) => a.parts), { text: prompt }] }];
-      const tools = await this.env.tools(settings).catch((e: unknown) => ({ tools: [], problems: [`Cannot read the tool declarations: ${messageOf(e)}`] }));
+      const sent: Content[] = opts.sent ?? [
+        { role: 'user', parts: [...this.attached.flatMap((a) => a.parts), { text: prompt }] },
+      ];
+      const tools = await this.env
+        .tools(settings)
+        .catch((e: unknown) => ({ tools: [], problems: [`Cannot read the tool declarations: ${messageOf(e)}`] }));
       const built = buildRequest(settings, [...historyOf(this.conversation), ...sent], tools.tools);
       const problems = [...tools.problems, ...built.problems, ...validateRequest(settings.model, built.request)];
       if (problems.length) return this.refuse(problems);
@@ -205,7 +212,11 @@ export class ChatSession {
     return { problems };
   }
 
-  private async runTurn(turn: StoredTurn, request: ReturnType<typeof buildRequest>['request'], controller: AbortController): Promise<void> {
+  private async runTurn(
+    turn: StoredTurn,
+    request: ReturnType<typeof buildRequest>['request'],
+    controller: AbortController,
+  ): Promise<void> {
     let summary: TurnSummary;
     try {
       summary = await this.streamTurn(turn, request, controller);
@@ -215,7 +226,8 @@ export class ChatSession {
         code: 0,
         status: 'UNREADABLE_REPLY',
         message: `The reply could not be read: ${messageOf(e)}`,
-        advice: 'The text received so far is kept. Send the prompt again; if it keeps happening, the service sent a reply of an unexpected shape.',
+        advice:
+          'The text received so far is kept. Send the prompt again; if it keeps happening, the service sent a reply of an unexpected shape.',
         action: 'retry',
       });
     }
@@ -228,11 +240,23 @@ export class ChatSession {
   }
 
   /** Streams one reply into the turn; throws only on what the summarizer cannot read. */
-  private async streamTurn(turn: StoredTurn, request: ReturnType<typeof buildRequest>['request'], controller: AbortController): Promise<TurnSummary> {
+  private async streamTurn(
+    turn: StoredTurn,
+    request: ReturnType<typeof buildRequest>['request'],
+    controller: AbortController,
+  ): Promise<TurnSummary> {
     const conn = await this.env.connection();
     if (!conn.apiKey) {
-      const error = errorView({ code: 403, status: 'PERMISSION_DENIED', message: 'No API key is set for the generation service.' });
-      return failedSummary({ ...error, action: 'setApiKey', advice: 'Set an API key (API Workbench: Set Generation API Key), then resend.' });
+      const error = errorView({
+        code: 403,
+        status: 'PERMISSION_DENIED',
+        message: 'No API key is set for the generation service.',
+      });
+      return failedSummary({
+        ...error,
+        action: 'setApiKey',
+        advice: 'Set an API key (API Workbench: Set Generation API Key), then resend.',
+      });
     }
     this.env.log('info', `generation: streaming ${turn.model} (${conn.sandbox ? 'sandbox' : 'service'})`);
     const result = await this.stream(
@@ -244,7 +268,8 @@ export class ChatSession {
         request,
         signal: controller.signal,
         retry: { maxAttempts: conn.maxAttempts },
-        onRetry: ({ delayMs, error }) => this.emit({ type: 'status', text: `${error.status}: retrying in ${(delayMs / 1000).toFixed(1)} s…` }),
+        onRetry: ({ delayMs, error }) =>
+          this.emit({ type: 'status', text: `${error.status}: retrying in ${(delayMs / 1000).toFixed(1)} s…` }),
       },
       (chunk) => {
         const { text, thought } = chunkDelta(chunk);
@@ -255,9 +280,15 @@ export class ChatSession {
       },
     );
     const content = primaryCandidate(result.response)?.content;
-    turn.reply = content && Array.isArray(content.parts) && content.parts.length > 0 ? { role: typeof content.role === 'string' ? content.role : 'model', parts: historyParts(content) } : null;
+    turn.reply =
+      content && Array.isArray(content.parts) && content.parts.length > 0
+        ? { role: typeof content.role === 'string' ? content.role : 'model', parts: historyParts(content) }
+        : null;
     const s = this.summarize(result);
-    this.env.log('info', `generation: ${s.state}${s.finish ? ` (${s.finish.reason})` : ''}${s.error ? ` ${s.error.code} ${s.error.status}` : ''}`);
+    this.env.log(
+      'info',
+      `generation: ${s.state}${s.finish ? ` (${s.finish.reason})` : ''}${s.error ? ` ${s.error.code} ${s.error.status}` : ''}`,
+    );
     return s;
   }
 
@@ -295,7 +326,11 @@ export class ChatSession {
           }
           if (response === undefined) return undefined;
         }
-        decided.push({ ...call, decision: approve ? (auto ? 'auto' : 'approved') : 'rejected', result: JSON.stringify(response).slice(0, 2000) });
+        decided.push({
+          ...call,
+          decision: approve ? (auto ? 'auto' : 'approved') : 'rejected',
+          result: JSON.stringify(response).slice(0, 2000),
+        });
         parts.push({ functionResponse: { name: call.name, response } });
       }
       turn.summary = { ...turn.summary, state: 'done', functionCalls: decided };
@@ -305,7 +340,10 @@ export class ChatSession {
       this.deciding = false;
     }
     const label = decided.map((c) => `${c.name} → ${c.decision}`).join(', ');
-    const next = await this.send(`Function results: ${label}`, { kind: 'functionResult', sent: [{ role: 'function', parts }] });
+    const next = await this.send(`Function results: ${label}`, {
+      kind: 'functionResult',
+      sent: [{ role: 'function', parts }],
+    });
     return 'turnId' in next ? next.turnId : undefined;
   }
 }

@@ -30,7 +30,8 @@ export function byteToCharIndex(text: string, byteOffset: number): number {
   return text.length;
 }
 
-const offset = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+const offset = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** Sources come from the wire: anything but a list of objects maps to nothing, wrong-typed fields are ignored. */
@@ -43,7 +44,14 @@ export function mapCitations(text: string, sources: readonly CitationSource[] | 
     const start = byteToCharIndex(text, offset(src.startIndex) ?? 0);
     const endByte = offset(src.endIndex);
     const end = endByte === undefined ? text.length : byteToCharIndex(text, endByte);
-    out.push({ n: out.length + 1, uri: str(src.uri), license: str(src.license), start, end: Math.max(start, end), text: text.slice(start, Math.max(start, end)) });
+    out.push({
+      n: out.length + 1,
+      uri: str(src.uri),
+      license: str(src.license),
+      start,
+      end: Math.max(start, end),
+      text: text.slice(start, Math.max(start, end)),
+    });
   }
   return out;
 }

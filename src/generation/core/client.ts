@@ -1,7 +1,12 @@
 // The generation client: streaming (SSE or JSON array), unary generateContent, models.list and
 // countTokens. A stream never throws: every outcome, partial text included, comes back as data.
 import type {
-  CountTokensRequest, CountTokensResponse, GenerateContentRequest, GenerateContentResponse, ListModelsResponse, Model,
+  CountTokensRequest,
+  CountTokensResponse,
+  GenerateContentRequest,
+  GenerateContentResponse,
+  ListModelsResponse,
+  Model,
 } from '../../shared/wire/generation';
 import { Aggregator, type WireProblem } from './aggregate';
 import { normaliseCountTokens, normaliseResponse } from './fieldNames';
@@ -82,7 +87,9 @@ export class StreamConsumer {
       return;
     }
     if (!v || typeof v !== 'object' || Array.isArray(v)) {
-      this.fail(streamCorruption(`A stream event is not a GenerateContentResponse object: ${JSON.stringify(v).slice(0, 200)}`));
+      this.fail(
+        streamCorruption(`A stream event is not a GenerateContentResponse object: ${JSON.stringify(v).slice(0, 200)}`),
+      );
       return;
     }
     const chunk = normaliseResponse(v);
@@ -109,11 +116,21 @@ async function readBody(res: ResponseLike, framing: 'sse' | 'json', consumer: St
 
 export async function streamGenerateContent(opts: StreamOptions, onChunk?: ChunkListener): Promise<StreamResult> {
   const framing = opts.framing ?? 'sse';
-  const url = buildUrl(opts, `${modelPath(opts.model)}:streamGenerateContent`, { alt: framing === 'sse' ? 'sse' : undefined });
+  const url = buildUrl(opts, `${modelPath(opts.model)}:streamGenerateContent`, {
+    alt: framing === 'sse' ? 'sse' : undefined,
+  });
   const consumer = new StreamConsumer(onChunk);
   const result = (error: GenerationError | null, aborted: boolean, attempts: number): StreamResult => {
     const response = consumer.aggregator.response;
-    return { response, error, aborted, incomplete: aborted || !!error || !finished(response), chunks: consumer.aggregator.chunks, attempts, problems: consumer.aggregator.problems };
+    return {
+      response,
+      error,
+      aborted,
+      incomplete: aborted || !!error || !finished(response),
+      chunks: consumer.aggregator.chunks,
+      attempts,
+      problems: consumer.aggregator.problems,
+    };
   };
 
   const outcome = await send(opts, 'POST', url, JSON.stringify(opts.request));
@@ -122,7 +139,8 @@ export async function streamGenerateContent(opts: StreamOptions, onChunk?: Chunk
   try {
     await readBody(outcome.response, framing, consumer);
   } catch (err) {
-    if (opts.signal?.aborted || (err as { name?: string })?.name === 'AbortError') return result(consumer.error, true, outcome.attempts);
+    if (opts.signal?.aborted || (err as { name?: string })?.name === 'AbortError')
+      return result(consumer.error, true, outcome.attempts);
     const lost = connectionLost(err);
     lost.phase = 'stream';
     return result(consumer.error ?? lost, false, outcome.attempts);
@@ -138,10 +156,16 @@ export interface UnaryResult {
   attempts: number;
 }
 
-async function jsonCall<T>(opts: ConnectionOptions, method: string, url: string, body?: unknown): Promise<{ value: T | null; error: GenerationError | null; aborted: boolean; attempts: number }> {
+async function jsonCall<T>(
+  opts: ConnectionOptions,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ value: T | null; error: GenerationError | null; aborted: boolean; attempts: number }> {
   const outcome = await send(opts, method, url, body === undefined ? undefined : JSON.stringify(body));
   if (outcome.kind === 'aborted') return { value: null, error: null, aborted: true, attempts: outcome.attempts };
-  if (outcome.kind === 'error') return { value: null, error: outcome.error, aborted: false, attempts: outcome.attempts };
+  if (outcome.kind === 'error')
+    return { value: null, error: outcome.error, aborted: false, attempts: outcome.attempts };
   let text: string;
   try {
     text = await outcome.response.text();
@@ -153,7 +177,12 @@ async function jsonCall<T>(opts: ConnectionOptions, method: string, url: string,
   try {
     parsed = text.trim() ? JSON.parse(text) : {};
   } catch {
-    return { value: null, error: streamCorruption(`The response is not JSON: ${text.slice(0, 200)}`), aborted: false, attempts: outcome.attempts };
+    return {
+      value: null,
+      error: streamCorruption(`The response is not JSON: ${text.slice(0, 200)}`),
+      aborted: false,
+      attempts: outcome.attempts,
+    };
   }
   const err = fromErrorBody(parsed);
   if (err) return { value: null, error: err, aborted: false, attempts: outcome.attempts };
@@ -166,13 +195,22 @@ export async function generateContent(opts: StreamOptions): Promise<UnaryResult>
   return { response: r.value && normaliseResponse(r.value), error: r.error, aborted: r.aborted, attempts: r.attempts };
 }
 
-export async function countTokens(opts: ConnectionOptions & { model: string; request: CountTokensRequest }): Promise<{ value: CountTokensResponse | null; error: GenerationError | null }> {
-  const r = await jsonCall<CountTokensResponse>(opts, 'POST', buildUrl(opts, `${modelPath(opts.model)}:countTokens`), opts.request);
+export async function countTokens(
+  opts: ConnectionOptions & { model: string; request: CountTokensRequest },
+): Promise<{ value: CountTokensResponse | null; error: GenerationError | null }> {
+  const r = await jsonCall<CountTokensResponse>(
+    opts,
+    'POST',
+    buildUrl(opts, `${modelPath(opts.model)}:countTokens`),
+    opts.request,
+  );
   return { value: r.value && normaliseCountTokens(r.value), error: r.error };
 }
 
 /** All models (every page), optionally only those that can generate content. */
-export async function listModels(opts: ConnectionOptions & { generateOnly?: boolean; pageSize?: number }): Promise<{ models: Model[]; error: GenerationError | null }> {
+export async function listModels(
+  opts: ConnectionOptions & { generateOnly?: boolean; pageSize?: number },
+): Promise<{ models: Model[]; error: GenerationError | null }> {
   const models: Model[] = [];
   let pageToken: string | undefined;
   for (let page = 0; page < 100; page++) {
@@ -184,7 +222,9 @@ export async function listModels(opts: ConnectionOptions & { generateOnly?: bool
     if (!pageToken) break;
   }
   return {
-    models: opts.generateOnly ? models.filter((m) => m.supportedGenerationMethods?.includes('generateContent')) : models,
+    models: opts.generateOnly
+      ? models.filter((m) => m.supportedGenerationMethods?.includes('generateContent'))
+      : models,
     error: null,
   };
 }

@@ -24,7 +24,12 @@ const KEY = 'apiWorkbench.generation.conversations';
 const MAX_CONVERSATIONS = 50;
 
 export function newConversation(now = Date.now()): Conversation {
-  return { id: `c${now.toString(36)}${Math.random().toString(36).slice(2, 6)}`, title: 'New chat', updated: now, turns: [] };
+  return {
+    id: `c${now.toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+    title: 'New chat',
+    updated: now,
+    turns: [],
+  };
 }
 
 /** The history sent with the next request: every finished exchange, in order. */
@@ -32,7 +37,8 @@ export function historyOf(c: Conversation): Content[] {
   const out: Content[] = [];
   for (const t of c.turns) {
     // A stopped or failed turn is left out whole: a half answer would mislead the model.
-    if (!t.reply || t.summary.state === 'error' || t.summary.state === 'blocked' || t.summary.state === 'stopped') continue;
+    if (!t.reply || t.summary.state === 'error' || t.summary.state === 'blocked' || t.summary.state === 'stopped')
+      continue;
     out.push(...t.sent, t.reply);
   }
   return out;
@@ -62,20 +68,34 @@ export class ConversationStore {
   }
 
   async delete(id: string): Promise<void> {
-    await this.store.update(KEY, this.all().filter((c) => c.id !== id));
+    await this.store.update(
+      KEY,
+      this.all().filter((c) => c.id !== id),
+    );
   }
 }
 
 export function toMarkdown(c: Conversation): string {
   const lines = [`# ${c.title}`, ''];
   for (const t of c.turns) {
-    lines.push(t.kind === 'prompt' ? `## You` : '## Function result', '', t.prompt, '', `## Model (${t.model})`, '', t.text || '_(no text)_', '');
+    lines.push(
+      t.kind === 'prompt' ? `## You` : '## Function result',
+      '',
+      t.prompt,
+      '',
+      `## Model (${t.model})`,
+      '',
+      t.text || '_(no text)_',
+      '',
+    );
     const s = t.summary;
     if (s.block) lines.push(`> ${s.block.label}: ${s.block.meaning}`, '');
     if (s.finish && s.finish.reason !== 'STOP') lines.push(`> ${s.finish.label}: ${s.finish.meaning}`, '');
     if (s.error) lines.push(`> Error ${s.error.code} ${s.error.status}: ${s.error.message}`, '');
-    for (const f of s.functionCalls) lines.push(`> Function call \`${f.name}(${JSON.stringify(f.args)})\`${f.decision ? ` — ${f.decision}` : ''}`, '');
-    for (const cit of s.citations) lines.push(`[${cit.n}] ${cit.uri ?? '(no link)'}${cit.license ? ` (${cit.license})` : ''}`);
+    for (const f of s.functionCalls)
+      lines.push(`> Function call \`${f.name}(${JSON.stringify(f.args)})\`${f.decision ? ` — ${f.decision}` : ''}`, '');
+    for (const cit of s.citations)
+      lines.push(`[${cit.n}] ${cit.uri ?? '(no link)'}${cit.license ? ` (${cit.license})` : ''}`);
     if (s.citations.length) lines.push('');
   }
   return lines.join('\n');

@@ -31,7 +31,8 @@ export function primaryCandidate(response: GenerateContentResponse | undefined):
 export function textOf(candidate: Candidate | undefined): TextDelta {
   let text = '';
   let thought = '';
-  const parts: unknown = candidate?.content && typeof candidate.content === 'object' ? candidate.content.parts : undefined;
+  const parts: unknown =
+    candidate?.content && typeof candidate.content === 'object' ? candidate.content.parts : undefined;
   if (!Array.isArray(parts)) return { text, thought };
   for (const p of parts as unknown[]) {
     if (!p || typeof p !== 'object') continue;

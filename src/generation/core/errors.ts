@@ -20,9 +20,19 @@ export interface GenerationError {
 }
 
 const STATUS_BY_HTTP: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 408: 'DEADLINE_EXCEEDED',
-  409: 'ALREADY_EXISTS', 429: 'RESOURCE_EXHAUSTED', 499: 'CANCELLED', 500: 'INTERNAL', 501: 'UNIMPLEMENTED',
-  502: 'UNAVAILABLE', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  408: 'DEADLINE_EXCEEDED',
+  409: 'ALREADY_EXISTS',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  500: 'INTERNAL',
+  501: 'UNIMPLEMENTED',
+  502: 'UNAVAILABLE',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
 };
 
 /** Reads a google.rpc.Status (`{error:{…}}`) from a parsed value; undefined when it is not one. */
@@ -36,7 +46,7 @@ export function fromErrorBody(value: unknown): GenerationError | undefined {
   const code = typeof raw.code === 'number' ? raw.code : 500;
   const out: GenerationError = {
     code,
-    status: typeof raw.status === 'string' ? raw.status : STATUS_BY_HTTP[code] ?? 'UNKNOWN',
+    status: typeof raw.status === 'string' ? raw.status : (STATUS_BY_HTTP[code] ?? 'UNKNOWN'),
     // Messages reach the CLI, the panel and the saved conversation: a quoted URL must not carry a key.
     message: redactText(typeof raw.message === 'string' ? raw.message : JSON.stringify(e)),
   };
@@ -46,7 +56,8 @@ export function fromErrorBody(value: unknown): GenerationError | undefined {
       if (d?.['@type'] === RPC_TYPE.errorInfo && typeof d.reason === 'string') out.reason = d.reason;
       if (d?.['@type'] === RPC_TYPE.retryInfo) out.retryDelayMs = durationMs(d.retryDelay);
       if (d?.['@type'] === RPC_TYPE.quotaFailure && Array.isArray(d.violations)) {
-        if ((d.violations as { quotaId?: string }[]).some((v) => /PerDay/i.test(v?.quotaId ?? ''))) out.perDayQuota = true;
+        if ((d.violations as { quotaId?: string }[]).some((v) => /PerDay/i.test(v?.quotaId ?? '')))
+          out.perDayQuota = true;
       }
     }
   }
@@ -81,7 +92,11 @@ export function streamCorruption(message: string): GenerationError {
 
 export function connectionLost(cause: unknown): GenerationError {
   const why = (cause as { code?: string; message?: string })?.code ?? (cause as Error)?.message ?? String(cause);
-  return { code: 503, status: 'UNAVAILABLE', message: redactText(`The connection closed before the reply was complete (${why}).`) };
+  return {
+    code: 503,
+    status: 'UNAVAILABLE',
+    message: redactText(`The connection closed before the reply was complete (${why}).`),
+  };
 }
 
 export function isRetryable(e: GenerationError): boolean {
@@ -91,15 +106,24 @@ export function isRetryable(e: GenerationError): boolean {
 
 /** What the user should do about an error: one sentence for the panel and the CLI. */
 export function errorAdvice(e: GenerationError): string {
-  if (e.reason === 'API_KEY_INVALID') return 'The API key was rejected. Set a valid key (API Workbench: Set Generation API Key).';
-  if (e.code === 403 && /unregistered callers|API Key/i.test(e.message)) return 'No API key was sent. Set one (API Workbench: Set Generation API Key).';
-  if (e.code === 403 && e.reason === 'SERVICE_DISABLED') return 'Enable the Generative Language API for the key\'s project, then retry.';
+  if (e.reason === 'API_KEY_INVALID')
+    return 'The API key was rejected. Set a valid key (API Workbench: Set Generation API Key).';
+  if (e.code === 403 && /unregistered callers|API Key/i.test(e.message))
+    return 'No API key was sent. Set one (API Workbench: Set Generation API Key).';
+  if (e.code === 403 && e.reason === 'SERVICE_DISABLED')
+    return "Enable the Generative Language API for the key's project, then retry.";
   if (e.code === 404) return 'The model does not exist or does not support this method. Pick one from the model list.';
-  if (e.code === 429 && e.perDayQuota) return 'The daily quota for this model is used up. Try another model or wait until the quota resets.';
-  if (e.code === 429) return e.retryDelayMs !== undefined ? `Rate limited: retry in ${(e.retryDelayMs / 1000).toFixed(1)} s.` : 'Rate limited: wait a little and retry.';
-  if (e.code === 400 && e.status === 'FAILED_PRECONDITION') return 'The request cannot be served in this state (location, file not ready…). Read the message above.';
+  if (e.code === 429 && e.perDayQuota)
+    return 'The daily quota for this model is used up. Try another model or wait until the quota resets.';
+  if (e.code === 429)
+    return e.retryDelayMs !== undefined
+      ? `Rate limited: retry in ${(e.retryDelayMs / 1000).toFixed(1)} s.`
+      : 'Rate limited: wait a little and retry.';
+  if (e.code === 400 && e.status === 'FAILED_PRECONDITION')
+    return 'The request cannot be served in this state (location, file not ready…). Read the message above.';
   if (e.code === 400) return 'The request was rejected. Fix the setting named in the message and resend.';
   if (e.code === 499) return 'The service cancelled the operation. Resend the prompt.';
-  if (e.code >= 500) return 'The service failed or is overloaded. The partial reply (if any) is kept; resend to try again.';
+  if (e.code >= 500)
+    return 'The service failed or is overloaded. The partial reply (if any) is kept; resend to try again.';
   return 'Read the message above; resend when fixed.';
 }

@@ -40,7 +40,8 @@ export async function uploadFile(opts: UploadOptions): Promise<FileResult> {
   if (started.kind === 'error') return { file: null, error: started.error };
   const uploadUrl = started.response.headers.get('x-goog-upload-url');
   await started.response.text().catch(() => '');
-  if (!uploadUrl) return { file: null, error: streamCorruption('The upload start response carried no x-goog-upload-url header.') };
+  if (!uploadUrl)
+    return { file: null, error: streamCorruption('The upload start response carried no x-goog-upload-url header.') };
 
   const chunkSize = opts.chunkSize ?? UPLOAD_CHUNK_BYTES;
   let offset = 0;
@@ -53,19 +54,30 @@ export async function uploadFile(opts: UploadOptions): Promise<FileResult> {
     // The SDKs retry a chunk whose response lacks the status header: 3 tries, 1 s then 2 s apart.
     for (let attempt = 0; attempt < 3; attempt++) {
       if (attempt > 0) await pause(1000 * attempt, opts.signal, opts.sleep);
-      const r = await send({ ...opts, keyInQuery: false, retry: { maxAttempts: 1 } }, 'POST', uploadUrl, opts.data.subarray(offset, end), {
-        'content-type': 'application/octet-stream',
-        'x-goog-upload-command': last ? 'upload, finalize' : 'upload',
-        'x-goog-upload-offset': String(offset),
-      });
+      const r = await send(
+        { ...opts, keyInQuery: false, retry: { maxAttempts: 1 } },
+        'POST',
+        uploadUrl,
+        opts.data.subarray(offset, end),
+        {
+          'content-type': 'application/octet-stream',
+          'x-goog-upload-command': last ? 'upload, finalize' : 'upload',
+          'x-goog-upload-offset': String(offset),
+        },
+      );
       if (r.kind === 'aborted') return { file: null, error: null, aborted: true };
       if (r.kind === 'error') return { file: null, error: r.error };
       status = r.response.headers.get('x-goog-upload-status');
       body = await r.response.text();
       if (status) break;
     }
-    if (status === 'cancelled') return { file: null, error: { code: 499, status: 'CANCELLED', message: 'The service cancelled the upload.' } };
-    if (!status) return { file: null, error: streamCorruption('The upload chunk response carried no x-goog-upload-status header (tried 3 times).') };
+    if (status === 'cancelled')
+      return { file: null, error: { code: 499, status: 'CANCELLED', message: 'The service cancelled the upload.' } };
+    if (!status)
+      return {
+        file: null,
+        error: streamCorruption('The upload chunk response carried no x-goog-upload-status header (tried 3 times).'),
+      };
     offset = end;
     opts.onProgress?.(offset, total);
     if (status === 'final') {
@@ -75,7 +87,10 @@ export async function uploadFile(opts: UploadOptions): Promise<FileResult> {
       } catch {
         // reported below
       }
-      return { file: null, error: streamCorruption(`The finalized upload returned no file record: ${body.slice(0, 200)}`) };
+      return {
+        file: null,
+        error: streamCorruption(`The finalized upload returned no file record: ${body.slice(0, 200)}`),
+      };
     }
     if (last) return { file: null, error: streamCorruption(`The upload was finalized but the status is "${status}".`) };
   } while (offset < total || total === 0);
@@ -90,7 +105,12 @@ export async function getFile(opts: ConnectionOptions & { name: string }): Promi
 
 /** Polls while the file is PROCESSING; FAILED and a timeout come back as errors. */
 export async function waitForActive(
-  opts: ConnectionOptions & { name: string; intervalMs?: number; timeoutMs?: number; onState?: (f: FileRecord) => void },
+  opts: ConnectionOptions & {
+    name: string;
+    intervalMs?: number;
+    timeoutMs?: number;
+    onState?: (f: FileRecord) => void;
+  },
 ): Promise<FileResult> {
   const interval = opts.intervalMs ?? 2000;
   const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
@@ -100,10 +120,24 @@ export async function waitForActive(
     opts.onState?.(r.file);
     if (r.file.state === 'ACTIVE') return r;
     if (r.file.state === 'FAILED') {
-      return { file: r.file, error: { code: 400, status: 'FAILED_PRECONDITION', message: `Processing of ${r.file.name} failed${r.file.error?.message ? `: ${r.file.error.message}` : ''}.` } };
+      return {
+        file: r.file,
+        error: {
+          code: 400,
+          status: 'FAILED_PRECONDITION',
+          message: `Processing of ${r.file.name} failed${r.file.error?.message ? `: ${r.file.error.message}` : ''}.`,
+        },
+      };
     }
     if (Date.now() + interval > deadline) {
-      return { file: r.file, error: { code: 504, status: 'DEADLINE_EXCEEDED', message: `${r.file.name} is still ${r.file.state} after waiting.` } };
+      return {
+        file: r.file,
+        error: {
+          code: 504,
+          status: 'DEADLINE_EXCEEDED',
+          message: `${r.file.name} is still ${r.file.state} after waiting.`,
+        },
+      };
     }
     await pause(interval, opts.signal, opts.sleep);
     if (opts.signal?.aborted) return { file: r.file, error: null, aborted: true };

@@ -1,7 +1,15 @@
 // Generation's use of the shared HTTP layer: URL building, the key (header by default, `key` query
 // parameter on request), retries before the body starts, and abort. Fetch, redirects, timeouts,
 // backoff and redaction are src/shared/http's; `fetch` is injectable for tests.
-import { backoffDelay, defaultFetch, isAbortError, redactUrl, sleep as sharedSleep, type HttpFetch, type HttpResponse } from '../../shared/http';
+import {
+  backoffDelay,
+  defaultFetch,
+  isAbortError,
+  redactUrl,
+  sleep as sharedSleep,
+  type HttpFetch,
+  type HttpResponse,
+} from '../../shared/http';
 import { connectionLost, fromHttpBody, isRetryable, type GenerationError } from './errors';
 
 export type ResponseLike = HttpResponse;
@@ -36,7 +44,11 @@ export const USER_AGENT = 'api-workbench/0.1';
  * Waits between attempts. An abort ends the wait without throwing: generation reports a stop as an
  * `aborted` outcome (the partial reply is kept), so callers check the signal after the pause.
  */
-export async function pause(ms: number, signal: AbortSignal | undefined, sleep: ConnectionOptions['sleep'] = sharedSleep): Promise<void> {
+export async function pause(
+  ms: number,
+  signal: AbortSignal | undefined,
+  sleep: ConnectionOptions['sleep'] = sharedSleep,
+): Promise<void> {
   try {
     await sleep(ms, signal);
   } catch (e) {
@@ -44,14 +56,21 @@ export async function pause(ms: number, signal: AbortSignal | undefined, sleep: 
   }
 }
 
-export function buildUrl(opts: Pick<ConnectionOptions, 'baseUrl' | 'apiKey' | 'keyInQuery'>, path: string, query: Record<string, string | undefined> = {}): string {
+export function buildUrl(
+  opts: Pick<ConnectionOptions, 'baseUrl' | 'apiKey' | 'keyInQuery'>,
+  path: string,
+  query: Record<string, string | undefined> = {},
+): string {
   const url = new URL(opts.baseUrl.replace(/\/+$/, '') + path);
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
   if (opts.keyInQuery) url.searchParams.set('key', opts.apiKey);
   return url.toString();
 }
 
-export function headersFor(opts: Pick<ConnectionOptions, 'apiKey' | 'keyInQuery'>, extra: Record<string, string> = {}): Record<string, string> {
+export function headersFor(
+  opts: Pick<ConnectionOptions, 'apiKey' | 'keyInQuery'>,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const h: Record<string, string> = { 'x-goog-api-client': USER_AGENT, ...extra };
   if (!opts.keyInQuery) h['x-goog-api-key'] = opts.apiKey;
   return h;
@@ -83,7 +102,12 @@ export async function send(
   const maxAttempts = Math.max(1, opts.retry?.maxAttempts ?? 3);
   const initial = opts.retry?.initialDelayMs ?? 1000;
   const maxDelay = opts.retry?.maxDelayMs ?? 60_000;
-  const headers = headersFor(opts, body !== undefined && !extraHeaders['content-type'] ? { 'content-type': 'application/json', ...extraHeaders } : extraHeaders);
+  const headers = headersFor(
+    opts,
+    body !== undefined && !extraHeaders['content-type']
+      ? { 'content-type': 'application/json', ...extraHeaders }
+      : extraHeaders,
+  );
   for (let attempt = 1; ; attempt++) {
     if (opts.signal?.aborted) return { kind: 'aborted', attempts: attempt - 1 };
     let error: GenerationError;
@@ -102,8 +126,13 @@ export async function send(
       const code = (err as { code?: string })?.code;
       if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return { kind: 'error', error, attempts: attempt };
     }
-    const delay = backoffDelay({ baseDelayMs: initial, maxDelayMs: maxDelay, jitter: 0.4 }, attempt - 1, error.retryDelayMs);
-    if (attempt >= maxAttempts || !isRetryable(error) || (error.retryDelayMs ?? 0) > maxDelay) return { kind: 'error', error, attempts: attempt, httpStatus };
+    const delay = backoffDelay(
+      { baseDelayMs: initial, maxDelayMs: maxDelay, jitter: 0.4 },
+      attempt - 1,
+      error.retryDelayMs,
+    );
+    if (attempt >= maxAttempts || !isRetryable(error) || (error.retryDelayMs ?? 0) > maxDelay)
+      return { kind: 'error', error, attempts: attempt, httpStatus };
     opts.onRetry?.({ attempt, delayMs: delay, error });
     await pause(delay, opts.signal, opts.sleep);
   }

@@ -24,7 +24,9 @@ export function normalizeSettings(value: unknown): PanelSettings {
     topP: num(v.topP),
     topK: num(v.topK),
     maxOutputTokens: num(v.maxOutputTokens),
-    stopSequences: Array.isArray(v.stopSequences) ? v.stopSequences.filter((s) => typeof s === 'string' && s.length > 0) : [],
+    stopSequences: Array.isArray(v.stopSequences)
+      ? v.stopSequences.filter((s) => typeof s === 'string' && s.length > 0)
+      : [],
     candidateCount: num(v.candidateCount),
     jsonMode: !!v.jsonMode,
     responseSchema: typeof v.responseSchema === 'string' ? v.responseSchema : '',

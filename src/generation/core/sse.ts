@@ -142,8 +142,13 @@ export class SseReader {
 
   private lineBytes(buf: Buffer, start: number, end: number): void {
     if (
-      !this.raw && end - start >= 5 &&
-      buf[start] === 0x64 && buf[start + 1] === 0x61 && buf[start + 2] === 0x74 && buf[start + 3] === 0x61 && buf[start + 4] === 0x3a
+      !this.raw &&
+      end - start >= 5 &&
+      buf[start] === 0x64 &&
+      buf[start + 1] === 0x61 &&
+      buf[start + 2] === 0x74 &&
+      buf[start + 3] === 0x61 &&
+      buf[start + 4] === 0x3a
     ) {
       // data: — the one field this API sends; one optional space follows the colon.
       const from = buf[start + 5] === 0x20 ? start + 6 : start + 5;

@@ -39,33 +39,43 @@ function ratings(read: Reader, list: unknown, path: string): RatingView[] {
   const out: RatingView[] = [];
   for (const r of read.list(list, path)) {
     const o = read.obj(r, `${path}[]`);
-    if (o) out.push({ category: String(str(o.category) ?? num(o.category) ?? '?'), probability: String(str(o.probability) ?? num(o.probability) ?? '?'), blocked: o.blocked === true });
+    if (o)
+      out.push({
+        category: String(str(o.category) ?? num(o.category) ?? '?'),
+        probability: String(str(o.probability) ?? num(o.probability) ?? '?'),
+        blocked: o.blocked === true,
+      });
   }
   return out;
 }
 
 export function errorView(e: GenerationError): ErrorView {
-  const keyProblem = e.reason === 'API_KEY_INVALID' || (e.code === 403 && /unregistered callers|API Key/i.test(e.message));
+  const keyProblem =
+    e.reason === 'API_KEY_INVALID' || (e.code === 403 && /unregistered callers|API Key/i.test(e.message));
   return {
     code: e.code,
     status: e.status,
     message: e.message,
     advice: errorAdvice(e),
-    action: keyProblem ? 'setApiKey' : e.code === 429 || e.code >= 500 ? 'retry' : e.code === 400 || e.code === 404 ? 'openSettings' : undefined,
+    action: keyProblem
+      ? 'setApiKey'
+      : e.code === 429 || e.code >= 500
+        ? 'retry'
+        : e.code === 400 || e.code === 404
+          ? 'openSettings'
+          : undefined,
   };
 }
 
-export function summarize(
-  outcome: {
-    response: GenerateContentResponse;
-    error: GenerationError | null;
-    aborted: boolean;
-    incomplete: boolean;
-    attempts?: number;
-    /** Shape problems the aggregator already found in the stream. */
-    problems?: readonly { message: string }[];
-  },
-): TurnSummary {
+export function summarize(outcome: {
+  response: GenerateContentResponse;
+  error: GenerationError | null;
+  aborted: boolean;
+  incomplete: boolean;
+  attempts?: number;
+  /** Shape problems the aggregator already found in the stream. */
+  problems?: readonly { message: string }[];
+}): TurnSummary {
   const read = new Reader();
   const r: Obj = read.obj(outcome.response, 'response') ?? {};
   const c = read.obj(read.list(r.candidates, 'candidates')[0], 'candidates[0]');
@@ -96,12 +106,27 @@ export function summarize(
     state,
     finish: finish && finishReason ? { reason: finishReason, ...finish } : undefined,
     finishMessage: read.str(c?.finishMessage, 'candidates[0].finishMessage'),
-    block: block ? { reason: block, message: str(feedback?.blockReasonMessage), ...explainBlockReason(block) } : undefined,
+    block: block
+      ? { reason: block, message: str(feedback?.blockReasonMessage), ...explainBlockReason(block) }
+      : undefined,
     promptRatings: ratings(read, feedback?.safetyRatings, 'promptFeedback.safetyRatings'),
     ratings: ratings(read, c?.safetyRatings, 'candidates[0].safetyRatings'),
-    citations: mapCitations(text, sources).map(({ n, uri, license, text: t, start, end }) => ({ n, uri, license, text: t, start, end })),
+    citations: mapCitations(text, sources).map(({ n, uri, license, text: t, start, end }) => ({
+      n,
+      uri,
+      license,
+      text: t,
+      start,
+      end,
+    })),
     usage: u
-      ? { prompt: num(u.promptTokenCount), cached: num(u.cachedContentTokenCount), candidates: num(u.candidatesTokenCount), thoughts: num(u.thoughtsTokenCount), total: num(u.totalTokenCount) }
+      ? {
+          prompt: num(u.promptTokenCount),
+          cached: num(u.cachedContentTokenCount),
+          candidates: num(u.candidatesTokenCount),
+          thoughts: num(u.thoughtsTokenCount),
+          total: num(u.totalTokenCount),
+        }
       : undefined,
     modelVersion: read.str(r.modelVersion, 'modelVersion'),
     error: outcome.error ? errorView(outcome.error) : undefined,

@@ -12,7 +12,13 @@ const INLINE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export type AttachKind = 'selection' | 'activeFile' | 'files' | 'image';
 
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
 
 function fenced(label: string, language: string, text: string): Part {
   return { text: `Context (${label}):\n\`\`\`${language}\n${text}\n\`\`\`` };
@@ -61,7 +67,12 @@ export async function pickAttachments(services: WorkbenchServices, what: AttachK
 }
 
 /** Files API upload with a progress notification, then waits until the file is ACTIVE. */
-async function uploadLarge(services: WorkbenchServices, bytes: Uint8Array, mimeType: string, label: string): Promise<Part | undefined> {
+async function uploadLarge(
+  services: WorkbenchServices,
+  bytes: Uint8Array,
+  mimeType: string,
+  label: string,
+): Promise<Part | undefined> {
   const ep = await services.endpoints.resolve('generation');
   if (!ep.credential) {
     void vscode.window.showErrorMessage('Set a generation API key before uploading files.');
@@ -83,7 +94,10 @@ async function uploadLarge(services: WorkbenchServices, bytes: Uint8Array, mimeT
           signal: controller.signal,
           onProgress: (sent, total) => {
             const pct = total ? Math.floor((sent / total) * 90) : 90;
-            progress.report({ increment: pct - reported, message: `${Math.round(sent / 1024)} of ${Math.round(total / 1024)} KiB` });
+            progress.report({
+              increment: pct - reported,
+              message: `${Math.round(sent / 1024)} of ${Math.round(total / 1024)} KiB`,
+            });
             reported = pct;
           },
         });

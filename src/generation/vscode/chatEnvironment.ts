@@ -23,7 +23,10 @@ export function panelSettings(context: vscode.ExtensionContext): PanelSettings {
   return normalizeSettings(context.workspaceState.get(SETTINGS_KEY) ?? { model: config().get<string>('model') });
 }
 
-export async function savePanelSettings(context: vscode.ExtensionContext, patch: Partial<PanelSettings> | null): Promise<void> {
+export async function savePanelSettings(
+  context: vscode.ExtensionContext,
+  patch: Partial<PanelSettings> | null,
+): Promise<void> {
   const next = patch === null ? normalizeSettings({}) : normalizeSettings({ ...panelSettings(context), ...patch });
   await context.workspaceState.update(SETTINGS_KEY, next);
 }
@@ -34,7 +37,10 @@ async function tools(settings: PanelSettings): Promise<{ tools: Tool[]; problems
     ...(settings.builtinTools ? BUILTIN_DECLARATIONS : []),
     ...declared.tools.flatMap((t) => t.functionDeclarations ?? []),
   ];
-  return { tools: decls.length ? [{ functionDeclarations: decls }] : [], problems: declared.problem ? [declared.problem] : [] };
+  return {
+    tools: decls.length ? [{ functionDeclarations: decls }] : [],
+    problems: declared.problem ? [declared.problem] : [],
+  };
 }
 
 function isJsonObject(v: string): boolean {
@@ -61,7 +67,13 @@ export function chatEnvironment(services: WorkbenchServices): ChatEnvironment {
   return {
     connection: async () => {
       const ep = await services.endpoints.resolve('generation');
-      return { baseUrl: ep.baseUrl, apiKey: ep.credential, keyInQuery: keyInQuery(), sandbox: ep.sandbox, maxAttempts: config().get<number>('maxAttempts', 3) };
+      return {
+        baseUrl: ep.baseUrl,
+        apiKey: ep.credential,
+        keyInQuery: keyInQuery(),
+        sandbox: ep.sandbox,
+        maxAttempts: config().get<number>('maxAttempts', 3),
+      };
     },
     settings: () => panelSettings(services.context),
     tools,

@@ -60,14 +60,19 @@ export class ChatView implements vscode.Disposable {
     const root = this.services.context.extensionUri;
     webview.options = {
       enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media', 'generation')],
+      localResourceRoots: [
+        vscode.Uri.joinPath(root, 'dist', 'webview'),
+        vscode.Uri.joinPath(root, 'media', 'generation'),
+      ],
     };
     // A waiter may already hold the pending promise (reveal() before the view existed): keep it.
     if (this.ready.settled) this.ready = new Deferred();
     webview.html = panelHtml(webview, root);
     this.bound.push(
       webview.onDidReceiveMessage((m: WebviewToHost) =>
-        this.onMessage(m).catch((e: unknown) => this.services.log.error(`generation panel: ${e instanceof Error ? e.message : String(e)}`)),
+        this.onMessage(m).catch((e: unknown) =>
+          this.services.log.error(`generation panel: ${e instanceof Error ? e.message : String(e)}`),
+        ),
       ),
     );
   }
@@ -130,7 +135,10 @@ export class ChatView implements vscode.Disposable {
 
   async attach(what: AttachKind): Promise<void> {
     for (const a of await pickAttachments(this.services, what)) this.session.attach(a);
-    this.post({ type: 'status', text: `Attached: ${this.session.attachments.map((a) => a.label).join(', ') || 'nothing'}` });
+    this.post({
+      type: 'status',
+      text: `Attached: ${this.session.attachments.map((a) => a.label).join(', ') || 'nothing'}`,
+    });
   }
 
   exportConversation(format: 'markdown' | 'json'): Promise<void> {
@@ -246,9 +254,17 @@ export class ChatView implements vscode.Disposable {
 
   async refreshModels(): Promise<void> {
     const ep = await this.services.endpoints.resolve('generation');
-    if (!ep.credential) return this.post({ type: 'models', models: this.models, error: 'Set an API key to load the model list.' });
-    const r = await listModels({ baseUrl: ep.baseUrl, apiKey: ep.credential, keyInQuery: keyInQuery(), generateOnly: true, retry: { maxAttempts: 2 } });
-    if (r.error) return this.post({ type: 'models', models: this.models, error: `${r.error.status}: ${r.error.message}` });
+    if (!ep.credential)
+      return this.post({ type: 'models', models: this.models, error: 'Set an API key to load the model list.' });
+    const r = await listModels({
+      baseUrl: ep.baseUrl,
+      apiKey: ep.credential,
+      keyInQuery: keyInQuery(),
+      generateOnly: true,
+      retry: { maxAttempts: 2 },
+    });
+    if (r.error)
+      return this.post({ type: 'models', models: this.models, error: `${r.error.status}: ${r.error.message}` });
     this.models = r.models.map((m) => m.name);
     this.post({ type: 'models', models: this.models });
   }
@@ -260,8 +276,19 @@ export class ChatView implements vscode.Disposable {
     const contents = [...historyOf(this.session.conversation), { role: 'user', parts: [{ text: prompt || ' ' }] }];
     const built = buildRequest(settings, contents);
     const request = { generateContentRequest: { model: settings.model, ...built.request } };
-    const r = await countTokens({ baseUrl: ep.baseUrl, apiKey: ep.credential, keyInQuery: keyInQuery(), model: settings.model, request, retry: { maxAttempts: 1 } });
-    this.post(r.value ? { type: 'tokens', count: r.value.totalTokens } : { type: 'tokens', error: r.error?.message ?? 'unknown error' });
+    const r = await countTokens({
+      baseUrl: ep.baseUrl,
+      apiKey: ep.credential,
+      keyInQuery: keyInQuery(),
+      model: settings.model,
+      request,
+      retry: { maxAttempts: 1 },
+    });
+    this.post(
+      r.value
+        ? { type: 'tokens', count: r.value.totalTokens }
+        : { type: 'tokens', error: r.error?.message ?? 'unknown error' },
+    );
   }
 }
 

@@ -2,7 +2,15 @@
 import * as vscode from 'vscode';
 import { toMarkdown, type Conversation } from '../core/conversation';
 
-const LANGUAGE_ALIASES: Record<string, string> = { js: 'javascript', ts: 'typescript', py: 'python', sh: 'shellscript', bash: 'shellscript', yml: 'yaml', md: 'markdown' };
+const LANGUAGE_ALIASES: Record<string, string> = {
+  js: 'javascript',
+  ts: 'typescript',
+  py: 'python',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  yml: 'yaml',
+  md: 'markdown',
+};
 
 /** A fence's info string as a VS Code language id. */
 export function languageId(fence: string): string {
@@ -28,7 +36,10 @@ export async function openAsNewFile(code: string, fence: string): Promise<void> 
 
 export async function exportConversation(conversation: Conversation, format: 'markdown' | 'json'): Promise<void> {
   const content = format === 'markdown' ? toMarkdown(conversation) : JSON.stringify(conversation, null, 2);
-  const doc = await vscode.workspace.openTextDocument({ content, language: format === 'markdown' ? 'markdown' : 'json' });
+  const doc = await vscode.workspace.openTextDocument({
+    content,
+    language: format === 'markdown' ? 'markdown' : 'json',
+  });
   await vscode.window.showTextDocument(doc);
 }
 

@@ -16,7 +16,9 @@ export const register: FeatureRegistration = (services) => {
 
   return [
     panel,
-    vscode.window.registerWebviewViewProvider(GENERATION_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.registerWebviewViewProvider(GENERATION_VIEW_ID, panel, {
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
     vscode.commands.registerCommand('apiWorkbench.generation.open', () => panel.reveal()),
     vscode.commands.registerCommand('apiWorkbench.generation.setApiKey', async () => {
       const origin = originOf(credentialTarget('generation'));
@@ -51,38 +53,66 @@ export const register: FeatureRegistration = (services) => {
     }),
     vscode.commands.registerCommand('apiWorkbench.generation.attachSelection', () => panel.attach('selection')),
     vscode.commands.registerCommand('apiWorkbench.generation.attachFile', () => panel.attach('activeFile')),
-    vscode.commands.registerCommand('apiWorkbench.generation.exportMarkdown', () => panel.exportConversation('markdown')),
+    vscode.commands.registerCommand('apiWorkbench.generation.exportMarkdown', () =>
+      panel.exportConversation('markdown'),
+    ),
     vscode.commands.registerCommand('apiWorkbench.generation.exportJson', () => panel.exportConversation('json')),
 
     // Internal, for host tests: drive the panel and read back what the webview rendered.
-    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test ? [
-    vscode.commands.registerCommand('apiWorkbench.generation._testSend', async (prompt: string, opts?: { wait?: boolean; timeoutMs?: number }): Promise<RenderedAck | string | { problems: string[] }> => {
-      await panel.reveal();
-      const turnId = await panel.send(prompt);
-      if (!turnId) return { problems: panel.lastProblems };
-      if (opts?.wait === false) return turnId;
-      return finalAck(turnId, opts?.timeoutMs);
-    }),
-    vscode.commands.registerCommand('apiWorkbench.generation._testWaitRendered', (turnId: string, minLength = 1, timeoutMs?: number) =>
-      panel.waitForAck((a) => a.turnId === turnId && (a.textLength >= minLength || a.state !== 'streaming'), timeoutMs)),
-    vscode.commands.registerCommand('apiWorkbench.generation._testWaitFinal', (turnId: string, timeoutMs?: number) => finalAck(turnId, timeoutMs)),
-    vscode.commands.registerCommand('apiWorkbench.generation._testWaitNextFinal', (afterTurnId: string, timeoutMs?: number) =>
-      panel.waitForAck((a) => panel.turnIndex(a.turnId) > panel.turnIndex(afterTurnId) && a.state !== 'streaming', timeoutMs)),
-    vscode.commands.registerCommand('apiWorkbench.generation._testSettings', (patch: Partial<PanelSettings> | null) => panel.updateSettings(patch)),
-    vscode.commands.registerCommand('apiWorkbench.generation._testStop', () => panel.stop()),
-    vscode.commands.registerCommand('apiWorkbench.generation._testDecide', async (approve: boolean) => {
-      const turnId = panel.lastTurnId;
-      if (!turnId) return undefined;
-      const next = await panel.decideCalls(turnId, approve);
-      return next ? finalAck(next) : undefined;
-    }),
-    vscode.commands.registerCommand('apiWorkbench.generation._testNewChat', () => panel.newChat()),
-    vscode.commands.registerCommand('apiWorkbench.generation._testReload', async () => {
-      await panel.reload();
-      const last = panel.lastTurnId;
-      return last ? finalAck(last) : undefined;
-    }),
-    vscode.commands.registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
-    ] : []),
+    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
+      ? [
+          vscode.commands.registerCommand(
+            'apiWorkbench.generation._testSend',
+            async (
+              prompt: string,
+              opts?: { wait?: boolean; timeoutMs?: number },
+            ): Promise<RenderedAck | string | { problems: string[] }> => {
+              await panel.reveal();
+              const turnId = await panel.send(prompt);
+              if (!turnId) return { problems: panel.lastProblems };
+              if (opts?.wait === false) return turnId;
+              return finalAck(turnId, opts?.timeoutMs);
+            },
+          ),
+          vscode.commands.registerCommand(
+            'apiWorkbench.generation._testWaitRendered',
+            (turnId: string, minLength = 1, timeoutMs?: number) =>
+              panel.waitForAck(
+                (a) => a.turnId === turnId && (a.textLength >= minLength || a.state !== 'streaming'),
+                timeoutMs,
+              ),
+          ),
+          vscode.commands.registerCommand(
+            'apiWorkbench.generation._testWaitFinal',
+            (turnId: string, timeoutMs?: number) => finalAck(turnId, timeoutMs),
+          ),
+          vscode.commands.registerCommand(
+            'apiWorkbench.generation._testWaitNextFinal',
+            (afterTurnId: string, timeoutMs?: number) =>
+              panel.waitForAck(
+                (a) => panel.turnIndex(a.turnId) > panel.turnIndex(afterTurnId) && a.state !== 'streaming',
+                timeoutMs,
+              ),
+          ),
+          vscode.commands.registerCommand(
+            'apiWorkbench.generation._testSettings',
+            (patch: Partial<PanelSettings> | null) => panel.updateSettings(patch),
+          ),
+          vscode.commands.registerCommand('apiWorkbench.generation._testStop', () => panel.stop()),
+          vscode.commands.registerCommand('apiWorkbench.generation._testDecide', async (approve: boolean) => {
+            const turnId = panel.lastTurnId;
+            if (!turnId) return undefined;
+            const next = await panel.decideCalls(turnId, approve);
+            return next ? finalAck(next) : undefined;
+          }),
+          vscode.commands.registerCommand('apiWorkbench.generation._testNewChat', () => panel.newChat()),
+          vscode.commands.registerCommand('apiWorkbench.generation._testReload', async () => {
+            await panel.reload();
+            const last = panel.lastTurnId;
+            return last ? finalAck(last) : undefined;
+          }),
+          vscode.commands.registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
+        ]
+      : []),
   ];
 };

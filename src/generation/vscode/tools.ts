@@ -9,12 +9,19 @@ export const BUILTIN_DECLARATIONS: FunctionDeclaration[] = [
   {
     name: 'read_workspace_file',
     description: 'Read a text file of the open workspace. Read-only.',
-    parameters: { type: 'OBJECT', properties: { path: { type: 'STRING', description: 'Path relative to the workspace folder' } }, required: ['path'] },
+    parameters: {
+      type: 'OBJECT',
+      properties: { path: { type: 'STRING', description: 'Path relative to the workspace folder' } },
+      required: ['path'],
+    },
   },
   {
     name: 'list_workspace_files',
     description: 'List files of the open workspace matching a glob pattern. Read-only.',
-    parameters: { type: 'OBJECT', properties: { glob: { type: 'STRING', description: 'Glob such as **/*.ts; default all files' } } },
+    parameters: {
+      type: 'OBJECT',
+      properties: { glob: { type: 'STRING', description: 'Glob such as **/*.ts; default all files' } },
+    },
   },
 ];
 
@@ -59,7 +66,11 @@ export async function declaredTools(): Promise<{ tools: Tool[]; problem?: string
   try {
     const parsed = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as unknown;
     const list = Array.isArray(parsed) ? parsed : [parsed];
-    const tools: Tool[] = list.map((t) => (Array.isArray((t as Tool).functionDeclarations) ? (t as Tool) : { functionDeclarations: [t as FunctionDeclaration] }));
+    const tools: Tool[] = list.map((t) =>
+      Array.isArray((t as Tool).functionDeclarations)
+        ? (t as Tool)
+        : { functionDeclarations: [t as FunctionDeclaration] },
+    );
     return { tools };
   } catch (e) {
     return { tools: [], problem: `Cannot read tool declarations from ${rel}: ${(e as Error).message}` };

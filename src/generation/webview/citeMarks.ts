@@ -59,7 +59,11 @@ const LONE_CHAR_WINDOW = 12;
  * targets or fence lines without latching onto a lone character further on; whitespace the renderer
  * added between blocks only matches source whitespace, so it never drags the alignment ahead.
  */
-export function alignToSource(source: string, rendered: readonly string[], decode: (s: string) => string = (s) => s): number[][] {
+export function alignToSource(
+  source: string,
+  rendered: readonly string[],
+  decode: (s: string) => string = (s) => s,
+): number[][] {
   const { text: plain, at } = decodeSource(source, decode);
   const origin = (i: number) => (i < at.length ? at[i] : source.length);
   let pos = 0;
@@ -107,7 +111,11 @@ export function markCitations(
   if (!ranges.length) return [];
   const doc = root.ownerDocument;
   const nodes = textNodes(root);
-  const offsets = alignToSource(source, nodes.map((t) => t.data), decode);
+  const offsets = alignToSource(
+    source,
+    nodes.map((t) => t.data),
+    decode,
+  );
   const lastPiece = new Map<number, Element>();
 
   nodes.forEach((node, k) => {

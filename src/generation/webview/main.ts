@@ -5,7 +5,11 @@ import { OverflowMenu } from './overflowMenu';
 import { SettingsDrawer } from './settingsDrawer';
 import { TurnElement } from './turn';
 
-declare function acquireVsCodeApi(): { postMessage(m: WebviewToHost): void; getState(): unknown; setState(s: unknown): void };
+declare function acquireVsCodeApi(): {
+  postMessage(m: WebviewToHost): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+};
 
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewToHost) => vscode.postMessage(m);
@@ -21,37 +25,73 @@ let busy = false;
 let testAcks = false;
 
 const app = document.getElementById('app')!;
-const conversationSelect = el('select', { class: 'conversations', title: 'Conversations of this workspace', 'aria-label': 'Conversation', 'data-testid': 'conversation-picker' });
+const conversationSelect = el('select', {
+  class: 'conversations',
+  title: 'Conversations of this workspace',
+  'aria-label': 'Conversation',
+  'data-testid': 'conversation-picker',
+});
 // New chat is also the view title's "+"; it stays here so the keyboard reaches it inside the panel.
-const moreActions = new OverflowMenu('Conversation actions', [
-  { label: 'New chat', testId: 'new-chat', run: () => post({ type: 'newChat' }) },
-  { label: 'Export as Markdown…', testId: 'export-md', run: () => post({ type: 'export', format: 'markdown' }) },
-  { label: 'Export as JSON…', testId: 'export-json', run: () => post({ type: 'export', format: 'json' }) },
-  { label: 'Delete conversation', testId: 'delete-conversation', danger: true, run: () => conversationSelect.value && post({ type: 'deleteConversation', id: conversationSelect.value }) },
-], 'conversation-actions');
+const moreActions = new OverflowMenu(
+  'Conversation actions',
+  [
+    { label: 'New chat', testId: 'new-chat', run: () => post({ type: 'newChat' }) },
+    { label: 'Export as Markdown…', testId: 'export-md', run: () => post({ type: 'export', format: 'markdown' }) },
+    { label: 'Export as JSON…', testId: 'export-json', run: () => post({ type: 'export', format: 'json' }) },
+    {
+      label: 'Delete conversation',
+      testId: 'delete-conversation',
+      danger: true,
+      run: () => conversationSelect.value && post({ type: 'deleteConversation', id: conversationSelect.value }),
+    },
+  ],
+  'conversation-actions',
+);
 const header = el('header', { class: 'toolbar' }, conversationSelect, moreActions.root);
 const endpointNote = el('div', { class: 'endpoint' });
-const drawer = new SettingsDrawer((s) => post({ type: 'settings', settings: s }), () => post({ type: 'refreshModels' }));
+const drawer = new SettingsDrawer(
+  (s) => post({ type: 'settings', settings: s }),
+  () => post({ type: 'refreshModels' }),
+);
 const log = el('main', { class: 'log' });
-const empty = el('div', { class: 'empty', text: 'Ask something. Replies stream here; code blocks get Copy / Insert / New file.' });
+const empty = el('div', {
+  class: 'empty',
+  text: 'Ask something. Replies stream here; code blocks get Copy / Insert / New file.',
+});
 const problems = el('div', { class: 'problems', role: 'alert', hidden: true });
 const status = el('div', { class: 'status' });
-const prompt = el('textarea', { class: 'prompt-input', rows: '3', placeholder: 'Prompt (Enter to send, Shift+Enter for a new line)', 'aria-label': 'Prompt', 'data-testid': 'prompt' });
+const prompt = el('textarea', {
+  class: 'prompt-input',
+  rows: '3',
+  placeholder: 'Prompt (Enter to send, Shift+Enter for a new line)',
+  'aria-label': 'Prompt',
+  'data-testid': 'prompt',
+});
 prompt.value = saved.draft ?? '';
 const tokenCount = el('span', { class: 'tokens' });
 const send = button('Send', () => submit(), { class: 'primary send', 'data-testid': 'send' });
 const stop = button('Stop', () => post({ type: 'stop' }), { class: 'stop', disabled: true, 'data-testid': 'stop' });
-const attach = el('select', { class: 'attach', title: 'Attach context to the next prompt' },
+const attach = el(
+  'select',
+  { class: 'attach', title: 'Attach context to the next prompt' },
   el('option', { value: '', text: 'Attach…' }),
   el('option', { value: 'selection', text: 'Selection' }),
   el('option', { value: 'activeFile', text: 'Active file' }),
   el('option', { value: 'files', text: 'Workspace files…' }),
-  el('option', { value: 'image', text: 'Image…' }));
+  el('option', { value: 'image', text: 'Image…' }),
+);
 attach.addEventListener('change', () => {
   if (attach.value) post({ type: 'attach', what: attach.value as 'selection' });
   attach.value = '';
 });
-const composer = el('footer', {}, problems, status, prompt, el('div', { class: 'composer-row' }, attach, tokenCount, stop, send));
+const composer = el(
+  'footer',
+  {},
+  problems,
+  status,
+  prompt,
+  el('div', { class: 'composer-row' }, attach, tokenCount, stop, send),
+);
 app.append(header, endpointNote, drawer.root, log, composer);
 
 conversationSelect.addEventListener('change', () => post({ type: 'openConversation', id: conversationSelect.value }));
@@ -83,7 +123,15 @@ function setBusy(b: boolean): void {
 
 function acknowledge(t: TurnElement): void {
   if (!testAcks) return;
-  post({ type: 'rendered', turnId: t.view.id, state: t.summary.state, textLength: t.text.length, visibleText: t.visibleText, notices: t.notices, cited: t.citedText });
+  post({
+    type: 'rendered',
+    turnId: t.view.id,
+    state: t.summary.state,
+    textLength: t.text.length,
+    visibleText: t.visibleText,
+    notices: t.notices,
+    cited: t.citedText,
+  });
 }
 
 /** Set when the user sent something: show the new turn whatever the scroll position was. */
@@ -128,7 +176,8 @@ function init(data: PanelInit): void {
   drawer.setModels(data.models);
   conversationSelect.replaceChildren(
     ...[data.conversation, ...data.conversations.filter((c) => c.id !== data.conversation.id)].map((c) =>
-      el('option', { value: c.id, text: c.title, selected: c.id === data.conversation.id })),
+      el('option', { value: c.id, text: c.title, selected: c.id === data.conversation.id }),
+    ),
   );
   endpointNote.textContent = `${data.endpoint.sandbox ? 'Sandbox endpoint' : 'Service endpoint'}${data.endpoint.hasKey ? '' : ' — no API key set'}`;
   endpointNote.className = data.endpoint.hasKey ? 'endpoint' : 'endpoint endpoint-missing';
@@ -181,7 +230,10 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     }
     case 'problems':
-      problems.replaceChildren(el('strong', { text: 'Not sent:' }), el('ul', {}, ...m.messages.map((p) => el('li', { text: p }))));
+      problems.replaceChildren(
+        el('strong', { text: 'Not sent:' }),
+        el('ul', {}, ...m.messages.map((p) => el('li', { text: p }))),
+      );
       problems.hidden = false;
       break;
     case 'status':

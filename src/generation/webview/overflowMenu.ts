@@ -39,12 +39,24 @@ export class OverflowMenu {
   constructor(label: string, items: readonly MenuItem[], testId: string) {
     const doc = document;
     this.trigger = el('button', {
-      type: 'button', class: 'icon-button', title: label, 'aria-label': label,
-      'aria-haspopup': 'menu', 'aria-expanded': 'false', 'data-testid': testId,
+      type: 'button',
+      class: 'icon-button',
+      title: label,
+      'aria-label': label,
+      'aria-haspopup': 'menu',
+      'aria-expanded': 'false',
+      'data-testid': testId,
     });
     this.trigger.append(moreIcon(doc));
     this.entries = items.map((item) => {
-      const b = el('button', { type: 'button', role: 'menuitem', tabindex: '-1', class: 'menu-item', 'data-testid': item.testId, text: item.label });
+      const b = el('button', {
+        type: 'button',
+        role: 'menuitem',
+        tabindex: '-1',
+        class: 'menu-item',
+        'data-testid': item.testId,
+        text: item.label,
+      });
       // As in VS Code's menus, pointer and keyboard share one highlighted entry.
       b.addEventListener('mouseenter', () => b.focus());
       b.addEventListener('click', () => {
@@ -53,8 +65,13 @@ export class OverflowMenu {
       });
       return b;
     });
-    this.list = el('div', { class: 'menu', role: 'menu', 'aria-label': label, hidden: true },
-      ...this.entries.flatMap((b, i) => (items[i].danger && i > 0 ? [el('div', { class: 'menu-separator', role: 'separator' }), b] : [b])));
+    this.list = el(
+      'div',
+      { class: 'menu', role: 'menu', 'aria-label': label, hidden: true },
+      ...this.entries.flatMap((b, i) =>
+        items[i].danger && i > 0 ? [el('div', { class: 'menu-separator', role: 'separator' }), b] : [b],
+      ),
+    );
     this.root = el('div', { class: 'menu-anchor' }, this.trigger, this.list);
 
     this.trigger.addEventListener('click', () => (this.isOpen ? this.close(true) : this.open(0)));

@@ -23,7 +23,10 @@ export class SettingsDrawer {
   private readonly modelList = el('datalist', { id: 'model-list' });
   private readonly modelError = el('div', { class: 'field-note' });
 
-  constructor(private readonly onChange: (s: PanelSettings) => void, private readonly onRefreshModels: () => void) {
+  constructor(
+    private readonly onChange: (s: PanelSettings) => void,
+    private readonly onRefreshModels: () => void,
+  ) {
     this.root = el('details', { class: 'settings' }, el('summary', { text: 'Settings' }));
   }
 
@@ -37,9 +40,24 @@ export class SettingsDrawer {
     const s = this.settings;
     const emit = () => this.onChange({ ...s, safety: { ...s.safety } });
     const field = (label: string, input: HTMLElement, note?: string) =>
-      el('label', { class: 'field' }, el('span', { text: label }), input, note ? el('span', { class: 'field-note', text: note }) : '');
-    const num = (key: 'temperature' | 'topP' | 'topK' | 'maxOutputTokens' | 'candidateCount', attrs: Record<string, string>) => {
-      const input = el('input', { type: 'number', value: s[key] === undefined ? '' : String(s[key]), placeholder: 'model default', name: key, ...attrs });
+      el(
+        'label',
+        { class: 'field' },
+        el('span', { text: label }),
+        input,
+        note ? el('span', { class: 'field-note', text: note }) : '',
+      );
+    const num = (
+      key: 'temperature' | 'topP' | 'topK' | 'maxOutputTokens' | 'candidateCount',
+      attrs: Record<string, string>,
+    ) => {
+      const input = el('input', {
+        type: 'number',
+        value: s[key] === undefined ? '' : String(s[key]),
+        placeholder: 'model default',
+        name: key,
+        ...attrs,
+      });
       input.addEventListener('change', () => {
         s[key] = numberOrUndefined(input.value);
         emit();
@@ -52,7 +70,11 @@ export class SettingsDrawer {
       s.model = model.value.trim();
       emit();
     });
-    const system = el('textarea', { rows: '3', name: 'systemInstruction', placeholder: 'Optional: how the model should behave' });
+    const system = el('textarea', {
+      rows: '3',
+      name: 'systemInstruction',
+      placeholder: 'Optional: how the model should behave',
+    });
     system.value = s.systemInstruction;
     system.addEventListener('change', () => {
       s.systemInstruction = system.value;
@@ -65,7 +87,12 @@ export class SettingsDrawer {
       emit();
     });
     const json = el('input', { type: 'checkbox', name: 'jsonMode', checked: s.jsonMode });
-    const schema = el('textarea', { rows: '5', name: 'responseSchema', class: 'mono', placeholder: '{"type": "OBJECT", "properties": {…}}' });
+    const schema = el('textarea', {
+      rows: '5',
+      name: 'responseSchema',
+      class: 'mono',
+      placeholder: '{"type": "OBJECT", "properties": {…}}',
+    });
     schema.value = s.responseSchema;
     const schemaNote = el('span', { class: 'field-note' });
     const checkSchema = () => {
@@ -90,7 +117,8 @@ export class SettingsDrawer {
     const safety = el('div', { class: 'safety-grid' });
     for (const cat of SAFETY_CATEGORIES) {
       const select = el('select', { name: cat });
-      for (const [value, label] of THRESHOLDS) select.append(el('option', { value, text: label, selected: (s.safety[cat] ?? '') === value }));
+      for (const [value, label] of THRESHOLDS)
+        select.append(el('option', { value, text: label, selected: (s.safety[cat] ?? '') === value }));
       select.addEventListener('change', () => {
         if (select.value) s.safety[cat] = select.value;
         else delete s.safety[cat];
@@ -98,7 +126,12 @@ export class SettingsDrawer {
       });
       safety.append(field(cat.replace('HARM_CATEGORY_', '').replace(/_/g, ' ').toLowerCase(), select));
     }
-    const cached = el('input', { type: 'text', value: s.cachedContent, name: 'cachedContent', placeholder: 'cachedContents/…' });
+    const cached = el('input', {
+      type: 'text',
+      value: s.cachedContent,
+      name: 'cachedContent',
+      placeholder: 'cachedContents/…',
+    });
     cached.addEventListener('change', () => {
       s.cachedContent = cached.value.trim();
       emit();
@@ -111,12 +144,20 @@ export class SettingsDrawer {
 
     this.root.replaceChildren(
       el('summary', { text: 'Settings' }),
-      el('div', { class: 'settings-body' },
-        field('Model', el('div', { class: 'row' }, model, button('↻', this.onRefreshModels, { title: 'Reload the model list' })), 'models/… or tunedModels/…'),
+      el(
+        'div',
+        { class: 'settings-body' },
+        field(
+          'Model',
+          el('div', { class: 'row' }, model, button('↻', this.onRefreshModels, { title: 'Reload the model list' })),
+          'models/… or tunedModels/…',
+        ),
         this.modelList,
         this.modelError,
         field('System instruction', system),
-        el('div', { class: 'grid' },
+        el(
+          'div',
+          { class: 'grid' },
           field('Temperature', num('temperature', { min: '0', max: '2', step: '0.1' }), '0–2'),
           field('Top P', num('topP', { min: '0', max: '1', step: '0.05' })),
           field('Top K', num('topK', { min: '1', step: '1' })),
@@ -130,7 +171,12 @@ export class SettingsDrawer {
         el('div', { class: 'group-title', text: 'Safety thresholds' }),
         safety,
         field('Cached content', cached),
-        el('label', { class: 'check' }, tools, el('span', { text: 'Offer read-only workspace tools (read file, list files)' })),
+        el(
+          'label',
+          { class: 'check' },
+          tools,
+          el('span', { text: 'Offer read-only workspace tools (read file, list files)' }),
+        ),
       ),
     );
   }

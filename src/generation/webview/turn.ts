@@ -14,7 +14,10 @@ function excerpt(text: string): string {
 }
 
 function short(category: string): string {
-  return category.replace(/^HARM_CATEGORY_/, '').replace(/_/g, ' ').toLowerCase();
+  return category
+    .replace(/^HARM_CATEGORY_/, '')
+    .replace(/_/g, ' ')
+    .toLowerCase();
 }
 
 export class TurnElement {
@@ -33,7 +36,10 @@ export class TurnElement {
   summary: TurnSummary;
   notices: string[] = [];
 
-  constructor(readonly view: TurnView, private readonly post: Post) {
+  constructor(
+    readonly view: TurnView,
+    private readonly post: Post,
+  ) {
     this.text = view.text;
     this.thoughtText = view.thoughts;
     this.summary = view.summary;
@@ -42,17 +48,30 @@ export class TurnElement {
     this.tail = el('div', { class: 'md-tail' });
     this.answer = el('div', { class: 'answer markdown', 'data-testid': 'reply' }, this.frozen, this.tail);
     this.thoughtBody = el('div', { class: 'thought-body' });
-    this.thoughts = el('details', { class: 'thoughts', hidden: true }, el('summary', { text: 'Thoughts' }), this.thoughtBody);
+    this.thoughts = el(
+      'details',
+      { class: 'thoughts', hidden: true },
+      el('summary', { text: 'Thoughts' }),
+      this.thoughtBody,
+    );
     this.extras = el('div', { class: 'extras' });
     this.root = el(
       'section',
       { class: 'turn', 'data-turn': view.id },
-      el('div', { class: view.kind === 'prompt' ? 'prompt' : 'prompt function-result' },
+      el(
+        'div',
+        { class: view.kind === 'prompt' ? 'prompt' : 'prompt function-result' },
         el('span', { class: 'who', text: view.kind === 'prompt' ? 'You' : 'Function results' }),
-        el('div', { class: 'prompt-text', text: view.prompt })),
-      el('div', { class: 'reply' },
+        el('div', { class: 'prompt-text', text: view.prompt }),
+      ),
+      el(
+        'div',
+        { class: 'reply' },
         el('div', { class: 'reply-head' }, el('span', { class: 'who', text: view.model }), this.stateBadge),
-        this.thoughts, this.answer, this.extras),
+        this.thoughts,
+        this.answer,
+        this.extras,
+      ),
     );
     this.answer.addEventListener('click', (e) => {
       const a = (e.target as HTMLElement).closest('a');
@@ -98,7 +117,12 @@ export class TurnElement {
       this.thoughts.hidden = false;
       this.thoughtBody.textContent = this.thoughtText;
     }
-    this.stateBadge.textContent = this.summary.state === 'streaming' ? 'streaming…' : this.summary.state === 'awaitingApproval' ? 'waiting for your approval' : this.summary.state;
+    this.stateBadge.textContent =
+      this.summary.state === 'streaming'
+        ? 'streaming…'
+        : this.summary.state === 'awaitingApproval'
+          ? 'waiting for your approval'
+          : this.summary.state;
     this.stateBadge.className = `state state-${this.summary.state}`;
     this.renderExtras();
   }
@@ -114,7 +138,8 @@ export class TurnElement {
   /** What each citation highlights in the reply, as the user sees it. */
   get citedText(): string[] {
     return this.summary.citations.map((c) =>
-      [...this.answer.querySelectorAll(`mark[data-citation="${c.n}"]`)].map((m) => m.textContent ?? '').join(''));
+      [...this.answer.querySelectorAll(`mark[data-citation="${c.n}"]`)].map((m) => m.textContent ?? '').join(''),
+    );
   }
 
   private get sourceIdPrefix(): string {
@@ -156,11 +181,18 @@ export class TurnElement {
       if (!code) continue;
       const source = code.textContent ?? '';
       const lang = codeLanguage(code);
-      const bar = el('div', { class: 'code-actions' },
+      const bar = el(
+        'div',
+        { class: 'code-actions' },
         el('span', { class: 'lang', text: lang || 'text' }),
         button('Copy', () => this.post({ type: 'copyCode', code: source }), { title: 'Copy to clipboard' }),
-        button('Insert', () => this.post({ type: 'insertCode', code: source }), { title: 'Insert at the cursor of the active editor' }),
-        button('New file', () => this.post({ type: 'newFile', code: source, language: lang }), { title: 'Open as a new untitled file' }));
+        button('Insert', () => this.post({ type: 'insertCode', code: source }), {
+          title: 'Insert at the cursor of the active editor',
+        }),
+        button('New file', () => this.post({ type: 'newFile', code: source, language: lang }), {
+          title: 'Open as a new untitled file',
+        }),
+      );
       pre.before(bar);
     }
   }
@@ -171,32 +203,64 @@ export class TurnElement {
     const box = el('div', { class: 'extras' });
     const notice = (kind: string, title: string, body?: string, advice?: string, ...rest: Node[]) => {
       notes.push([title, body, advice].filter(Boolean).join(' — '));
-      box.append(el('div', { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : undefined, 'data-testid': 'notice' },
-        el('strong', { text: title }), body ? el('div', { text: body }) : '', advice ? el('div', { class: 'advice', text: advice }) : '', ...rest));
+      box.append(
+        el(
+          'div',
+          { class: `notice notice-${kind}`, role: kind === 'error' ? 'alert' : undefined, 'data-testid': 'notice' },
+          el('strong', { text: title }),
+          body ? el('div', { text: body }) : '',
+          advice ? el('div', { class: 'advice', text: advice }) : '',
+          ...rest,
+        ),
+      );
     };
 
     if (s.block) {
-      notice('warning', s.block.label, s.block.meaning + (s.block.message ? ` (${s.block.message})` : ''), s.block.advice);
+      notice(
+        'warning',
+        s.block.label,
+        s.block.meaning + (s.block.message ? ` (${s.block.message})` : ''),
+        s.block.advice,
+      );
     }
     if (s.error) {
-      const action = s.error.action === 'setApiKey' ? button('Set API key', () => this.post({ type: 'setApiKey' })) : undefined;
-      notice('error', `Error ${s.error.code} ${s.error.status}`, s.error.message, s.error.advice, ...(action ? [action] : []));
+      const action =
+        s.error.action === 'setApiKey' ? button('Set API key', () => this.post({ type: 'setApiKey' })) : undefined;
+      notice(
+        'error',
+        `Error ${s.error.code} ${s.error.status}`,
+        s.error.message,
+        s.error.advice,
+        ...(action ? [action] : []),
+      );
     }
     if (s.state === 'stopped') notice('info', 'Stopped', 'You stopped this reply; the text above is partial.');
-    else if (s.incomplete && s.state !== 'streaming' && !s.error) notice('warning', 'Incomplete reply', 'The stream ended without a finish reason; the text above may be partial.');
+    else if (s.incomplete && s.state !== 'streaming' && !s.error)
+      notice('warning', 'Incomplete reply', 'The stream ended without a finish reason; the text above may be partial.');
     if (s.state === 'done' && !this.text.trim() && !s.functionCalls.length && !s.error) {
-      notice('warning', 'Empty reply', `The model ended${s.finish ? ` with ${s.finish.reason}` : ''} without any text.`, 'Resend, rephrase the prompt, or check the finish reason and safety ratings below.');
+      notice(
+        'warning',
+        'Empty reply',
+        `The model ended${s.finish ? ` with ${s.finish.reason}` : ''} without any text.`,
+        'Resend, rephrase the prompt, or check the finish reason and safety ratings below.',
+      );
     }
     if (s.finish && (s.finish.warning || s.finish.reason !== 'STOP')) {
-      notice(s.finish.reason === 'STOP' ? 'info' : 'warning', s.finish.label, s.finish.meaning + (s.finishMessage ? ` (${s.finishMessage})` : ''), s.finish.advice);
+      notice(
+        s.finish.reason === 'STOP' ? 'info' : 'warning',
+        s.finish.label,
+        s.finish.meaning + (s.finishMessage ? ` (${s.finishMessage})` : ''),
+        s.finish.advice,
+      );
     }
 
     for (const call of s.functionCalls) {
-      const row = el('div', { class: 'call' },
-        el('code', { text: `${call.name}(${JSON.stringify(call.args)})` }));
+      const row = el('div', { class: 'call' }, el('code', { text: `${call.name}(${JSON.stringify(call.args)})` }));
       if (s.state === 'awaitingApproval') {
         row.append(
-          button('Run', () => this.post({ type: 'decideCall', turnId: this.view.id, approve: true }), { class: 'primary' }),
+          button('Run', () => this.post({ type: 'decideCall', turnId: this.view.id, approve: true }), {
+            class: 'primary',
+          }),
           button('Decline', () => this.post({ type: 'decideCall', turnId: this.view.id, approve: false })),
         );
       } else if (call.decision) {
@@ -207,26 +271,57 @@ export class TurnElement {
       notes.push(`function call ${call.name}${call.decision ? ` ${call.decision}` : ''}`);
     }
 
-    const ratings = [...s.promptRatings.map((r) => ({ ...r, on: 'prompt' })), ...s.ratings.map((r) => ({ ...r, on: 'reply' }))];
+    const ratings = [
+      ...s.promptRatings.map((r) => ({ ...r, on: 'prompt' })),
+      ...s.ratings.map((r) => ({ ...r, on: 'reply' })),
+    ];
     const notable = ratings.filter((r) => r.blocked || (PROBABILITY_RANK[r.probability] ?? 2) >= 1);
     if (ratings.length) {
       const list = el('ul', { class: 'ratings' });
       for (const r of ratings) {
         const bad = r.blocked || (PROBABILITY_RANK[r.probability] ?? 2) >= 2;
-        list.append(el('li', { class: bad ? 'rating rating-high' : 'rating', text: `${r.on}: ${short(r.category)} ${r.probability.toLowerCase()}${r.blocked ? ' (blocked)' : ''}` }));
+        list.append(
+          el('li', {
+            class: bad ? 'rating rating-high' : 'rating',
+            text: `${r.on}: ${short(r.category)} ${r.probability.toLowerCase()}${r.blocked ? ' (blocked)' : ''}`,
+          }),
+        );
       }
-      box.append(el('details', { class: 'safety', open: notable.some((r) => r.blocked || r.probability === 'HIGH') }, el('summary', { text: `Safety ratings${notable.length ? ` (${notable.length} notable)` : ''}` }), list));
+      box.append(
+        el(
+          'details',
+          { class: 'safety', open: notable.some((r) => r.blocked || r.probability === 'HIGH') },
+          el('summary', { text: `Safety ratings${notable.length ? ` (${notable.length} notable)` : ''}` }),
+          list,
+        ),
+      );
       for (const r of notable) if (r.blocked) notes.push(`blocked by ${short(r.category)}`);
     }
 
     if (s.citations.length) {
       const list = el('ol', { class: 'citations' });
       for (const c of s.citations) {
-        const link = c.uri && /^https?:/i.test(c.uri) ? el('a', { href: c.uri, text: c.uri }) : el('span', { text: c.uri ?? '(no link)' });
+        const link =
+          c.uri && /^https?:/i.test(c.uri)
+            ? el('a', { href: c.uri, text: c.uri })
+            : el('span', { text: c.uri ?? '(no link)' });
         const back = this.answer.querySelector(`mark[data-citation="${c.n}"]`)
-          ? button('↑', () => this.showPassage(c.n), { class: 'icon-button show-passage', title: 'Show the cited passage in the reply', 'aria-label': `Show passage ${c.n} in the reply` })
+          ? button('↑', () => this.showPassage(c.n), {
+              class: 'icon-button show-passage',
+              title: 'Show the cited passage in the reply',
+              'aria-label': `Show passage ${c.n} in the reply`,
+            })
           : '';
-        list.append(el('li', { id: `${this.sourceIdPrefix}${c.n}`, 'data-source': String(c.n), tabindex: '-1' }, link, c.license ? el('span', { class: 'license', text: ` (${c.license})` }) : '', back, el('blockquote', { class: 'cited', text: excerpt(c.text.trim()), title: 'The passage this source covers' })));
+        list.append(
+          el(
+            'li',
+            { id: `${this.sourceIdPrefix}${c.n}`, 'data-source': String(c.n), tabindex: '-1' },
+            link,
+            c.license ? el('span', { class: 'license', text: ` (${c.license})` }) : '',
+            back,
+            el('blockquote', { class: 'cited', text: excerpt(c.text.trim()), title: 'The passage this source covers' }),
+          ),
+        );
       }
       list.addEventListener('click', (e) => {
         const a = (e.target as HTMLElement).closest('a');
@@ -234,7 +329,14 @@ export class TurnElement {
         e.preventDefault();
         this.post({ type: 'openLink', href: a.getAttribute('href')! });
       });
-      box.append(el('div', { class: 'sources', 'data-testid': 'citations' }, el('strong', { text: `Sources (${s.citations.length})` }), list));
+      box.append(
+        el(
+          'div',
+          { class: 'sources', 'data-testid': 'citations' },
+          el('strong', { text: `Sources (${s.citations.length})` }),
+          list,
+        ),
+      );
       notes.push(`${s.citations.length} citation${s.citations.length === 1 ? '' : 's'}`);
     }
 

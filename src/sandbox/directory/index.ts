@@ -2,7 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../http';
 import type { Emulator, EmulatorFactory, SandboxContext } from '../types';
-import { DIRECTORY_PATH_PREFIX, type DirectoryError, type DirectoryItem, type DirectoryList } from '../../shared/wire/discovery';
+import {
+  DIRECTORY_PATH_PREFIX,
+  type DirectoryError,
+  type DirectoryItem,
+  type DirectoryList,
+} from '../../shared/wire/discovery';
 import { CATALOG, type CatalogEntry } from './catalog';
 
 function error(code: number, status: string, reason: string, message: string): DirectoryError {
@@ -53,7 +58,16 @@ export function createDirectoryEmulatorFrom(ctx: SandboxContext, catalog: () => 
     let preferred = false;
     if (preferredRaw !== null) {
       if (preferredRaw !== 'true' && preferredRaw !== 'false') {
-        sendJson(res, 400, error(400, 'INVALID_ARGUMENT', 'invalidParameter', `Invalid value for: preferred is not a valid boolean: ${preferredRaw}`));
+        sendJson(
+          res,
+          400,
+          error(
+            400,
+            'INVALID_ARGUMENT',
+            'invalidParameter',
+            `Invalid value for: preferred is not a valid boolean: ${preferredRaw}`,
+          ),
+        );
         return;
       }
       preferred = preferredRaw === 'true';
@@ -81,7 +95,17 @@ export function createDirectoryEmulatorFrom(ctx: SandboxContext, catalog: () => 
     prefixes: [DIRECTORY_PATH_PREFIX],
     handle(req: IncomingMessage, res: ServerResponse, url: URL) {
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendJson(res, 405, error(405, 'METHOD_NOT_ALLOWED', 'httpMethodNotAllowed', `Method ${req.method} is not allowed on ${url.pathname}.`), { allow: 'GET' });
+        sendJson(
+          res,
+          405,
+          error(
+            405,
+            'METHOD_NOT_ALLOWED',
+            'httpMethodNotAllowed',
+            `Method ${req.method} is not allowed on ${url.pathname}.`,
+          ),
+          { allow: 'GET' },
+        );
         return;
       }
       const rest = url.pathname.slice(DIRECTORY_PATH_PREFIX.length);
@@ -90,7 +114,11 @@ export function createDirectoryEmulatorFrom(ctx: SandboxContext, catalog: () => 
       if (m) {
         const [api, version] = [decodeSegment(m[1]), decodeSegment(m[2])];
         if (api === undefined || version === undefined) {
-          sendJson(res, 400, error(400, 'INVALID_ARGUMENT', 'badRequest', 'The request path has an invalid percent-encoded segment.'));
+          sendJson(
+            res,
+            400,
+            error(400, 'INVALID_ARGUMENT', 'badRequest', 'The request path has an invalid percent-encoded segment.'),
+          );
           return;
         }
         return getRest(res, api, version);

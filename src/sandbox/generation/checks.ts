@@ -1,9 +1,22 @@
 // The service's request checks, written from the API's rules independently of the client's
 // checks so that a client bug cannot hide behind a matching emulator bug.
-import { SUPPORTED_SAFETY_CATEGORIES, HARM_BLOCK_THRESHOLDS, type GenerateContentRequest } from '../../shared/wire/generation';
+import {
+  SUPPORTED_SAFETY_CATEGORIES,
+  HARM_BLOCK_THRESHOLDS,
+  type GenerateContentRequest,
+} from '../../shared/wire/generation';
 
 // Read after fieldNames.ts has turned snake_case names into lowerCamelCase.
-const KNOWN_TOP_LEVEL = new Set(['contents', 'tools', 'toolConfig', 'safetySettings', 'systemInstruction', 'generationConfig', 'cachedContent', 'model']);
+const KNOWN_TOP_LEVEL = new Set([
+  'contents',
+  'tools',
+  'toolConfig',
+  'safetySettings',
+  'systemInstruction',
+  'generationConfig',
+  'cachedContent',
+  'model',
+]);
 
 /** The first unknown top-level field, which the service rejects as invalid JSON payload. */
 export function unknownTopLevelField(body: Record<string, unknown>): string | undefined {
@@ -20,17 +33,30 @@ export function requestViolations(req: GenerateContentRequest): string[] {
     out.push(`${prefix}.contents: contents is not specified`);
   } else {
     req.contents.forEach((c, i) => {
-      if (!c || !Array.isArray(c.parts) || c.parts.length === 0) out.push(`${prefix}.contents[${i}].parts: contents.parts must not be empty.`);
-      if (c?.role !== undefined && !ROLES.has(String(c.role))) out.push(`${prefix}.contents[${i}].role: Please use a valid role: user, model.`);
+      if (!c || !Array.isArray(c.parts) || c.parts.length === 0)
+        out.push(`${prefix}.contents[${i}].parts: contents.parts must not be empty.`);
+      if (c?.role !== undefined && !ROLES.has(String(c.role)))
+        out.push(`${prefix}.contents[${i}].role: Please use a valid role: user, model.`);
       (c?.parts ?? []).forEach((p, j) => {
-        if (!p || typeof p !== 'object' || Object.keys(p).filter((k) => k !== 'thought' && k !== 'thoughtSignature').length === 0) {
-          out.push(`${prefix}.contents[${i}].parts[${j}].data: required oneof field 'data' must have one initialized field`);
+        if (
+          !p ||
+          typeof p !== 'object' ||
+          Object.keys(p).filter((k) => k !== 'thought' && k !== 'thoughtSignature').length === 0
+        ) {
+          out.push(
+            `${prefix}.contents[${i}].parts[${j}].data: required oneof field 'data' must have one initialized field`,
+          );
         }
         const at = `${prefix}.contents[${i}].parts[${j}]`;
         if (p?.fileData !== undefined && (typeof p.fileData?.fileUri !== 'string' || p.fileData.fileUri === '')) {
           out.push(`${at}.file_data.file_uri: file_uri is required`);
         }
-        if (p?.inlineData !== undefined && (typeof p.inlineData?.data !== 'string' || typeof p.inlineData?.mimeType !== 'string' || !p.inlineData.mimeType)) {
+        if (
+          p?.inlineData !== undefined &&
+          (typeof p.inlineData?.data !== 'string' ||
+            typeof p.inlineData?.mimeType !== 'string' ||
+            !p.inlineData.mimeType)
+        ) {
           out.push(`${at}.inline_data: inline_data needs mime_type and data`);
         }
       });
@@ -42,7 +68,9 @@ export function requestViolations(req: GenerateContentRequest): string[] {
       out.push(`${prefix}.generation_config.stop_sequences: at most 5 stop sequences are allowed`);
     }
     if (g.candidateCount !== undefined && g.candidateCount !== 1) {
-      out.push(`${prefix}.generation_config.candidate_count: only one candidate can be generated; candidate_count must be 1`);
+      out.push(
+        `${prefix}.generation_config.candidate_count: only one candidate can be generated; candidate_count must be 1`,
+      );
     }
     if (g.temperature !== undefined && (typeof g.temperature !== 'number' || g.temperature < 0 || g.temperature > 2)) {
       out.push(`${prefix}.generation_config.temperature: temperature must be in the range [0.0, 2.0]`);
@@ -57,10 +85,17 @@ export function requestViolations(req: GenerateContentRequest): string[] {
       out.push(`${prefix}.generation_config.max_output_tokens: max_output_tokens must be a positive integer`);
     }
     if (g.responseSchema !== undefined && g.responseMimeType !== 'application/json') {
-      out.push(`${prefix}.generation_config.response_mime_type: response_mime_type must be application/json when response_schema is set`);
+      out.push(
+        `${prefix}.generation_config.response_mime_type: response_mime_type must be application/json when response_schema is set`,
+      );
     }
-    if (g.responseMimeType !== undefined && !['text/plain', 'application/json', 'text/x.enum'].includes(g.responseMimeType)) {
-      out.push(`${prefix}.generation_config.response_mime_type: allowed mimetypes are \`text/plain\`, \`application/json\`, \`text/x.enum\`.`);
+    if (
+      g.responseMimeType !== undefined &&
+      !['text/plain', 'application/json', 'text/x.enum'].includes(g.responseMimeType)
+    ) {
+      out.push(
+        `${prefix}.generation_config.response_mime_type: allowed mimetypes are \`text/plain\`, \`application/json\`, \`text/x.enum\`.`,
+      );
     }
   }
   const seen = new Set<string>();
@@ -81,14 +116,21 @@ export function requestViolations(req: GenerateContentRequest): string[] {
   (req.tools ?? []).forEach((t, i) => {
     (t.functionDeclarations ?? []).forEach((f, j) => {
       if (!f?.name || !/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(f.name)) {
-        out.push(`${prefix}.tools[${i}].function_declarations[${j}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.`);
+        out.push(
+          `${prefix}.tools[${i}].function_declarations[${j}].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.`,
+        );
       }
       if (f?.parameters !== undefined && f?.parametersJsonSchema !== undefined) {
-        out.push(`${prefix}.tools[${i}].function_declarations[${j}]: parameters and parameters_json_schema cannot both be set`);
+        out.push(
+          `${prefix}.tools[${i}].function_declarations[${j}]: parameters and parameters_json_schema cannot both be set`,
+        );
       }
       const props = f?.parameters?.properties ?? {};
       for (const r of f?.parameters?.required ?? []) {
-        if (!(r in props)) out.push(`${prefix}.tools[${i}].function_declarations[${j}].parameters.required[${r}]: property is not defined`);
+        if (!(r in props))
+          out.push(
+            `${prefix}.tools[${i}].function_declarations[${j}].parameters.required[${r}]: property is not defined`,
+          );
       }
     });
   });

@@ -17,7 +17,12 @@ export function errorText(body: ErrorBody): string {
  * The service labels some error bodies `text/event-stream` when the request asked for SSE;
  * we reproduce that so clients cannot rely on the content type.
  */
-export function sendError(res: ServerResponse, body: ErrorBody, sse = false, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  body: ErrorBody,
+  sse = false,
+  headers: Record<string, string> = {},
+): void {
   const text = errorText(body);
   res.writeHead(body.error.code, {
     'content-type': sse ? 'text/event-stream' : 'application/json; charset=UTF-8',
@@ -39,7 +44,12 @@ export function missingKey(): ErrorBody {
 export function invalidKey(): ErrorBody {
   const message = 'API key not valid. Please pass a valid API key.';
   return rpcError(400, 'INVALID_ARGUMENT', message, [
-    { '@type': RPC_TYPE.errorInfo, reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: SERVICE } },
+    {
+      '@type': RPC_TYPE.errorInfo,
+      reason: 'API_KEY_INVALID',
+      domain: 'googleapis.com',
+      metadata: { service: SERVICE },
+    },
     { '@type': RPC_TYPE.localizedMessage, locale: 'en-US', message },
   ]);
 }
@@ -76,39 +86,57 @@ export function notFound(message: string): ErrorBody {
 /** Per-minute rate limit: retryable after `retrySeconds`. */
 export function rateLimited(model: string, retrySeconds: number): ErrorBody {
   const delay = `${retrySeconds}s`;
-  return rpcError(429, 'RESOURCE_EXHAUSTED', `You exceeded your current quota, please check your plan and billing details. Please retry in ${delay}.`, [
-    {
-      '@type': RPC_TYPE.quotaFailure,
-      violations: [
-        {
-          quotaMetric: `${SERVICE}/generate_content_free_tier_requests`,
-          quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier',
-          quotaDimensions: { location: 'global', model: model.replace(/^models\//, '') },
-          quotaValue: '10',
-        },
-      ],
-    },
-    { '@type': RPC_TYPE.help, links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] },
-    { '@type': RPC_TYPE.retryInfo, retryDelay: delay },
-  ]);
+  return rpcError(
+    429,
+    'RESOURCE_EXHAUSTED',
+    `You exceeded your current quota, please check your plan and billing details. Please retry in ${delay}.`,
+    [
+      {
+        '@type': RPC_TYPE.quotaFailure,
+        violations: [
+          {
+            quotaMetric: `${SERVICE}/generate_content_free_tier_requests`,
+            quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier',
+            quotaDimensions: { location: 'global', model: model.replace(/^models\//, '') },
+            quotaValue: '10',
+          },
+        ],
+      },
+      {
+        '@type': RPC_TYPE.help,
+        links: [
+          {
+            description: 'Learn more about Gemini API quotas',
+            url: 'https://ai.google.dev/gemini-api/docs/rate-limits',
+          },
+        ],
+      },
+      { '@type': RPC_TYPE.retryInfo, retryDelay: delay },
+    ],
+  );
 }
 
 /** Per-day quota: the body still carries RetryInfo, but a retry today cannot succeed. */
 export function dailyQuotaExhausted(model: string): ErrorBody {
-  return rpcError(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota, please check your plan and billing details. Please retry in 47.88s.', [
-    {
-      '@type': RPC_TYPE.quotaFailure,
-      violations: [
-        {
-          quotaMetric: `${SERVICE}/generate_content_free_tier_requests`,
-          quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
-          quotaDimensions: { location: 'global', model: model.replace(/^models\//, '') },
-          quotaValue: '250',
-        },
-      ],
-    },
-    { '@type': RPC_TYPE.retryInfo, retryDelay: '47.88s' },
-  ]);
+  return rpcError(
+    429,
+    'RESOURCE_EXHAUSTED',
+    'You exceeded your current quota, please check your plan and billing details. Please retry in 47.88s.',
+    [
+      {
+        '@type': RPC_TYPE.quotaFailure,
+        violations: [
+          {
+            quotaMetric: `${SERVICE}/generate_content_free_tier_requests`,
+            quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier',
+            quotaDimensions: { location: 'global', model: model.replace(/^models\//, '') },
+            quotaValue: '250',
+          },
+        ],
+      },
+      { '@type': RPC_TYPE.retryInfo, retryDelay: '47.88s' },
+    ],
+  );
 }
 
 export function unavailable(): ErrorBody {
@@ -116,7 +144,11 @@ export function unavailable(): ErrorBody {
 }
 
 export function internal(): ErrorBody {
-  return rpcError(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
+  return rpcError(
+    500,
+    'INTERNAL',
+    'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+  );
 }
 
 export function failedPrecondition(message: string): ErrorBody {

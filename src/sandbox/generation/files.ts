@@ -28,9 +28,18 @@ interface StoredFile {
   fails: boolean;
 }
 
-function sendJsonPretty(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJsonPretty(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body, null, 2) + '\n';
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -43,7 +52,10 @@ export class FileStore {
   private readonly uploads = new Map<string, PendingUpload>();
   private readonly files = new Map<string, StoredFile>();
 
-  constructor(private readonly origin: () => string, private readonly processingMs = DEFAULT_PROCESSING_MS) {}
+  constructor(
+    private readonly origin: () => string,
+    private readonly processingMs = DEFAULT_PROCESSING_MS,
+  ) {}
 
   /** The record as a client sees it now; state advances with time. */
   view(name: string): FileRecord | undefined {
@@ -51,7 +63,15 @@ export class FileStore {
     if (!f) return undefined;
     if (Date.now() < f.readyAt) return { ...f.record, state: 'PROCESSING' };
     if (f.fails) {
-      return { ...f.record, state: 'FAILED', error: { code: 400, status: 'INVALID_ARGUMENT', message: 'File processing failed: the media could not be decoded.' } };
+      return {
+        ...f.record,
+        state: 'FAILED',
+        error: {
+          code: 400,
+          status: 'INVALID_ARGUMENT',
+          message: 'File processing failed: the media could not be decoded.',
+        },
+      };
     }
     return { ...f.record, state: 'ACTIVE' };
   }
@@ -65,10 +85,18 @@ export class FileStore {
     const protocol = header(req, 'x-goog-upload-protocol');
     const command = header(req, 'x-goog-upload-command');
     if (protocol !== 'resumable' || command !== 'start') {
-      sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'Upload requests must use X-Goog-Upload-Protocol: resumable with X-Goog-Upload-Command: start.'));
+      sendError(
+        res,
+        rpcError(
+          400,
+          'INVALID_ARGUMENT',
+          'Upload requests must use X-Goog-Upload-Protocol: resumable with X-Goog-Upload-Command: start.',
+        ),
+      );
       return;
     }
-    let meta: { file?: { displayName?: string; name?: string; mimeType?: string; sizeBytes?: string | number } } | undefined;
+    let meta:
+      { file?: { displayName?: string; name?: string; mimeType?: string; sizeBytes?: string | number } } | undefined;
     try {
       meta = normaliseRequest(await readJson(req), 'CreateFileRequest') as typeof meta;
     } catch (e) {
@@ -83,16 +111,33 @@ export class FileStore {
       return;
     }
     if (size > MAX_FILE_BYTES) {
-      sendError(res, rpcError(400, 'INVALID_ARGUMENT', `File size ${size} exceeds the maximum of ${MAX_FILE_BYTES} bytes.`));
+      sendError(
+        res,
+        rpcError(400, 'INVALID_ARGUMENT', `File size ${size} exceeds the maximum of ${MAX_FILE_BYTES} bytes.`),
+      );
       return;
     }
     if (!mimeType) {
-      sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'Mime type is required: set X-Goog-Upload-Header-Content-Type or file.mimeType.'));
+      sendError(
+        res,
+        rpcError(
+          400,
+          'INVALID_ARGUMENT',
+          'Mime type is required: set X-Goog-Upload-Header-Content-Type or file.mimeType.',
+        ),
+      );
       return;
     }
     const requested = meta?.file?.name;
     if (requested !== undefined && !/^files\/[a-z0-9-]{1,40}$/.test(requested)) {
-      sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'file.name must look like files/<id> with lowercase letters, digits and dashes.'));
+      sendError(
+        res,
+        rpcError(
+          400,
+          'INVALID_ARGUMENT',
+          'file.name must look like files/<id> with lowercase letters, digits and dashes.',
+        ),
+      );
       return;
     }
     const name = requested ?? `files/${randomBytes(6).toString('hex')}`;
@@ -101,7 +146,15 @@ export class FileStore {
       return;
     }
     const id = randomBytes(16).toString('base64url');
-    this.uploads.set(id, { id, declaredSize: size, mimeType, displayName: meta?.file?.displayName, name, chunks: [], received: 0 });
+    this.uploads.set(id, {
+      id,
+      declaredSize: size,
+      mimeType,
+      displayName: meta?.file?.displayName,
+      name,
+      chunks: [],
+      received: 0,
+    });
     res.writeHead(200, {
       'x-goog-upload-url': `${this.origin()}/upload/v1beta/files?upload_id=${id}&upload_protocol=resumable`,
       'x-goog-upload-status': 'active',
@@ -121,7 +174,11 @@ export class FileStore {
     }
     const command = (header(req, 'x-goog-upload-command') ?? '').split(',').map((s) => s.trim());
     if (command.includes('query')) {
-      res.writeHead(200, { 'x-goog-upload-status': 'active', 'x-goog-upload-size-received': String(up.received), 'content-length': '0' });
+      res.writeHead(200, {
+        'x-goog-upload-status': 'active',
+        'x-goog-upload-size-received': String(up.received),
+        'content-length': '0',
+      });
       res.end();
       return;
     }
@@ -132,20 +189,31 @@ export class FileStore {
       return;
     }
     if (!command.includes('upload')) {
-      sendError(res, rpcError(400, 'INVALID_ARGUMENT', 'X-Goog-Upload-Command must be upload, "upload, finalize", query or cancel.'));
+      sendError(
+        res,
+        rpcError(400, 'INVALID_ARGUMENT', 'X-Goog-Upload-Command must be upload, "upload, finalize", query or cancel.'),
+      );
       return;
     }
     const offset = Number(header(req, 'x-goog-upload-offset'));
     const body = await readBody(req, MAX_FILE_BYTES);
     if (offset !== up.received) {
-      res.writeHead(400, { 'x-goog-upload-status': 'active', 'x-goog-upload-size-received': String(up.received), 'content-type': 'text/plain' });
+      res.writeHead(400, {
+        'x-goog-upload-status': 'active',
+        'x-goog-upload-size-received': String(up.received),
+        'content-type': 'text/plain',
+      });
       res.end(`Invalid X-Goog-Upload-Offset ${header(req, 'x-goog-upload-offset')}; expected ${up.received}.`);
       return;
     }
     up.chunks.push(body);
     up.received += body.length;
     if (!command.includes('finalize')) {
-      res.writeHead(200, { 'x-goog-upload-status': 'active', 'x-goog-upload-size-received': String(up.received), 'content-length': '0' });
+      res.writeHead(200, {
+        'x-goog-upload-status': 'active',
+        'x-goog-upload-size-received': String(up.received),
+        'content-length': '0',
+      });
       res.end();
       return;
     }
@@ -169,13 +237,25 @@ export class FileStore {
       sha256Hash: createHash('sha256').update(data).digest('base64'),
       uri: `${this.origin()}/v1beta/${up.name}`,
     };
-    this.files.set(up.name, { record, readyAt: Date.now() + this.processingMs, fails: /\[\[fail\]\]/.test(up.displayName ?? '') });
+    this.files.set(up.name, {
+      record,
+      readyAt: Date.now() + this.processingMs,
+      fails: /\[\[fail\]\]/.test(up.displayName ?? ''),
+    });
     sendJsonPretty(res, 200, { file: this.view(up.name) }, { 'x-goog-upload-status': 'final' });
   }
 
   get(res: ServerResponse, name: string): void {
     const f = this.view(name);
-    if (!f) sendError(res, rpcError(403, 'PERMISSION_DENIED', `You do not have permission to access the File ${name.slice(6)} or it may not exist.`));
+    if (!f)
+      sendError(
+        res,
+        rpcError(
+          403,
+          'PERMISSION_DENIED',
+          `You do not have permission to access the File ${name.slice(6)} or it may not exist.`,
+        ),
+      );
     else sendJsonPretty(res, 200, f);
   }
 
@@ -187,7 +267,8 @@ export class FileStore {
     const page = names.slice(start, start + pageSize).map((n) => this.view(n)!);
     const body: { files?: FileRecord[]; nextPageToken?: string } = {};
     if (page.length) body.files = page;
-    if (start + pageSize < names.length) body.nextPageToken = Buffer.from(String(start + pageSize)).toString('base64url');
+    if (start + pageSize < names.length)
+      body.nextPageToken = Buffer.from(String(start + pageSize)).toString('base64url');
     sendJsonPretty(res, 200, body);
   }
 

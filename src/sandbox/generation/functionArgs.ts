@@ -18,7 +18,8 @@ function resolve(schema: unknown, root: unknown, depth: number): JsonObject {
     const ref = s.$ref;
     if (typeof ref === 'string' && ref.startsWith('#/')) {
       let target: unknown = root;
-      for (const seg of ref.slice(2).split('/')) target = isObject(target) ? target[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+      for (const seg of ref.slice(2).split('/'))
+        target = isObject(target) ? target[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
       s = target;
       continue;
     }
@@ -33,7 +34,7 @@ function resolve(schema: unknown, root: unknown, depth: number): JsonObject {
 }
 
 function typeOf(s: JsonObject): string {
-  const t = Array.isArray(s.type) ? s.type.find((x) => String(x).toLowerCase() !== 'null') ?? s.type[0] : s.type;
+  const t = Array.isArray(s.type) ? (s.type.find((x) => String(x).toLowerCase() !== 'null') ?? s.type[0]) : s.type;
   if (t !== undefined) return String(t).toLowerCase();
   if (isObject(s.properties)) return 'object';
   if (s.items !== undefined) return 'array';
@@ -44,7 +45,7 @@ function typeOf(s: JsonObject): string {
 function explicitValue(name: string, prompt: string): string | undefined {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const m = new RegExp(`\\b${escaped}\\s*[=:]\\s*("([^"]*)"|(\\S+))`).exec(prompt);
-  return m ? m[2] ?? m[3] : undefined;
+  return m ? (m[2] ?? m[3]) : undefined;
 }
 
 function numberIn(s: JsonObject, raw: string | undefined, prompt: string, integer: boolean): number {
@@ -60,10 +61,15 @@ function numberIn(s: JsonObject, raw: string | undefined, prompt: string, intege
 function stringFor(s: JsonObject, raw: string | undefined, prompt: string): string {
   if (raw !== undefined) return raw;
   switch (s.format) {
-    case 'date': return '2024-01-01';
-    case 'date-time': return '2024-01-01T00:00:00Z';
-    case 'email': return 'sandbox@example.com';
-    case 'uri': case 'url': return 'https://example.com/sandbox';
+    case 'date':
+      return '2024-01-01';
+    case 'date-time':
+      return '2024-01-01T00:00:00Z';
+    case 'email':
+      return 'sandbox@example.com';
+    case 'uri':
+    case 'url':
+      return 'https://example.com/sandbox';
   }
   // A quoted phrase, else the last capitalised word after the first ("…weather in Oslo?" → Oslo).
   const capitalised = [...prompt.matchAll(/(?<=\s)\p{Lu}[\p{L}-]+/gu)].map((m) => m[0]);
@@ -82,18 +88,26 @@ export function valueOf(schema: unknown, root: unknown, prompt: string, raw: str
     return raw !== undefined && s.enum.map(String).includes(raw) ? s.enum.find((e) => String(e) === raw) : s.enum[0];
   }
   switch (typeOf(s)) {
-    case 'integer': return numberIn(s, raw, prompt, true);
-    case 'number': return numberIn(s, raw, prompt, false);
-    case 'boolean': return raw === undefined ? true : raw === 'true';
-    case 'null': return null;
+    case 'integer':
+      return numberIn(s, raw, prompt, true);
+    case 'number':
+      return numberIn(s, raw, prompt, false);
+    case 'boolean':
+      return raw === undefined ? true : raw === 'true';
+    case 'null':
+      return null;
     case 'array': {
       const items = s.items ?? {};
       if (raw !== undefined) return raw.split(',').map((part) => valueOf(items, root, prompt, part, depth + 1));
       const n = Math.max(Number(s.minItems ?? 0) || 0, 1);
-      return depth >= MAX_DEPTH ? [] : Array.from({ length: Math.min(n, 16) }, () => valueOf(items, root, prompt, undefined, depth + 1));
+      return depth >= MAX_DEPTH
+        ? []
+        : Array.from({ length: Math.min(n, 16) }, () => valueOf(items, root, prompt, undefined, depth + 1));
     }
-    case 'object': return depth >= MAX_DEPTH ? {} : objectOf(s, root, prompt, depth);
-    default: return stringFor(s, raw, prompt);
+    case 'object':
+      return depth >= MAX_DEPTH ? {} : objectOf(s, root, prompt, depth);
+    default:
+      return stringFor(s, raw, prompt);
   }
 }
 
@@ -105,7 +119,12 @@ function objectOf(s: JsonObject, root: unknown, prompt: string, depth: number): 
     // Only the top level reads `name=value` from the prompt; nested names would be ambiguous.
     const raw = depth === 0 ? explicitValue(name, prompt) : undefined;
     if (raw === undefined && !required.has(name)) continue;
-    Object.defineProperty(out, name, { value: valueOf(sub, root, prompt, raw, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, {
+      value: valueOf(sub, root, prompt, raw, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

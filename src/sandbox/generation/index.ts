@@ -8,8 +8,20 @@ import type { CountTokensRequest, GenerateContentRequest } from '../../shared/wi
 import { CATALOG, findModel } from './catalog';
 import { requestViolations, unknownTopLevelField } from './checks';
 import {
-  dailyQuotaExhausted, failedPrecondition, internal, invalidArgument, invalidJson, invalidKey, missingKey,
-  modelNotFound, notFound, rateLimited, rpcError, sendError, unavailable, unknownField,
+  dailyQuotaExhausted,
+  failedPrecondition,
+  internal,
+  invalidArgument,
+  invalidJson,
+  invalidKey,
+  missingKey,
+  modelNotFound,
+  notFound,
+  rateLimited,
+  rpcError,
+  sendError,
+  unavailable,
+  unknownField,
 } from './errors';
 import { normaliseRequest, queryParam, type RequestMessage } from './fieldNames';
 import { FileStore } from './files';
@@ -22,7 +34,10 @@ const MODEL_METHOD = /^\/v1beta\/((?:models|tunedModels)\/[^/:]+):([A-Za-z]+)$/;
 
 function sendPretty(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body, null, 2) + '\n';
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }
 
@@ -36,7 +51,12 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
   /** Request fingerprints → failures already served, for [[flaky:N]]. */
   const flaky = new Map<string, number>();
 
-  async function readRequest<T>(req: IncomingMessage, res: ServerResponse, sse: boolean, type: RequestMessage): Promise<T | undefined> {
+  async function readRequest<T>(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sse: boolean,
+    type: RequestMessage,
+  ): Promise<T | undefined> {
     let body: unknown;
     try {
       body = await readJson(req);
@@ -54,7 +74,13 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     return normaliseRequest(body, type) as T;
   }
 
-  async function generate(req: IncomingMessage, res: ServerResponse, url: URL, model: string, method: 'generateContent' | 'streamGenerateContent'): Promise<void> {
+  async function generate(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    model: string,
+    method: 'generateContent' | 'streamGenerateContent',
+  ): Promise<void> {
     const sse = method === 'streamGenerateContent' && url.searchParams.get('alt') === 'sse';
     const info = findModel(model);
     if (!info || !info.supportedGenerationMethods?.includes('generateContent')) {
@@ -67,7 +93,9 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     if (unknown) return sendError(res, unknownField(unknown), sse);
     const violations = requestViolations(body);
     if (body.generationConfig?.topK !== undefined && info.topK === undefined) {
-      violations.push(`GenerateContentRequest.generation_config.top_k: ${model} uses nucleus sampling only; top_k cannot be set`);
+      violations.push(
+        `GenerateContentRequest.generation_config.top_k: ${model} uses nucleus sampling only; top_k cannot be set`,
+      );
     }
     if (violations.length) return sendError(res, invalidArgument(violations), sse);
 
@@ -76,8 +104,22 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
         if (!p.fileData?.fileUri?.startsWith(ctx.origin())) continue;
         const f = files.byUri(p.fileData.fileUri);
         const id = p.fileData.fileUri.replace(/^.*\/files\//, '');
-        if (!f) return sendError(res, rpcError(403, 'PERMISSION_DENIED', `You do not have permission to access the File ${id} or it may not exist.`), sse);
-        if (f.state !== 'ACTIVE') return sendError(res, failedPrecondition(`The File ${id} is not in an ACTIVE state and usage is not allowed.`), sse);
+        if (!f)
+          return sendError(
+            res,
+            rpcError(
+              403,
+              'PERMISSION_DENIED',
+              `You do not have permission to access the File ${id} or it may not exist.`,
+            ),
+            sse,
+          );
+        if (f.state !== 'ACTIVE')
+          return sendError(
+            res,
+            failedPrecondition(`The File ${id} is not in an ACTIVE state and usage is not allowed.`),
+            sse,
+          );
       }
     }
 
@@ -87,7 +129,9 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     if (triggers.has('503')) return sendError(res, unavailable(), sse);
     if (triggers.has('500')) return sendError(res, internal(), sse);
     if (triggers.has('flaky')) {
-      const fingerprint = createHash('sha256').update(model + JSON.stringify(body)).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(model + JSON.stringify(body))
+        .digest('hex');
       const served = flaky.get(fingerprint) ?? 0;
       if (served < Number(triggers.arg('flaky') ?? 1)) {
         flaky.set(fingerprint, served + 1);
@@ -103,11 +147,17 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
 
   async function countTokens(req: IncomingMessage, res: ServerResponse, model: string): Promise<void> {
     const info = findModel(model);
-    if (!info || !info.supportedGenerationMethods?.includes('countTokens')) return sendError(res, modelNotFound(model, 'countTokens'));
+    if (!info || !info.supportedGenerationMethods?.includes('countTokens'))
+      return sendError(res, modelNotFound(model, 'countTokens'));
     const body = await readRequest<CountTokensRequest>(req, res, false, 'CountTokensRequest');
     if (!body) return;
     if (body.contents && body.generateContentRequest) {
-      return sendError(res, invalidArgument(['CountTokensRequest: contents and generate_content_request are mutually exclusive; set only one.']));
+      return sendError(
+        res,
+        invalidArgument([
+          'CountTokensRequest: contents and generate_content_request are mutually exclusive; set only one.',
+        ]),
+      );
     }
     const gcr = body.generateContentRequest;
     if (gcr) {
@@ -129,7 +179,8 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     const start = token ? Number(Buffer.from(token, 'base64url').toString()) || 0 : 0;
     const page = CATALOG.slice(start, start + pageSize);
     const body: { models: typeof page; nextPageToken?: string } = { models: page };
-    if (start + pageSize < CATALOG.length) body.nextPageToken = Buffer.from(String(start + pageSize)).toString('base64url');
+    if (start + pageSize < CATALOG.length)
+      body.nextPageToken = Buffer.from(String(start + pageSize)).toString('base64url');
     sendPretty(res, 200, body);
   }
 

@@ -2,8 +2,15 @@
 // Unary replies are the same chunks merged, so both operations always agree.
 import { createHash } from 'node:crypto';
 import type {
-  Candidate, CitationSource, Content, FunctionDeclaration, GenerateContentRequest, GenerateContentResponse,
-  Part, SafetyRating, Schema,
+  Candidate,
+  CitationSource,
+  Content,
+  FunctionDeclaration,
+  GenerateContentRequest,
+  GenerateContentResponse,
+  Part,
+  SafetyRating,
+  Schema,
 } from '../../shared/wire/generation';
 import { argsFor } from './functionArgs';
 import { countContentTokens, tokenize } from './tokens';
@@ -43,25 +50,32 @@ function responseIdFor(req: GenerateContentRequest): string {
 
 export function plan(req: GenerateContentRequest, model: string, triggers: Triggers): Plan {
   const prompt = stripTriggers(lastUserText(req));
-  const promptTokens = countContentTokens(req.contents) + countContentTokens(req.systemInstruction ? [req.systemInstruction] : []);
+  const promptTokens =
+    countContentTokens(req.contents) + countContentTokens(req.systemInstruction ? [req.systemInstruction] : []);
   const modelVersion = model.replace(/^(models|tunedModels)\//, '');
   const responseId = responseIdFor(req);
-  const delayMs = triggers.has('fast') ? 0 : Number(triggers.arg('slow') ?? (triggers.has('slow') ? 150 : DEFAULT_DELAY_MS));
+  const delayMs = triggers.has('fast')
+    ? 0
+    : Number(triggers.arg('slow') ?? (triggers.has('slow') ? 150 : DEFAULT_DELAY_MS));
   const stamp = (r: GenerateContentResponse): GenerateContentResponse => ({ ...r, modelVersion, responseId });
 
   if (triggers.has('block') || triggers.has('block-other')) {
     const other = triggers.has('block-other') && !triggers.has('block');
     return {
       delayMs,
-      chunks: [stamp({
-        promptFeedback: other
-          ? { blockReason: 'OTHER', safetyRatings: NEGLIGIBLE_RATINGS }
-          : {
-              blockReason: 'SAFETY',
-              safetyRatings: NEGLIGIBLE_RATINGS.map((r) => (r.category === 'HARM_CATEGORY_HATE_SPEECH' ? { ...r, probability: 'HIGH', blocked: true } : r)),
-            },
-        usageMetadata: { promptTokenCount: promptTokens, totalTokenCount: promptTokens },
-      })],
+      chunks: [
+        stamp({
+          promptFeedback: other
+            ? { blockReason: 'OTHER', safetyRatings: NEGLIGIBLE_RATINGS }
+            : {
+                blockReason: 'SAFETY',
+                safetyRatings: NEGLIGIBLE_RATINGS.map((r) =>
+                  r.category === 'HARM_CATEGORY_HATE_SPEECH' ? { ...r, probability: 'HIGH', blocked: true } : r,
+                ),
+              },
+          usageMetadata: { promptTokenCount: promptTokens, totalTokenCount: promptTokens },
+        }),
+      ],
     };
   }
 
@@ -70,10 +84,16 @@ export function plan(req: GenerateContentRequest, model: string, triggers: Trigg
     const tokens = 3 + tokenize(JSON.stringify(call.args)).length;
     return {
       delayMs,
-      chunks: [stamp({
-        candidates: [{ content: { parts: [{ functionCall: call }], role: 'model' }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: tokens, totalTokenCount: promptTokens + tokens },
-      })],
+      chunks: [
+        stamp({
+          candidates: [{ content: { parts: [{ functionCall: call }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: {
+            promptTokenCount: promptTokens,
+            candidatesTokenCount: tokens,
+            totalTokenCount: promptTokens + tokens,
+          },
+        }),
+      ],
     };
   }
 
@@ -85,7 +105,9 @@ export function plan(req: GenerateContentRequest, model: string, triggers: Trigg
     text = Array.from({ length: long }, (_, i) => `Line ${i + 1} of ${long}: the sandbox keeps streaming.\n`).join('');
     perChunk = 0;
   } else if (cfg.responseMimeType === 'application/json') {
-    text = JSON.stringify(cfg.responseSchema ? valueFor(cfg.responseSchema, prompt, 0) : { prompt, words: words(prompt).length });
+    text = JSON.stringify(
+      cfg.responseSchema ? valueFor(cfg.responseSchema, prompt, 0) : { prompt, words: words(prompt).length },
+    );
   } else if (cfg.responseMimeType === 'text/x.enum') {
     text = cfg.responseSchema?.enum?.[0] ?? '';
   } else if (lastFunctionResponses(req).length) {
@@ -103,7 +125,8 @@ export function plan(req: GenerateContentRequest, model: string, triggers: Trigg
   }
   let tokens = perChunk === 0 ? text.split(/(?<=\n)/) : tokenize(text);
   const max = cfg.maxOutputTokens;
-  const tokenCount = (pieces: string[]) => (perChunk === 0 ? pieces.reduce((n, p) => n + tokenize(p).length, 0) : pieces.length);
+  const tokenCount = (pieces: string[]) =>
+    perChunk === 0 ? pieces.reduce((n, p) => n + tokenize(p).length, 0) : pieces.length;
   if (max !== undefined && tokenCount(tokens) > max) {
     if (perChunk === 0) {
       const flat = tokenize(text).slice(0, max);
@@ -130,10 +153,22 @@ export function plan(req: GenerateContentRequest, model: string, triggers: Trigg
 
   if (thinking) {
     const thought = `Thinking about "${prompt.slice(0, 60)}": answer in Markdown with a code sample.`;
-    chunks.push(stamp({
-      candidates: [{ content: { parts: [{ text: thought, thought: true, thoughtSignature: Buffer.from(`sig:${responseId}`).toString('base64') }], role: 'model' }, index: 0 }],
-      usageMetadata: { ...usage(0), thoughtsTokenCount: tokenize(thought).length },
-    }));
+    chunks.push(
+      stamp({
+        candidates: [
+          {
+            content: {
+              parts: [
+                { text: thought, thought: true, thoughtSignature: Buffer.from(`sig:${responseId}`).toString('base64') },
+              ],
+              role: 'model',
+            },
+            index: 0,
+          },
+        ],
+        usageMetadata: { ...usage(0), thoughtsTokenCount: tokenize(thought).length },
+      }),
+    );
   }
 
   const safetyCut = triggers.has('safety') ? Math.max(1, Math.floor(groups.length / 2)) : groups.length;
@@ -146,7 +181,12 @@ export function plan(req: GenerateContentRequest, model: string, triggers: Trigg
     const before = Buffer.byteLength(emittedText);
     emittedText += piece;
     if (citeMode && i === citeAt) candidate.citationMetadata = { citationSources: citationsFor(emittedText, before) };
-    const isLast = i === groups.length - 1 && !citeMode?.startsWith('rec') && !triggers.has('safety') && !triggers.has('other') && !triggers.has('language');
+    const isLast =
+      i === groups.length - 1 &&
+      !citeMode?.startsWith('rec') &&
+      !triggers.has('safety') &&
+      !triggers.has('other') &&
+      !triggers.has('language');
     if (isLast) candidate.finishReason = finishReason;
     chunks.push(stamp({ candidates: [candidate], usageMetadata: usage(tokenCount(groups[i])) }));
   }
@@ -154,8 +194,12 @@ export function plan(req: GenerateContentRequest, model: string, triggers: Trigg
   const tail = (candidate: Candidate) => chunks.push(stamp({ candidates: [candidate], usageMetadata: usage(0) }));
   if (triggers.has('safety')) {
     tail({
-      content: { parts: [], role: 'model' }, finishReason: 'SAFETY', index: 0,
-      safetyRatings: NEGLIGIBLE_RATINGS.map((r) => (r.category === 'HARM_CATEGORY_HARASSMENT' ? { ...r, probability: 'HIGH', blocked: true } : r)),
+      content: { parts: [], role: 'model' },
+      finishReason: 'SAFETY',
+      index: 0,
+      safetyRatings: NEGLIGIBLE_RATINGS.map((r) =>
+        r.category === 'HARM_CATEGORY_HARASSMENT' ? { ...r, probability: 'HIGH', blocked: true } : r,
+      ),
     });
   } else if (citeMode === 'recitation') {
     tail({ finishReason: 'RECITATION', index: 0 });
@@ -166,7 +210,8 @@ export function plan(req: GenerateContentRequest, model: string, triggers: Trigg
   }
 
   const result: Plan = { chunks, delayMs };
-  if (triggers.has('midstream-error')) result.fault = { kind: 'midstream-error', afterChunks: Math.min(2, chunks.length) };
+  if (triggers.has('midstream-error'))
+    result.fault = { kind: 'midstream-error', afterChunks: Math.min(2, chunks.length) };
   if (triggers.has('reset')) result.fault = { kind: 'reset', afterChunks: Math.min(2, chunks.length) };
   return result;
 }
@@ -189,8 +234,12 @@ function words(text: string): string[] {
 function mediaOf(req: GenerateContentRequest): string[] {
   const last = [...req.contents].reverse().find((c) => c.role === undefined || c.role === 'user');
   return (last?.parts ?? []).flatMap((p) => {
-    if (p.inlineData) return [`inline ${p.inlineData.mimeType} (${Buffer.from(p.inlineData.data ?? '', 'base64').length} bytes)`];
-    if (p.fileData) return [`file ${String(p.fileData.fileUri ?? '').replace(/^.*\/files\//, 'files/')} (${p.fileData.mimeType ?? 'unknown type'})`];
+    if (p.inlineData)
+      return [`inline ${p.inlineData.mimeType} (${Buffer.from(p.inlineData.data ?? '', 'base64').length} bytes)`];
+    if (p.fileData)
+      return [
+        `file ${String(p.fileData.fileUri ?? '').replace(/^.*\/files\//, 'files/')} (${p.fileData.mimeType ?? 'unknown type'})`,
+      ];
     return [];
   });
 }
@@ -198,7 +247,11 @@ function mediaOf(req: GenerateContentRequest): string[] {
 function markdownReply(prompt: string, system: Content | undefined, media: string[] = []): string {
   const w = words(prompt);
   const quoted = prompt.replace(/\s+/g, ' ').slice(0, 300) || '(empty prompt)';
-  const systemText = (system?.parts ?? []).map((p) => p.text ?? '').join(' ').replace(/\s+/g, ' ').trim();
+  const systemText = (system?.parts ?? [])
+    .map((p) => p.text ?? '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const lines = [
     `**Sandbox reply** — you wrote ${w.length} word${w.length === 1 ? '' : 's'} (${[...prompt].length} characters).`,
     '',
@@ -239,17 +292,44 @@ function functionResultReply(parts: Part[]): string {
   for (const p of parts) {
     const fr = p.functionResponse!;
     const keys = Object.keys(fr.response ?? {});
-    lines.push(`The function \`${fr.name}\` returned ${keys.length} field${keys.length === 1 ? '' : 's'}:`, '', '```json', JSON.stringify(fr.response, null, 2), '```', '');
+    lines.push(
+      `The function \`${fr.name}\` returned ${keys.length} field${keys.length === 1 ? '' : 's'}:`,
+      '',
+      '```json',
+      JSON.stringify(fr.response, null, 2),
+      '```',
+      '',
+    );
   }
   return lines.join('\n');
 }
 
 /** Verbs that say nothing about what a function is for (get_weather is about "weather"). */
-const GENERIC_WORDS = new Set(['get', 'set', 'list', 'find', 'fetch', 'make', 'create', 'update', 'delete', 'run', 'call', 'do', 'the', 'for', 'and']);
+const GENERIC_WORDS = new Set([
+  'get',
+  'set',
+  'list',
+  'find',
+  'fetch',
+  'make',
+  'create',
+  'update',
+  'delete',
+  'run',
+  'call',
+  'do',
+  'the',
+  'for',
+  'and',
+]);
 
 /** True when the prompt names a distinctive word of the function's name, so AUTO mode calls it. */
 function mentions(prompt: string, name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
   const text = prompt.toLowerCase();
   return words.some((w) => new RegExp(`\\b${w}`).test(text));
 }
@@ -258,14 +338,20 @@ function declarations(req: GenerateContentRequest): FunctionDeclaration[] {
   return (req.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
 }
 
-function functionCallFor(req: GenerateContentRequest, prompt: string, triggers: Triggers): { name: string; args: Record<string, unknown> } | undefined {
+function functionCallFor(
+  req: GenerateContentRequest,
+  prompt: string,
+  triggers: Triggers,
+): { name: string; args: Record<string, unknown> } | undefined {
   const decls = declarations(req);
   if (!decls.length) return undefined;
   if (lastFunctionResponses(req).length) return undefined;
   const fc = req.toolConfig?.functionCallingConfig;
   const mode = fc?.mode ?? 'AUTO';
   if (mode === 'NONE') return undefined;
-  const allowed = fc?.allowedFunctionNames?.length ? decls.filter((d) => fc.allowedFunctionNames!.includes(d.name)) : decls;
+  const allowed = fc?.allowedFunctionNames?.length
+    ? decls.filter((d) => fc.allowedFunctionNames!.includes(d.name))
+    : decls;
   const named = allowed.find((d) => prompt.includes(d.name)) ?? allowed.find((d) => mentions(prompt, d.name));
   const chosen = named ?? (mode === 'ANY' || triggers.has('call') ? allowed[0] : undefined);
   if (!chosen) return undefined;
@@ -289,7 +375,9 @@ export function valueFor(schema: Schema, prompt: string, depth: number): unknown
     }
     case 'array': {
       const n = Math.max(Number(schema.minItems ?? 0), Math.min(2, Number(schema.maxItems ?? 2)));
-      return Array.from({ length: n }, (_, i) => valueFor(schema.items ?? { type: 'string' }, w.slice(i).join(' '), depth + 1));
+      return Array.from({ length: n }, (_, i) =>
+        valueFor(schema.items ?? { type: 'string' }, w.slice(i).join(' '), depth + 1),
+      );
     }
     case 'integer':
       return w.length;

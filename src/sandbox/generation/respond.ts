@@ -37,7 +37,11 @@ function write(res: ServerResponse, text: string): Promise<boolean> {
     const ok = res.write(text);
     if (ok) resolve(true);
     else {
-      const done = () => { res.off('drain', done); res.off('close', done); resolve(!res.destroyed); };
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve(!res.destroyed);
+      };
       res.once('drain', done);
       res.once('close', done);
     }
@@ -85,13 +89,23 @@ function arrayElement(chunk: GenerateContentResponse, i: number): string {
 export function writeUnary(res: ServerResponse, plan: Plan): void {
   if (plan.fault) {
     // A unary call cannot fail mid-body; it fails as a whole.
-    if (plan.fault.kind === 'reset') { res.socket?.resetAndDestroy?.() ?? res.destroy(); return; }
+    if (plan.fault.kind === 'reset') {
+      res.socket?.resetAndDestroy?.() ?? res.destroy();
+      return;
+    }
     const text = errorText(rpcError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'));
-    res.writeHead(503, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)) });
+    res.writeHead(503, {
+      'content-type': 'application/json; charset=UTF-8',
+      'content-length': String(Buffer.byteLength(text)),
+    });
     res.end(text);
     return;
   }
   const text = JSON.stringify(unaryFrom(plan.chunks), null, 2) + '\n';
-  res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), vary: 'Origin, X-Origin, Referer' });
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': String(Buffer.byteLength(text)),
+    vary: 'Origin, X-Origin, Referer',
+  });
   res.end(text);
 }

@@ -27,7 +27,7 @@ const PATTERN = /\[\[([a-z0-9-]+)(?::([^\]\s]+))?\]\]/g;
 export function parseTriggers(prompt: string, header: string | string[] | undefined): Triggers {
   const found = new Map<string, string | undefined>();
   for (const m of prompt.matchAll(PATTERN)) found.set(m[1], m[2]);
-  const headerText = Array.isArray(header) ? header.join(',') : header ?? '';
+  const headerText = Array.isArray(header) ? header.join(',') : (header ?? '');
   for (const item of headerText.split(',')) {
     const m = /^\s*([a-z0-9-]+)(?:[=:](\S+))?\s*$/.exec(item);
     if (m) found.set(m[1], m[2]);
@@ -40,5 +40,8 @@ export function parseTriggers(prompt: string, header: string | string[] | undefi
 }
 
 export function stripTriggers(prompt: string): string {
-  return prompt.replace(PATTERN, '').replace(/[ \t]{2,}/g, ' ').trim();
+  return prompt
+    .replace(PATTERN, '')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }

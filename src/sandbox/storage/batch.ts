@@ -28,7 +28,8 @@ function splitParts(body: Buffer, boundary: string): { headers: Record<string, s
   for (;;) {
     pos += delimiter.length;
     if (body.subarray(pos, pos + 2).toString('latin1') === '--') return parts;
-    if (parts.length >= MAX_PARTS) throw badRequest(`A batch request may contain at most ${MAX_PARTS} calls.`, undefined, 'batchSizeTooLarge');
+    if (parts.length >= MAX_PARTS)
+      throw badRequest(`A batch request may contain at most ${MAX_PARTS} calls.`, undefined, 'batchSizeTooLarge');
     const next = body.indexOf(delimiter, pos);
     if (next < 0) throw badRequest('The batch body is not terminated.', undefined, 'badContent');
     const { headers, rest } = splitHead(body.subarray(pos, next));
@@ -66,9 +67,19 @@ function parseInner(part: { headers: Record<string, string>; body: Buffer }): In
   const contentId = part.headers['content-id'];
   const { headers, rest, firstLine } = splitHead(part.body);
   const m = /^([A-Z]+) (\S+)(?: HTTP\/1\.[01])?$/.exec((firstLine ?? '').trim());
-  if (!m) return badRequest('A batch part must hold an HTTP request line such as "GET /store/v2/about".', undefined, 'badContent');
+  if (!m)
+    return badRequest(
+      'A batch part must hold an HTTP request line such as "GET /store/v2/about".',
+      undefined,
+      'badContent',
+    );
   // The request line's own header lines were read as headers too; drop it from the map.
-  delete headers[(firstLine ?? '').slice(0, (firstLine ?? '').indexOf(':')).trim().toLowerCase()];
+  delete headers[
+    (firstLine ?? '')
+      .slice(0, (firstLine ?? '').indexOf(':'))
+      .trim()
+      .toLowerCase()
+  ];
   return { contentId, method: m[1], target: m[2], headers, body: rest };
 }
 
@@ -90,17 +101,29 @@ async function runInner(origin: string, outer: IncomingMessage, inner: InnerRequ
   const path = url.pathname;
   // Only API calls of this service; uploads and downloads are not available in a batch (as in Drive).
   if (!/^\/(store|drive)\/v2(\/|$)/.test(path) || url.search.includes('alt=media')) {
-    return httpMessage(badRequest(`Batch parts must call ${BATCH_PATHS.map((p) => p.replace('/batch', '')).join(' or ')} without media: ${path}`));
+    return httpMessage(
+      badRequest(
+        `Batch parts must call ${BATCH_PATHS.map((p) => p.replace('/batch', '')).join(' or ')} without media: ${path}`,
+      ),
+    );
   }
   const headers: Record<string, string> = { ...inner.headers };
   delete headers['content-length'];
   delete headers.host;
-  if (!headers.authorization && outer.headers.authorization) headers.authorization = String(outer.headers.authorization);
-  const withBody = inner.method !== 'GET' && inner.method !== 'HEAD' && inner.method !== 'DELETE' && inner.body.length > 0;
-  const res = await fetch(`${local.origin}${path}${url.search}`, { method: inner.method, headers, body: withBody ? new Uint8Array(inner.body) : undefined });
+  if (!headers.authorization && outer.headers.authorization)
+    headers.authorization = String(outer.headers.authorization);
+  const withBody =
+    inner.method !== 'GET' && inner.method !== 'HEAD' && inner.method !== 'DELETE' && inner.body.length > 0;
+  const res = await fetch(`${local.origin}${path}${url.search}`, {
+    method: inner.method,
+    headers,
+    body: withBody ? new Uint8Array(inner.body) : undefined,
+  });
   const text = Buffer.from(await res.arrayBuffer());
   const lines = [`HTTP/1.1 ${res.status} ${res.statusText}`];
-  for (const [k, v] of res.headers) if (k !== 'content-length' && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding' && k !== 'date') lines.push(`${k}: ${v}`);
+  for (const [k, v] of res.headers)
+    if (k !== 'content-length' && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding' && k !== 'date')
+      lines.push(`${k}: ${v}`);
   lines.push(`content-length: ${text.length}`);
   return `${lines.join('\r\n')}\r\n\r\n${text.toString('utf8')}`;
 }
@@ -112,10 +135,16 @@ function httpMessage(e: ApiError): string {
 
 /** Answers a batch request; throws ApiError for a malformed batch (the whole request fails). */
 export async function handleBatch(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
-  if (req.method !== 'POST') throw new ApiError(405, { domain: 'global', reason: 'httpMethodNotAllowed', message: 'Batch requests are POSTs.' });
+  if (req.method !== 'POST')
+    throw new ApiError(405, { domain: 'global', reason: 'httpMethodNotAllowed', message: 'Batch requests are POSTs.' });
   const contentType = String(req.headers['content-type'] ?? '');
   const boundary = boundaryOf(contentType);
-  if (!/^multipart\/mixed/i.test(contentType) || !boundary) throw badRequest('A batch request needs Content-Type multipart/mixed with a boundary.', 'Content-Type', 'badContent');
+  if (!/^multipart\/mixed/i.test(contentType) || !boundary)
+    throw badRequest(
+      'A batch request needs Content-Type multipart/mixed with a boundary.',
+      'Content-Type',
+      'badContent',
+    );
   const parts = splitParts(await readBody(req), boundary);
   const answers: string[] = [];
   for (const part of parts) {
@@ -126,6 +155,9 @@ export async function handleBatch(req: IncomingMessage, res: ServerResponse, ori
   }
   const out = `batch_${randomBytes(9).toString('base64url')}`;
   const body = answers.map((a) => `--${out}\r\n${a}`).join('') + `--${out}--\r\n`;
-  res.writeHead(200, { 'content-type': `multipart/mixed; boundary=${out}`, 'content-length': String(Buffer.byteLength(body)) });
+  res.writeHead(200, {
+    'content-type': `multipart/mixed; boundary=${out}`,
+    'content-length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }

@@ -79,7 +79,10 @@ export function blobRefOf(bytes: Uint8Array): BlobRef {
 export class DirectoryBlobStore implements BlobStore {
   private readonly written = new Map<string, number>();
 
-  private constructor(readonly dir: string, private readonly removeOnClose: boolean) {
+  private constructor(
+    readonly dir: string,
+    private readonly removeOnClose: boolean,
+  ) {
     fs.mkdirSync(path.join(dir, TMP), { recursive: true });
     // Partials of an earlier run belong to sessions that are gone.
     for (const name of fs.readdirSync(path.join(dir, TMP))) fs.rmSync(path.join(dir, TMP, name), { force: true });
@@ -126,7 +129,8 @@ export class DirectoryBlobStore implements BlobStore {
     const hashes = new Hashes();
     try {
       for await (const chunk of source) {
-        if (hashes.size + chunk.length > limit) throw new BodyTooLargeError(`Request payload size exceeds the limit: ${limit} bytes.`);
+        if (hashes.size + chunk.length > limit)
+          throw new BodyTooLargeError(`Request payload size exceeds the limit: ${limit} bytes.`);
         hashes.update(chunk);
         await out.write(chunk);
       }

@@ -18,7 +18,18 @@ interface SchemaNode {
 const SCHEMAS = (store as { schemas: Record<string, SchemaNode> }).schemas;
 
 /** The schema names a request body may be checked against. */
-export type BodySchema = 'File' | 'Permission' | 'Property' | 'Revision' | 'Comment' | 'CommentReply' | 'Channel' | 'Drive' | 'ModifyLabelsRequest' | 'ChildReference' | 'ParentReference';
+export type BodySchema =
+  | 'File'
+  | 'Permission'
+  | 'Property'
+  | 'Revision'
+  | 'Comment'
+  | 'CommentReply'
+  | 'Channel'
+  | 'Drive'
+  | 'ModifyLabelsRequest'
+  | 'ChildReference'
+  | 'ParentReference';
 
 function invalid(path: string, expected: string): ApiError {
   return new ApiError(400, {
@@ -56,7 +67,8 @@ function check(value: unknown, node: SchemaNode, path: string, depth: number): v
       return;
     case 'integer':
     case 'number': {
-      const numeric = typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
+      const numeric =
+        typeof value === 'number' ? Number.isFinite(value) : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
       if (!numeric) throw invalid(path, 'a number');
       return;
     }

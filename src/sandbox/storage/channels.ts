@@ -31,9 +31,14 @@ export class Channels {
     store.changeListeners.add(this.listener);
   }
 
-  open(input: { id?: string; type?: string; address?: string; token?: string; expiration?: string; payload?: boolean }, scope: StoredChannel['scope'], resourceUri: string): StoredChannel {
+  open(
+    input: { id?: string; type?: string; address?: string; token?: string; expiration?: string; payload?: boolean },
+    scope: StoredChannel['scope'],
+    resourceUri: string,
+  ): StoredChannel {
     if (!input.id) throw badRequest('The channel id is required.', 'id', 'required');
-    if (input.type !== 'web_hook' && input.type !== 'webhook') throw badRequest(`Unsupported channel type ${input.type ?? ''}; use web_hook.`, 'type', 'invalid');
+    if (input.type !== 'web_hook' && input.type !== 'webhook')
+      throw badRequest(`Unsupported channel type ${input.type ?? ''}; use web_hook.`, 'type', 'invalid');
     let url: URL;
     try {
       url = new URL(input.address ?? '');
@@ -42,14 +47,17 @@ export class Channels {
     }
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
     // The real service insists on HTTPS; the sandbox also accepts plain HTTP to loopback receivers.
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) throw badRequest(`WebHook callback must be HTTPS: ${input.address}`, 'address', 'push.webhookUrlNotHttps');
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+      throw badRequest(`WebHook callback must be HTTPS: ${input.address}`, 'address', 'push.webhookUrlNotHttps');
     if (this.byId.has(input.id)) throw badRequest(`Channel id ${input.id} not unique`, 'id', 'channelIdNotUnique');
     const now = Date.now();
     const max = now + (scope.kind === 'file' ? MAX_FILE_TTL : MAX_CHANGES_TTL);
     const wanted = input.expiration ? Number(input.expiration) : now + DEFAULT_TTL;
     const ch: StoredChannel = {
       id: input.id,
-      resourceId: Buffer.from(`${scope.kind}:${scope.kind === 'file' ? scope.fileId : scope.driveId ?? 'user'}`).toString('base64url'),
+      resourceId: Buffer.from(
+        `${scope.kind}:${scope.kind === 'file' ? scope.fileId : (scope.driveId ?? 'user')}`,
+      ).toString('base64url'),
       resourceUri,
       address: url.href,
       token: input.token,
@@ -68,7 +76,8 @@ export class Channels {
 
   stop(id: string | undefined, resourceId: string | undefined): void {
     const ch = id ? this.byId.get(id) : undefined;
-    if (!ch || (resourceId && ch.resourceId !== resourceId)) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: `Channel '${id ?? ''}' not found.` });
+    if (!ch || (resourceId && ch.resourceId !== resourceId))
+      throw new ApiError(404, { domain: 'global', reason: 'notFound', message: `Channel '${id ?? ''}' not found.` });
     this.byId.delete(ch.id);
   }
 
@@ -108,7 +117,15 @@ export class Channels {
       'x-goog-message-number': String(n),
       ...(ch.token ? { 'x-goog-channel-token': ch.token } : {}),
     };
-    const body = ch.payload && change ? JSON.stringify({ kind: 'drive#change', id: String(change.id), fileId: change.targetId, deleted: change.removed }) : undefined;
+    const body =
+      ch.payload && change
+        ? JSON.stringify({
+            kind: 'drive#change',
+            id: String(change.id),
+            fileId: change.targetId,
+            deleted: change.removed,
+          })
+        : undefined;
     if (body) headers['content-type'] = 'application/json; charset=UTF-8';
     ch.queue = ch.queue.then(async () => {
       try {

@@ -19,21 +19,59 @@ export class ApiError extends Error {
 export function authError(): ApiError {
   return new ApiError(
     401,
-    { domain: 'global', reason: 'authError', message: 'Invalid Credentials', locationType: 'header', location: 'Authorization' },
+    {
+      domain: 'global',
+      reason: 'authError',
+      message: 'Invalid Credentials',
+      locationType: 'header',
+      location: 'Authorization',
+    },
     { 'www-authenticate': 'Bearer realm="https://accounts.google.com/", error="invalid_token"' },
   );
 }
 
-export function notFound(what: 'File' | 'Comment' | 'Reply' | 'Permission' | 'Property' | 'Revision' | 'Shared drive' | 'App' | 'Change' | 'Parent' | 'Child' | 'Label', id: string): ApiError {
-  return new ApiError(404, { domain: 'global', reason: 'notFound', message: `${what} not found: ${id}.`, locationType: what === 'File' ? 'parameter' : undefined, location: what === 'File' ? 'fileId' : undefined });
+export function notFound(
+  what:
+    | 'File'
+    | 'Comment'
+    | 'Reply'
+    | 'Permission'
+    | 'Property'
+    | 'Revision'
+    | 'Shared drive'
+    | 'App'
+    | 'Change'
+    | 'Parent'
+    | 'Child'
+    | 'Label',
+  id: string,
+): ApiError {
+  return new ApiError(404, {
+    domain: 'global',
+    reason: 'notFound',
+    message: `${what} not found: ${id}.`,
+    locationType: what === 'File' ? 'parameter' : undefined,
+    location: what === 'File' ? 'fileId' : undefined,
+  });
 }
 
 export function badRequest(message: string, location?: string, reason = 'badRequest'): ApiError {
-  return new ApiError(400, { domain: 'global', reason, message, ...(location ? { locationType: 'parameter', location } : {}) });
+  return new ApiError(400, {
+    domain: 'global',
+    reason,
+    message,
+    ...(location ? { locationType: 'parameter', location } : {}),
+  });
 }
 
 export function required(location: string): ApiError {
-  return new ApiError(400, { domain: 'global', reason: 'required', message: `Required parameter: ${location}`, locationType: 'parameter', location });
+  return new ApiError(400, {
+    domain: 'global',
+    reason: 'required',
+    message: `Required parameter: ${location}`,
+    locationType: 'parameter',
+    location,
+  });
 }
 
 export function forbidden(reason: string, message: string, domain = 'global'): ApiError {
@@ -41,17 +79,35 @@ export function forbidden(reason: string, message: string, domain = 'global'): A
 }
 
 export function preconditionFailed(): ApiError {
-  return new ApiError(412, { domain: 'global', reason: 'conditionNotMet', message: 'Precondition Failed', locationType: 'header', location: 'If-Match' });
+  return new ApiError(412, {
+    domain: 'global',
+    reason: 'conditionNotMet',
+    message: 'Precondition Failed',
+    locationType: 'header',
+    location: 'If-Match',
+  });
 }
 
 export function rateLimited(status: 403 | 429): ApiError {
   return status === 403
-    ? new ApiError(403, { domain: 'usageLimits', reason: 'userRateLimitExceeded', message: 'User Rate Limit Exceeded' }, { 'retry-after': '1' })
-    : new ApiError(429, { domain: 'usageLimits', reason: 'rateLimitExceeded', message: 'Rate Limit Exceeded' }, { 'retry-after': '1' });
+    ? new ApiError(
+        403,
+        { domain: 'usageLimits', reason: 'userRateLimitExceeded', message: 'User Rate Limit Exceeded' },
+        { 'retry-after': '1' },
+      )
+    : new ApiError(
+        429,
+        { domain: 'usageLimits', reason: 'rateLimitExceeded', message: 'Rate Limit Exceeded' },
+        { 'retry-after': '1' },
+      );
 }
 
 export function backendError(status = 503): ApiError {
-  return new ApiError(status, { domain: 'global', reason: status === 500 ? 'internalError' : 'backendError', message: status === 500 ? 'Internal Error' : 'Backend Error' });
+  return new ApiError(status, {
+    domain: 'global',
+    reason: status === 500 ? 'internalError' : 'backendError',
+    message: status === 500 ? 'Internal Error' : 'Backend Error',
+  });
 }
 
 export function methodNotAllowed(): ApiError {

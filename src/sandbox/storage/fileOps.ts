@@ -41,14 +41,22 @@ export interface FileBody {
 }
 
 /** Resolves and checks parent ids: they exist, are folders, can take children, sit in one drive. */
-export function checkParents(svc: StorageService, ids: string[], supportsAllDrives: boolean): { ids: string[]; driveId?: string } {
+export function checkParents(
+  svc: StorageService,
+  ids: string[],
+  supportsAllDrives: boolean,
+): { ids: string[]; driveId?: string } {
   const out: string[] = [];
   let driveId: string | undefined;
   for (const raw of ids) {
     const p = svc.store.file(raw);
     if (!p || !svc.canSee(p) || (p.driveId && !supportsAllDrives)) throw notFound('File', raw);
     if (p.mimeType !== FOLDER_MIME) throw badRequest(`The parent ${raw} is not a folder.`, 'parents', 'invalidParent');
-    if (!canWrite(roleOf(svc.store, p))) throw forbidden('insufficientFilePermissions', 'The user does not have sufficient permissions for the parent folder.');
+    if (!canWrite(roleOf(svc.store, p)))
+      throw forbidden(
+        'insufficientFilePermissions',
+        'The user does not have sufficient permissions for the parent folder.',
+      );
     if (p.trashed) throw badRequest(`The parent ${raw} is in the trash.`, 'parents', 'invalidParent');
     out.push(p.id);
     driveId = p.driveId;
@@ -60,15 +68,55 @@ export function checkParents(svc: StorageService, ids: string[], supportsAllDriv
   return { ids: [...new Set(out)], driveId };
 }
 
-export function blankFile(svc: StorageService, id: string, title: string, mimeType: string, parents: string[], driveId: string | undefined): StoredFile {
+export function blankFile(
+  svc: StorageService,
+  id: string,
+  title: string,
+  mimeType: string,
+  parents: string[],
+  driveId: string | undefined,
+): StoredFile {
   const now = svc.store.nowIso();
   const me = svc.store.me;
   return {
-    id, title, mimeType, parents, driveId, starred: false, hidden: false, restricted: false, viewed: true, trashed: false, explicitlyTrashed: false,
-    createdDate: now, modifiedDate: now, modifiedByMeDate: now, lastViewedByMeDate: now, version: 1, ownerId: me.permissionId,
-    lastModifyingUserId: me.permissionId, revisions: [], properties: [], comments: [], labels: [], spaces: ['drive'],
-    permissions: driveId ? [] : [{ id: me.permissionId, type: 'user', role: 'owner', additionalRoles: [], emailAddress: me.emailAddress, name: me.displayName, version: 1 }],
-    copyRequiresWriterPermission: false, writersCanShare: true,
+    id,
+    title,
+    mimeType,
+    parents,
+    driveId,
+    starred: false,
+    hidden: false,
+    restricted: false,
+    viewed: true,
+    trashed: false,
+    explicitlyTrashed: false,
+    createdDate: now,
+    modifiedDate: now,
+    modifiedByMeDate: now,
+    lastViewedByMeDate: now,
+    version: 1,
+    ownerId: me.permissionId,
+    lastModifyingUserId: me.permissionId,
+    revisions: [],
+    properties: [],
+    comments: [],
+    labels: [],
+    spaces: ['drive'],
+    permissions: driveId
+      ? []
+      : [
+          {
+            id: me.permissionId,
+            type: 'user',
+            role: 'owner',
+            additionalRoles: [],
+            emailAddress: me.emailAddress,
+            name: me.displayName,
+            version: 1,
+          },
+        ],
+    copyRequiresWriterPermission: false,
+    writersCanShare: true,
   };
 }
 
@@ -76,7 +124,13 @@ export function blankFile(svc: StorageService, id: string, title: string, mimeTy
 export function claimId(svc: StorageService, wanted: string | undefined): string {
   if (!wanted) return svc.store.newId();
   if (svc.store.state.files[wanted]) {
-    throw new ApiError(409, { domain: 'global', reason: 'duplicate', message: 'A file already exists with the provided ID.', locationType: 'other', location: 'file.id' });
+    throw new ApiError(409, {
+      domain: 'global',
+      reason: 'duplicate',
+      message: 'A file already exists with the provided ID.',
+      locationType: 'other',
+      location: 'file.id',
+    });
   }
   const i = svc.store.state.reservedIds.indexOf(wanted);
   if (i < 0) throw badRequest('The provided file ID is not usable.', 'file.id', 'fileIdNotUsable');
@@ -85,22 +139,35 @@ export function claimId(svc: StorageService, wanted: string | undefined): string
 }
 
 /** files.insert without content, or the metadata half of an upload. */
-export function createFile(svc: StorageService, q: URLSearchParams, body: FileBody, content?: { blob: BlobRef; type?: string }): StoredFile {
+export function createFile(
+  svc: StorageService,
+  q: URLSearchParams,
+  body: FileBody,
+  content?: { blob: BlobRef; type?: string },
+): StoredFile {
   const supports = boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
   const parentIds = (body.parents ?? []).map((p) => p.id ?? '').filter(Boolean);
   // `appDataFolder` is the hidden per-app space: its files have no visible parent.
   const appData = parentIds.includes('appDataFolder');
-  const parents = appData ? { ids: [] as string[], driveId: undefined } : checkParents(svc, parentIds.length ? parentIds : [svc.store.state.rootId], supports);
+  const parents = appData
+    ? { ids: [] as string[], driveId: undefined }
+    : checkParents(svc, parentIds.length ? parentIds : [svc.store.state.rootId], supports);
   const id = claimId(svc, body.id);
   let mimeType = body.mimeType ?? content?.type ?? 'application/octet-stream';
-  if (typeof mimeType !== 'string' || !/^[\w.+-]+\/[\w.+-]+/.test(mimeType)) throw badRequest(`Invalid MIME type ${String(mimeType)}.`, 'mimeType', 'invalid');
+  if (typeof mimeType !== 'string' || !/^[\w.+-]+\/[\w.+-]+/.test(mimeType))
+    throw badRequest(`Invalid MIME type ${String(mimeType)}.`, 'mimeType', 'invalid');
   mimeType = mimeType.split(';')[0].trim();
   const title = typeof body.title === 'string' && body.title !== '' ? body.title : 'Untitled';
   const f = blankFile(svc, id, title, mimeType, parents.ids, parents.driveId);
   if (appData) f.spaces = ['appDataFolder'];
   if (mimeType === SHORTCUT_MIME) {
     const target = body.shortcutDetails?.targetId;
-    if (!target || !svc.store.file(target)) throw badRequest('A shortcut needs shortcutDetails.targetId naming an existing file.', 'shortcutDetails.targetId', 'invalid');
+    if (!target || !svc.store.file(target))
+      throw badRequest(
+        'A shortcut needs shortcutDetails.targetId naming an existing file.',
+        'shortcutDetails.targetId',
+        'invalid',
+      );
     f.shortcutTargetId = svc.store.resolveId(target);
   }
   applyMetadata(svc, f, body, { insert: true });
@@ -116,7 +183,12 @@ export function createFile(svc: StorageService, q: URLSearchParams, body: FileBo
 }
 
 /** Applies the writable metadata of a File body; returns whether something users see changed. */
-export function applyMetadata(svc: StorageService, f: StoredFile, body: FileBody, opts: { insert?: boolean } = {}): boolean {
+export function applyMetadata(
+  svc: StorageService,
+  f: StoredFile,
+  body: FileBody,
+  opts: { insert?: boolean } = {},
+): boolean {
   let changed = false;
   if (body.title !== undefined && !opts.insert) {
     if (typeof body.title !== 'string') throw badRequest('title must be a string.', 'title', 'invalid');
@@ -133,7 +205,12 @@ export function applyMetadata(svc: StorageService, f: StoredFile, body: FileBody
     const from = f.mimeType;
     const to = String(body.mimeType);
     // Folder-ness and workspace types are fixed at creation.
-    if (from === FOLDER_MIME || to === FOLDER_MIME || to.startsWith(WORKSPACE_MIME_PREFIX) || from.startsWith(WORKSPACE_MIME_PREFIX)) {
+    if (
+      from === FOLDER_MIME ||
+      to === FOLDER_MIME ||
+      to.startsWith(WORKSPACE_MIME_PREFIX) ||
+      from.startsWith(WORKSPACE_MIME_PREFIX)
+    ) {
       throw badRequest(`The MIME type cannot change from ${from} to ${to}.`, 'mimeType', 'invalid');
     }
     f.mimeType = to;
@@ -163,10 +240,12 @@ export function applyMetadata(svc: StorageService, f: StoredFile, body: FileBody
   }
   if (body.folderColorRgb !== undefined) f.folderColorRgb = String(body.folderColorRgb);
   if (body.writersCanShare !== undefined) f.writersCanShare = !!body.writersCanShare;
-  if (body.copyRequiresWriterPermission !== undefined) f.copyRequiresWriterPermission = !!body.copyRequiresWriterPermission;
+  if (body.copyRequiresWriterPermission !== undefined)
+    f.copyRequiresWriterPermission = !!body.copyRequiresWriterPermission;
   if (body.originalFilename !== undefined) f.originalFilename = String(body.originalFilename);
   if (body.indexableText?.text !== undefined) f.indexableText = String(body.indexableText.text);
-  if (body.lastViewedByMeDate !== undefined) f.lastViewedByMeDate = checkDate(body.lastViewedByMeDate, 'lastViewedByMeDate');
+  if (body.lastViewedByMeDate !== undefined)
+    f.lastViewedByMeDate = checkDate(body.lastViewedByMeDate, 'lastViewedByMeDate');
   if (opts.insert && body.modifiedDate !== undefined) f.modifiedDate = checkDate(body.modifiedDate, 'modifiedDate');
   return changed;
 }
@@ -181,8 +260,15 @@ function checkDate(value: unknown, field: string): string {
  * New content for a file: a new head revision (or, with newRevision=false, replaces the head one).
  * `convert=true` turns importable types into workspace documents.
  */
-export function setContent(svc: StorageService, f: StoredFile, bytes: BlobRef, q: URLSearchParams, opts: { type?: string; insert?: boolean } = {}): void {
-  if (f.mimeType === FOLDER_MIME || f.mimeType === SHORTCUT_MIME) throw badRequest('Folders and shortcuts have no content.', undefined, 'invalidContent');
+export function setContent(
+  svc: StorageService,
+  f: StoredFile,
+  bytes: BlobRef,
+  q: URLSearchParams,
+  opts: { type?: string; insert?: boolean } = {},
+): void {
+  if (f.mimeType === FOLDER_MIME || f.mimeType === SHORTCUT_MIME)
+    throw badRequest('Folders and shortcuts have no content.', undefined, 'invalidContent');
   const sourceType = (opts.type ?? f.mimeType).split(';')[0].trim();
   if (opts.insert && boolParam(q, 'convert', false) && IMPORTS[sourceType]) {
     f.mimeType = IMPORTS[sourceType];
@@ -202,11 +288,13 @@ export function setContent(svc: StorageService, f: StoredFile, bytes: BlobRef, q
     head.lastModifyingUserId = svc.store.state.meId;
   } else {
     const rev: StoredRevision = {
-      id: doc ? String(Number(head?.id ?? 0) + 1) : makeId(`rev:${f.id}`, f.revisions.length + 1 + f.version, 24).slice(1),
+      id: doc
+        ? String(Number(head?.id ?? 0) + 1)
+        : makeId(`rev:${f.id}`, f.revisions.length + 1 + f.version, 24).slice(1),
       mimeType: f.mimeType,
       modifiedDate: now,
       lastModifyingUserId: svc.store.state.meId,
-      originalFilename: doc ? undefined : f.originalFilename ?? f.title,
+      originalFilename: doc ? undefined : (f.originalFilename ?? f.title),
       content: bytes,
       pinned: boolParam(q, 'pinned', false),
       published: false,
@@ -223,8 +311,15 @@ export function setContent(svc: StorageService, f: StoredFile, bytes: BlobRef, q
   }
   f.content = bytes;
   if (!doc) f.originalFilename ??= f.title;
-  if (boolParam(q, 'useContentAsIndexableText', false) && /^text\//.test(sourceType) && bytes.size <= INDEXABLE_TEXT_SOURCE_MAX) {
-    f.indexableText = svc.store.blobs.readAll(bytes).toString('utf8').slice(0, 128 * 1024);
+  if (
+    boolParam(q, 'useContentAsIndexableText', false) &&
+    /^text\//.test(sourceType) &&
+    bytes.size <= INDEXABLE_TEXT_SOURCE_MAX
+  ) {
+    f.indexableText = svc.store.blobs
+      .readAll(bytes)
+      .toString('utf8')
+      .slice(0, 128 * 1024);
   }
 }
 
@@ -242,14 +337,17 @@ export function moveFile(svc: StorageService, f: StoredFile, q: URLSearchParams,
   } else {
     if (add.length) next.push(...checkParents(svc, add, supports || !!f.driveId).ids);
     for (const r of remove) {
-      if (!f.parents.includes(r)) throw badRequest(`${r} is not a parent of the file.`, 'removeParents', 'invalidParent');
+      if (!f.parents.includes(r))
+        throw badRequest(`${r} is not a parent of the file.`, 'removeParents', 'invalidParent');
     }
     next = next.filter((p) => !remove.includes(p));
   }
   next = [...new Set(next)];
   if (JSON.stringify(next) === JSON.stringify(f.parents)) return false;
   if (f.mimeType === FOLDER_MIME) {
-    for (const p of next) if (p === f.id || svc.store.ancestors(p).has(f.id)) throw badRequest('A folder cannot be moved into itself or its descendants.', 'addParents', 'invalidParent');
+    for (const p of next)
+      if (p === f.id || svc.store.ancestors(p).has(f.id))
+        throw badRequest('A folder cannot be moved into itself or its descendants.', 'addParents', 'invalidParent');
   }
   const drives = new Set(next.map((p) => svc.store.state.files[p]?.driveId ?? ''));
   const newDrive = [...drives][0] || undefined;
@@ -265,13 +363,21 @@ export function moveFile(svc: StorageService, f: StoredFile, q: URLSearchParams,
 
 export function requireOwner(svc: StorageService, f: StoredFile, action: string): void {
   const role = roleOf(svc.store, f);
-  const allowed = role === 'owner' || role === 'organizer' || (f.driveId && (role === 'fileOrganizer' || (action === 'trash' && role === 'writer')));
-  if (!allowed) throw forbidden('insufficientFilePermissions', `The user does not have sufficient permissions to ${action} this file.`);
+  const allowed =
+    role === 'owner' ||
+    role === 'organizer' ||
+    (f.driveId && (role === 'fileOrganizer' || (action === 'trash' && role === 'writer')));
+  if (!allowed)
+    throw forbidden(
+      'insufficientFilePermissions',
+      `The user does not have sufficient permissions to ${action} this file.`,
+    );
 }
 
 /** Trashes a file and everything below it; only the file itself is "explicitly" trashed. */
 export function trash(svc: StorageService, f: StoredFile): void {
-  if (f.id === svc.store.state.rootId || svc.store.state.drives[f.id]) throw forbidden('cannotTrashRoot', 'The root folder cannot be trashed.');
+  if (f.id === svc.store.state.rootId || svc.store.state.drives[f.id])
+    throw forbidden('cannotTrashRoot', 'The root folder cannot be trashed.');
   const now = svc.store.nowIso();
   const me = svc.store.state.meId;
   for (const d of [f, ...(f.mimeType === FOLDER_MIME ? svc.store.descendants(f.id) : [])]) {
@@ -313,7 +419,10 @@ export function deleteTree(svc: StorageService, f: StoredFile): void {
   const doomed = [f, ...(f.mimeType === FOLDER_MIME ? svc.store.descendants(f.id) : [])];
   for (const d of doomed) {
     if (d !== f && d.ownerId !== me && !d.driveId) {
-      svc.store.setParents(d, d.parents.filter((p) => !doomed.some((x) => x.id === p)));
+      svc.store.setParents(
+        d,
+        d.parents.filter((p) => !doomed.some((x) => x.id === p)),
+      );
       svc.store.touchFile(d);
       continue;
     }
@@ -324,16 +433,28 @@ export function deleteTree(svc: StorageService, f: StoredFile): void {
 export function copyFile(svc: StorageService, src: StoredFile, q: URLSearchParams, body: FileBody): StoredFile {
   if (src.mimeType === FOLDER_MIME) throw forbidden('cannotCopyFile', 'Folders cannot be copied.');
   const role = roleOf(svc.store, src);
-  if (src.copyRequiresWriterPermission && !canWrite(role)) throw forbidden('cannotCopyFile', 'This file cannot be copied by the user.');
+  if (src.copyRequiresWriterPermission && !canWrite(role))
+    throw forbidden('cannotCopyFile', 'This file cannot be copied by the user.');
   const supports = boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
   const wanted = (body.parents ?? []).map((p) => p.id ?? '').filter(Boolean);
   const fallback = src.parents.filter((p) => {
     const parent = svc.store.state.files[p];
     return parent && canWrite(roleOf(svc.store, parent));
   });
-  const parents = checkParents(svc, wanted.length ? wanted : fallback.length ? fallback.slice(0, 1) : [svc.store.state.rootId], supports || !!src.driveId);
+  const parents = checkParents(
+    svc,
+    wanted.length ? wanted : fallback.length ? fallback.slice(0, 1) : [svc.store.state.rootId],
+    supports || !!src.driveId,
+  );
   const id = claimId(svc, body.id);
-  const f = blankFile(svc, id, typeof body.title === 'string' && body.title ? body.title : src.title, src.mimeType, parents.ids, parents.driveId);
+  const f = blankFile(
+    svc,
+    id,
+    typeof body.title === 'string' && body.title ? body.title : src.title,
+    src.mimeType,
+    parents.ids,
+    parents.driveId,
+  );
   f.description = body.description ?? src.description;
   f.shortcutTargetId = src.shortcutTargetId;
   f.properties = src.properties.filter((p) => p.visibility === 'PUBLIC').map((p) => ({ ...p, version: 1 }));
@@ -341,7 +462,17 @@ export function copyFile(svc: StorageService, src: StoredFile, q: URLSearchParam
   if (src.content !== undefined) {
     if (isWorkspaceDocument(src)) {
       f.content = src.content;
-      f.revisions.push({ id: '1', mimeType: f.mimeType, modifiedDate: f.createdDate, lastModifyingUserId: svc.store.state.meId, content: src.content, pinned: false, published: false, publishAuto: false, publishedOutsideDomain: false });
+      f.revisions.push({
+        id: '1',
+        mimeType: f.mimeType,
+        modifiedDate: f.createdDate,
+        lastModifyingUserId: svc.store.state.meId,
+        content: src.content,
+        pinned: false,
+        published: false,
+        publishAuto: false,
+        publishedOutsideDomain: false,
+      });
     } else setContent(svc, f, src.content, q, { insert: true });
   }
   if (boolParam(q, 'pinned', false) && f.revisions.length) f.revisions[f.revisions.length - 1].pinned = true;
@@ -351,13 +482,29 @@ export function copyFile(svc: StorageService, src: StoredFile, q: URLSearchParam
 }
 
 /** modifiedDateBehavior / setModifiedDate of update and patch. */
-export function applyModifiedDate(svc: StorageService, f: StoredFile, q: URLSearchParams, body: FileBody, changed: boolean): void {
-  const behavior = enumParam(q, 'modifiedDateBehavior', ['fromBody', 'fromBodyIfNeeded', 'fromBodyOrNow', 'noChange', 'now', 'nowIfNeeded'] as const, boolParam(q, 'setModifiedDate', false) ? 'fromBody' : 'nowIfNeeded');
+export function applyModifiedDate(
+  svc: StorageService,
+  f: StoredFile,
+  q: URLSearchParams,
+  body: FileBody,
+  changed: boolean,
+): void {
+  const behavior = enumParam(
+    q,
+    'modifiedDateBehavior',
+    ['fromBody', 'fromBodyIfNeeded', 'fromBodyOrNow', 'noChange', 'now', 'nowIfNeeded'] as const,
+    boolParam(q, 'setModifiedDate', false) ? 'fromBody' : 'nowIfNeeded',
+  );
   const fromBody = body.modifiedDate !== undefined ? checkDate(body.modifiedDate, 'modifiedDate') : undefined;
   const now = svc.store.nowIso();
   switch (behavior) {
     case 'fromBody':
-      if (!fromBody) throw badRequest('modifiedDate is required in the body with this modifiedDateBehavior.', 'modifiedDate', 'required');
+      if (!fromBody)
+        throw badRequest(
+          'modifiedDate is required in the body with this modifiedDateBehavior.',
+          'modifiedDate',
+          'required',
+        );
       f.modifiedDate = fromBody;
       break;
     case 'fromBodyIfNeeded':

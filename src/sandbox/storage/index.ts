@@ -56,12 +56,19 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
         return await handleBatch(req, res, ctx.origin());
       } catch (e) {
         if (e instanceof ApiError && !res.headersSent) return send(res, e.body(), e.status, e.headers);
-        if (e instanceof BodyTooLargeError && !res.headersSent) return send(res, new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message }).body(), 413, { connection: 'close' });
+        if (e instanceof BodyTooLargeError && !res.headersSent)
+          return send(
+            res,
+            new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message }).body(),
+            413,
+            { connection: 'close' },
+          );
         throw e;
       }
     }
     const mount = API_PREFIXES.find((p) => url.pathname === p.prefix || url.pathname.startsWith(p.prefix + '/'));
-    if (!mount) return send(res, new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(), 404);
+    if (!mount)
+      return send(res, new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(), 404);
     try {
       const token = bearer(req) ?? url.searchParams.get('access_token') ?? url.searchParams.get('oauth_token');
       // Every call, upload-session chunks included, needs a valid token: a session URI that leaked into a
@@ -69,22 +76,39 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       if (!token || (token !== ctx.accessToken && !service.oauth.accepts(token))) throw authError();
       applyFaults(req, url);
       const path = url.pathname.slice(mount.prefix.length + 1).replace(/\/+$/, '');
-      const method = (req.headers['x-http-method-override'] as string | undefined)?.toUpperCase() ?? req.method ?? 'GET';
+      const method =
+        (req.headers['x-http-method-override'] as string | undefined)?.toUpperCase() ?? req.method ?? 'GET';
       const match = router.match(method, path, mount.upload);
       if (match === 'method') throw methodNotAllowed();
-      if (match === 'badEscape') throw badRequest('The request path has an invalid percent-encoded segment.', undefined, 'badRequest');
+      if (match === 'badEscape')
+        throw badRequest('The request path has an invalid percent-encoded segment.', undefined, 'badRequest');
       if (!match) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' });
       const host = req.headers.host ? `http://${req.headers.host}` : ctx.origin();
       const rc: RequestContext = {
-        req, res, url, method, path, upload: mount.upload, query: url.searchParams, params: match.params,
-        base: { origin: host, service: mount.service }, token,
+        req,
+        res,
+        url,
+        method,
+        path,
+        upload: mount.upload,
+        query: url.searchParams,
+        params: match.params,
+        base: { origin: host, service: mount.service },
+        token,
       };
       const fields = url.searchParams.get('fields');
       let tree;
       try {
         tree = fields ? parseFields(fields) : undefined;
       } catch (e) {
-        if (e instanceof FieldSyntaxError) throw new ApiError(400, { domain: 'global', reason: 'invalidParameter', message: `Invalid field selection ${fields}`, locationType: 'parameter', location: 'fields' });
+        if (e instanceof FieldSyntaxError)
+          throw new ApiError(400, {
+            domain: 'global',
+            reason: 'invalidParameter',
+            message: `Invalid field selection ${fields}`,
+            locationType: 'parameter',
+            location: 'fields',
+          });
         throw e;
       }
       if (tree) {
@@ -93,14 +117,20 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
         if (items !== undefined) rc.itemFields = items === true ? undefined : new Set(items.keys());
       }
       const reply = await match.handler(rc, service);
-      writeReply(res, reply, tree ? (v) => project(v, tree) : (v) => v, url.searchParams.get('prettyPrint') !== 'false');
+      writeReply(
+        res,
+        reply,
+        tree ? (v) => project(v, tree) : (v) => v,
+        url.searchParams.get('prettyPrint') !== 'false',
+      );
     } catch (e) {
       if (res.headersSent) {
         res.destroy();
         return;
       }
       if (e instanceof ApiError) return send(res, e.body(), e.status, e.headers);
-      if (e instanceof SyntaxError) return send(res, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body(), 400);
+      if (e instanceof SyntaxError)
+        return send(res, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body(), 400);
       if (e instanceof BodyTooLargeError) {
         // The rest of the body is not read: close the connection rather than drain it.
         const tooLarge = new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message });
@@ -118,14 +148,21 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       const status = Number(forced[1]);
       if (status === 429) throw rateLimited(429);
       if (status === 403) throw rateLimited(403);
-      throw status >= 500 ? backendError(status) : new ApiError(status, { domain: 'global', reason: 'injected', message: `Injected ${status}` });
+      throw status >= 500
+        ? backendError(status)
+        : new ApiError(status, { domain: 'global', reason: 'injected', message: `Injected ${status}` });
     }
     const f = service.faults;
-    const idx = f.queued.findIndex((q) => q.kind !== 'resetUpload' && (!q.pathContains || url.pathname.includes(q.pathContains)));
+    const idx = f.queued.findIndex(
+      (q) => q.kind !== 'resetUpload' && (!q.pathContains || url.pathname.includes(q.pathContains)),
+    );
     if (idx >= 0) {
       const q = f.queued.splice(idx, 1)[0];
       if (q.kind === 'rateLimit') throw rateLimited(q.status);
-      if (q.kind === 'status') throw q.status >= 500 ? backendError(q.status) : new ApiError(q.status, { domain: 'global', reason: 'injected', message: `Injected ${q.status}` });
+      if (q.kind === 'status')
+        throw q.status >= 500
+          ? backendError(q.status)
+          : new ApiError(q.status, { domain: 'global', reason: 'injected', message: `Injected ${q.status}` });
     }
     if (f.rateLimitPerSecond > 0) {
       const now = Date.now();
@@ -155,7 +192,11 @@ function bearer(req: IncomingMessage): string | undefined {
 
 function send(res: ServerResponse, body: unknown, status: number, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body, null, 2);
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -164,17 +205,29 @@ function writeReply(res: ServerResponse, reply: Reply, shape: (v: unknown) => un
   const headers = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
     const text = pretty ? JSON.stringify(shape(reply.json), null, 1) : JSON.stringify(shape(reply.json));
-    res.writeHead(reply.status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+    res.writeHead(reply.status, {
+      'content-type': 'application/json; charset=UTF-8',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    });
     res.end(text);
   } else if ('stream' in reply) {
-    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(reply.length), ...headers });
+    res.writeHead(reply.status, {
+      'content-type': reply.contentType,
+      'content-length': String(reply.length),
+      ...headers,
+    });
     const source = reply.stream();
     // A blob read that fails mid-way can only cut the connection: the status line is already out.
     source.on('error', () => res.destroy());
     res.on('close', () => source.destroy());
     source.pipe(res);
   } else if ('bytes' in reply) {
-    res.writeHead(reply.status, { 'content-type': reply.contentType, 'content-length': String(reply.bytes.length), ...headers });
+    res.writeHead(reply.status, {
+      'content-type': reply.contentType,
+      'content-length': String(reply.bytes.length),
+      ...headers,
+    });
     res.end(reply.bytes);
   } else {
     res.writeHead(reply.status, { 'content-length': '0', ...headers });

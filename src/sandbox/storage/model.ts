@@ -207,7 +207,6 @@ export function makeId(seed: string, n: number, length = 33): string {
   return out;
 }
 
-
 /**
  * The live store: state plus the derived children index and the bookkeeping every mutation needs
  * (version bump, change-log entry, persistence hook).
@@ -220,7 +219,11 @@ export class Store {
   /** Observers of the change log (notification channels). */
   readonly changeListeners = new Set<(change: StoredChange) => void>();
 
-  constructor(readonly state: StoreState, readonly blobs: BlobStore, readonly now: () => Date = () => new Date()) {
+  constructor(
+    readonly state: StoreState,
+    readonly blobs: BlobStore,
+    readonly now: () => Date = () => new Date(),
+  ) {
     // Ids come from URLs: a lookup of `constructor` or `__proto__` must find nothing, not Object's own members.
     state.users = dictionary(state.users);
     state.files = dictionary(state.files);
@@ -293,11 +296,25 @@ export class Store {
   }
 
   recordFileChange(targetId: string, removed: boolean, driveId?: string): void {
-    this.pushChange({ id: this.state.nextChangeId++, changeType: 'file', targetId, driveId, removed, time: this.nowIso() });
+    this.pushChange({
+      id: this.state.nextChangeId++,
+      changeType: 'file',
+      targetId,
+      driveId,
+      removed,
+      time: this.nowIso(),
+    });
   }
 
   recordDriveChange(driveId: string, removed: boolean): void {
-    this.pushChange({ id: this.state.nextChangeId++, changeType: 'drive', targetId: driveId, driveId, removed, time: this.nowIso() });
+    this.pushChange({
+      id: this.state.nextChangeId++,
+      changeType: 'drive',
+      targetId: driveId,
+      driveId,
+      removed,
+      time: this.nowIso(),
+    });
   }
 
   private pushChange(c: StoredChange): void {

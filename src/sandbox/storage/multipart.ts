@@ -19,7 +19,8 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
 
 const MAX_PART_HEADERS = 64 * 1024;
 const notTerminated = () => badRequest('Multipart body is not terminated.', undefined, 'badContent');
-const wrongPartCount = () => badRequest('Multipart upload needs exactly two parts (metadata, media).', undefined, 'badContent');
+const wrongPartCount = () =>
+  badRequest('Multipart upload needs exactly two parts (metadata, media).', undefined, 'badContent');
 
 export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary: string): Promise<MultipartUpload> {
   const delimiter = Buffer.from(`--${boundary}`);
@@ -36,7 +37,8 @@ export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary:
     for (;;) {
       const i = buf.indexOf(needle, from);
       if (i >= 0) return i;
-      if (buf.length > MAX_JSON_BODY) throw new BodyTooLargeError(`Request payload size exceeds the limit: ${MAX_JSON_BODY} bytes.`);
+      if (buf.length > MAX_JSON_BODY)
+        throw new BodyTooLargeError(`Request payload size exceeds the limit: ${MAX_JSON_BODY} bytes.`);
       if (!(await more())) throw missing();
     }
   };
@@ -65,7 +67,8 @@ export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary:
         }
         return { headers, body: end + (useCrlf ? 4 : 2) };
       }
-      if (buf.length - pos > MAX_PART_HEADERS) throw badRequest('The headers of a multipart part are too long.', undefined, 'badContent');
+      if (buf.length - pos > MAX_PART_HEADERS)
+        throw badRequest('The headers of a multipart part are too long.', undefined, 'badContent');
       if (!(await more())) throw notTerminated();
     }
   };
@@ -75,7 +78,9 @@ export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary:
     return b;
   };
 
-  const first = await find(delimiter, 0, () => badRequest('Multipart body does not contain the boundary.', undefined, 'badContent'));
+  const first = await find(delimiter, 0, () =>
+    badRequest('Multipart body does not contain the boundary.', undefined, 'badContent'),
+  );
   const metaHead = await headersAt(await skipLineEnd(first + delimiter.length));
   const metaEnd = await find(delimiter, metaHead.body, notTerminated);
   const text = trimLineEnd(buf.subarray(metaHead.body, metaEnd)).toString('utf8').trim();
@@ -86,7 +91,8 @@ export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary:
     throw badRequest('The metadata part is not valid JSON.', undefined, 'parseError');
   }
   while (buf.length < metaEnd + delimiter.length + 2 && (await more()));
-  if (buf.subarray(metaEnd + delimiter.length, metaEnd + delimiter.length + 2).toString('latin1') === '--') throw wrongPartCount();
+  if (buf.subarray(metaEnd + delimiter.length, metaEnd + delimiter.length + 2).toString('latin1') === '--')
+    throw wrongPartCount();
   const mediaHead = await headersAt(await skipLineEnd(metaEnd + delimiter.length));
   buf = buf.subarray(mediaHead.body);
 
@@ -111,6 +117,7 @@ export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary:
       if (!(await more())) throw notTerminated();
     }
   }
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw badRequest('The metadata part is not a JSON object.', undefined, 'parseError');
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    throw badRequest('The metadata part is not a JSON object.', undefined, 'parseError');
   return { metadata, mediaType: mediaHead.headers['content-type'], media: media() };
 }

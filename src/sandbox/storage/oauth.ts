@@ -49,7 +49,10 @@ export class OAuthServer {
   accessTtlSeconds = 3600;
 
   /** Without a consent secret no consent page is ever shown (fail closed). */
-  constructor(private readonly consentSecret?: string, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly consentSecret?: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   accepts(token: string | undefined | null): boolean {
     if (!token) return false;
@@ -62,7 +65,8 @@ export class OAuthServer {
     if (req.method === 'GET' && p === '/o/oauth2/v2/auth') return this.consentPage(res, url.searchParams);
     if (req.method === 'POST' && p === '/o/oauth2/v2/auth/decision') return this.decision(res, await form(req));
     if (req.method === 'POST' && p === '/o/oauth2/token') return this.token(res, await form(req));
-    if (req.method === 'POST' && p === '/o/oauth2/revoke') return this.revoke(res, url.searchParams.get('token') ?? (await form(req)).get('token'));
+    if (req.method === 'POST' && p === '/o/oauth2/revoke')
+      return this.revoke(res, url.searchParams.get('token') ?? (await form(req)).get('token'));
     json(res, 404, { error: 'not_found', error_description: `No OAuth endpoint at ${p}` });
   }
 
@@ -80,22 +84,42 @@ export class OAuthServer {
     // the same listener behind a remote window's port forward (https, or http on loopback), or an
     // app-claimed scheme. Plain http to another host would carry the code in the clear.
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname);
-    if (UNSAFE_SCHEMES.has(u.protocol) || (u.protocol === 'http:' && !loopback)) return 'redirect_uri must be a loopback address, https, or an app scheme';
-    if (!q.get('code_challenge') || q.get('code_challenge_method') !== 'S256') return 'PKCE with code_challenge_method=S256 is required';
+    if (UNSAFE_SCHEMES.has(u.protocol) || (u.protocol === 'http:' && !loopback))
+      return 'redirect_uri must be a loopback address, https, or an app scheme';
+    if (!q.get('code_challenge') || q.get('code_challenge_method') !== 'S256')
+      return 'PKCE with code_challenge_method=S256 is required';
     return undefined;
   }
 
   private consentPage(res: ServerResponse, q: URLSearchParams): void {
     const problem = this.checkRequest(q);
-    if (problem) return html(res, 400, `<h1>Sign-in request rejected</h1><p>Error 400: invalid_request</p><p>${esc(problem)}</p>`);
-    const binding: ConsentBinding = { clientId: q.get('client_id')!, redirectUri: q.get('redirect_uri')!, state: q.get('state') ?? '', codeChallenge: q.get('code_challenge')! };
+    if (problem)
+      return html(res, 400, `<h1>Sign-in request rejected</h1><p>Error 400: invalid_request</p><p>${esc(problem)}</p>`);
+    const binding: ConsentBinding = {
+      clientId: q.get('client_id')!,
+      redirectUri: q.get('redirect_uri')!,
+      state: q.get('state') ?? '',
+      codeChallenge: q.get('code_challenge')!,
+    };
     const ticket = q.get(CONSENT_TICKET_PARAM);
     if (!ticketMatches(this.consentSecret, binding, ticket) || this.answered.has(ticket!)) {
-      return refused(res, 'This sign-in request was not started by API Workbench for this sandbox, or it was already answered. Start the sign-in again from VS Code.');
+      return refused(
+        res,
+        'This sign-in request was not started by API Workbench for this sandbox, or it was already answered. Start the sign-in again from VS Code.',
+      );
     }
     const csrf = randomBytes(32).toString('base64url');
-    this.remember(csrf, { binding, ticket: ticket!, scope: q.get('scope') ?? '', expires: this.now() + CONSENT_TTL_MS });
-    const scopes = (q.get('scope') ?? '').split(/\s+/).filter(Boolean).map((s) => `<li><code>${esc(s)}</code></li>`).join('');
+    this.remember(csrf, {
+      binding,
+      ticket: ticket!,
+      scope: q.get('scope') ?? '',
+      expires: this.now() + CONSENT_TTL_MS,
+    });
+    const scopes = (q.get('scope') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((s) => `<li><code>${esc(s)}</code></li>`)
+      .join('');
     // The action is relative: behind a remote window's port forward the page lives under a path prefix.
     html(
       res,
@@ -118,8 +142,17 @@ export class OAuthServer {
     const consent = this.shown.get(csrf);
     const ticket = f.get(CONSENT_TICKET_PARAM);
     // The CSRF token names the request the user saw; the ticket proves the extension started it.
-    if (!consent || consent.expires <= this.now() || consent.ticket !== ticket || !ticketMatches(this.consentSecret, consent.binding, ticket) || this.answered.has(consent.ticket)) {
-      return refused(res, 'This consent form was not issued for this sign-in request, has expired, or was already answered. Start the sign-in again from VS Code.');
+    if (
+      !consent ||
+      consent.expires <= this.now() ||
+      consent.ticket !== ticket ||
+      !ticketMatches(this.consentSecret, consent.binding, ticket) ||
+      this.answered.has(consent.ticket)
+    ) {
+      return refused(
+        res,
+        'This consent form was not issued for this sign-in request, has expired, or was already answered. Start the sign-in again from VS Code.',
+      );
     }
     this.shown.delete(csrf);
     this.answered.add(consent.ticket);
@@ -130,10 +163,21 @@ export class OAuthServer {
       target.searchParams.set('error', 'access_denied');
     } else {
       const code = randomBytes(24).toString('base64url');
-      this.codes.set(code, { clientId: binding.clientId, redirectUri: binding.redirectUri, challenge: binding.codeChallenge, scope: consent.scope, expires: this.now() + 10 * 60_000 });
+      this.codes.set(code, {
+        clientId: binding.clientId,
+        redirectUri: binding.redirectUri,
+        challenge: binding.codeChallenge,
+        scope: consent.scope,
+        expires: this.now() + 10 * 60_000,
+      });
       target.searchParams.set('code', code);
     }
-    res.writeHead(302, { location: target.href, 'content-length': '0', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    res.writeHead(302, {
+      location: target.href,
+      'content-length': '0',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    });
     res.end();
   }
 
@@ -143,10 +187,22 @@ export class OAuthServer {
       const code = f.get('code') ?? '';
       const pending = this.codes.get(code);
       this.codes.delete(code); // single use
-      if (!pending || pending.expires < this.now()) return json(res, 400, { error: 'invalid_grant', error_description: 'The authorization code is invalid or expired.' });
-      if (pending.clientId !== f.get('client_id') || pending.redirectUri !== f.get('redirect_uri')) return json(res, 400, { error: 'invalid_grant', error_description: 'client_id or redirect_uri does not match the authorization request.' });
+      if (!pending || pending.expires < this.now())
+        return json(res, 400, {
+          error: 'invalid_grant',
+          error_description: 'The authorization code is invalid or expired.',
+        });
+      if (pending.clientId !== f.get('client_id') || pending.redirectUri !== f.get('redirect_uri'))
+        return json(res, 400, {
+          error: 'invalid_grant',
+          error_description: 'client_id or redirect_uri does not match the authorization request.',
+        });
       const verifier = f.get('code_verifier') ?? '';
-      if (createHash('sha256').update(verifier).digest('base64url') !== pending.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'The code verifier does not match the challenge.' });
+      if (createHash('sha256').update(verifier).digest('base64url') !== pending.challenge)
+        return json(res, 400, {
+          error: 'invalid_grant',
+          error_description: 'The code verifier does not match the challenge.',
+        });
       const refreshToken = `sbr-${randomBytes(24).toString('base64url')}`;
       this.refresh.set(refreshToken, { clientId: pending.clientId, scope: pending.scope });
       return json(res, 200, { ...this.issue(refreshToken), refresh_token: refreshToken, scope: pending.scope });
@@ -154,7 +210,8 @@ export class OAuthServer {
     if (grant === 'refresh_token') {
       const rt = f.get('refresh_token') ?? '';
       const known = this.refresh.get(rt);
-      if (!known || known.clientId !== f.get('client_id')) return json(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+      if (!known || known.clientId !== f.get('client_id'))
+        return json(res, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
       return json(res, 200, { ...this.issue(rt), scope: known.scope });
     }
     json(res, 400, { error: 'unsupported_grant_type', error_description: `Unsupported grant_type ${grant ?? ''}` });
@@ -167,7 +224,8 @@ export class OAuthServer {
   }
 
   private revoke(res: ServerResponse, token: string | null): void {
-    if (!token || (!this.access.has(token) && !this.refresh.has(token))) return json(res, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' });
+    if (!token || (!this.access.has(token) && !this.refresh.has(token)))
+      return json(res, 400, { error: 'invalid_token', error_description: 'Token expired or revoked' });
     if (this.refresh.delete(token)) {
       // Revoking a refresh token also ends the access tokens issued from it.
       for (const [a, t] of this.access) if (t.refresh === token) this.access.delete(a);
@@ -183,7 +241,11 @@ async function form(req: IncomingMessage): Promise<URLSearchParams> {
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+  });
   res.end(text);
 }
 

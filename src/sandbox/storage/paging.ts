@@ -19,18 +19,31 @@ export function encodeToken(offset: number, key: string): string {
 export function decodeToken(token: string, key: string): number {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown; k?: unknown };
-    if (typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0 && parsed.k === keyHash(key)) return parsed.o;
+    if (typeof parsed.o === 'number' && Number.isInteger(parsed.o) && parsed.o >= 0 && parsed.k === keyHash(key))
+      return parsed.o;
   } catch {
     // fall through to the 400 below
   }
-  throw new ApiError(400, { domain: 'global', reason: 'invalid', message: 'Invalid Value', locationType: 'parameter', location: 'pageToken' });
+  throw new ApiError(400, {
+    domain: 'global',
+    reason: 'invalid',
+    message: 'Invalid Value',
+    locationType: 'parameter',
+    location: 'pageToken',
+  });
 }
 
 /**
  * Slices one page. `shortBy` lets fault injection return fewer items than asked while still
  * handing out a token, which real servers do and clients must survive.
  */
-export function paginate<T>(all: readonly T[], pageToken: string | null, maxResults: number, key: string, shortBy = 0): Page<T> {
+export function paginate<T>(
+  all: readonly T[],
+  pageToken: string | null,
+  maxResults: number,
+  key: string,
+  shortBy = 0,
+): Page<T> {
   const start = pageToken ? decodeToken(pageToken, key) : 0;
   const size = Math.max(0, maxResults - shortBy);
   const end = Math.min(all.length, start + size);

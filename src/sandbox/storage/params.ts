@@ -7,19 +7,43 @@ export function boolParam(q: URLSearchParams, name: string, fallback: boolean): 
   if (v === null || v === '') return fallback;
   if (v === 'true') return true;
   if (v === 'false') return false;
-  throw new ApiError(400, { domain: 'global', reason: 'invalidParameter', message: `Invalid value '${v}'. Values must be true or false.`, locationType: 'parameter', location: name });
+  throw new ApiError(400, {
+    domain: 'global',
+    reason: 'invalidParameter',
+    message: `Invalid value '${v}'. Values must be true or false.`,
+    locationType: 'parameter',
+    location: name,
+  });
 }
 
-export function intParam(q: URLSearchParams, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function intParam(
+  q: URLSearchParams,
+  name: string,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const v = q.get(name);
   if (v === null || v === '') return fallback;
   const n = Number(v);
   if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(n)) {
-    throw new ApiError(400, { domain: 'global', reason: 'invalidParameter', message: `Invalid value '${v}'. Values must be integers.`, locationType: 'parameter', location: name });
+    throw new ApiError(400, {
+      domain: 'global',
+      reason: 'invalidParameter',
+      message: `Invalid value '${v}'. Values must be integers.`,
+      locationType: 'parameter',
+      location: name,
+    });
   }
   if (n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `[${min}, ]` : `[${min}, ${max}]`;
-    throw new ApiError(400, { domain: 'global', reason: 'invalid', message: `Invalid value '${v}'. Values must be within the range: ${range}`, locationType: 'parameter', location: name });
+    throw new ApiError(400, {
+      domain: 'global',
+      reason: 'invalid',
+      message: `Invalid value '${v}'. Values must be within the range: ${range}`,
+      locationType: 'parameter',
+      location: name,
+    });
   }
   return n;
 }
@@ -28,7 +52,13 @@ export function enumParam<T extends string>(q: URLSearchParams, name: string, al
   const v = q.get(name);
   if (v === null || v === '') return fallback;
   if (!(allowed as readonly string[]).includes(v)) {
-    throw new ApiError(400, { domain: 'global', reason: 'invalidParameter', message: `Invalid value '${v}'. Values must be one of: ${allowed.join(', ')}`, locationType: 'parameter', location: name });
+    throw new ApiError(400, {
+      domain: 'global',
+      reason: 'invalidParameter',
+      message: `Invalid value '${v}'. Values must be one of: ${allowed.join(', ')}`,
+      locationType: 'parameter',
+      location: name,
+    });
   }
   return v as T;
 }
@@ -41,5 +71,8 @@ export function requiredParam(q: URLSearchParams, name: string): string {
 
 /** Comma-separated id lists (addParents, removeParents). */
 export function listParam(q: URLSearchParams, name: string): string[] {
-  return (q.get(name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (q.get(name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

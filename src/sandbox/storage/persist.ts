@@ -35,7 +35,12 @@ export function loadState(dataDir: string): StoreState | undefined {
 export class Persister {
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly dataDir: string | undefined, private readonly store: Store, private readonly blobs: BlobStore, private readonly delayMs = 150) {}
+  constructor(
+    private readonly dataDir: string | undefined,
+    private readonly store: Store,
+    private readonly blobs: BlobStore,
+    private readonly delayMs = 150,
+  ) {}
 
   schedule(): void {
     if (this.timer) return;

@@ -40,7 +40,11 @@ function tokenize(q: string): Token[] {
       i++;
       out.push({ kind: 'str', text: s, pos: start });
     } else if (c === '(' || c === ')' || c === '{' || c === '}') {
-      out.push({ kind: c === '(' ? 'lparen' : c === ')' ? 'rparen' : c === '{' ? 'lbrace' : 'rbrace', text: c, pos: i++ });
+      out.push({
+        kind: c === '(' ? 'lparen' : c === ')' ? 'rparen' : c === '{' ? 'lbrace' : 'rbrace',
+        text: c,
+        pos: i++,
+      });
     } else if (c === '!' || c === '<' || c === '>' || c === '=') {
       const two = q.slice(i, i + 2);
       if (two === '!=' || two === '<=' || two === '>=') {
@@ -105,13 +109,17 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     return t;
   };
   const isWord = (t: Token | undefined, w: string) => t?.kind === 'word' && t.text.toLowerCase() === w;
-  const termAllowed = (field: string) => (dialect === 'drives' ? DRIVE_TERMS.has(field) : !(field === 'name' || field === 'memberCount' || field === 'organizerCount'));
+  const termAllowed = (field: string) =>
+    dialect === 'drives'
+      ? DRIVE_TERMS.has(field)
+      : !(field === 'name' || field === 'memberCount' || field === 'organizerCount');
 
   const parseValue = (field: string): Value => {
     const t = next();
     const spec = termSpec(field)!;
     if (spec.value === 'bool') {
-      if (t.kind !== 'word' || !/^(true|false)$/i.test(t.text)) throw new QuerySyntaxError(`${field} compares with true or false`);
+      if (t.kind !== 'word' || !/^(true|false)$/i.test(t.text))
+        throw new QuerySyntaxError(`${field} compares with true or false`);
       return { kind: 'bool', value: t.text.toLowerCase() === 'true' };
     }
     if (spec.value === 'number') {
@@ -119,7 +127,8 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
       return { kind: 'number', value: Number(t.text) };
     }
     if (t.kind !== 'str') throw new QuerySyntaxError(`${field} compares with a quoted string`);
-    if (spec.value === 'date' && Number.isNaN(Date.parse(t.text))) throw new QuerySyntaxError(`'${t.text}' is not an RFC 3339 date`);
+    if (spec.value === 'date' && Number.isNaN(Date.parse(t.text)))
+      throw new QuerySyntaxError(`'${t.text}' is not an RFC 3339 date`);
     return { kind: 'string', value: t.text };
   };
 
@@ -128,7 +137,8 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     const conditions: { key: string; op: string; value: string }[] = [];
     for (;;) {
       const k = next();
-      if (k.kind !== 'word' || !['key', 'value', 'visibility'].includes(k.text)) throw new QuerySyntaxError('properties has {…} takes key, value and visibility');
+      if (k.kind !== 'word' || !['key', 'value', 'visibility'].includes(k.text))
+        throw new QuerySyntaxError('properties has {…} takes key, value and visibility');
       const op = next();
       if (op.text !== '=') throw new QuerySyntaxError(`only '=' inside has {…}`);
       const v = next();
@@ -154,7 +164,8 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
       pos++;
       if (!isWord(next(), 'in')) throw new QuerySyntaxError(`expected 'in' after '${t.text}'`);
       const f = next();
-      if (f.kind !== 'word' || !IN_TERMS.has(f.text) || dialect !== 'files') throw new QuerySyntaxError(`'in' works with parents, owners, writers or readers`);
+      if (f.kind !== 'word' || !IN_TERMS.has(f.text) || dialect !== 'files')
+        throw new QuerySyntaxError(`'in' works with parents, owners, writers or readers`);
       return { type: 'in', value: t.text, field: f.text };
     }
     if (t.kind === 'word') {
@@ -168,7 +179,8 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
       }
       const spec = termSpec(field);
       if (!spec || !termAllowed(field)) throw new QuerySyntaxError(`unknown search term ${field}`);
-      if (!CMP_OPS.has(op) || !spec.ops.includes(op)) throw new QuerySyntaxError(`operator ${op || opTok.text} is not valid for ${field}`);
+      if (!CMP_OPS.has(op) || !spec.ops.includes(op))
+        throw new QuerySyntaxError(`operator ${op || opTok.text} is not valid for ${field}`);
       return { type: 'cmp', field, op, value: parseValue(field) };
     }
     throw new QuerySyntaxError(`unexpected '${t.text}' at ${t.pos}`);
@@ -214,13 +226,20 @@ export interface QueryEnv {
 
 function compare(a: number | string, op: string, b: number | string): boolean {
   switch (op) {
-    case '=': return a === b;
-    case '!=': return a !== b;
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    case '>=': return a >= b;
-    default: return false;
+    case '=':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    default:
+      return false;
   }
 }
 
@@ -234,22 +253,31 @@ function titleContains(title: string, needle: string): boolean {
 
 export function evaluate(node: QueryNode, f: StoredFile, env: QueryEnv): boolean {
   switch (node.type) {
-    case 'and': return evaluate(node.left, f, env) && evaluate(node.right, f, env);
-    case 'or': return evaluate(node.left, f, env) || evaluate(node.right, f, env);
-    case 'not': return !evaluate(node.operand, f, env);
+    case 'and':
+      return evaluate(node.left, f, env) && evaluate(node.right, f, env);
+    case 'or':
+      return evaluate(node.left, f, env) || evaluate(node.right, f, env);
+    case 'not':
+      return !evaluate(node.operand, f, env);
     case 'in': {
       const v = node.value;
       if (node.field === 'parents') return f.parents.includes(v === 'root' ? env.rootId : v);
       const email = v.toLowerCase();
       const isMe = email === 'me' || email === env.emailOf(env.meId).toLowerCase();
-      const matchesUser = (p: { emailAddress?: string; id: string }) => (p.emailAddress ?? '').toLowerCase() === email || (isMe && p.id === env.meId);
+      const matchesUser = (p: { emailAddress?: string; id: string }) =>
+        (p.emailAddress ?? '').toLowerCase() === email || (isMe && p.id === env.meId);
       if (node.field === 'owners') return f.permissions.some((p) => p.role === 'owner' && matchesUser(p));
-      if (node.field === 'writers') return f.permissions.some((p) => ['owner', 'organizer', 'fileOrganizer', 'writer'].includes(p.role) && matchesUser(p));
+      if (node.field === 'writers')
+        return f.permissions.some(
+          (p) => ['owner', 'organizer', 'fileOrganizer', 'writer'].includes(p.role) && matchesUser(p),
+        );
       return f.permissions.some(matchesUser);
     }
     case 'has': {
       return f.properties.some((p) =>
-        node.conditions.every((c) => (c.key === 'key' ? p.key === c.value : c.key === 'value' ? p.value === c.value : p.visibility === c.value)),
+        node.conditions.every((c) =>
+          c.key === 'key' ? p.key === c.value : c.key === 'value' ? p.value === c.value : p.visibility === c.value,
+        ),
       );
     }
     case 'cmp': {
@@ -311,9 +339,12 @@ export interface DriveFacts {
 
 export function evaluateDrive(node: QueryNode, d: DriveFacts): boolean {
   switch (node.type) {
-    case 'and': return evaluateDrive(node.left, d) && evaluateDrive(node.right, d);
-    case 'or': return evaluateDrive(node.left, d) || evaluateDrive(node.right, d);
-    case 'not': return !evaluateDrive(node.operand, d);
+    case 'and':
+      return evaluateDrive(node.left, d) && evaluateDrive(node.right, d);
+    case 'or':
+      return evaluateDrive(node.left, d) || evaluateDrive(node.right, d);
+    case 'not':
+      return !evaluateDrive(node.operand, d);
     case 'cmp': {
       const { field, op, value } = node;
       if (field === 'name') {
@@ -324,8 +355,10 @@ export function evaluateDrive(node: QueryNode, d: DriveFacts): boolean {
         const b = value.kind === 'bool' && value.value;
         return op === '!=' ? d.hidden !== b : d.hidden === b;
       }
-      if (field === 'createdDate') return compare(Date.parse(d.createdDate), op, Date.parse(value.kind === 'string' ? value.value : ''));
-      if (field === 'memberCount' || field === 'organizerCount') return compare(d[field], op, value.kind === 'number' ? value.value : NaN);
+      if (field === 'createdDate')
+        return compare(Date.parse(d.createdDate), op, Date.parse(value.kind === 'string' ? value.value : ''));
+      if (field === 'memberCount' || field === 'organizerCount')
+        return compare(d[field], op, value.kind === 'number' ? value.value : NaN);
       return false;
     }
     default:

@@ -5,7 +5,18 @@ import { canWrite, roleOf } from './access';
 import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument } from '../../shared/wire/storage';
 import type * as W from '../../shared/wire/storage';
 import { exportTargets } from './exports';
-import { etagOf, type Store, type StoredComment, type StoredFile, type StoredPermission, type StoredProperty, type StoredReply, type StoredRevision, type StoredDrive, type StoredApp } from './model';
+import {
+  etagOf,
+  type Store,
+  type StoredComment,
+  type StoredFile,
+  type StoredPermission,
+  type StoredProperty,
+  type StoredReply,
+  type StoredRevision,
+  type StoredDrive,
+  type StoredApp,
+} from './model';
 
 /** Where links in rendered resources point: the request's own origin and API prefix. */
 export interface LinkBase {
@@ -37,7 +48,8 @@ function capabilities(store: Store, f: StoredFile, role: string | undefined): Re
   const write = canWrite(role);
   const own = role === 'owner' || role === 'organizer';
   const folder = f.mimeType === FOLDER_MIME;
-  const commenter = write || f.permissions.some((p) => p.id === store.state.meId && p.additionalRoles.includes('commenter'));
+  const commenter =
+    write || f.permissions.some((p) => p.id === store.state.meId && p.additionalRoles.includes('commenter'));
   const inDrive = !!f.driveId;
   return {
     canAddChildren: folder && write,
@@ -102,7 +114,9 @@ export function renderPermission(base: LinkBase, fileId: string, p: StoredPermis
     ...(p.name ? { name: p.name } : {}),
     ...(p.emailAddress ? { emailAddress: p.emailAddress } : {}),
     ...(p.domain ? { domain: p.domain } : {}),
-    ...(p.type === 'anyone' || p.type === 'domain' ? { withLink: !!p.withLink, value: p.domain ?? '' } : { value: p.emailAddress ?? '' }),
+    ...(p.type === 'anyone' || p.type === 'domain'
+      ? { withLink: !!p.withLink, value: p.domain ?? '' }
+      : { value: p.emailAddress ?? '' }),
     ...(p.expirationDate ? { expirationDate: p.expirationDate } : {}),
     ...(p.pendingOwner ? { pendingOwner: true } : {}),
     ...(p.view ? { view: p.view } : {}),
@@ -147,14 +161,23 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: R
     title: f.title,
     mimeType: f.mimeType,
     ...(f.description !== undefined ? { description: f.description } : {}),
-    labels: { starred: f.starred, hidden: f.hidden, trashed: f.trashed, restricted: f.restricted, viewed: f.viewed, modified: !!f.modifiedByMeDate },
+    labels: {
+      starred: f.starred,
+      hidden: f.hidden,
+      trashed: f.trashed,
+      restricted: f.restricted,
+      viewed: f.viewed,
+      modified: !!f.modifiedByMeDate,
+    },
     explicitlyTrashed: f.explicitlyTrashed,
     ...(f.trashed && f.trashedDate ? { trashedDate: f.trashedDate } : {}),
     ...(f.trashed && f.trashingUserId ? { trashingUser: renderUser(store, f.trashingUserId) } : {}),
     createdDate: f.createdDate,
     modifiedDate: f.modifiedDate,
     ...(f.modifiedByMeDate ? { modifiedByMeDate: f.modifiedByMeDate } : {}),
-    ...(f.lastViewedByMeDate ? { lastViewedByMeDate: f.lastViewedByMeDate, markedViewedByMeDate: f.lastViewedByMeDate } : {}),
+    ...(f.lastViewedByMeDate
+      ? { lastViewedByMeDate: f.lastViewedByMeDate, markedViewedByMeDate: f.lastViewedByMeDate }
+      : {}),
     ...(f.sharedWithMeDate ? { sharedWithMeDate: f.sharedWithMeDate } : {}),
     version: String(f.version),
     ...(w('parents') ? { parents: f.parents.map((p) => renderParent(store, base, f.id, p)) } : {}),
@@ -164,7 +187,11 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: R
           webContentLink: `${base.origin}${base.service}/files/${f.id}?alt=media&source=download`,
           fileSize: String(size),
           ...(w('md5Checksum', 'sha1Checksum', 'sha256Checksum')
-            ? { md5Checksum: f.content?.md5 ?? EMPTY.md5, sha1Checksum: f.content?.sha1 ?? EMPTY.sha1, sha256Checksum: f.content?.sha256 ?? EMPTY.sha256 }
+            ? {
+                md5Checksum: f.content?.md5 ?? EMPTY.md5,
+                sha1Checksum: f.content?.sha1 ?? EMPTY.sha1,
+                sha256Checksum: f.content?.sha256 ?? EMPTY.sha256,
+              }
             : {}),
           ...(ext ? { fileExtension: ext, fullFileExtension: full } : {}),
           ...(f.originalFilename ? { originalFilename: f.originalFilename } : {}),
@@ -172,9 +199,23 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: R
         }
       : {}),
     quotaBytesUsed: String(mine && blob ? size : 0),
-    ...(exportsFor.length ? { exportLinks: Object.fromEntries(exportsFor.map((t) => [t, `${base.origin}${base.service}/files/${f.id}/export?mimeType=${encodeURIComponent(t)}`])) } : {}),
+    ...(exportsFor.length
+      ? {
+          exportLinks: Object.fromEntries(
+            exportsFor.map((t) => [
+              t,
+              `${base.origin}${base.service}/files/${f.id}/export?mimeType=${encodeURIComponent(t)}`,
+            ]),
+          ),
+        }
+      : {}),
     ...(f.shortcutTargetId
-      ? { shortcutDetails: { targetId: f.shortcutTargetId, targetMimeType: store.state.files[f.shortcutTargetId]?.mimeType ?? '' } }
+      ? {
+          shortcutDetails: {
+            targetId: f.shortcutTargetId,
+            targetMimeType: store.state.files[f.shortcutTargetId]?.mimeType ?? '',
+          },
+        }
       : {}),
     ...(f.driveId ? { driveId: f.driveId, teamDriveId: f.driveId } : {}),
     ...(w('owners') ? { owners: f.driveId ? [] : [renderUser(store, owner.permissionId)] } : {}),
@@ -192,7 +233,11 @@ export function renderFile(store: Store, base: LinkBase, f: StoredFile, only?: R
     copyRequiresWriterPermission: f.copyRequiresWriterPermission,
     ...(caps && w('capabilities') ? { capabilities: caps } : {}),
     ...(myPermission && w('userPermission') ? { userPermission: renderPermission(base, f.id, myPermission) } : {}),
-    ...(w('permissions') ? { permissions: canWrite(role) ? permissionOrder(f.permissions).map((p) => renderPermission(base, f.id, p)) : [] } : {}),
+    ...(w('permissions')
+      ? {
+          permissions: canWrite(role) ? permissionOrder(f.permissions).map((p) => renderPermission(base, f.id, p)) : [],
+        }
+      : {}),
     permissionIds: f.permissions.map((p) => p.id),
     ...(w('properties') ? { properties: f.properties.map((p) => renderProperty(base, f.id, p)) } : {}),
     spaces: [...f.spaces],
@@ -236,7 +281,14 @@ export function renderRevision(base: LinkBase, store: Store, f: StoredFile, r: S
     publishAuto: r.publishAuto,
     publishedOutsideDomain: r.publishedOutsideDomain,
     ...(doc
-      ? { exportLinks: Object.fromEntries(exportTargets(f.mimeType).map((t) => [t, `${base.origin}${base.service}/files/${f.id}/export?mimeType=${encodeURIComponent(t)}`])) }
+      ? {
+          exportLinks: Object.fromEntries(
+            exportTargets(f.mimeType).map((t) => [
+              t,
+              `${base.origin}${base.service}/files/${f.id}/export?mimeType=${encodeURIComponent(t)}`,
+            ]),
+          ),
+        }
       : {
           fileSize: String(r.content.size),
           md5Checksum: r.content.md5,
@@ -260,7 +312,13 @@ export function renderReply(store: Store, r: StoredReply): W.CommentReply {
   };
 }
 
-export function renderComment(base: LinkBase, store: Store, f: StoredFile, c: StoredComment, includeDeleted = false): W.Comment {
+export function renderComment(
+  base: LinkBase,
+  store: Store,
+  f: StoredFile,
+  c: StoredComment,
+  includeDeleted = false,
+): W.Comment {
   return {
     kind: 'drive#comment',
     commentId: c.commentId,
@@ -281,7 +339,9 @@ export function renderComment(base: LinkBase, store: Store, f: StoredFile, c: St
 }
 
 function htmlOf(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/\n/g, '<br>');
+  return text
+    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
+    .replace(/\n/g, '<br>');
 }
 
 export function renderDrive(store: Store, d: StoredDrive): W.Drive {

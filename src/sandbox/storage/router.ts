@@ -51,14 +51,24 @@ export class Router<S> {
 
   add(method: string, template: string, handler: Handler<S>, opts: { upload?: boolean } = {}): this {
     const segments = template.split('/');
-    this.routes.push({ method, segments, handler, upload: !!opts.upload, literalCount: segments.filter((s) => !s.startsWith('{')).length });
+    this.routes.push({
+      method,
+      segments,
+      handler,
+      upload: !!opts.upload,
+      literalCount: segments.filter((s) => !s.startsWith('{')).length,
+    });
     this.routes.sort((a, b) => b.literalCount - a.literalCount);
     return this;
   }
 
   /** `undefined`: no such path; `'method'`: the path exists under another HTTP method. */
   /** `'badEscape'`: a path segment is not valid percent-encoded UTF-8. */
-  match(method: string, path: string, upload: boolean): { handler: Handler<S>; params: Record<string, string> } | 'method' | 'badEscape' | undefined {
+  match(
+    method: string,
+    path: string,
+    upload: boolean,
+  ): { handler: Handler<S>; params: Record<string, string> } | 'method' | 'badEscape' | undefined {
     const parts = path.split('/');
     let pathMatched = false;
     for (const r of this.routes) {

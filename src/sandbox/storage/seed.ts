@@ -11,18 +11,33 @@ const T0 = Date.parse('2026-01-05T09:00:00.000Z');
 const HOUR = 3_600_000;
 
 // A 1×1 transparent PNG: real bytes so previews and checksums behave like the real thing.
-const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 export function seedState(blobs: BlobStore): StoreState {
-  const me: StoredUser = { permissionId: '01234567890123456789', displayName: 'Sandbox User', emailAddress: 'sandbox.user@example.com' };
-  const partner: StoredUser = { permissionId: '09876543210987654321', displayName: 'Alex Partner', emailAddress: 'alex.partner@example.org' };
-  const teammate: StoredUser = { permissionId: '05555555555555555555', displayName: 'Robin Teammate', emailAddress: 'robin.teammate@example.com' };
+  const me: StoredUser = {
+    permissionId: '01234567890123456789',
+    displayName: 'Sandbox User',
+    emailAddress: 'sandbox.user@example.com',
+  };
+  const partner: StoredUser = {
+    permissionId: '09876543210987654321',
+    displayName: 'Alex Partner',
+    emailAddress: 'alex.partner@example.org',
+  };
+  const teammate: StoredUser = {
+    permissionId: '05555555555555555555',
+    displayName: 'Robin Teammate',
+    emailAddress: 'robin.teammate@example.com',
+  };
   let n = 0;
   const id = () => makeId('seed', ++n);
   const rootId = '0AAsandboxRootFolderUk9PVA';
   const files: Record<string, StoredFile> = {};
   let clock = 0;
-  const nextDate = () => new Date(T0 + (clock++) * HOUR).toISOString();
+  const nextDate = () => new Date(T0 + clock++ * HOUR).toISOString();
 
   const add = (title: string, mimeType: string, parents: string[], extra: Partial<StoredFile> = {}): StoredFile => {
     const date = nextDate();
@@ -46,7 +61,17 @@ export function seedState(blobs: BlobStore): StoreState {
       lastModifyingUserId: me.permissionId,
       revisions: [],
       properties: [],
-      permissions: [{ id: me.permissionId, type: 'user', role: 'owner', additionalRoles: [], emailAddress: me.emailAddress, name: me.displayName, version: 1 }],
+      permissions: [
+        {
+          id: me.permissionId,
+          type: 'user',
+          role: 'owner',
+          additionalRoles: [],
+          emailAddress: me.emailAddress,
+          name: me.displayName,
+          version: 1,
+        },
+      ],
       comments: [],
       labels: [],
       spaces: ['drive'],
@@ -57,13 +82,28 @@ export function seedState(blobs: BlobStore): StoreState {
     if (f.content && !f.mimeType.startsWith('application/vnd.google-apps.')) {
       f.originalFilename ??= title;
       f.revisions.push({
-        id: makeId('rev', ++n, 24), mimeType, modifiedDate: date, lastModifyingUserId: f.lastModifyingUserId,
-        originalFilename: f.originalFilename, content: f.content, pinned: false, published: false, publishAuto: false, publishedOutsideDomain: false,
+        id: makeId('rev', ++n, 24),
+        mimeType,
+        modifiedDate: date,
+        lastModifyingUserId: f.lastModifyingUserId,
+        originalFilename: f.originalFilename,
+        content: f.content,
+        pinned: false,
+        published: false,
+        publishAuto: false,
+        publishedOutsideDomain: false,
       });
     } else if (f.content) {
       f.revisions.push({
-        id: String(f.revisions.length + 1), mimeType, modifiedDate: date, lastModifyingUserId: f.lastModifyingUserId,
-        content: f.content, pinned: false, published: false, publishAuto: false, publishedOutsideDomain: false,
+        id: String(f.revisions.length + 1),
+        mimeType,
+        modifiedDate: date,
+        lastModifyingUserId: f.lastModifyingUserId,
+        content: f.content,
+        pinned: false,
+        published: false,
+        publishAuto: false,
+        publishedOutsideDomain: false,
       });
     }
     files[f.id] = f;
@@ -73,29 +113,81 @@ export function seedState(blobs: BlobStore): StoreState {
   const bytes = (b: Buffer) => blobs.putBytes(b);
 
   files[rootId] = {
-    id: rootId, title: 'My Drive', mimeType: FOLDER_MIME, parents: [], starred: false, hidden: false, restricted: false, viewed: true,
-    trashed: false, explicitlyTrashed: false, createdDate: new Date(T0 - 24 * HOUR).toISOString(), modifiedDate: new Date(T0 - 24 * HOUR).toISOString(),
-    version: 1, ownerId: me.permissionId, lastModifyingUserId: me.permissionId, revisions: [], properties: [],
-    permissions: [{ id: me.permissionId, type: 'user', role: 'owner', additionalRoles: [], emailAddress: me.emailAddress, name: me.displayName, version: 1 }],
-    comments: [], labels: [], spaces: ['drive'], copyRequiresWriterPermission: false, writersCanShare: true,
+    id: rootId,
+    title: 'My Drive',
+    mimeType: FOLDER_MIME,
+    parents: [],
+    starred: false,
+    hidden: false,
+    restricted: false,
+    viewed: true,
+    trashed: false,
+    explicitlyTrashed: false,
+    createdDate: new Date(T0 - 24 * HOUR).toISOString(),
+    modifiedDate: new Date(T0 - 24 * HOUR).toISOString(),
+    version: 1,
+    ownerId: me.permissionId,
+    lastModifyingUserId: me.permissionId,
+    revisions: [],
+    properties: [],
+    permissions: [
+      {
+        id: me.permissionId,
+        type: 'user',
+        role: 'owner',
+        additionalRoles: [],
+        emailAddress: me.emailAddress,
+        name: me.displayName,
+        version: 1,
+      },
+    ],
+    comments: [],
+    labels: [],
+    spaces: ['drive'],
+    copyRequiresWriterPermission: false,
+    writersCanShare: true,
   };
 
   const projects = add('Projects', FOLDER_MIME, [rootId], { starred: true, folderColorRgb: '#4986e7' });
   const photos = add('Photos', FOLDER_MIME, [rootId]);
   const reports = add('Reports', FOLDER_MIME, [rootId]);
   const archive = add('Archive', FOLDER_MIME, [rootId]);
-  add('README.txt', 'text/plain', [rootId], { content: text('Welcome to the API Workbench storage sandbox.\nEverything here is sample data.\n') });
+  add('README.txt', 'text/plain', [rootId], {
+    content: text('Welcome to the API Workbench storage sandbox.\nEverything here is sample data.\n'),
+  });
   const roadmap = add('Roadmap', 'application/vnd.google-apps.document', [projects.id], {
     content: text('Roadmap\n\n1. Ship the storage tree.\n2. Save back with If-Match.\n3. Resumable uploads.\n'),
     description: 'Plans for the next two quarters',
   });
   roadmap.comments.push({
-    commentId: makeId('comment', 1, 20), createdDate: roadmap.createdDate, modifiedDate: roadmap.createdDate, authorId: partner.permissionId,
-    content: 'Can we move resumable uploads earlier?', status: 'open', deleted: false,
+    commentId: makeId('comment', 1, 20),
+    createdDate: roadmap.createdDate,
+    modifiedDate: roadmap.createdDate,
+    authorId: partner.permissionId,
+    content: 'Can we move resumable uploads earlier?',
+    status: 'open',
+    deleted: false,
     context: { type: 'text/html', value: 'Resumable uploads' },
-    replies: [{ replyId: makeId('reply', 1, 20), createdDate: roadmap.createdDate, modifiedDate: roadmap.createdDate, authorId: me.permissionId, content: 'Yes, right after save back.', deleted: false }],
+    replies: [
+      {
+        replyId: makeId('reply', 1, 20),
+        createdDate: roadmap.createdDate,
+        modifiedDate: roadmap.createdDate,
+        authorId: me.permissionId,
+        content: 'Yes, right after save back.',
+        deleted: false,
+      },
+    ],
   });
-  roadmap.permissions.push({ id: partner.permissionId, type: 'user', role: 'writer', additionalRoles: [], emailAddress: partner.emailAddress, name: partner.displayName, version: 1 });
+  roadmap.permissions.push({
+    id: partner.permissionId,
+    type: 'user',
+    role: 'writer',
+    additionalRoles: [],
+    emailAddress: partner.emailAddress,
+    name: partner.displayName,
+    version: 1,
+  });
   add('budget.csv', 'text/csv', [projects.id], { content: text('item,amount\nservers,1200\nlicences,300\n') });
   add('notes.md', 'text/markdown', [projects.id], {
     content: text('# Notes\n\n- storage emulator\n- tree view\n'),
@@ -106,13 +198,25 @@ export function seedState(blobs: BlobStore): StoreState {
   });
   const design = add('Design', FOLDER_MIME, [projects.id]);
   add('logo.png', 'image/png', [design.id], { content: bytes(PNG_1PX) });
-  add('mockup.svg', 'image/svg+xml', [design.id], { content: text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#4986e7"/></svg>\n') });
-  add('team-contacts.json', 'application/json', [projects.id, reports.id], { content: text('{"team":["Sandbox User","Robin Teammate"]}\n') });
-  add('Sales', 'application/vnd.google-apps.spreadsheet', [reports.id], { content: text('region,q1,q2\nnorth,10,12\nsouth,7,9\n') });
-  add('Quarterly deck', 'application/vnd.google-apps.presentation', [reports.id], { content: text('Quarterly review\nRevenue up\n') });
+  add('mockup.svg', 'image/svg+xml', [design.id], {
+    content: text(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#4986e7"/></svg>\n',
+    ),
+  });
+  add('team-contacts.json', 'application/json', [projects.id, reports.id], {
+    content: text('{"team":["Sandbox User","Robin Teammate"]}\n'),
+  });
+  add('Sales', 'application/vnd.google-apps.spreadsheet', [reports.id], {
+    content: text('region,q1,q2\nnorth,10,12\nsouth,7,9\n'),
+  });
+  add('Quarterly deck', 'application/vnd.google-apps.presentation', [reports.id], {
+    content: text('Quarterly review\nRevenue up\n'),
+  });
   add('Q1 report.pdf', 'application/pdf', [reports.id], { content: bytes(minimalPdf('Q1 report')) });
   add('Architecture', 'application/vnd.google-apps.drawing', [reports.id], {
-    content: text('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ccc"/></svg>\n'),
+    content: text(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#ccc"/></svg>\n',
+    ),
   });
   add('Shortcut to Projects', SHORTCUT_MIME, [reports.id], { shortcutTargetId: projects.id });
   add('2025 taxes.zip', 'application/zip', [archive.id], { content: text('PK\u0005\u0006' + '\u0000'.repeat(18)) });
@@ -132,7 +236,11 @@ export function seedState(blobs: BlobStore): StoreState {
 
   for (let i = 1; i <= SEED_PHOTO_COUNT; i++) {
     const name = `IMG_${String(i).padStart(4, '0')}.jpg`;
-    add(name, 'image/jpeg', [photos.id], { content: bytes(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(name, 'utf8'), Buffer.from([0xff, 0xd9])])) });
+    add(name, 'image/jpeg', [photos.id], {
+      content: bytes(
+        Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(name, 'utf8'), Buffer.from([0xff, 0xd9])]),
+      ),
+    });
   }
 
   // Owned by someone else and shared with me: reachable by id and by `sharedWithMe`, not under my root.
@@ -144,23 +252,77 @@ export function seedState(blobs: BlobStore): StoreState {
     sharedWithMeDate: new Date(T0 + 2 * HOUR).toISOString(),
     modifiedByMeDate: undefined,
     permissions: [
-      { id: partner.permissionId, type: 'user', role: 'owner', additionalRoles: [], emailAddress: partner.emailAddress, name: partner.displayName, version: 1 },
-      { id: me.permissionId, type: 'user', role: 'reader', additionalRoles: ['commenter'], emailAddress: me.emailAddress, name: me.displayName, version: 1 },
+      {
+        id: partner.permissionId,
+        type: 'user',
+        role: 'owner',
+        additionalRoles: [],
+        emailAddress: partner.emailAddress,
+        name: partner.displayName,
+        version: 1,
+      },
+      {
+        id: me.permissionId,
+        type: 'user',
+        role: 'reader',
+        additionalRoles: ['commenter'],
+        emailAddress: me.emailAddress,
+        name: me.displayName,
+        version: 1,
+      },
     ],
   });
 
   const driveId = '0ABteamSpaceDriveUk9PVA';
   files[driveId] = {
-    id: driveId, title: 'Team Space', mimeType: FOLDER_MIME, parents: [], driveId, starred: false, hidden: false, restricted: false, viewed: true,
-    trashed: false, explicitlyTrashed: false, createdDate: nextDate(), modifiedDate: nextDate(), version: 1, ownerId: me.permissionId,
-    lastModifyingUserId: me.permissionId, revisions: [], properties: [], comments: [], labels: [], spaces: ['drive'],
+    id: driveId,
+    title: 'Team Space',
+    mimeType: FOLDER_MIME,
+    parents: [],
+    driveId,
+    starred: false,
+    hidden: false,
+    restricted: false,
+    viewed: true,
+    trashed: false,
+    explicitlyTrashed: false,
+    createdDate: nextDate(),
+    modifiedDate: nextDate(),
+    version: 1,
+    ownerId: me.permissionId,
+    lastModifyingUserId: me.permissionId,
+    revisions: [],
+    properties: [],
+    comments: [],
+    labels: [],
+    spaces: ['drive'],
     permissions: [
-      { id: me.permissionId, type: 'user', role: 'organizer', additionalRoles: [], emailAddress: me.emailAddress, name: me.displayName, version: 1 },
-      { id: teammate.permissionId, type: 'user', role: 'writer', additionalRoles: [], emailAddress: teammate.emailAddress, name: teammate.displayName, version: 1 },
+      {
+        id: me.permissionId,
+        type: 'user',
+        role: 'organizer',
+        additionalRoles: [],
+        emailAddress: me.emailAddress,
+        name: me.displayName,
+        version: 1,
+      },
+      {
+        id: teammate.permissionId,
+        type: 'user',
+        role: 'writer',
+        additionalRoles: [],
+        emailAddress: teammate.emailAddress,
+        name: teammate.displayName,
+        version: 1,
+      },
     ],
-    copyRequiresWriterPermission: false, writersCanShare: true,
+    copyRequiresWriterPermission: false,
+    writersCanShare: true,
   };
-  add('Team charter', 'application/vnd.google-apps.document', [driveId], { driveId, content: text('Team charter\nWe ship small, tested slices.\n') });
+  add('Team charter', 'application/vnd.google-apps.document', [driveId], {
+    driveId,
+    content: text('Team charter\nWe ship small, tested slices.\n'),
+  });
   add('on-call.csv', 'text/csv', [driveId], { driveId, content: text('week,person\n1,Robin\n2,Sandbox\n') });
 
   return {
@@ -170,26 +332,55 @@ export function seedState(blobs: BlobStore): StoreState {
     files,
     drives: {
       [driveId]: {
-        id: driveId, name: 'Team Space', colorRgb: '#0f9d58', themeId: 'abacus', hidden: false, createdDate: files[driveId].createdDate,
+        id: driveId,
+        name: 'Team Space',
+        colorRgb: '#0f9d58',
+        themeId: 'abacus',
+        hidden: false,
+        createdDate: files[driveId].createdDate,
         organizerIds: [me.permissionId],
-        restrictions: { adminManagedRestrictions: false, copyRequiresWriterPermission: false, domainUsersOnly: false, driveMembersOnly: false },
+        restrictions: {
+          adminManagedRestrictions: false,
+          copyRequiresWriterPermission: false,
+          domainUsersOnly: false,
+          driveMembersOnly: false,
+        },
       },
     },
     changes: [],
     nextChangeId: 1000,
     apps: [
       {
-        id: '123456789012', name: 'Sandbox Text Editor', objectType: 'text file', shortDescription: 'Edits plain text and Markdown files.',
-        longDescription: 'A sample app that opens text, Markdown and CSV files from the sandbox.', productUrl: 'https://example.com/text-editor',
-        primaryMimeTypes: ['text/plain', 'text/markdown'], secondaryMimeTypes: ['text/csv', 'application/json'],
-        primaryFileExtensions: ['txt', 'md'], secondaryFileExtensions: ['csv', 'json'], supportsCreate: true, supportsImport: false,
-        supportsMultiOpen: false, useByDefault: true,
+        id: '123456789012',
+        name: 'Sandbox Text Editor',
+        objectType: 'text file',
+        shortDescription: 'Edits plain text and Markdown files.',
+        longDescription: 'A sample app that opens text, Markdown and CSV files from the sandbox.',
+        productUrl: 'https://example.com/text-editor',
+        primaryMimeTypes: ['text/plain', 'text/markdown'],
+        secondaryMimeTypes: ['text/csv', 'application/json'],
+        primaryFileExtensions: ['txt', 'md'],
+        secondaryFileExtensions: ['csv', 'json'],
+        supportsCreate: true,
+        supportsImport: false,
+        supportsMultiOpen: false,
+        useByDefault: true,
       },
       {
-        id: '210987654321', name: 'Sandbox Image Viewer', objectType: 'image', shortDescription: 'Shows PNG, JPEG and SVG images.',
-        longDescription: 'A sample viewer app for images stored in the sandbox.', productUrl: 'https://example.com/image-viewer',
-        primaryMimeTypes: ['image/png', 'image/jpeg'], secondaryMimeTypes: ['image/svg+xml'], primaryFileExtensions: ['png', 'jpg'],
-        secondaryFileExtensions: ['svg'], supportsCreate: false, supportsImport: false, supportsMultiOpen: true, useByDefault: false,
+        id: '210987654321',
+        name: 'Sandbox Image Viewer',
+        objectType: 'image',
+        shortDescription: 'Shows PNG, JPEG and SVG images.',
+        longDescription: 'A sample viewer app for images stored in the sandbox.',
+        productUrl: 'https://example.com/image-viewer',
+        primaryMimeTypes: ['image/png', 'image/jpeg'],
+        secondaryMimeTypes: ['image/svg+xml'],
+        primaryFileExtensions: ['png', 'jpg'],
+        secondaryFileExtensions: ['svg'],
+        supportsCreate: false,
+        supportsImport: false,
+        supportsMultiOpen: true,
+        useByDefault: false,
       },
     ],
     reservedIds: [],

@@ -28,7 +28,19 @@ export type QueuedFault =
   /** Drop the connection of the next upload chunk after this many bytes were stored. */
   | { kind: 'resetUpload'; afterBytes: number };
 
-const SORT_KEYS = ['createdDate', 'folder', 'lastViewedByMeDate', 'modifiedByMeDate', 'modifiedDate', 'quotaBytesUsed', 'recency', 'sharedWithMeDate', 'starred', 'title', 'title_natural'] as const;
+const SORT_KEYS = [
+  'createdDate',
+  'folder',
+  'lastViewedByMeDate',
+  'modifiedByMeDate',
+  'modifiedDate',
+  'quotaBytesUsed',
+  'recency',
+  'sharedWithMeDate',
+  'starred',
+  'title',
+  'title_natural',
+] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -43,7 +55,10 @@ export class StorageService {
   /** The sandbox's OAuth authorization server; its access tokens are accepted like the built-in one. */
   readonly oauth: OAuthServer;
 
-  constructor(readonly store: Store, readonly sandbox?: SandboxContext) {
+  constructor(
+    readonly store: Store,
+    readonly sandbox?: SandboxContext,
+  ) {
     this.channels = new Channels(store);
     this.oauth = new OAuthServer(sandbox?.consentSecret);
   }
@@ -101,7 +116,13 @@ export class StorageService {
       return parseQuery(q);
     } catch (e) {
       if (e instanceof QuerySyntaxError) {
-        throw new ApiError(400, { domain: 'global', reason: 'invalid', message: 'Invalid query', locationType: 'parameter', location: 'q' });
+        throw new ApiError(400, {
+          domain: 'global',
+          reason: 'invalid',
+          message: 'Invalid query',
+          locationType: 'parameter',
+          location: 'q',
+        });
       }
       throw e;
     }
@@ -111,7 +132,11 @@ export class StorageService {
     if (!orderBy || !orderBy.trim()) return [];
     return orderBy.split(',').map((part) => {
       const [key, dir, extra] = part.trim().split(/\s+/);
-      if (!(SORT_KEYS as readonly string[]).includes(key) || (dir !== undefined && dir.toLowerCase() !== 'desc' && dir.toLowerCase() !== 'asc') || extra !== undefined) {
+      if (
+        !(SORT_KEYS as readonly string[]).includes(key) ||
+        (dir !== undefined && dir.toLowerCase() !== 'desc' && dir.toLowerCase() !== 'asc') ||
+        extra !== undefined
+      ) {
         throw badRequest(`Invalid sort key or direction: ${part.trim()}`, 'orderBy');
       }
       return { key: key as SortKey, desc: dir?.toLowerCase() === 'desc' };
@@ -137,7 +162,13 @@ export class StorageService {
     if (hit && hit.generation === this.store.generation) return hit.ids;
     const env = this.queryEnv();
     const s = this.store.state;
-    const candidates = opts.within !== undefined ? this.store.childIds(opts.within).map((id) => s.files[id]).filter(Boolean) : Object.values(s.files);
+    const candidates =
+      opts.within !== undefined
+        ? this.store
+            .childIds(opts.within)
+            .map((id) => s.files[id])
+            .filter(Boolean)
+        : Object.values(s.files);
     const matches = candidates.filter((f) => {
       if (f.id === s.rootId || s.drives[f.id]) return false;
       if (!f.spaces.some((sp) => opts.spaces.includes(sp))) return false;
@@ -157,26 +188,39 @@ export class StorageService {
 /** 412 when an `If-Match` header value names another version of the resource; `*` matches anything. */
 export function checkIfMatchHeader(header: string | undefined, currentEtag: string): void {
   if (!header) return;
-  const wanted = String(header).split(',').map((s) => s.trim().replace(/^W\//, ''));
+  const wanted = String(header)
+    .split(',')
+    .map((s) => s.trim().replace(/^W\//, ''));
   if (wanted.includes('*') || wanted.includes(currentEtag)) return;
   throw preconditionFailed();
 }
 
 function textContent(blobs: BlobStore, f: StoredFile): string {
   if (!f.content || f.content.size > 1_000_000) return '';
-  if (f.mimeType.startsWith('text/') || f.mimeType.startsWith('application/vnd.google-apps.') || f.mimeType === 'application/json') return blobs.readAll(f.content).toString('utf8');
+  if (
+    f.mimeType.startsWith('text/') ||
+    f.mimeType.startsWith('application/vnd.google-apps.') ||
+    f.mimeType === 'application/json'
+  )
+    return blobs.readAll(f.content).toString('utf8');
   return '';
 }
 
 function sortValue(f: StoredFile, key: SortKey): string | number {
   switch (key) {
-    case 'folder': return f.mimeType === FOLDER_MIME ? 0 : 1;
-    case 'starred': return f.starred ? 0 : 1;
+    case 'folder':
+      return f.mimeType === FOLDER_MIME ? 0 : 1;
+    case 'starred':
+      return f.starred ? 0 : 1;
     case 'title':
-    case 'title_natural': return f.title;
-    case 'quotaBytesUsed': return f.content?.size ?? 0;
-    case 'recency': return Date.parse(f.modifiedByMeDate ?? f.modifiedDate);
-    default: return Date.parse(f[key] ?? '') || 0;
+    case 'title_natural':
+      return f.title;
+    case 'quotaBytesUsed':
+      return f.content?.size ?? 0;
+    case 'recency':
+      return Date.parse(f.modifiedByMeDate ?? f.modifiedDate);
+    default:
+      return Date.parse(f[key] ?? '') || 0;
   }
 }
 
@@ -187,7 +231,8 @@ export function sortFiles(files: StoredFile[], orderBy: { key: SortKey; desc: bo
       const va = sortValue(a, key);
       const vb = sortValue(b, key);
       let c = 0;
-      if (typeof va === 'string' && typeof vb === 'string') c = key === 'title_natural' ? collator.compare(va, vb) : va < vb ? -1 : va > vb ? 1 : 0;
+      if (typeof va === 'string' && typeof vb === 'string')
+        c = key === 'title_natural' ? collator.compare(va, vb) : va < vb ? -1 : va > vb ? 1 : 0;
       else c = (va as number) - (vb as number);
       if (c !== 0) return desc ? -c : c;
     }

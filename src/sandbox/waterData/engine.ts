@@ -18,7 +18,10 @@ export class BudgetExceeded extends Error {}
 export class Budget {
   scanned = 0;
   private readonly started = Date.now();
-  constructor(private readonly maxScan: number, private readonly maxMs: number) {}
+  constructor(
+    private readonly maxScan: number,
+    private readonly maxMs: number,
+  ) {}
   tick(n = 1): void {
     this.scanned += n;
     if (this.scanned > this.maxScan) throw new BudgetExceeded('scan budget');
@@ -26,7 +29,12 @@ export class Budget {
   }
 }
 
-const OBSERVATION_FIELDS = new Set(['CharacteristicName', 'ActivityStartYear', 'ActivityMediaName', 'ActivityGroupType']);
+const OBSERVATION_FIELDS = new Set([
+  'CharacteristicName',
+  'ActivityStartYear',
+  'ActivityMediaName',
+  'ActivityGroupType',
+]);
 
 function datasetValues(d: Dataset, field: string): readonly (string | number | null)[] | undefined {
   switch (field) {
@@ -128,7 +136,10 @@ export function* execute(world: World, q: Query, budget: Budget): Generator<Hit>
     for (let k = i === from.loc ? from.k : 0; k < l.count; k++) {
       budget.tick();
       if (perObservation && f && !evaluate(f, observationAccessor(world, l, k, base))) continue;
-      yield { id: world.observationId(l, k), row: () => (records ? world.recordRow(l, k) : world.observationRow(l, k)) };
+      yield {
+        id: world.observationId(l, k),
+        row: () => (records ? world.recordRow(l, k) : world.observationRow(l, k)),
+      };
     }
   }
 }

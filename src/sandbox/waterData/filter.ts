@@ -19,7 +19,16 @@ export const MAX_NESTING = 100;
 
 const WORD = /(-?\d+(\.\d+)?)|([A-Za-z_][A-Za-z0-9_.]*)/y;
 
-const OPS: Record<string, 'eq' | 'ne' | 'lt' | 'gt' | 'lte' | 'gte'> = { eq: 'eq', ne: 'ne', lt: 'lt', gt: 'gt', lte: 'lte', gte: 'gte', le: 'lte', ge: 'gte' };
+const OPS: Record<string, 'eq' | 'ne' | 'lt' | 'gt' | 'lte' | 'gte'> = {
+  eq: 'eq',
+  ne: 'ne',
+  lt: 'lt',
+  gt: 'gt',
+  lte: 'lte',
+  gte: 'gte',
+  le: 'lte',
+  ge: 'gte',
+};
 
 interface Tok {
   t: 'id' | 'str' | 'num' | '(' | ')' | ',' | 'end';
@@ -91,7 +100,8 @@ export function parseExpr(s: string): Expr {
   const primary = (): Expr => {
     const k = take();
     if (k.t === '(') {
-      if (++depth > MAX_NESTING) throw new FilterError(`parentheses nest deeper than ${MAX_NESTING} levels at position ${k.at}`);
+      if (++depth > MAX_NESTING)
+        throw new FilterError(`parentheses nest deeper than ${MAX_NESTING} levels at position ${k.at}`);
       const e = or();
       expect(')', '")"');
       depth--;
@@ -165,7 +175,15 @@ export function fieldsOf(e: Expr, out = new Set<string>()): Set<string> {
 /** Values of a field for the thing being tested; several values mean "matches if any does". */
 export type Accessor = (field: string) => readonly (string | number | null)[];
 
-const NUMERIC = new Set(['Id', 'LocationId', 'Latitude', 'Longitude', 'LatitudeNormalized', 'LongitudeNormalized', 'ActivityStartYear']);
+const NUMERIC = new Set([
+  'Id',
+  'LocationId',
+  'Latitude',
+  'Longitude',
+  'LatitudeNormalized',
+  'LongitudeNormalized',
+  'ActivityStartYear',
+]);
 
 export function isNumericField(field: string): boolean {
   return NUMERIC.has(field);

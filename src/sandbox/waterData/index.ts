@@ -4,8 +4,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Emulator, EmulatorFactory, SandboxContext } from '../types';
 import {
-  RECORDS_DATA_CONTEXT, WATER_API_KEY_HEADER, WATER_ENTITY_SETS, WATER_FILTER_FIELDS, WATER_MAX_TOP, WATER_DEFAULT_TOP,
-  WATER_MIN_INTERVAL_MS, WATER_PATH_PREFIX, WATER_SELECT_FIELDS, type WaterEntitySet,
+  RECORDS_DATA_CONTEXT,
+  WATER_API_KEY_HEADER,
+  WATER_ENTITY_SETS,
+  WATER_FILTER_FIELDS,
+  WATER_MAX_TOP,
+  WATER_DEFAULT_TOP,
+  WATER_MIN_INTERVAL_MS,
+  WATER_PATH_PREFIX,
+  WATER_SELECT_FIELDS,
+  type WaterEntitySet,
 } from '../../shared/wire/waterData';
 import { FilterError, fieldsOf, isNumericField, parseExpr, type Expr } from './filter';
 import { Budget, BudgetExceeded, count, execute } from './engine';
@@ -70,7 +78,11 @@ export function waterEmulatorOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
   if (burst !== undefined) out.burst = Math.max(1, Math.floor(burst));
   if (env.API_WORKBENCH_WATER_RATE_STATUS === '429') out.rateLimitStatus = 429;
   const extra = env.API_WORKBENCH_WATER_EXTRA_KEYS;
-  if (extra) out.extraApiKeys = extra.split(',').map((k) => k.trim()).filter(Boolean);
+  if (extra)
+    out.extraApiKeys = extra
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
   const scan = num('API_WORKBENCH_WATER_MAX_SCAN_ROWS');
   if (scan !== undefined) out.maxScanRows = scan;
   if (env.API_WORKBENCH_WATER_TIMEOUT_STATUS === '408') out.timeoutStatus = 408;
@@ -78,13 +90,18 @@ export function waterEmulatorOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(`HTTP ${status}`);
   }
 }
 
 function appError(status: number, title: string, detail: string, parameter?: string): HttpError {
-  return new HttpError(status, { errors: [{ status: String(status), title, detail, ...(parameter ? { source: { parameter } } : {}) }] });
+  return new HttpError(status, {
+    errors: [{ status: String(status), title, detail, ...(parameter ? { source: { parameter } } : {}) }],
+  });
 }
 
 function sendCompact(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
@@ -143,7 +160,8 @@ function parseRequest(set: WaterEntitySet, rawQuery: string): Parsed {
     const fields = select.split(',').map((s) => s.trim());
     const allowed = WATER_SELECT_FIELDS[set];
     for (const f of fields) {
-      if (!allowed.includes(f)) throw appError(400, 'Bad Request', `Unknown $select field '${f}' for ${set}`, '$select');
+      if (!allowed.includes(f))
+        throw appError(400, 'Bad Request', `Unknown $select field '${f}' for ${set}`, '$select');
     }
     out.select = [...new Set(fields)];
   }
@@ -158,7 +176,8 @@ function parseRequest(set: WaterEntitySet, rawQuery: string): Parsed {
     }
     const allowed = WATER_FILTER_FIELDS[set];
     for (const f of fieldsOf(expr)) {
-      if (!allowed.includes(f)) throw appError(400, 'Bad Request', `Field '${f}' cannot be filtered on ${set}`, '$filter');
+      if (!allowed.includes(f))
+        throw appError(400, 'Bad Request', `Field '${f}' cannot be filtered on ${set}`, '$filter');
     }
     checkNumeric(expr, set);
     out.filter = expr;
@@ -167,15 +186,18 @@ function parseRequest(set: WaterEntitySet, rawQuery: string): Parsed {
 
   const top = params.get('$top');
   if (top !== undefined) {
-    if (!/^\d+$/.test(top) || Number(top) < 1) throw appError(400, 'Bad Request', '$top must be an integer from 1 to 10000', '$top');
-    if (Number(top) > WATER_MAX_TOP) throw appError(400, 'Bad Request', `$top ${top} is above the maximum of ${WATER_MAX_TOP}`, '$top');
+    if (!/^\d+$/.test(top) || Number(top) < 1)
+      throw appError(400, 'Bad Request', '$top must be an integer from 1 to 10000', '$top');
+    if (Number(top) > WATER_MAX_TOP)
+      throw appError(400, 'Bad Request', `$top ${top} is above the maximum of ${WATER_MAX_TOP}`, '$top');
     out.top = Number(top);
     out.topGiven = true;
   }
 
   const count = params.get('$count');
   if (count !== undefined) {
-    if (count !== 'true' && count !== 'false') throw appError(400, 'Bad Request', '$count must be true or false', '$count');
+    if (count !== 'true' && count !== 'false')
+      throw appError(400, 'Bad Request', '$count must be true or false', '$count');
     out.count = count === 'true';
   }
 
@@ -184,7 +206,8 @@ function parseRequest(set: WaterEntitySet, rawQuery: string): Parsed {
     const m = /^Id:(.+)$/.exec(token);
     if (!m) throw appError(400, 'Bad Request', '$skiptoken must look like Id:<id>', '$skiptoken');
     if (set === 'Metadata') {
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m[1])) throw appError(400, 'Bad Request', 'Metadata $skiptoken ids are UUIDs', '$skiptoken');
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m[1]))
+        throw appError(400, 'Bad Request', 'Metadata $skiptoken ids are UUIDs', '$skiptoken');
       out.after = m[1].toLowerCase();
     } else {
       if (!/^\d+$/.test(m[1])) throw appError(400, 'Bad Request', `${set} $skiptoken ids are integers`, '$skiptoken');
@@ -217,7 +240,8 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
   return (ctx: SandboxContext): Emulator => {
     const options: WaterEmulatorOptions = { ...DEFAULT_WATER_EMULATOR_OPTIONS, ...overrides };
     let world: World | undefined;
-    const getWorld = () => (world ??= new World({ seed: options.seed, datasets: options.datasets, observations: options.observations }));
+    const getWorld = () =>
+      (world ??= new World({ seed: options.seed, datasets: options.datasets, observations: options.observations }));
     const frontEnd = new FrontEnd({ intervalMs: options.minIntervalMs, burst: options.burst, now: options.now });
 
     const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
@@ -257,7 +281,9 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
         if (/[$ '"]/.test(rawQuery)) throw new HttpError(400, { message: null });
         const setName = url.pathname.slice(WATER_PATH_PREFIX.length).replace(/^\/+|\/+$/g, '');
         if (!(WATER_ENTITY_SETS as readonly string[]).includes(setName)) {
-          throw new HttpError(404, { message: `Resource not found: /${setName} (entity sets: ${WATER_ENTITY_SETS.join(', ')})` });
+          throw new HttpError(404, {
+            message: `Resource not found: /${setName} (entity sets: ${WATER_ENTITY_SETS.join(', ')})`,
+          });
         }
         const set = setName as WaterEntitySet;
         const p = parseRequest(set, rawQuery);
@@ -265,7 +291,15 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
         const w = getWorld();
         if (p.count) {
           const c = count(w, { set, filter: p.filter }, budget, options.estimateAbove);
-          sendCompact(res, 200, JSON.stringify({ value: c.value, 'odata.count': c.value, ...(c.estimate ? { '@odata.count.estimate': true } : {}) }));
+          sendCompact(
+            res,
+            200,
+            JSON.stringify({
+              value: c.value,
+              'odata.count': c.value,
+              ...(c.estimate ? { '@odata.count.estimate': true } : {}),
+            }),
+          );
           return;
         }
         const rows: Record<string, unknown>[] = [];
@@ -294,14 +328,19 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
         }
         const text = JSON.stringify(body);
         if (Buffer.byteLength(text) > options.maxResponseBytes) {
-          throw appError(413, 'Payload Too Large', `The result is larger than ${options.maxResponseBytes} bytes: lower $top or $select fewer fields`);
+          throw appError(
+            413,
+            'Payload Too Large',
+            `The result is larger than ${options.maxResponseBytes} bytes: lower $top or $select fewer fields`,
+          );
         }
         sendCompact(res, 200, text, headers);
       } catch (e) {
         if (e instanceof HttpError) {
           sendCompact(res, e.status, JSON.stringify(e.body));
         } else if (e instanceof BudgetExceeded) {
-          const body = options.timeoutStatus === 504 ? { message: 'Endpoint request timed out' } : { message: 'Request Timeout' };
+          const body =
+            options.timeoutStatus === 504 ? { message: 'Endpoint request timed out' } : { message: 'Request Timeout' };
           sendCompact(res, options.timeoutStatus, JSON.stringify(body));
         } else {
           throw e;
@@ -313,4 +352,5 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
   };
 }
 
-export const createWaterDataEmulator: EmulatorFactory = (ctx) => createWaterDataEmulatorWith(waterEmulatorOptionsFromEnv())(ctx);
+export const createWaterDataEmulator: EmulatorFactory = (ctx) =>
+  createWaterDataEmulatorWith(waterEmulatorOptionsFromEnv())(ctx);

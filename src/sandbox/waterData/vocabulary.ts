@@ -26,10 +26,46 @@ export const CHARACTERISTICS: readonly Characteristic[] = [
   { name: 'Dissolved oxygen saturation', unit: '%', low: 70, high: 112, decimals: 1, method: 'field' },
   { name: 'Specific conductance', unit: 'uS/cm', low: 40, high: 900, decimals: 0, method: 'field' },
   { name: 'Turbidity', unit: 'NTU', low: 0.3, high: 45, decimals: 2, method: 'field', media: 'surface' },
-  { name: 'Total Phosphorus, mixed forms', unit: 'mg/L', low: 0.005, high: 0.25, decimals: 4, method: 'lab', fraction: 'Total', speciation: 'as P' },
-  { name: 'Total Nitrogen, mixed forms', unit: 'mg/L', low: 0.1, high: 2.5, decimals: 3, method: 'lab', fraction: 'Total', speciation: 'as N' },
-  { name: 'Ammonia', unit: 'mg/L', low: 0.005, high: 0.4, decimals: 4, method: 'lab', fraction: 'Total', speciation: 'as N' },
-  { name: 'Nitrate', unit: 'ug/L', low: 10, high: 3000, decimals: 1, method: 'lab', fraction: 'Dissolved', speciation: 'as N' },
+  {
+    name: 'Total Phosphorus, mixed forms',
+    unit: 'mg/L',
+    low: 0.005,
+    high: 0.25,
+    decimals: 4,
+    method: 'lab',
+    fraction: 'Total',
+    speciation: 'as P',
+  },
+  {
+    name: 'Total Nitrogen, mixed forms',
+    unit: 'mg/L',
+    low: 0.1,
+    high: 2.5,
+    decimals: 3,
+    method: 'lab',
+    fraction: 'Total',
+    speciation: 'as N',
+  },
+  {
+    name: 'Ammonia',
+    unit: 'mg/L',
+    low: 0.005,
+    high: 0.4,
+    decimals: 4,
+    method: 'lab',
+    fraction: 'Total',
+    speciation: 'as N',
+  },
+  {
+    name: 'Nitrate',
+    unit: 'ug/L',
+    low: 10,
+    high: 3000,
+    decimals: 1,
+    method: 'lab',
+    fraction: 'Dissolved',
+    speciation: 'as N',
+  },
   { name: 'Chloride', unit: 'mg/L', low: 1, high: 120, decimals: 2, method: 'lab', fraction: 'Dissolved' },
   { name: 'Escherichia coli', unit: '#/100mL', low: 1, high: 400, decimals: 0, method: 'lab', media: 'surface' },
   { name: 'Total suspended solids', unit: 'mg/L', low: 1, high: 60, decimals: 1, method: 'lab', media: 'surface' },
@@ -53,7 +89,19 @@ export const ACTIVITY_BY_METHOD: Record<Method, { type: string; group: string }>
   lab: { type: 'Sample-Routine', group: 'Lab Sample' },
 };
 
-export const SURFACE_LOCATION_TYPES = ['River/Stream', 'River/Stream', 'River/Stream', 'Lake/Pond', 'Lake/Pond', 'Estuary', 'Wetland', 'Reservoir', 'Great Lake', 'Pond-Stormwater', 'Canal Drainage'];
+export const SURFACE_LOCATION_TYPES = [
+  'River/Stream',
+  'River/Stream',
+  'River/Stream',
+  'Lake/Pond',
+  'Lake/Pond',
+  'Estuary',
+  'Wetland',
+  'Reservoir',
+  'Great Lake',
+  'Pond-Stormwater',
+  'Canal Drainage',
+];
 export const GROUND_LOCATION_TYPES = ['Well', 'Spring', 'Piezometer'];
 
 export const EQUIPMENT_BY_METHOD: Record<Method, readonly string[]> = {
@@ -62,7 +110,13 @@ export const EQUIPMENT_BY_METHOD: Record<Method, readonly string[]> = {
   lab: ['Water Bottle', 'Van Dorn Bottle', 'Kemmerer Bottle', 'Pump/Peristaltic', 'Whirl-pak bag'],
 };
 
-export const LABORATORIES = ['ALS Environmental', 'Bureau Veritas', 'SGS Canada', 'Maxxam Analytics', 'Caduceon Environmental Laboratories'];
+export const LABORATORIES = [
+  'ALS Environmental',
+  'Bureau Veritas',
+  'SGS Canada',
+  'Maxxam Analytics',
+  'Caduceon Environmental Laboratories',
+];
 export const ANALYTICAL_METHODS: readonly { id: string; context: string; name: string }[] = [
   { id: '4500-P E', context: 'APHA', name: 'Phosphorus by ascorbic acid' },
   { id: '4500-NH3 G', context: 'APHA', name: 'Ammonia by automated phenate' },
@@ -92,10 +146,51 @@ export const LICENCES: readonly { licence: string; disclaimer: string }[] = [
   { licence: 'https://opendatacommons.org/licenses/pddl/1-0/', disclaimer: '' },
   {
     licence: 'https://open.canada.ca/en/open-government-licence-canada',
-    disclaimer: 'Contains information licensed under the Open Government Licence – Canada. The data steward provides this information as is and makes no warranty of its accuracy.',
+    disclaimer:
+      'Contains information licensed under the Open Government Licence – Canada. The data steward provides this information as is and makes no warranty of its accuracy.',
   },
 ];
 
-export const WATER_BODIES = ['Creek', 'River', 'Brook', 'Lake', 'Bay', 'Marsh', 'Pond', 'Stream', 'Harbour', 'Reservoir'];
-export const PLACE_WORDS = ['Maple', 'Cedar', 'Otter', 'Beaver', 'Heron', 'Loon', 'Birch', 'Willow', 'Moose', 'Salmon', 'Granite', 'Pine', 'Elk', 'Raven', 'Spruce', 'Trout', 'Fox', 'Cranberry', 'Aspen', 'Sturgeon'];
-export const ORGANIZATIONS = ['Watershed Stewards', 'River Keepers', 'Lake Association', 'Conservation Authority', 'Community Monitoring Network', 'First Nation Guardians', 'Environmental Society'];
+export const WATER_BODIES = [
+  'Creek',
+  'River',
+  'Brook',
+  'Lake',
+  'Bay',
+  'Marsh',
+  'Pond',
+  'Stream',
+  'Harbour',
+  'Reservoir',
+];
+export const PLACE_WORDS = [
+  'Maple',
+  'Cedar',
+  'Otter',
+  'Beaver',
+  'Heron',
+  'Loon',
+  'Birch',
+  'Willow',
+  'Moose',
+  'Salmon',
+  'Granite',
+  'Pine',
+  'Elk',
+  'Raven',
+  'Spruce',
+  'Trout',
+  'Fox',
+  'Cranberry',
+  'Aspen',
+  'Sturgeon',
+];
+export const ORGANIZATIONS = [
+  'Watershed Stewards',
+  'River Keepers',
+  'Lake Association',
+  'Conservation Authority',
+  'Community Monitoring Network',
+  'First Nation Guardians',
+  'Environmental Society',
+];

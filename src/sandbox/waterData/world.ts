@@ -2,8 +2,19 @@
 // descriptors; observations are never stored: row k of a location is computed from (seed, location, k),
 // so the volume setting can reach millions of rows without memory growth.
 import {
-  ACTIVITY_BY_METHOD, ANALYTICAL_METHODS, CHARACTERISTICS, EQUIPMENT_BY_METHOD, GROUND_LOCATION_TYPES, LABORATORIES,
-  LICENCES, ORGANIZATIONS, PLACE_WORDS, PROVINCES, SURFACE_LOCATION_TYPES, WATER_BODIES, type Characteristic,
+  ACTIVITY_BY_METHOD,
+  ANALYTICAL_METHODS,
+  CHARACTERISTICS,
+  EQUIPMENT_BY_METHOD,
+  GROUND_LOCATION_TYPES,
+  LABORATORIES,
+  LICENCES,
+  ORGANIZATIONS,
+  PLACE_WORDS,
+  PROVINCES,
+  SURFACE_LOCATION_TYPES,
+  WATER_BODIES,
+  type Characteristic,
 } from './vocabulary';
 import { HUB_BASINS, placePoint } from './geography';
 
@@ -168,9 +179,12 @@ export class World {
     // Every location measures water temperature; the rest is a deterministic subset.
     const nChars = 2 + Math.floor(this.rand(22, i) * 5);
     const chosen = new Set<Characteristic>([eligible[0]]);
-    for (let k = 0; chosen.size < nChars && k < 50; k++) chosen.add(eligible[Math.floor(this.rand(23, i, k) * eligible.length)]);
+    for (let k = 0; chosen.size < nChars && k < 50; k++)
+      chosen.add(eligible[Math.floor(this.rand(23, i, k) * eligible.length)]);
     const characteristics = [...chosen];
-    const startDay = Math.floor(Date.UTC(2005 + Math.floor(this.rand(24, i) * 14), 0, 1) / DAY_MS) + Math.floor(this.rand(25, i) * 300);
+    const startDay =
+      Math.floor(Date.UTC(2005 + Math.floor(this.rand(24, i) * 14), 0, 1) / DAY_MS) +
+      Math.floor(this.rand(25, i) * 300);
     const spanDays = Math.max(30, Math.floor((LAST_DAY - startDay) * (0.3 + 0.7 * this.rand(26, i))));
     const target = perLocation * (0.5 + this.rand(27, i));
     const samples = Math.max(1, Math.round(target / characteristics.length));
@@ -184,7 +198,9 @@ export class World {
     const regions = ['admin.2.ca', `admin.4.ca.${dataset.province}`];
     if (prov.hub) regions.push(`hub.${prov.hub}`);
     // A hub is a basin: its sites lie inside it, not merely inside the province.
-    const point = placePoint(prov, prov.hub ? HUB_BASINS[prov.hub] : undefined, (attempt, axis) => this.rand(axis === 0 ? 31 : 32, i, attempt));
+    const point = placePoint(prov, prov.hub ? HUB_BASINS[prov.hub] : undefined, (attempt, axis) =>
+      this.rand(axis === 0 ? 31 : 32, i, attempt),
+    );
     return {
       index: i,
       id,
@@ -284,10 +300,14 @@ export class World {
       ProgressCode: this.rand(40, d.index) < 0.7 ? 'onGoing' : 'completed',
       MaintenanceFrequencyCode: this.rand(41, d.index) < 0.5 ? 'asNeeded' : 'annually',
       Abstract: `Community-based monitoring of water quality across ${d.locations.length} sites in ${PROVINCES[d.province].name}.`,
-      DataCollectionInformation: 'Field measurements with calibrated multiparameter probes; grab samples analysed by an accredited laboratory.',
+      DataCollectionInformation:
+        'Field measurements with calibrated multiparameter probes; grab samples analysed by an accredited laboratory.',
       DataProcessing: 'Values reviewed by the data steward; outliers flagged in ResultComment.',
       FundingSources: `${PROVINCES[d.province].name} Environmental Monitoring Fund`,
-      DataSourceURL: this.rand(42, d.index) < 0.5 ? null : `https://${d.organization.toLowerCase().replace(/[^a-z]+/g, '')}.example.org/data`,
+      DataSourceURL:
+        this.rand(42, d.index) < 0.5
+          ? null
+          : `https://${d.organization.toLowerCase().replace(/[^a-z]+/g, '')}.example.org/data`,
       OtherDataSources: '',
       Citation: `${d.organization}. ${year}. "${d.name}" (dataset). ${d.version}. DataStream. https://doi.org/${d.doi}.`,
       Licence: d.licence,
@@ -325,7 +345,9 @@ export class World {
     const day = this.dayOf(l, k);
     const s = Math.floor(k / l.characteristics.length);
     const activity = ACTIVITY_BY_METHOD[c.method];
-    const minutes = (7 * 60 + Math.floor(this.rand(50, l.index, s) * 10 * 60) + (c.method === 'logger' ? (s % 24) * 60 : 0)) % (24 * 60);
+    const minutes =
+      (7 * 60 + Math.floor(this.rand(50, l.index, s) * 10 * 60) + (c.method === 'logger' ? (s % 24) * 60 : 0)) %
+      (24 * 60);
     const time = `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}:00`;
     // A seasonal cycle plus noise keeps charts plausible; a few lab results fall below detection.
     const doy = ((day % 365) + 365) % 365;
@@ -335,9 +357,12 @@ export class World {
     const raw = c.low + (c.high - c.low) * Math.min(1, Math.max(0, phase + noise));
     const notDetected = c.method === 'lab' && this.rand(52, l.index, k) < 0.04;
     const lab = c.method === 'lab';
-    const method = lab ? ANALYTICAL_METHODS[Math.floor(this.rand(53, l.index, c.name.length) * ANALYTICAL_METHODS.length)] : undefined;
+    const method = lab
+      ? ANALYTICAL_METHODS[Math.floor(this.rand(53, l.index, c.name.length) * ANALYTICAL_METHODS.length)]
+      : undefined;
     const equipment = EQUIPMENT_BY_METHOD[c.method];
-    const comment = this.rand(54, l.index, k) < 0.01 ? 'Value flagged by data steward: probe recalibrated after reading.' : null;
+    const comment =
+      this.rand(54, l.index, k) < 0.01 ? 'Value flagged by data steward: probe recalibrated after reading.' : null;
     return {
       Id: this.observationId(l, k),
       DOI: l.dataset.doi,

@@ -49,7 +49,11 @@ export function parseCredential(raw: string | undefined): BoundCredential | unde
  * from the user's own (global) settings rather than a workspace or folder: only then may a legacy,
  * unbound value be bound silently, since the user already sent it there before binding existed.
  */
-export function decideCredential(stored: BoundCredential | undefined, targetUrl: string, fromUserSettings: boolean): CredentialDecision {
+export function decideCredential(
+  stored: BoundCredential | undefined,
+  targetUrl: string,
+  fromUserSettings: boolean,
+): CredentialDecision {
   if (!stored) return { kind: 'none' };
   const origin = originOf(targetUrl);
   if (stored.origins.includes(origin)) return { kind: 'send', value: stored.value };

@@ -49,7 +49,8 @@ export const singleHopFetch: HttpFetch = async (url, init = {}) => {
 };
 
 function toNodeBody(body: HttpBody | undefined): string | Buffer | Readable | undefined {
-  if (body instanceof Uint8Array && !Buffer.isBuffer(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body instanceof Uint8Array && !Buffer.isBuffer(body))
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return body;
 }
 
@@ -66,7 +67,8 @@ export function guardFetch(inner: HttpFetch, defaults: { timeoutMs?: number } = 
       const location = res.headers.get('location');
       if (!isRedirect(res.status) || location === null) return res;
       await res.text().catch(() => '');
-      if (redirects >= MAX_REDIRECTS) throw new RedirectError(`Too many redirects (more than ${MAX_REDIRECTS}) from ${redactUrl(url)}.`);
+      if (redirects >= MAX_REDIRECTS)
+        throw new RedirectError(`Too many redirects (more than ${MAX_REDIRECTS}) from ${redactUrl(url)}.`);
       hop = nextHop(hop, res.status, location);
     }
   };
@@ -81,7 +83,8 @@ async function oneHop(inner: HttpFetch, hop: Hop, init: HttpRequest, timeoutMs: 
     return await inner(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, signal });
   } catch (e) {
     if (init.signal?.aborted) throw abortError();
-    if (timer.signal.aborted) throw new TimeoutError(`No answer from ${new URL(hop.url).origin} within ${Math.round(timeoutMs / 1000)} s.`);
+    if (timer.signal.aborted)
+      throw new TimeoutError(`No answer from ${new URL(hop.url).origin} within ${Math.round(timeoutMs / 1000)} s.`);
     throw redactError(e);
   } finally {
     clearTimeout(t);

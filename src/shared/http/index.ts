@@ -6,4 +6,12 @@ export { RedirectError, nextHop } from './redirects';
 export { redactError, redactHeaders, redactText, redactUrl } from './redact';
 export { abortError, isAbortError, sleep } from './sleep';
 export { backoffDelay, durationMs, retryAfterMs, type Backoff } from './backoff';
-export { allowOrigin, decideCredential, originOf, parseCredential, serializeCredential, type BoundCredential, type CredentialDecision } from './credentialOrigin';
+export {
+  allowOrigin,
+  decideCredential,
+  originOf,
+  parseCredential,
+  serializeCredential,
+  type BoundCredential,
+  type CredentialDecision,
+} from './credentialOrigin';

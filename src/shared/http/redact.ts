@@ -53,7 +53,8 @@ export function redactText(text: string): string {
 /** A copy of the headers with every credential value replaced; names are kept so logs show what was sent. */
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : redactText(value);
+  for (const [name, value] of Object.entries(headers))
+    out[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : redactText(value);
   return out;
 }
 

@@ -48,7 +48,9 @@ export function nextHop(from: Hop, status: number, location: string): Hop {
     body = undefined;
     headers = withoutHeaders(headers, ['content-type', 'content-length', 'content-encoding', 'content-range']);
   } else if (body instanceof Readable) {
-    throw new RedirectError(`${redactUrl(from.url)} redirected (${status}) a streamed upload, which cannot be sent twice.`);
+    throw new RedirectError(
+      `${redactUrl(from.url)} redirected (${status}) a streamed upload, which cannot be sent twice.`,
+    );
   }
   const hop: Hop = { url: target.href, method, headers, body };
   return sameOrigin(from.url, hop.url) ? hop : withoutCredentials(from, hop);
@@ -65,7 +67,9 @@ export function withoutCredentials(from: Hop, hop: Hop): Hop {
   const decoded = safeDecode(url.href);
   for (const s of secrets) {
     if (decoded.includes(s)) {
-      throw new RedirectError(`Refused a redirect from ${new URL(from.url).origin} to ${url.origin}: the new address carries the credential meant for ${new URL(from.url).origin}.`);
+      throw new RedirectError(
+        `Refused a redirect from ${new URL(from.url).origin} to ${url.origin}: the new address carries the credential meant for ${new URL(from.url).origin}.`,
+      );
     }
   }
   return { ...hop, url: url.href, headers };

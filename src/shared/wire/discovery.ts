@@ -28,5 +28,10 @@ export interface DirectoryList {
 
 /** Google's error envelope, as the directory returns it. */
 export interface DirectoryError {
-  error: { code: number; message: string; errors?: { domain: string; reason: string; message: string }[]; status: string };
+  error: {
+    code: number;
+    message: string;
+    errors?: { domain: string; reason: string; message: string }[];
+    status: string;
+  };
 }

@@ -89,7 +89,10 @@ export interface Tool {
 }
 
 export interface ToolConfig {
-  functionCallingConfig?: { mode?: 'AUTO' | 'ANY' | 'NONE' | 'MODE_UNSPECIFIED' | (string & {}); allowedFunctionNames?: string[] };
+  functionCallingConfig?: {
+    mode?: 'AUTO' | 'ANY' | 'NONE' | 'MODE_UNSPECIFIED' | (string & {});
+    allowedFunctionNames?: string[];
+  };
   [extra: string]: unknown;
 }
 

@@ -25,7 +25,11 @@ export function consentTicket(secret: string, request: ConsentBinding): string {
 }
 
 /** Constant-time check of a presented ticket; false for a missing secret or ticket. */
-export function ticketMatches(secret: string | undefined, request: ConsentBinding, presented: string | null | undefined): boolean {
+export function ticketMatches(
+  secret: string | undefined,
+  request: ConsentBinding,
+  presented: string | null | undefined,
+): boolean {
   if (!secret || !presented) return false;
   const expected = Buffer.from(consentTicket(secret, request));
   const given = Buffer.from(presented);

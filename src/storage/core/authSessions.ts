@@ -31,10 +31,17 @@ export function newSessionRecord(tokens: TokenSet, account: StorageAccount, scop
 }
 
 /** The account label of an `about` answer; falls back to a neutral name, never to a token. */
-export function accountOf(about: { user?: { displayName?: string; emailAddress?: string; permissionId?: string } } | undefined, issuer: string): StorageAccount {
+export function accountOf(
+  about: { user?: { displayName?: string; emailAddress?: string; permissionId?: string } } | undefined,
+  issuer: string,
+): StorageAccount {
   const u = about?.user;
   const id = u?.emailAddress || u?.permissionId || new URL(issuer).host;
-  const label = u?.emailAddress ? (u.displayName ? `${u.displayName} <${u.emailAddress}>` : u.emailAddress) : u?.displayName || `Storage account (${new URL(issuer).host})`;
+  const label = u?.emailAddress
+    ? u.displayName
+      ? `${u.displayName} <${u.emailAddress}>`
+      : u.emailAddress
+    : u?.displayName || `Storage account (${new URL(issuer).host})`;
   return { id, label };
 }
 
@@ -52,13 +59,28 @@ export function parseSessionRecord(text: string | undefined): SessionRecord | un
   const t = r.tokens as Partial<Record<keyof TokenSet, unknown>> | undefined;
   const a = r.account as Partial<Record<keyof StorageAccount, unknown>> | undefined;
   const isStr = (x: unknown): x is string => typeof x === 'string';
-  if (!isStr(r.id) || !a || !isStr(a.id) || !isStr(a.label) || !Array.isArray(r.scopes) || !r.scopes.every(isStr)) return undefined;
-  if (!t || !isStr(t.accessToken) || !isStr(t.issuer) || typeof t.expiresAt !== 'number' || (t.refreshToken !== undefined && !isStr(t.refreshToken)) || (t.scope !== undefined && !isStr(t.scope))) return undefined;
+  if (!isStr(r.id) || !a || !isStr(a.id) || !isStr(a.label) || !Array.isArray(r.scopes) || !r.scopes.every(isStr))
+    return undefined;
+  if (
+    !t ||
+    !isStr(t.accessToken) ||
+    !isStr(t.issuer) ||
+    typeof t.expiresAt !== 'number' ||
+    (t.refreshToken !== undefined && !isStr(t.refreshToken)) ||
+    (t.scope !== undefined && !isStr(t.scope))
+  )
+    return undefined;
   return {
     id: r.id,
     account: { id: a.id, label: a.label },
     scopes: r.scopes,
-    tokens: { accessToken: t.accessToken, expiresAt: t.expiresAt, issuer: t.issuer, ...(t.refreshToken !== undefined ? { refreshToken: t.refreshToken } : {}), ...(t.scope !== undefined ? { scope: t.scope } : {}) },
+    tokens: {
+      accessToken: t.accessToken,
+      expiresAt: t.expiresAt,
+      issuer: t.issuer,
+      ...(t.refreshToken !== undefined ? { refreshToken: t.refreshToken } : {}),
+      ...(t.scope !== undefined ? { scope: t.scope } : {}),
+    },
   };
 }
 

@@ -21,7 +21,11 @@ export interface AuthorizationRequest {
   redirectUri: string;
 }
 
-export function buildAuthorization(config: OAuthConfig, redirectUri: string, scopes: readonly string[] = config.scopes): AuthorizationRequest {
+export function buildAuthorization(
+  config: OAuthConfig,
+  redirectUri: string,
+  scopes: readonly string[] = config.scopes,
+): AuthorizationRequest {
   const { verifier, challenge } = pkcePair();
   const state = randomBytes(16).toString('base64url');
   const params = new URLSearchParams({
@@ -36,7 +40,10 @@ export function buildAuthorization(config: OAuthConfig, redirectUri: string, sco
     prompt: 'consent',
   });
   if (config.consentSecret) {
-    params.set(CONSENT_TICKET_PARAM, consentTicket(config.consentSecret, { clientId: config.clientId, redirectUri, state, codeChallenge: challenge }));
+    params.set(
+      CONSENT_TICKET_PARAM,
+      consentTicket(config.consentSecret, { clientId: config.clientId, redirectUri, state, codeChallenge: challenge }),
+    );
   }
   const url = new URL(config.authorizationEndpoint);
   // Keep any query the endpoint already has (some providers put a tenant there).
@@ -44,7 +51,8 @@ export function buildAuthorization(config: OAuthConfig, redirectUri: string, sco
   return { url: url.href, state, verifier, redirectUri };
 }
 
-export type RedirectOutcome = { kind: 'code'; code: string } | { kind: 'error'; error: OAuthError } | { kind: 'foreign' };
+export type RedirectOutcome =
+  { kind: 'code'; code: string } | { kind: 'error'; error: OAuthError } | { kind: 'foreign' };
 
 /**
  * Reads the redirect's query. A foreign or missing `state` is not our answer (it may be forged by
@@ -53,9 +61,17 @@ export type RedirectOutcome = { kind: 'code'; code: string } | { kind: 'error'; 
 export function readRedirect(request: Pick<AuthorizationRequest, 'state'>, query: URLSearchParams): RedirectOutcome {
   if (query.get('state') !== request.state) return { kind: 'foreign' };
   const error = query.get('error');
-  if (error) return { kind: 'error', error: new OAuthError(error, query.get('error_description') ?? 'The authorization was denied.') };
+  if (error)
+    return {
+      kind: 'error',
+      error: new OAuthError(error, query.get('error_description') ?? 'The authorization was denied.'),
+    };
   const code = query.get('code');
-  if (!code) return { kind: 'error', error: new OAuthError('invalid_response', 'The redirect carried neither a code nor an error.') };
+  if (!code)
+    return {
+      kind: 'error',
+      error: new OAuthError('invalid_response', 'The redirect carried neither a code nor an error.'),
+    };
   return { kind: 'code', code };
 }
 
@@ -84,7 +100,8 @@ const PAGE = (title: string, text: string) =>
  */
 export class LoopbackReceiver {
   private server: http.Server | undefined;
-  private waiting: { request: AuthorizationRequest; resolve: (code: string) => void; reject: (e: Error) => void } | undefined;
+  private waiting:
+    { request: AuthorizationRequest; resolve: (code: string) => void; reject: (e: Error) => void } | undefined;
 
   /** Listens on 127.0.0.1 on a free port; returns the local redirect URI. */
   async listen(): Promise<string> {
@@ -100,7 +117,10 @@ export class LoopbackReceiver {
   /** Waits for the redirect of `request`; rejects on an OAuth error, abort, or after `timeoutMs`. */
   waitFor(request: AuthorizationRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string> {
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new OAuthError('timeout', 'The browser did not return from the sign-in page in time.')), opts.timeoutMs ?? 5 * 60_000);
+      const timer = setTimeout(
+        () => fail(new OAuthError('timeout', 'The browser did not return from the sign-in page in time.')),
+        opts.timeoutMs ?? 5 * 60_000,
+      );
       const onAbort = () => fail(new OAuthError('cancelled', 'Sign-in was cancelled.'));
       const done = () => {
         clearTimeout(timer);
@@ -133,13 +153,19 @@ export class LoopbackReceiver {
   private answer(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const send = (status: number, title: string, text: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' });
+      res.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+      });
       res.end(PAGE(title, text));
     };
     if (req.method !== 'GET' || url.pathname !== '/callback') return send(404, 'Not found', 'Nothing here.');
     const waiting = this.waiting;
     const outcome = waiting ? readRedirect(waiting.request, url.searchParams) : ({ kind: 'foreign' } as const);
-    if (outcome.kind === 'foreign' || !waiting) return send(400, 'Sign-in failed', 'Unexpected sign-in response. Start the sign-in again from VS Code.');
+    if (outcome.kind === 'foreign' || !waiting)
+      return send(400, 'Sign-in failed', 'Unexpected sign-in response. Start the sign-in again from VS Code.');
     if (outcome.kind === 'error') {
       send(200, 'Sign-in failed', 'Access was not granted. You can close this window.');
       return waiting.reject(outcome.error);

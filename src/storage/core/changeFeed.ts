@@ -21,7 +21,10 @@ export class ChangeFeed {
   /** Last known parents per file, to refresh the folder a file left. */
   private readonly knownParents = new Map<string, string[]>();
 
-  constructor(private readonly client: StorageClient, private readonly opts: { includeDrives?: boolean } = {}) {}
+  constructor(
+    private readonly client: StorageClient,
+    private readonly opts: { includeDrives?: boolean } = {},
+  ) {}
 
   onChanges(listener: (batch: ChangeBatch) => void): () => void {
     this.listeners.add(listener);
@@ -45,7 +48,8 @@ export class ChangeFeed {
           maxResults: 500,
           includeItemsFromAllDrives: this.opts.includeDrives ?? true,
           supportsAllDrives: true,
-          fields: 'nextPageToken,newStartPageToken,items(id,changeType,fileId,deleted,driveId,file(id,title,mimeType,parents(id),labels(trashed),etag,modifiedDate))',
+          fields:
+            'nextPageToken,newStartPageToken,items(id,changeType,fileId,deleted,driveId,file(id,title,mimeType,parents(id),labels(trashed),etag,modifiedDate))',
         });
         changes.push(...(page.items ?? []));
         if (page.nextPageToken) token = page.nextPageToken;
@@ -64,9 +68,11 @@ export class ChangeFeed {
   start(intervalMs: number, onError?: (e: unknown) => void): void {
     this.stop();
     const tick = () => {
-      this.poll().catch((e) => onError?.(e)).finally(() => {
-        if (this.timer) this.timer = setTimeout(tick, intervalMs);
-      });
+      this.poll()
+        .catch((e) => onError?.(e))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, intervalMs);
+        });
     };
     this.timer = setTimeout(tick, intervalMs);
   }

@@ -14,7 +14,10 @@ export class ChangeWatcher {
   /** Notifications received (sync included), for diagnostics. */
   received = 0;
 
-  constructor(private readonly client: StorageClient, private readonly onNotify: (state: string) => void) {}
+  constructor(
+    private readonly client: StorageClient,
+    private readonly onNotify: (state: string) => void,
+  ) {}
 
   async start(pageToken: string): Promise<Channel> {
     const secret = randomBytes(16).toString('hex');
@@ -33,7 +36,17 @@ export class ChangeWatcher {
     });
     const address = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/notifications`;
     try {
-      this.channel = await this.client.call('changes.watch', { pageToken, supportsAllDrives: true, includeItemsFromAllDrives: true }, { id: `aw-${randomBytes(8).toString('hex')}`, type: 'web_hook', address, token: secret, expiration: String(Date.now() + 24 * 3_600_000) });
+      this.channel = await this.client.call(
+        'changes.watch',
+        { pageToken, supportsAllDrives: true, includeItemsFromAllDrives: true },
+        {
+          id: `aw-${randomBytes(8).toString('hex')}`,
+          type: 'web_hook',
+          address,
+          token: secret,
+          expiration: String(Date.now() + 24 * 3_600_000),
+        },
+      );
     } catch (e) {
       this.server.close();
       this.server = undefined;
@@ -45,7 +58,8 @@ export class ChangeWatcher {
   async stop(): Promise<void> {
     const ch = this.channel;
     this.channel = undefined;
-    if (ch?.id) await this.client.call('channels.stop', {}, { id: ch.id, resourceId: ch.resourceId }).catch(() => undefined);
+    if (ch?.id)
+      await this.client.call('channels.stop', {}, { id: ch.id, resourceId: ch.resourceId }).catch(() => undefined);
     this.server?.close();
     this.server?.closeAllConnections?.();
     this.server = undefined;

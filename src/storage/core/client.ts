@@ -51,7 +51,12 @@ export class StorageClient {
   }
 
   /** Performs one operation of the description, typed by its id (parameters, body and answer). */
-  async call<K extends OperationId>(id: K, params: ParamsOf<K>, body?: RequestOf<K>, opts: CallOptions = {}): Promise<ResponseOf<K>> {
+  async call<K extends OperationId>(
+    id: K,
+    params: ParamsOf<K>,
+    body?: RequestOf<K>,
+    opts: CallOptions = {},
+  ): Promise<ResponseOf<K>> {
     return this.parse<ResponseOf<K>>(await this.send(id, params as ParamRecord, { ...opts, body }));
   }
 
@@ -59,12 +64,21 @@ export class StorageClient {
    * Performs an operation chosen at run time (a full method id such as `drive.files.list` is also
    * accepted); the answer is unchecked JSON. Only for callers whose id comes from outside the code.
    */
-  async callById(methodId: string, params: Record<string, QueryValue> = {}, body?: unknown, opts: CallOptions = {}): Promise<unknown> {
+  async callById(
+    methodId: string,
+    params: Record<string, QueryValue> = {},
+    body?: unknown,
+    opts: CallOptions = {},
+  ): Promise<unknown> {
     return this.parse<unknown>(await this.send(methodId, params, { ...opts, body }));
   }
 
   /** Like `call` but hands back the response (media downloads, uploads, status codes). */
-  raw<K extends OperationId>(id: K, params: ParamsOf<K>, opts: RawOptions & { body?: RequestOf<K> } = {}): Promise<ResponseLike> {
+  raw<K extends OperationId>(
+    id: K,
+    params: ParamsOf<K>,
+    opts: RawOptions & { body?: RequestOf<K> } = {},
+  ): Promise<ResponseLike> {
     return this.send(id, params as ParamRecord, opts);
   }
 
@@ -77,7 +91,10 @@ export class StorageClient {
   private send(methodId: string, params: Record<string, QueryValue>, opts: RawOptions): Promise<ResponseLike> {
     const op = this.ops.get(methodId);
     // Compact JSON (a documented global parameter): smaller answers, faster to send and parse.
-    const { path, query } = this.ops.resolve(op, params.alt === 'media' || params.prettyPrint !== undefined ? params : { ...params, prettyPrint: false });
+    const { path, query } = this.ops.resolve(
+      op,
+      params.alt === 'media' || params.prettyPrint !== undefined ? params : { ...params, prettyPrint: false },
+    );
     return this.transport.send({
       method: op.httpMethod,
       path,
@@ -118,7 +135,11 @@ export class StorageClient {
   }
 
   /** Children of a folder with their metadata (files.list on `'<id>' in parents`). */
-  listFolder(folderId: string, opts: { includeTrashed?: boolean; pageSize?: number; orderBy?: string; fields?: string; allDrives?: boolean } = {}, signal?: AbortSignal): Promise<W.File[]> {
+  listFolder(
+    folderId: string,
+    opts: { includeTrashed?: boolean; pageSize?: number; orderBy?: string; fields?: string; allDrives?: boolean } = {},
+    signal?: AbortSignal,
+  ): Promise<W.File[]> {
     return this.listAllFiles(folderQuery(folderId, opts), signal);
   }
 
@@ -127,8 +148,21 @@ export class StorageClient {
   }
 
   /** The bytes of a blob (`alt=media`), optionally of an older revision. */
-  async download(fileId: string, opts: { revisionId?: string; signal?: AbortSignal; acknowledgeAbuse?: boolean } = {}): Promise<Buffer> {
-    const res = await this.raw('files.get', { fileId, alt: 'media', revisionId: opts.revisionId, acknowledgeAbuse: opts.acknowledgeAbuse, supportsAllDrives: true }, { signal: opts.signal });
+  async download(
+    fileId: string,
+    opts: { revisionId?: string; signal?: AbortSignal; acknowledgeAbuse?: boolean } = {},
+  ): Promise<Buffer> {
+    const res = await this.raw(
+      'files.get',
+      {
+        fileId,
+        alt: 'media',
+        revisionId: opts.revisionId,
+        acknowledgeAbuse: opts.acknowledgeAbuse,
+        supportsAllDrives: true,
+      },
+      { signal: opts.signal },
+    );
     return Buffer.from(await res.arrayBuffer());
   }
 
@@ -137,13 +171,20 @@ export class StorageClient {
     return Buffer.from(await res.arrayBuffer());
   }
 
-  listChildren(folderId: string, params: Omit<ParamsOf<'children.list'>, 'folderId'> = {}, signal?: AbortSignal): Promise<W.ChildList> {
+  listChildren(
+    folderId: string,
+    params: Omit<ParamsOf<'children.list'>, 'folderId'> = {},
+    signal?: AbortSignal,
+  ): Promise<W.ChildList> {
     return this.call('children.list', { ...params, folderId }, undefined, { signal });
   }
 }
 
 /** files.list parameters for one folder's children, folders first. */
-export function folderQuery(folderId: string, opts: { includeTrashed?: boolean; pageSize?: number; orderBy?: string; fields?: string; allDrives?: boolean } = {}): ParamsOf<'files.list'> {
+export function folderQuery(
+  folderId: string,
+  opts: { includeTrashed?: boolean; pageSize?: number; orderBy?: string; fields?: string; allDrives?: boolean } = {},
+): ParamsOf<'files.list'> {
   const q = `${quote(folderId)} in parents${opts.includeTrashed ? '' : ' and trashed = false'}`;
   return {
     q,

@@ -17,12 +17,18 @@ export interface DownloadOptions {
 function bodyStream(res: ResponseLike): Readable {
   const b = res.body as unknown;
   if (b instanceof Readable) return b;
-  if (b && typeof (b as { getReader?: unknown }).getReader === 'function') return Readable.fromWeb(b as import('node:stream/web').ReadableStream);
+  if (b && typeof (b as { getReader?: unknown }).getReader === 'function')
+    return Readable.fromWeb(b as import('node:stream/web').ReadableStream);
   throw new Error('The response has no readable body.');
 }
 
 /** Streams a media response into `target` through the local-files port, counting bytes as they pass. */
-export async function saveResponse(res: ResponseLike, target: string, opts: DownloadOptions = {}, files: LocalFiles = nodeLocalFiles): Promise<number> {
+export async function saveResponse(
+  res: ResponseLike,
+  target: string,
+  opts: DownloadOptions = {},
+  files: LocalFiles = nodeLocalFiles,
+): Promise<number> {
   const total = Number(res.headers.get('content-length') ?? NaN);
   let received = 0;
   const count = new Transform({
@@ -40,12 +46,33 @@ export async function saveResponse(res: ResponseLike, target: string, opts: Down
   return received;
 }
 
-export async function downloadToFile(client: StorageClient, fileId: string, target: string, opts: DownloadOptions = {}): Promise<number> {
-  const res = await client.raw('files.get', { fileId, alt: 'media', revisionId: opts.revisionId, acknowledgeAbuse: opts.acknowledgeAbuse, supportsAllDrives: true }, { signal: opts.signal });
+export async function downloadToFile(
+  client: StorageClient,
+  fileId: string,
+  target: string,
+  opts: DownloadOptions = {},
+): Promise<number> {
+  const res = await client.raw(
+    'files.get',
+    {
+      fileId,
+      alt: 'media',
+      revisionId: opts.revisionId,
+      acknowledgeAbuse: opts.acknowledgeAbuse,
+      supportsAllDrives: true,
+    },
+    { signal: opts.signal },
+  );
   return saveResponse(res, target, opts);
 }
 
-export async function exportToFile(client: StorageClient, fileId: string, mimeType: string, target: string, opts: DownloadOptions = {}): Promise<number> {
+export async function exportToFile(
+  client: StorageClient,
+  fileId: string,
+  mimeType: string,
+  target: string,
+  opts: DownloadOptions = {},
+): Promise<number> {
   const res = await client.raw('files.export', { fileId, mimeType }, { signal: opts.signal });
   return saveResponse(res, target, opts);
 }

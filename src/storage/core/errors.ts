@@ -5,7 +5,14 @@ import type { ErrorBody, ErrorItem } from '../../shared/wire/storage';
 
 export type ErrorAction = 'retry' | 'signIn' | 'reload' | 'none';
 
-const RETRYABLE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'backendError', 'transientError', 'internalError', 'sharingRateLimitExceeded']);
+const RETRYABLE_REASONS = new Set([
+  'rateLimitExceeded',
+  'userRateLimitExceeded',
+  'backendError',
+  'transientError',
+  'internalError',
+  'sharingRateLimitExceeded',
+]);
 
 /** Short, plain explanations keyed by reason; the server's own message is kept as detail. */
 const FRIENDLY: Record<string, string> = {
@@ -81,10 +88,17 @@ export function isRetryable(status: number, reason: string | undefined): boolean
 }
 
 function describe(status: number, reason: string, serverMessage: string, location?: string): string {
-  const friendly = FRIENDLY[reason] ?? (status === 412 ? FRIENDLY.conditionNotMet : status >= 500 ? FRIENDLY.backendError : undefined);
-  const where = location && (reason === 'invalid' || reason === 'invalidParameter' || reason === 'required' || reason === 'badRequest') ? ` (${location})` : '';
+  const friendly =
+    FRIENDLY[reason] ?? (status === 412 ? FRIENDLY.conditionNotMet : status >= 500 ? FRIENDLY.backendError : undefined);
+  const where =
+    location &&
+    (reason === 'invalid' || reason === 'invalidParameter' || reason === 'required' || reason === 'badRequest')
+      ? ` (${location})`
+      : '';
   const detail = serverMessage && serverMessage !== friendly ? `: ${serverMessage}` : '';
-  return friendly ? `${friendly}${where} [${status}${detail}]` : `Storage request failed (${status}${reason ? ` ${reason}` : ''})${where}${detail}`;
+  return friendly
+    ? `${friendly}${where} [${status}${detail}]`
+    : `Storage request failed (${status}${reason ? ` ${reason}` : ''})${where}${detail}`;
 }
 
 /** Builds a StorageError from a response's status, body text and Retry-After header. */
@@ -98,9 +112,18 @@ export function errorFromResponse(status: number, bodyText: string, retryAfter?:
   } catch {
     message = bodyText.slice(0, 200).trim();
   }
-  const reason = item?.reason ?? (status === 412 ? 'conditionNotMet' : status === 404 ? 'notFound' : status === 401 ? 'authError' : '');
+  const reason =
+    item?.reason ??
+    (status === 412 ? 'conditionNotMet' : status === 404 ? 'notFound' : status === 401 ? 'authError' : '');
   const wait = retryAfterMs(retryAfter);
-  return new StorageError(status, reason, item?.domain ?? 'global', item?.message ?? message, item?.location, wait === undefined ? undefined : wait / 1000);
+  return new StorageError(
+    status,
+    reason,
+    item?.domain ?? 'global',
+    item?.message ?? message,
+    item?.location,
+    wait === undefined ? undefined : wait / 1000,
+  );
 }
 
 /** A failure below HTTP (refused connection, reset, DNS): always worth a retry for idempotent calls. */

@@ -7,10 +7,21 @@ import { StorageError } from './errors';
 import { childNames, displayName, hintOf, splitPath } from './storePaths';
 import { bufferSource, upload } from './upload';
 
-export type StoreFsErrorCode = 'FileNotFound' | 'FileExists' | 'FileNotADirectory' | 'FileIsADirectory' | 'NoPermissions' | 'Unavailable' | 'Conflict';
+export type StoreFsErrorCode =
+  | 'FileNotFound'
+  | 'FileExists'
+  | 'FileNotADirectory'
+  | 'FileIsADirectory'
+  | 'NoPermissions'
+  | 'Unavailable'
+  | 'Conflict';
 
 export class StoreFsError extends Error {
-  constructor(readonly code: StoreFsErrorCode, message: string, readonly server?: File) {
+  constructor(
+    readonly code: StoreFsErrorCode,
+    message: string,
+    readonly server?: File,
+  ) {
     super(message);
     this.name = 'StoreFsError';
   }
@@ -36,7 +47,8 @@ const DOC_TEXT: Record<string, string> = {
   'application/vnd.google-apps.script': 'application/vnd.google-apps.script+json',
 };
 
-const STAT_FIELDS = 'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id),shortcutDetails,driveId';
+const STAT_FIELDS =
+  'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id),shortcutDetails,driveId';
 const CHILD_FIELDS = `nextPageToken,items(${STAT_FIELDS})`;
 
 export interface StoreFsOptions {
@@ -55,7 +67,10 @@ export class StoreFs {
   private readonly ttl: number;
   private readonly now: () => number;
 
-  constructor(readonly client: StorageClient, private readonly options: StoreFsOptions = {}) {
+  constructor(
+    readonly client: StorageClient,
+    private readonly options: StoreFsOptions = {},
+  ) {
     this.ttl = options.statTtlMs ?? 1000;
     this.now = options.now ?? Date.now;
   }
@@ -104,10 +119,13 @@ export class StoreFs {
 
   async readFile(path: string, signal?: AbortSignal): Promise<Buffer> {
     const f = await this.resolve(path);
-    if (isDirectory(f) || splitPath(path).length === 1) throw new StoreFsError('FileIsADirectory', `${displayName(f.title)} is a folder.`);
+    if (isDirectory(f) || splitPath(path).length === 1)
+      throw new StoreFsError('FileIsADirectory', `${displayName(f.title)} is a folder.`);
     const fresh = await this.fetch(f.id!, true);
     const bytes = await this.wrap(() =>
-      isWorkspaceDocument(fresh) ? this.client.exportFile(fresh.id!, DOC_TEXT[fresh.mimeType!] ?? 'text/plain', signal) : this.client.download(targetId(fresh), { signal }),
+      isWorkspaceDocument(fresh)
+        ? this.client.exportFile(fresh.id!, DOC_TEXT[fresh.mimeType!] ?? 'text/plain', signal)
+        : this.client.download(targetId(fresh), { signal }),
     );
     if (fresh.etag) this.baseEtag.set(fresh.id!, fresh.etag);
     return bytes;
@@ -118,27 +136,52 @@ export class StoreFs {
    * newer server version fails with a Conflict carrying the server's file. `force` takes the
    * current server etag instead (an explicit overwrite), which still guards against a third change.
    */
-  async writeFile(path: string, content: Uint8Array, opts: { create: boolean; overwrite: boolean; force?: boolean }): Promise<File> {
+  async writeFile(
+    path: string,
+    content: Uint8Array,
+    opts: { create: boolean; overwrite: boolean; force?: boolean },
+  ): Promise<File> {
     const existing = await this.resolve(path).catch((e: unknown) => {
       if (e instanceof StoreFsError && e.code === 'FileNotFound') return undefined;
       throw e;
     });
-    if (existing && splitPath(path).length === 1) throw new StoreFsError('FileIsADirectory', `${path} is the folder view of a file.`);
+    if (existing && splitPath(path).length === 1)
+      throw new StoreFsError('FileIsADirectory', `${path} is the folder view of a file.`);
     if (existing) {
       if (!opts.overwrite) throw new StoreFsError('FileExists', `${displayName(existing.title)} already exists.`);
-      if (isDirectory(existing)) throw new StoreFsError('FileIsADirectory', `${displayName(existing.title)} is a folder.`);
-      if (isWorkspaceDocument(existing)) throw new StoreFsError('NoPermissions', `${displayName(existing.title)} is a workspace document; it can only be exported.`);
+      if (isDirectory(existing))
+        throw new StoreFsError('FileIsADirectory', `${displayName(existing.title)} is a folder.`);
+      if (isWorkspaceDocument(existing))
+        throw new StoreFsError(
+          'NoPermissions',
+          `${displayName(existing.title)} is a workspace document; it can only be exported.`,
+        );
       const current = await this.fetch(existing.id!, true);
-      const base = opts.force ? current.etag : this.baseEtag.get(existing.id!) ?? current.etag;
+      const base = opts.force ? current.etag : (this.baseEtag.get(existing.id!) ?? current.etag);
       if (!opts.force && base !== current.etag) {
-        throw new StoreFsError('Conflict', `${displayName(existing.title)} was changed on the server since it was opened.`, current);
+        throw new StoreFsError(
+          'Conflict',
+          `${displayName(existing.title)} was changed on the server since it was opened.`,
+          current,
+        );
       }
       try {
-        return this.saved(await upload(this.client, bufferSource(content), { fileId: existing.id, ifMatch: base, contentType: existing.mimeType, query: { supportsAllDrives: true } }));
+        return this.saved(
+          await upload(this.client, bufferSource(content), {
+            fileId: existing.id,
+            ifMatch: base,
+            contentType: existing.mimeType,
+            query: { supportsAllDrives: true },
+          }),
+        );
       } catch (e) {
         if (e instanceof StorageError && e.isConflict) {
           const server = await this.fetch(existing.id!, true);
-          throw new StoreFsError('Conflict', `${displayName(existing.title)} was changed on the server while saving.`, server);
+          throw new StoreFsError(
+            'Conflict',
+            `${displayName(existing.title)} was changed on the server while saving.`,
+            server,
+          );
         }
         throw this.mapError(e);
       }
@@ -147,15 +190,33 @@ export class StoreFs {
     const { parent, name } = await this.parentOf(path);
     // A reserved id makes a retried create idempotent.
     const ids = await this.wrap(() => this.client.call('files.generateIds', { maxResults: 1 }));
-    const saved = await this.wrap(() => upload(this.client, bufferSource(content), { metadata: { id: ids.ids?.[0], title: name, parents: [{ id: targetId(parent) }] }, contentType: guessType(name), query: { supportsAllDrives: true } }));
+    const saved = await this.wrap(() =>
+      upload(this.client, bufferSource(content), {
+        metadata: { id: ids.ids?.[0], title: name, parents: [{ id: targetId(parent) }] },
+        contentType: guessType(name),
+        query: { supportsAllDrives: true },
+      }),
+    );
     this.invalidate(targetId(parent));
     return this.saved(saved);
   }
 
   async createDirectory(path: string): Promise<File> {
-    if (await this.resolve(path).then(() => true, () => false)) throw new StoreFsError('FileExists', `${path} already exists.`);
+    if (
+      await this.resolve(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw new StoreFsError('FileExists', `${path} already exists.`);
     const { parent, name } = await this.parentOf(path);
-    const made = await this.wrap(() => this.client.call('files.insert', { supportsAllDrives: true }, { title: name, mimeType: FOLDER_MIME, parents: [{ id: targetId(parent) }] }));
+    const made = await this.wrap(() =>
+      this.client.call(
+        'files.insert',
+        { supportsAllDrives: true },
+        { title: name, mimeType: FOLDER_MIME, parents: [{ id: targetId(parent) }] },
+      ),
+    );
     this.invalidate(targetId(parent));
     this.remember(made);
     return made;
@@ -185,11 +246,21 @@ export class StoreFs {
       await this.wrap(() => this.client.call('files.trash', { fileId: existing.id!, supportsAllDrives: true }));
       this.forget(existing);
     }
-    const oldParent = await this.parentOf(from).then((p) => targetId(p.parent)).catch(() => undefined);
+    const oldParent = await this.parentOf(from)
+      .then((p) => targetId(p.parent))
+      .catch(() => undefined);
     const moving = oldParent !== undefined && oldParent !== targetId(newParent);
     const title = name === displayName(f.title) ? f.title : name;
     const patched = await this.wrap(() =>
-      this.client.call('files.patch', { fileId: f.id!, supportsAllDrives: true, ...(moving ? { addParents: targetId(newParent), removeParents: oldParent } : {}) }, { title }),
+      this.client.call(
+        'files.patch',
+        {
+          fileId: f.id!,
+          supportsAllDrives: true,
+          ...(moving ? { addParents: targetId(newParent), removeParents: oldParent } : {}),
+        },
+        { title },
+      ),
     );
     this.forget(f);
     this.invalidate(targetId(newParent));
@@ -224,9 +295,21 @@ export class StoreFs {
 
   private async copyTree(f: File, parentId: string, title: string): Promise<File> {
     if (!isDirectory(f)) {
-      return this.wrap(() => this.client.call('files.copy', { fileId: f.id!, supportsAllDrives: true }, { title, parents: [{ id: parentId }] }));
+      return this.wrap(() =>
+        this.client.call(
+          'files.copy',
+          { fileId: f.id!, supportsAllDrives: true },
+          { title, parents: [{ id: parentId }] },
+        ),
+      );
     }
-    const folder = await this.wrap(() => this.client.call('files.insert', { supportsAllDrives: true }, { title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] }));
+    const folder = await this.wrap(() =>
+      this.client.call(
+        'files.insert',
+        { supportsAllDrives: true },
+        { title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] },
+      ),
+    );
     const { kids } = await this.list(f.id!);
     for (const k of kids) await this.copyTree(k, folder.id!, k.title ?? 'Untitled');
     return folder;
@@ -236,7 +319,8 @@ export class StoreFs {
     const segs = splitPath(path);
     if (segs.length < 2) throw new StoreFsError('NoPermissions', 'Items are created inside a folder.');
     const parent = await this.resolve('/' + segs.slice(0, -1).join('/'));
-    if (!isDirectory(parent)) throw new StoreFsError('FileNotADirectory', `${displayName(parent.title)} is not a folder.`);
+    if (!isDirectory(parent))
+      throw new StoreFsError('FileNotADirectory', `${displayName(parent.title)} is not a folder.`);
     const raw = segs[segs.length - 1];
     return { parent, name: hintOf(raw)?.base ?? raw };
   }
@@ -254,7 +338,15 @@ export class StoreFs {
       const kids = [...cached.names.keys()].map((id) => this.files.get(id)?.file).filter((x): x is File => !!x);
       if (kids.length === cached.names.size) return { kids, names: cached.names };
     }
-    const kids = await this.wrap(() => this.client.listAllFiles({ q: `${quote(folderId)} in parents and trashed = false`, maxResults: 1000, fields: CHILD_FIELDS, supportsAllDrives: true, includeItemsFromAllDrives: true }));
+    const kids = await this.wrap(() =>
+      this.client.listAllFiles({
+        q: `${quote(folderId)} in parents and trashed = false`,
+        maxResults: 1000,
+        fields: CHILD_FIELDS,
+        supportsAllDrives: true,
+        includeItemsFromAllDrives: true,
+      }),
+    );
     for (const k of kids) this.remember(k);
     const names = childNames(kids.map((k) => ({ id: k.id, title: k.title, folder: isDirectory(k) })));
     this.listings.set(folderId, { names, at: this.now() });
@@ -311,7 +403,9 @@ export class StoreFs {
 }
 
 export function isDirectory(f: File): boolean {
-  return f.mimeType === FOLDER_MIME || (f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetMimeType === FOLDER_MIME);
+  return (
+    f.mimeType === FOLDER_MIME || (f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetMimeType === FOLDER_MIME)
+  );
 }
 
 /** Shortcuts act as their target. */
@@ -320,9 +414,26 @@ function targetId(f: File): string {
 }
 
 const TYPES: Record<string, string> = {
-  txt: 'text/plain', md: 'text/markdown', json: 'application/json', csv: 'text/csv', html: 'text/html', htm: 'text/html', xml: 'application/xml',
-  js: 'text/javascript', ts: 'text/x-typescript', css: 'text/css', svg: 'image/svg+xml', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg',
-  gif: 'image/gif', pdf: 'application/pdf', zip: 'application/zip', yaml: 'application/x-yaml', yml: 'application/x-yaml', py: 'text/x-python',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  json: 'application/json',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  xml: 'application/xml',
+  js: 'text/javascript',
+  ts: 'text/x-typescript',
+  css: 'text/css',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  yaml: 'application/x-yaml',
+  yml: 'application/x-yaml',
+  py: 'text/x-python',
 };
 
 export function guessType(name: string): string {

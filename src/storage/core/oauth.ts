@@ -75,33 +75,76 @@ export function parseTokenResponse(status: number, text: string, issuer: string,
   };
 }
 
-async function tokenRequest(config: OAuthConfig, params: Record<string, string>, fetchImpl: HttpFetch, now: () => number): Promise<TokenSet> {
-  const body = new URLSearchParams({ client_id: config.clientId, ...(config.clientSecret ? { client_secret: config.clientSecret } : {}), ...params });
-  const res = await fetchImpl(config.tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() });
+async function tokenRequest(
+  config: OAuthConfig,
+  params: Record<string, string>,
+  fetchImpl: HttpFetch,
+  now: () => number,
+): Promise<TokenSet> {
+  const body = new URLSearchParams({
+    client_id: config.clientId,
+    ...(config.clientSecret ? { client_secret: config.clientSecret } : {}),
+    ...params,
+  });
+  const res = await fetchImpl(config.tokenEndpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: body.toString(),
+  });
   return parseTokenResponse(res.status, await res.text(), config.tokenEndpoint, now());
 }
 
 /** Redeems the code of a finished authorization (the verifier proves we started it). */
-export function exchangeCode(config: OAuthConfig, code: string, verifier: string, redirectUri: string, fetchImpl: HttpFetch = defaultFetch, now: () => number = Date.now): Promise<TokenSet> {
-  return tokenRequest(config, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri }, fetchImpl, now);
+export function exchangeCode(
+  config: OAuthConfig,
+  code: string,
+  verifier: string,
+  redirectUri: string,
+  fetchImpl: HttpFetch = defaultFetch,
+  now: () => number = Date.now,
+): Promise<TokenSet> {
+  return tokenRequest(
+    config,
+    { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri },
+    fetchImpl,
+    now,
+  );
 }
 
 /** Refreshes `tokens` at the endpoint that issued them; refuses to send the refresh token anywhere else. */
-export async function refreshTokens(config: OAuthConfig, tokens: TokenSet, fetchImpl: HttpFetch = defaultFetch, now: () => number = Date.now): Promise<TokenSet> {
+export async function refreshTokens(
+  config: OAuthConfig,
+  tokens: TokenSet,
+  fetchImpl: HttpFetch = defaultFetch,
+  now: () => number = Date.now,
+): Promise<TokenSet> {
   if (!tokens.refreshToken) throw new OAuthError('invalid_grant', 'There is no refresh token.');
   if (tokens.issuer !== config.tokenEndpoint || !sameOrigin(tokens.issuer, config.tokenEndpoint)) {
     throw new OAuthError('issuer_mismatch', 'The sign-in belongs to another token endpoint.');
   }
-  const t = await tokenRequest(config, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, fetchImpl, now);
+  const t = await tokenRequest(
+    config,
+    { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
+    fetchImpl,
+    now,
+  );
   // Providers usually keep the refresh token unchanged and omit it from the answer.
   return { ...t, refreshToken: t.refreshToken ?? tokens.refreshToken };
 }
 
 /** Best-effort revocation, only at an endpoint of the issuer's origin. Returns whether it was sent. */
-export async function revokeToken(config: OAuthConfig, tokens: TokenSet, fetchImpl: HttpFetch = defaultFetch): Promise<boolean> {
+export async function revokeToken(
+  config: OAuthConfig,
+  tokens: TokenSet,
+  fetchImpl: HttpFetch = defaultFetch,
+): Promise<boolean> {
   const endpoint = config.revocationEndpoint;
   if (!endpoint || !sameOrigin(tokens.issuer, endpoint)) return false;
   const token = tokens.refreshToken ?? tokens.accessToken;
-  await fetchImpl(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() }).catch(() => undefined);
+  await fetchImpl(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }).toString(),
+  }).catch(() => undefined);
   return true;
 }

@@ -76,7 +76,8 @@ export class OperationTable {
         });
         // The simple-upload path is `/upload/<servicePath><method path>`; keep the prefix part.
         const simple = m.mediaUpload?.protocols?.simple?.path;
-        if (!uploadPath && simple && m.path && simple.endsWith(m.path)) uploadPath = simple.slice(0, simple.length - m.path.length);
+        if (!uploadPath && simple && m.path && simple.endsWith(m.path))
+          uploadPath = simple.slice(0, simple.length - m.path.length);
       }
       for (const [sub, child] of Object.entries(res.resources ?? {})) visit(`${resName}.${sub}`, child);
     };
@@ -106,7 +107,8 @@ export class OperationTable {
       return encodeURIComponent(String(v));
     });
     for (const name of op.parameterOrder) {
-      if (!used.has(name) && (params[name] === undefined || params[name] === null)) throw new MissingParameterError(`${op.id} needs ${name}`);
+      if (!used.has(name) && (params[name] === undefined || params[name] === null))
+        throw new MissingParameterError(`${op.id} needs ${name}`);
     }
     for (const [k, v] of Object.entries(params)) if (!used.has(k) && v !== undefined && v !== null) query[k] = v;
     return { path, query };

@@ -6,7 +6,10 @@ export interface PagedResponse<T> {
   nextPageToken?: string;
 }
 
-export async function* pages<T, R extends PagedResponse<T>>(fetchPage: (pageToken: string | undefined) => Promise<R>, signal?: AbortSignal): AsyncGenerator<R> {
+export async function* pages<T, R extends PagedResponse<T>>(
+  fetchPage: (pageToken: string | undefined) => Promise<R>,
+  signal?: AbortSignal,
+): AsyncGenerator<R> {
   let token: string | undefined;
   const seen = new Set<string>();
   for (;;) {
@@ -20,7 +23,10 @@ export async function* pages<T, R extends PagedResponse<T>>(fetchPage: (pageToke
   }
 }
 
-export async function collectAll<T, R extends PagedResponse<T>>(fetchPage: (pageToken: string | undefined) => Promise<R>, signal?: AbortSignal): Promise<T[]> {
+export async function collectAll<T, R extends PagedResponse<T>>(
+  fetchPage: (pageToken: string | undefined) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<T[]> {
   const out: T[] = [];
   for await (const page of pages<T, R>(fetchPage, signal)) out.push(...(page.items ?? []));
   return out;

@@ -41,7 +41,8 @@ const BY_MIME: [RegExp, string][] = [
 export function iconFor(f: Pick<File, 'mimeType' | 'shortcutDetails'>): string {
   const m = f.mimeType ?? '';
   if (m === FOLDER_MIME) return 'folder';
-  if (m === SHORTCUT_MIME) return f.shortcutDetails?.targetMimeType === FOLDER_MIME ? 'folder-library' : 'file-symlink-file';
+  if (m === SHORTCUT_MIME)
+    return f.shortcutDetails?.targetMimeType === FOLDER_MIME ? 'folder-library' : 'file-symlink-file';
   for (const [re, icon] of BY_MIME) if (re.test(m)) return icon;
   return 'file';
 }

@@ -10,8 +10,11 @@ const SLASH = '\u2215'; // ∕ DIVISION SLASH: looks like `/`, is not a separato
 const BACKSLASH = '\u29f5'; // ⧵ REVERSE SOLIDUS OPERATOR
 
 export function displayName(title: string | undefined): string {
-  let n = (title ?? '').replace(/[\u0000-\u001f\u007f]/g, '').replace(/\//g, SLASH).replace(/\\/g, BACKSLASH);
-  if (n === '' ) n = 'Untitled';
+  let n = (title ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/\//g, SLASH)
+    .replace(/\\/g, BACKSLASH);
+  if (n === '') n = 'Untitled';
   if (n === '.' || n === '..') n = n.replace(/\./g, '\u2024'); // ․ ONE DOT LEADER
   return n;
 }

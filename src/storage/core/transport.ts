@@ -2,7 +2,16 @@
 // on 401), retries with backoff on rate limits and 5xx, and error mapping. HTTP itself (fetch,
 // redirects, timeouts, redaction) is the shared layer's; `fetch` is injectable for tests.
 import { Readable } from 'node:stream';
-import { backoffDelay, defaultFetch, isAbortError, redactUrl, sleep, type HttpBody, type HttpFetch, type HttpResponse } from '../../shared/http';
+import {
+  backoffDelay,
+  defaultFetch,
+  isAbortError,
+  redactUrl,
+  sleep,
+  type HttpBody,
+  type HttpFetch,
+  type HttpResponse,
+} from '../../shared/http';
 import { errorFromResponse, NetworkError, StorageError } from './errors';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 
@@ -110,7 +119,14 @@ export class Transport {
         }
       }
       if (!spec.noRetry && err.retryable && attempt < this.policy.maxRetries) {
-        await (this.policy.sleep ?? sleep)(backoffDelay(this.policy, attempt, err.retryAfterSeconds === undefined ? undefined : err.retryAfterSeconds * 1000), spec.signal);
+        await (this.policy.sleep ?? sleep)(
+          backoffDelay(
+            this.policy,
+            attempt,
+            err.retryAfterSeconds === undefined ? undefined : err.retryAfterSeconds * 1000,
+          ),
+          spec.signal,
+        );
         continue;
       }
       throw err;

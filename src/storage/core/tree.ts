@@ -1,7 +1,14 @@
 // Editor-free model of the storage tree: fixed roots (My files, Shared drives, …), lazily loaded
 // children in pages with a "Load more…" entry, folders first, plus what each node shows (label,
 // description, tooltip, icon id). The VS Code adapter only maps this onto TreeItems.
-import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type Drive, type File, type FileList } from '../../shared/wire/storage';
+import {
+  FOLDER_MIME,
+  SHORTCUT_MIME,
+  isWorkspaceDocument,
+  type Drive,
+  type File,
+  type FileList,
+} from '../../shared/wire/storage';
 import { LIST_FIELDS, quote, type StorageClient } from './client';
 import { StorageError } from './errors';
 import { formatDate, formatSize, iconFor } from './present';
@@ -51,7 +58,11 @@ export interface TreeModelOptions {
 
 /** How a container's children are fetched. */
 type Source =
-  | { kind: 'files'; params: { q: string; orderBy?: string; corpora?: string; driveId?: string }; filter?: (f: File) => boolean }
+  | {
+      kind: 'files';
+      params: { q: string; orderBy?: string; corpora?: string; driveId?: string };
+      filter?: (f: File) => boolean;
+    }
   | { kind: 'drives' };
 
 export class StorageTreeModel {
@@ -62,7 +73,10 @@ export class StorageTreeModel {
   /** Id of My files, learnt from the first listing of it. */
   rootId: string | undefined;
 
-  constructor(private readonly client: StorageClient, private readonly options: TreeModelOptions = {}) {
+  constructor(
+    private readonly client: StorageClient,
+    private readonly options: TreeModelOptions = {},
+  ) {
     this.pageSize = options.pageSize ?? 100;
   }
 
@@ -145,7 +159,12 @@ export class StorageTreeModel {
   present(e: TreeEntry): Presentation {
     switch (e.type) {
       case 'root':
-        return { label: e.label, icon: ROOTS.find((r) => r.kind === e.root)?.icon ?? 'folder', collapsible: true, contextValue: `storage.root.${e.root}` };
+        return {
+          label: e.label,
+          icon: ROOTS.find((r) => r.kind === e.root)?.icon ?? 'folder',
+          collapsible: true,
+          contextValue: `storage.root.${e.root}`,
+        };
       case 'drive':
         return {
           label: e.drive.name ?? e.drive.id ?? '',
@@ -156,22 +175,43 @@ export class StorageTreeModel {
           contextValue: e.drive.hidden ? 'storage.drive.hidden' : 'storage.drive',
         };
       case 'loadMore':
-        return { label: 'Load more…', description: `${e.loaded} loaded`, icon: 'more', collapsible: false, contextValue: 'storage.loadMore' };
+        return {
+          label: 'Load more…',
+          description: `${e.loaded} loaded`,
+          icon: 'more',
+          collapsible: false,
+          contextValue: 'storage.loadMore',
+        };
       case 'message':
-        return { label: e.message, icon: e.error ? 'error' : 'info', collapsible: false, contextValue: e.error ? 'storage.error' : 'storage.message' };
+        return {
+          label: e.message,
+          icon: e.error ? 'error' : 'info',
+          collapsible: false,
+          contextValue: e.error ? 'storage.error' : 'storage.message',
+        };
       case 'file': {
         const f = e.file;
         const size = f.fileSize !== undefined ? formatSize(Number(f.fileSize)) : undefined;
         const modified = f.modifiedDate ? formatDate(f.modifiedDate) : undefined;
-        const kind = e.folder ? 'folder' : f.mimeType === SHORTCUT_MIME ? 'shortcut' : isWorkspaceDocument(f) ? 'document' : 'file';
+        const kind = e.folder
+          ? 'folder'
+          : f.mimeType === SHORTCUT_MIME
+            ? 'shortcut'
+            : isWorkspaceDocument(f)
+              ? 'document'
+              : 'file';
         const flags = [f.labels?.trashed ? 'trashed' : '', f.labels?.starred ? 'starred' : ''].filter(Boolean);
         const owner = f.owners?.[0];
         const tooltip = [
           f.title ?? '',
           `Type: ${f.mimeType ?? 'unknown'}`,
           size ? `Size: ${size} (${Number(f.fileSize).toLocaleString('en-US')} bytes)` : undefined,
-          modified ? `Modified: ${modified}${f.lastModifyingUserName ? ` by ${f.lastModifyingUserName}` : ''}` : undefined,
-          owner ? `Owner: ${owner.displayName ?? ''}${owner.emailAddress ? ` <${owner.emailAddress}>` : ''}` : undefined,
+          modified
+            ? `Modified: ${modified}${f.lastModifyingUserName ? ` by ${f.lastModifyingUserName}` : ''}`
+            : undefined,
+          owner
+            ? `Owner: ${owner.displayName ?? ''}${owner.emailAddress ? ` <${owner.emailAddress}>` : ''}`
+            : undefined,
           f.md5Checksum ? `MD5: ${f.md5Checksum}` : undefined,
           f.description ? `\n${f.description}` : undefined,
         ]
@@ -201,7 +241,10 @@ export class StorageTreeModel {
       try {
         const source = this.sourceOf(parent);
         if (source.kind === 'drives') {
-          const page = await this.client.call('drives.list', { maxResults: Math.min(100, this.pageSize), pageToken: listing.nextPageToken });
+          const page = await this.client.call('drives.list', {
+            maxResults: Math.min(100, this.pageSize),
+            pageToken: listing.nextPageToken,
+          });
           listing.items.push(...(page.items ?? []));
           listing.nextPageToken = page.nextPageToken;
         } else {
@@ -237,23 +280,56 @@ export class StorageTreeModel {
     const notTrashed = 'trashed = false';
     if (parent.type === 'root') {
       switch (parent.root) {
-        case 'myFiles': return { kind: 'files', params: { q: `'root' in parents and ${notTrashed}`, orderBy: 'folder,title_natural' } };
-        case 'sharedDrives': return { kind: 'drives' };
-        case 'sharedWithMe': return { kind: 'files', params: { q: `sharedWithMe = true and ${notTrashed}`, orderBy: 'folder,sharedWithMeDate desc' } };
-        case 'starred': return { kind: 'files', params: { q: `starred = true and ${notTrashed}`, orderBy: 'folder,title_natural' } };
-        case 'recent': return { kind: 'files', params: { q: `${notTrashed} and mimeType != '${FOLDER_MIME}'`, orderBy: 'recency desc' } };
+        case 'myFiles':
+          return {
+            kind: 'files',
+            params: { q: `'root' in parents and ${notTrashed}`, orderBy: 'folder,title_natural' },
+          };
+        case 'sharedDrives':
+          return { kind: 'drives' };
+        case 'sharedWithMe':
+          return {
+            kind: 'files',
+            params: { q: `sharedWithMe = true and ${notTrashed}`, orderBy: 'folder,sharedWithMeDate desc' },
+          };
+        case 'starred':
+          return { kind: 'files', params: { q: `starred = true and ${notTrashed}`, orderBy: 'folder,title_natural' } };
+        case 'recent':
+          return {
+            kind: 'files',
+            params: { q: `${notTrashed} and mimeType != '${FOLDER_MIME}'`, orderBy: 'recency desc' },
+          };
         // Only what was trashed itself; its descendants show under it.
-        case 'trash': return { kind: 'files', params: { q: 'trashed = true', orderBy: 'folder,title_natural' }, filter: (f) => f.explicitlyTrashed !== false };
+        case 'trash':
+          return {
+            kind: 'files',
+            params: { q: 'trashed = true', orderBy: 'folder,title_natural' },
+            filter: (f) => f.explicitlyTrashed !== false,
+          };
       }
     }
     if (parent.type === 'drive') {
-      return { kind: 'files', params: { q: `${quote(parent.drive.id ?? '')} in parents and ${notTrashed}`, orderBy: 'folder,title_natural', corpora: 'drive', driveId: parent.drive.id } };
+      return {
+        kind: 'files',
+        params: {
+          q: `${quote(parent.drive.id ?? '')} in parents and ${notTrashed}`,
+          orderBy: 'folder,title_natural',
+          corpora: 'drive',
+          driveId: parent.drive.id,
+        },
+      };
     }
     const f = (parent as Extract<TreeEntry, { type: 'file' }>).file;
-    const id = f.mimeType === SHORTCUT_MIME ? f.shortcutDetails?.targetId ?? f.id : f.id;
+    const id = f.mimeType === SHORTCUT_MIME ? (f.shortcutDetails?.targetId ?? f.id) : f.id;
     // Inside the trash, show the trashed descendants; elsewhere hide them.
     const inTrash = parent.key.startsWith('trash/');
-    return { kind: 'files', params: { q: `${quote(id ?? '')} in parents${inTrash ? '' : ` and ${notTrashed}`}`, orderBy: 'folder,title_natural' } };
+    return {
+      kind: 'files',
+      params: {
+        q: `${quote(id ?? '')} in parents${inTrash ? '' : ` and ${notTrashed}`}`,
+        orderBy: 'folder,title_natural',
+      },
+    };
   }
 
   private entriesOf(parent: TreeEntry, listing: Listing): TreeEntry[] {
@@ -264,11 +340,43 @@ export class StorageTreeModel {
     const out: TreeEntry[] = items.map((item) =>
       drives
         ? this.remember({ type: 'drive', key: `${parent.key}/${item.id}`, parentKey: parent.key, drive: item as Drive })
-        : this.remember({ type: 'file', key: `${parent.key}/${item.id}`, parentKey: parent.key, file: item as File, folder: isFolderLike(item) }),
+        : this.remember({
+            type: 'file',
+            key: `${parent.key}/${item.id}`,
+            parentKey: parent.key,
+            file: item as File,
+            folder: isFolderLike(item),
+          }),
     );
-    if (listing.error) out.push(this.remember({ type: 'message', key: `${parent.key}/#error`, parentKey: parent.key, message: listing.error, error: true }));
-    else if (!listing.done) out.push(this.remember({ type: 'loadMore', key: `${parent.key}/#more`, parentKey: parent.key, loaded: listing.items.length }));
-    else if (out.length === 0) out.push(this.remember({ type: 'message', key: `${parent.key}/#empty`, parentKey: parent.key, message: emptyText(parent), error: false }));
+    if (listing.error)
+      out.push(
+        this.remember({
+          type: 'message',
+          key: `${parent.key}/#error`,
+          parentKey: parent.key,
+          message: listing.error,
+          error: true,
+        }),
+      );
+    else if (!listing.done)
+      out.push(
+        this.remember({
+          type: 'loadMore',
+          key: `${parent.key}/#more`,
+          parentKey: parent.key,
+          loaded: listing.items.length,
+        }),
+      );
+    else if (out.length === 0)
+      out.push(
+        this.remember({
+          type: 'message',
+          key: `${parent.key}/#empty`,
+          parentKey: parent.key,
+          message: emptyText(parent),
+          error: false,
+        }),
+      );
     return out;
   }
 
@@ -284,7 +392,9 @@ export class StorageTreeModel {
 
 function isFolderLike(item: File | Drive): boolean {
   const f = item as File;
-  return f.mimeType === FOLDER_MIME || (f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetMimeType === FOLDER_MIME);
+  return (
+    f.mimeType === FOLDER_MIME || (f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetMimeType === FOLDER_MIME)
+  );
 }
 
 function emptyText(parent: TreeEntry): string {

@@ -21,7 +21,11 @@ export interface UploadSource {
 
 export function fileSource(path: string): UploadSource {
   const size = fs.statSync(path).size;
-  return { size, slice: (start, end) => (end > start ? fs.createReadStream(path, { start, end: end - 1, highWaterMark: 1024 * 1024 }) : Readable.from([])) };
+  return {
+    size,
+    slice: (start, end) =>
+      end > start ? fs.createReadStream(path, { start, end: end - 1, highWaterMark: 1024 * 1024 }) : Readable.from([]),
+  };
 }
 
 export function bufferSource(buf: Buffer | Uint8Array): UploadSource {
@@ -69,11 +73,17 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /** One request: JSON metadata and the bytes as multipart/related. */
-export async function uploadMultipart(client: StorageClient, source: UploadSource, opts: UploadOptions = {}): Promise<File> {
+export async function uploadMultipart(
+  client: StorageClient,
+  source: UploadSource,
+  opts: UploadOptions = {},
+): Promise<File> {
   const content = await readAll(source.slice(0, source.size));
   const boundary = `aw_${randomBytes(12).toString('hex')}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify(opts.metadata ?? {})}\r\n--${boundary}\r\nContent-Type: ${opts.contentType ?? opts.metadata?.mimeType ?? 'application/octet-stream'}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${JSON.stringify(opts.metadata ?? {})}\r\n--${boundary}\r\nContent-Type: ${opts.contentType ?? opts.metadata?.mimeType ?? 'application/octet-stream'}\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -82,7 +92,10 @@ export async function uploadMultipart(client: StorageClient, source: UploadSourc
     path: opts.fileId ? `files/${encodeURIComponent(opts.fileId)}` : 'files',
     upload: true,
     query: { uploadType: 'multipart', ...(opts.query ?? {}) },
-    headers: { 'content-type': `multipart/related; boundary=${boundary}`, ...(opts.ifMatch ? { 'if-match': opts.ifMatch } : {}) },
+    headers: {
+      'content-type': `multipart/related; boundary=${boundary}`,
+      ...(opts.ifMatch ? { 'if-match': opts.ifMatch } : {}),
+    },
     body,
     signal: opts.signal,
     // A retried create could duplicate the file; only updates (or creates with a reserved id) are safe.
@@ -115,13 +128,26 @@ async function initiate(client: StorageClient, source: UploadSource, opts: Uploa
   });
   const location = res.headers.get('location');
   await res.text().catch(() => '');
-  if (!location) throw new StorageError(res.status, 'badResponse', 'global', 'The upload session was started without a Location header.');
+  if (!location)
+    throw new StorageError(
+      res.status,
+      'badResponse',
+      'global',
+      'The upload session was started without a Location header.',
+    );
   return location;
 }
 
-export async function uploadResumable(client: StorageClient, source: UploadSource, opts: UploadOptions = {}): Promise<File> {
+export async function uploadResumable(
+  client: StorageClient,
+  source: UploadSource,
+  opts: UploadOptions = {},
+): Promise<File> {
   const policy = { ...DEFAULT_RETRY, ...(client.transport.options.retry ?? {}), ...(opts.retry ?? {}) };
-  const chunk = Math.max(RESUMABLE_CHUNK_GRANULE, Math.floor((opts.chunkSize ?? DEFAULT_CHUNK) / RESUMABLE_CHUNK_GRANULE) * RESUMABLE_CHUNK_GRANULE);
+  const chunk = Math.max(
+    RESUMABLE_CHUNK_GRANULE,
+    Math.floor((opts.chunkSize ?? DEFAULT_CHUNK) / RESUMABLE_CHUNK_GRANULE) * RESUMABLE_CHUNK_GRANULE,
+  );
   const total = source.size;
   let session = await initiate(client, source, opts);
   let offset = 0;
@@ -129,7 +155,15 @@ export async function uploadResumable(client: StorageClient, source: UploadSourc
   let restarts = 0;
 
   const put = (headers: Record<string, string>, body?: () => unknown) =>
-    client.transport.send({ method: 'PUT', url: session, headers: { ...(opts.chunkHeaders?.() ?? {}), ...headers }, body, signal: opts.signal, expectStatus: [308], noRetry: true });
+    client.transport.send({
+      method: 'PUT',
+      url: session,
+      headers: { ...(opts.chunkHeaders?.() ?? {}), ...headers },
+      body,
+      signal: opts.signal,
+      expectStatus: [308],
+      noRetry: true,
+    });
 
   for (;;) {
     if (opts.signal?.aborted) throw abortError();
@@ -139,7 +173,10 @@ export async function uploadResumable(client: StorageClient, source: UploadSourc
         res = await put({ 'content-range': 'bytes */0', 'content-length': '0' });
       } else {
         const end = Math.min(offset + chunk, total);
-        res = await put({ 'content-range': `bytes ${offset}-${end - 1}/${total}`, 'content-length': String(end - offset) }, () => source.slice(offset, end));
+        res = await put(
+          { 'content-range': `bytes ${offset}-${end - 1}/${total}`, 'content-length': String(end - offset) },
+          () => source.slice(offset, end),
+        );
       }
     } catch (e) {
       if ((e as Error)?.name === 'AbortError') throw e;
@@ -152,7 +189,14 @@ export async function uploadResumable(client: StorageClient, source: UploadSourc
         continue;
       }
       if (!retryable || failures >= policy.maxRetries) throw e;
-      await (policy.sleep ?? sleep)(backoffDelay(policy, failures++, e instanceof StorageError && e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined), opts.signal);
+      await (policy.sleep ?? sleep)(
+        backoffDelay(
+          policy,
+          failures++,
+          e instanceof StorageError && e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined,
+        ),
+        opts.signal,
+      );
       const state = await queryStatus(put, total);
       if ('file' in state) return state.file; // everything had arrived before the line dropped
       if (state.lost) {
@@ -181,7 +225,10 @@ export async function uploadResumable(client: StorageClient, source: UploadSourc
 }
 
 /** Asks a session how much it kept: an offset, the finished file, or that the session is gone. */
-async function queryStatus(put: (headers: Record<string, string>) => Promise<ResponseLike>, total: number): Promise<{ offset: number; lost?: false } | { lost: true } | { file: File }> {
+async function queryStatus(
+  put: (headers: Record<string, string>) => Promise<ResponseLike>,
+  total: number,
+): Promise<{ offset: number; lost?: false } | { lost: true } | { file: File }> {
   try {
     const r = await put({ 'content-range': `bytes */${total}`, 'content-length': '0' });
     if (r.status === 308) {

@@ -21,7 +21,12 @@ const RECORD_KEY = 'apiWorkbench.storage.oauthSession';
 /** Where earlier versions kept the tokens; removed so no refresh token lingers unused. */
 const LEGACY_KEY = 'apiWorkbench.storage.oauthTokens';
 
-const toSession = (r: SessionRecord): vscode.AuthenticationSession => ({ id: r.id, accessToken: r.tokens.accessToken, account: r.account, scopes: r.scopes });
+const toSession = (r: SessionRecord): vscode.AuthenticationSession => ({
+  id: r.id,
+  accessToken: r.tokens.accessToken,
+  account: r.account,
+  scopes: r.scopes,
+});
 
 function isLoopback(url: string): boolean {
   const host = new URL(url).hostname;
@@ -46,7 +51,8 @@ export class StorageAuthProvider implements vscode.AuthenticationProvider, Sessi
   ) {
     this.keeper = new SessionKeeper({
       read: () => Promise.resolve(secrets.get(RECORD_KEY)),
-      write: (text) => Promise.resolve(text === undefined ? secrets.delete(RECORD_KEY) : secrets.store(RECORD_KEY, text)),
+      write: (text) =>
+        Promise.resolve(text === undefined ? secrets.delete(RECORD_KEY) : secrets.store(RECORD_KEY, text)),
     });
   }
 
@@ -60,20 +66,28 @@ export class StorageAuthProvider implements vscode.AuthenticationProvider, Sessi
     const before = await this.keeper.current(config);
     const r = await this.keeper.fresh(config);
     if (!r || (scopes?.length && !scopes.every((s) => r.scopes.includes(s)))) return [];
-    if (before && before.tokens.accessToken !== r.tokens.accessToken) this.emitter.fire({ added: [], removed: [], changed: [toSession(r)] });
+    if (before && before.tokens.accessToken !== r.tokens.accessToken)
+      this.emitter.fire({ added: [], removed: [], changed: [toSession(r)] });
     return [toSession(r)];
   }
 
   async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
     const endpoint = await this.endpoints.resolve('storage');
     const config = oauthConfig(endpoint);
-    if (!config.clientId) throw new Error('Set an OAuth client id for the storage service first (setting "apiWorkbench.storage.oauth.clientId"), or paste an access token.');
+    if (!config.clientId)
+      throw new Error(
+        'Set an OAuth client id for the storage service first (setting "apiWorkbench.storage.oauth.clientId"), or paste an access token.',
+      );
     const wanted = scopes.length ? [...scopes] : config.scopes;
     const receiver = new LoopbackReceiver();
     try {
       const request = buildAuthorization(config, await reachable(await receiver.listen()), wanted);
       const code = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Signing in to storage: finish in your browser…', cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: 'Signing in to storage: finish in your browser…',
+          cancellable: true,
+        },
         async (_progress, cancel) => {
           const abort = new AbortController();
           cancel.onCancellationRequested(() => abort.abort());
@@ -128,19 +142,29 @@ export class StorageAuthProvider implements vscode.AuthenticationProvider, Sessi
 }
 
 /** The provider, its registration, and the Sign In / Sign Out commands of the storage view. */
-export function registerStorageAuth(endpoints: Endpoints, secrets: vscode.SecretStorage): { provider: StorageAuthProvider; disposables: vscode.Disposable[] } {
+export function registerStorageAuth(
+  endpoints: Endpoints,
+  secrets: vscode.SecretStorage,
+): { provider: StorageAuthProvider; disposables: vscode.Disposable[] } {
   const provider = new StorageAuthProvider(endpoints, secrets);
   void Promise.resolve(secrets.delete(LEGACY_KEY)).catch(() => undefined);
   const signIn = async (): Promise<boolean> => {
     const config = oauthConfig(await endpoints.resolve('storage'));
     if (!config.clientId) {
-      const pick = await vscode.window.showErrorMessage('Set an OAuth client id for the storage service first (setting "apiWorkbench.storage.oauth.clientId"), or paste an access token.', 'Open Settings', 'Paste Access Token');
-      if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'apiWorkbench.storage.oauth');
+      const pick = await vscode.window.showErrorMessage(
+        'Set an OAuth client id for the storage service first (setting "apiWorkbench.storage.oauth.clientId"), or paste an access token.',
+        'Open Settings',
+        'Paste Access Token',
+      );
+      if (pick === 'Open Settings')
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'apiWorkbench.storage.oauth');
       if (pick === 'Paste Access Token') await vscode.commands.executeCommand('apiWorkbench.setCredential');
       return false;
     }
     try {
-      const session = await vscode.authentication.getSession(STORAGE_AUTH_PROVIDER_ID, config.scopes, { createIfNone: true });
+      const session = await vscode.authentication.getSession(STORAGE_AUTH_PROVIDER_ID, config.scopes, {
+        createIfNone: true,
+      });
       void vscode.window.showInformationMessage(`Signed in to storage as ${session.account.label}.`);
       return true;
     } catch (e) {
@@ -158,7 +182,9 @@ export function registerStorageAuth(endpoints: Endpoints, secrets: vscode.Secret
     provider,
     disposables: [
       provider,
-      vscode.authentication.registerAuthenticationProvider(STORAGE_AUTH_PROVIDER_ID, STORAGE_AUTH_LABEL, provider, { supportsMultipleAccounts: false }),
+      vscode.authentication.registerAuthenticationProvider(STORAGE_AUTH_PROVIDER_ID, STORAGE_AUTH_LABEL, provider, {
+        supportsMultipleAccounts: false,
+      }),
       vscode.commands.registerCommand('apiWorkbench.storage.signIn', signIn),
       vscode.commands.registerCommand('apiWorkbench.storage.signOut', signOut),
     ],

@@ -37,21 +37,34 @@ export class StoreComments implements vscode.Disposable {
   private readonly state = new WeakMap<vscode.CommentThread, ThreadState>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly client: () => Promise<StorageClient>, private readonly fsp: StoreFileSystemProvider, testSeams = false) {
+  constructor(
+    private readonly client: () => Promise<StorageClient>,
+    private readonly fsp: StoreFileSystemProvider,
+    testSeams = false,
+  ) {
     this.controller = vscode.comments.createCommentController(COMMENT_CONTROLLER_ID, 'Storage comments');
     this.controller.options = { prompt: 'Add a comment', placeHolder: 'Comment on this file' };
     this.controller.commentingRangeProvider = {
-      provideCommentingRanges: (doc) => (doc.uri.scheme === STORE_SCHEME ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : undefined),
+      provideCommentingRanges: (doc) =>
+        doc.uri.scheme === STORE_SCHEME ? [new vscode.Range(0, 0, Math.max(0, doc.lineCount - 1), 0)] : undefined,
     };
     this.disposables.push(
       this.controller,
       vscode.workspace.onDidOpenTextDocument((d) => void this.load(d).catch(() => undefined)),
       vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.create', (reply: vscode.CommentReply) => this.create(reply)),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.resolve', (thread: vscode.CommentThread) => this.setStatus(thread, 'resolve')),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.reopen', (thread: vscode.CommentThread) => this.setStatus(thread, 'reopen')),
+      vscode.commands.registerCommand('apiWorkbench.storage.comment.create', (reply: vscode.CommentReply) =>
+        this.create(reply),
+      ),
+      vscode.commands.registerCommand('apiWorkbench.storage.comment.resolve', (thread: vscode.CommentThread) =>
+        this.setStatus(thread, 'resolve'),
+      ),
+      vscode.commands.registerCommand('apiWorkbench.storage.comment.reopen', (thread: vscode.CommentThread) =>
+        this.setStatus(thread, 'reopen'),
+      ),
       vscode.commands.registerCommand('apiWorkbench.storage.comment.delete', (note: StoreNote) => this.remove(note)),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.edit', (note: StoreNote) => this.setMode(note, vscode.CommentMode.Editing)),
+      vscode.commands.registerCommand('apiWorkbench.storage.comment.edit', (note: StoreNote) =>
+        this.setMode(note, vscode.CommentMode.Editing),
+      ),
       vscode.commands.registerCommand('apiWorkbench.storage.comment.cancel', (note: StoreNote) => {
         note.body = note.savedBody;
         this.setMode(note, vscode.CommentMode.Preview);
@@ -60,28 +73,36 @@ export class StoreComments implements vscode.Disposable {
     );
     // Test hooks (only under test; dropped from the production build): plain data of the threads of a
     // document, and comment actions without the UI.
-    if (__TEST_SEAMS__ && testSeams) this.disposables.push(
-      vscode.commands.registerCommand('apiWorkbench.storage._testComments', async (uri: vscode.Uri) => {
-        const doc = await vscode.workspace.openTextDocument(uri);
-        await this.load(doc);
-        return (this.threads.get(uri.toString()) ?? []).map((t) => ({
-          line: t.range?.start.line,
-          state: t.state === vscode.CommentThreadState.Resolved ? 'resolved' : 'open',
-          comments: t.comments.map((c) => ({ body: typeof c.body === 'string' ? c.body : c.body.value, author: c.author.name, contextValue: c.contextValue })),
-        }));
-      }),
-      vscode.commands.registerCommand('apiWorkbench.storage._testAddComment', async (uri: vscode.Uri, text: string, line = 0, replyToIndex?: number) => {
-        const doc = await vscode.workspace.openTextDocument(uri);
-        await this.load(doc);
-        const existing = replyToIndex !== undefined ? this.threads.get(uri.toString())?.[replyToIndex] : undefined;
-        const thread = existing ?? this.controller.createCommentThread(uri, new vscode.Range(line, 0, line, 0), []);
-        await this.create({ thread, text });
-      }),
-      vscode.commands.registerCommand('apiWorkbench.storage._testResolve', async (uri: vscode.Uri, index: number) => {
-        const t = this.threads.get(uri.toString())?.[index];
-        if (t) await this.setStatus(t, 'resolve');
-      }),
-    );
+    if (__TEST_SEAMS__ && testSeams)
+      this.disposables.push(
+        vscode.commands.registerCommand('apiWorkbench.storage._testComments', async (uri: vscode.Uri) => {
+          const doc = await vscode.workspace.openTextDocument(uri);
+          await this.load(doc);
+          return (this.threads.get(uri.toString()) ?? []).map((t) => ({
+            line: t.range?.start.line,
+            state: t.state === vscode.CommentThreadState.Resolved ? 'resolved' : 'open',
+            comments: t.comments.map((c) => ({
+              body: typeof c.body === 'string' ? c.body : c.body.value,
+              author: c.author.name,
+              contextValue: c.contextValue,
+            })),
+          }));
+        }),
+        vscode.commands.registerCommand(
+          'apiWorkbench.storage._testAddComment',
+          async (uri: vscode.Uri, text: string, line = 0, replyToIndex?: number) => {
+            const doc = await vscode.workspace.openTextDocument(uri);
+            await this.load(doc);
+            const existing = replyToIndex !== undefined ? this.threads.get(uri.toString())?.[replyToIndex] : undefined;
+            const thread = existing ?? this.controller.createCommentThread(uri, new vscode.Range(line, 0, line, 0), []);
+            await this.create({ thread, text });
+          },
+        ),
+        vscode.commands.registerCommand('apiWorkbench.storage._testResolve', async (uri: vscode.Uri, index: number) => {
+          const t = this.threads.get(uri.toString())?.[index];
+          if (t) await this.setStatus(t, 'resolve');
+        }),
+      );
     for (const d of vscode.workspace.textDocuments) void this.load(d).catch(() => undefined);
   }
 
@@ -106,7 +127,10 @@ export class StoreComments implements vscode.Disposable {
       if (at >= 0) line = doc.positionAt(at).line;
     }
     const thread = this.controller.createCommentThread(doc.uri, new vscode.Range(line, 0, line, 0), []);
-    thread.comments = [this.note(file.id!, c.commentId!, undefined, c.content ?? '', c.author, c.createdDate, thread), ...(c.replies ?? []).filter((r) => !r.deleted).map((r) => this.replyNote(file.id!, c.commentId!, r, thread))];
+    thread.comments = [
+      this.note(file.id!, c.commentId!, undefined, c.content ?? '', c.author, c.createdDate, thread),
+      ...(c.replies ?? []).filter((r) => !r.deleted).map((r) => this.replyNote(file.id!, c.commentId!, r, thread)),
+    ];
     thread.label = quoted ? `On "${quoted.slice(0, 40)}"` : undefined;
     thread.state = c.status === 'resolved' ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
     thread.contextValue = c.status === 'resolved' ? 'resolved' : 'open';
@@ -115,12 +139,30 @@ export class StoreComments implements vscode.Disposable {
     return thread;
   }
 
-  private note(fileId: string, commentId: string, replyId: string | undefined, text: string, author: { displayName?: string; isAuthenticatedUser?: boolean } | undefined, date: string | undefined, parent: vscode.CommentThread): StoreNote {
-    return new StoreNote(new vscode.MarkdownString(text), { name: author?.displayName ?? 'Unknown' }, fileId, commentId, replyId, author?.isAuthenticatedUser ? 'mine' : 'theirs', date ? new Date(date) : undefined, parent);
+  private note(
+    fileId: string,
+    commentId: string,
+    replyId: string | undefined,
+    text: string,
+    author: { displayName?: string; isAuthenticatedUser?: boolean } | undefined,
+    date: string | undefined,
+    parent: vscode.CommentThread,
+  ): StoreNote {
+    return new StoreNote(
+      new vscode.MarkdownString(text),
+      { name: author?.displayName ?? 'Unknown' },
+      fileId,
+      commentId,
+      replyId,
+      author?.isAuthenticatedUser ? 'mine' : 'theirs',
+      date ? new Date(date) : undefined,
+      parent,
+    );
   }
 
   private replyNote(fileId: string, commentId: string, r: CommentReply, thread: vscode.CommentThread): StoreNote {
-    const text = r.verb && !r.content ? `_${r.verb === 'resolve' ? 'Marked as resolved' : 'Reopened'}_` : r.content ?? '';
+    const text =
+      r.verb && !r.content ? `_${r.verb === 'resolve' ? 'Marked as resolved' : 'Reopened'}_` : (r.content ?? '');
     return this.note(fileId, commentId, r.replyId, text, r.author, r.createdDate, thread);
   }
 
@@ -136,9 +178,15 @@ export class StoreComments implements vscode.Disposable {
     if (!st.commentId) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === thread.uri.toString());
       const quoted = doc && thread.range ? doc.lineAt(thread.range.start.line).text.trim().slice(0, 200) : '';
-      const c = await client.call('comments.insert', { fileId: st.fileId }, { content: reply.text, ...(quoted ? { context: { type: 'text/plain', value: quoted } } : {}) });
+      const c = await client.call(
+        'comments.insert',
+        { fileId: st.fileId },
+        { content: reply.text, ...(quoted ? { context: { type: 'text/plain', value: quoted } } : {}) },
+      );
       st.commentId = c.commentId;
-      thread.comments = [this.note(st.fileId, c.commentId!, undefined, c.content ?? '', c.author, c.createdDate, thread)];
+      thread.comments = [
+        this.note(st.fileId, c.commentId!, undefined, c.content ?? '', c.author, c.createdDate, thread),
+      ];
       thread.contextValue = 'open';
       thread.state = vscode.CommentThreadState.Unresolved;
       const list = this.threads.get(thread.uri.toString()) ?? [];
@@ -146,14 +194,20 @@ export class StoreComments implements vscode.Disposable {
       this.threads.set(thread.uri.toString(), list);
       return;
     }
-    const r = await client.call('replies.insert', { fileId: st.fileId, commentId: st.commentId }, { content: reply.text });
+    const r = await client.call(
+      'replies.insert',
+      { fileId: st.fileId, commentId: st.commentId },
+      { content: reply.text },
+    );
     thread.comments = [...thread.comments, this.replyNote(st.fileId, st.commentId, r, thread)];
   }
 
   private async setStatus(thread: vscode.CommentThread, verb: 'resolve' | 'reopen'): Promise<void> {
     const st = this.state.get(thread);
     if (!st?.commentId) return;
-    const r = await (await this.client()).call('replies.insert', { fileId: st.fileId, commentId: st.commentId }, { verb });
+    const r = await (
+      await this.client()
+    ).call('replies.insert', { fileId: st.fileId, commentId: st.commentId }, { verb });
     thread.comments = [...thread.comments, this.replyNote(st.fileId, st.commentId, r, thread)];
     thread.state = verb === 'resolve' ? vscode.CommentThreadState.Resolved : vscode.CommentThreadState.Unresolved;
     thread.contextValue = verb === 'resolve' ? 'resolved' : 'open';
@@ -167,12 +221,19 @@ export class StoreComments implements vscode.Disposable {
       if (thread) thread.comments = thread.comments.filter((c) => c !== note);
       return;
     }
-    const ok = await vscode.window.showWarningMessage('Delete this comment and its replies?', { modal: true }, 'Delete');
+    const ok = await vscode.window.showWarningMessage(
+      'Delete this comment and its replies?',
+      { modal: true },
+      'Delete',
+    );
     if (ok !== 'Delete') return;
     await client.call('comments.delete', { fileId: note.fileId, commentId: note.commentId });
     if (thread) {
       const list = this.threads.get(thread.uri.toString()) ?? [];
-      this.threads.set(thread.uri.toString(), list.filter((t) => t !== thread));
+      this.threads.set(
+        thread.uri.toString(),
+        list.filter((t) => t !== thread),
+      );
       thread.dispose();
     }
   }
@@ -180,7 +241,12 @@ export class StoreComments implements vscode.Disposable {
   private async save(note: StoreNote): Promise<void> {
     const text = typeof note.body === 'string' ? note.body : note.body.value;
     const client = await this.client();
-    if (note.replyId) await client.call('replies.patch', { fileId: note.fileId, commentId: note.commentId, replyId: note.replyId }, { content: text });
+    if (note.replyId)
+      await client.call(
+        'replies.patch',
+        { fileId: note.fileId, commentId: note.commentId, replyId: note.replyId },
+        { content: text },
+      );
     else await client.call('comments.patch', { fileId: note.fileId, commentId: note.commentId }, { content: text });
     note.savedBody = note.body;
     this.setMode(note, vscode.CommentMode.Preview);

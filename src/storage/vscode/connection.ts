@@ -32,7 +32,9 @@ export function oauthConfig(endpoint: ResolvedEndpoint): OAuthConfig {
 
 /** A client of `endpoint` (the sandbox always serves /store/v2; a real service may use drive/v2/). */
 export function clientFor(endpoint: ResolvedEndpoint, auth: AuthProvider): StorageClient {
-  const servicePath = endpoint.sandbox ? undefined : vscode.workspace.getConfiguration('apiWorkbench.storage').get<string>('servicePath')?.trim() || undefined;
+  const servicePath = endpoint.sandbox
+    ? undefined
+    : vscode.workspace.getConfiguration('apiWorkbench.storage').get<string>('servicePath')?.trim() || undefined;
   return new StorageClient({
     baseUrl: endpoint.baseUrl,
     servicePath,

@@ -21,7 +21,10 @@ export const defaultConflictPrompt: ConflictPrompt = async (uri, server) => {
   const when = server?.modifiedDate ? ` at ${new Date(server.modifiedDate).toLocaleString()}` : '';
   const choice = await vscode.window.showWarningMessage(
     `"${name}" was changed on the server${who}${when} after you opened it. Saving now would replace that version.`,
-    { modal: true, detail: 'Compare shows the server version next to yours; your changes stay unsaved until you choose Overwrite.' },
+    {
+      modal: true,
+      detail: 'Compare shows the server version next to yours; your changes stay unsaved until you choose Overwrite.',
+    },
     'Compare',
     'Overwrite',
   );
@@ -55,7 +58,8 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
     const events: vscode.FileChangeEvent[] = [];
     for (const id of [...fileIds, ...parentIds]) {
       fs?.invalidate(id);
-      for (const u of this.urisById.get(id) ?? []) events.push({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.parse(u) });
+      for (const u of this.urisById.get(id) ?? [])
+        events.push({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.parse(u) });
     }
     if (events.length) this.emitter.fire(events);
   }
@@ -69,7 +73,9 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
     const st = await this.run(uri, (fs) => fs.stat(uri.path));
     this.track(st.file.id, uri);
     return {
-      type: (st.type === 'directory' ? vscode.FileType.Directory : vscode.FileType.File) | (st.symlink ? vscode.FileType.SymbolicLink : 0),
+      type:
+        (st.type === 'directory' ? vscode.FileType.Directory : vscode.FileType.File) |
+        (st.symlink ? vscode.FileType.SymbolicLink : 0),
       ctime: st.ctime,
       mtime: st.mtime,
       size: st.size,
@@ -79,14 +85,21 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
     const entries = await this.run(uri, (fs) => fs.readDirectory(uri.path));
-    return entries.map(([name, type]) => [name, type === 'directory' ? vscode.FileType.Directory : vscode.FileType.File]);
+    return entries.map(([name, type]) => [
+      name,
+      type === 'directory' ? vscode.FileType.Directory : vscode.FileType.File,
+    ]);
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     return this.run(uri, (fs) => fs.readFile(uri.path));
   }
 
-  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+  async writeFile(
+    uri: vscode.Uri,
+    content: Uint8Array,
+    options: { create: boolean; overwrite: boolean },
+  ): Promise<void> {
     const fs = await this.fs();
     try {
       const saved = await fs.writeFile(uri.path, content, options);
@@ -100,10 +113,20 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
         return;
       }
       if (choice === 'compare' && e.server?.id) {
-        const server = vscode.Uri.from({ scheme: REVISION_SCHEME, path: `/${e.server.id}/head/${displayName(e.server.title)}` });
-        await vscode.commands.executeCommand('vscode.diff', server, uri, `${displayName(e.server.title)} (server) ↔ yours`);
+        const server = vscode.Uri.from({
+          scheme: REVISION_SCHEME,
+          path: `/${e.server.id}/head/${displayName(e.server.title)}`,
+        });
+        await vscode.commands.executeCommand(
+          'vscode.diff',
+          server,
+          uri,
+          `${displayName(e.server.title)} (server) ↔ yours`,
+        );
       }
-      throw vscode.FileSystemError.Unavailable(`Not saved: ${e.message} Choose Overwrite to replace the server version.`);
+      throw vscode.FileSystemError.Unavailable(
+        `Not saved: ${e.message} Choose Overwrite to replace the server version.`,
+      );
     }
     this.emitter.fire([{ type: options.create ? vscode.FileChangeType.Created : vscode.FileChangeType.Changed, uri }]);
   }
@@ -120,7 +143,10 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
 
   async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { overwrite: boolean }): Promise<void> {
     await this.run(oldUri, (fs) => fs.rename(oldUri.path, newUri.path, options));
-    this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri: oldUri }, { type: vscode.FileChangeType.Created, uri: newUri }]);
+    this.emitter.fire([
+      { type: vscode.FileChangeType.Deleted, uri: oldUri },
+      { type: vscode.FileChangeType.Created, uri: newUri },
+    ]);
   }
 
   async copy(source: vscode.Uri, destination: vscode.Uri, options: { overwrite: boolean }): Promise<void> {
@@ -152,12 +178,18 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
   private toVscode(e: unknown, uri: vscode.Uri): Error {
     if (!(e instanceof StoreFsError)) return e as Error;
     switch (e.code) {
-      case 'FileNotFound': return vscode.FileSystemError.FileNotFound(uri);
-      case 'FileExists': return vscode.FileSystemError.FileExists(uri);
-      case 'FileNotADirectory': return vscode.FileSystemError.FileNotADirectory(uri);
-      case 'FileIsADirectory': return vscode.FileSystemError.FileIsADirectory(uri);
-      case 'NoPermissions': return vscode.FileSystemError.NoPermissions(e.message);
-      default: return vscode.FileSystemError.Unavailable(e.message);
+      case 'FileNotFound':
+        return vscode.FileSystemError.FileNotFound(uri);
+      case 'FileExists':
+        return vscode.FileSystemError.FileExists(uri);
+      case 'FileNotADirectory':
+        return vscode.FileSystemError.FileNotADirectory(uri);
+      case 'FileIsADirectory':
+        return vscode.FileSystemError.FileIsADirectory(uri);
+      case 'NoPermissions':
+        return vscode.FileSystemError.NoPermissions(e.message);
+      default:
+        return vscode.FileSystemError.Unavailable(e.message);
     }
   }
 
@@ -181,6 +213,8 @@ export class RevisionContentProvider implements vscode.TextDocumentContentProvid
       const target = file.mimeType === 'application/vnd.google-apps.spreadsheet' ? 'text/csv' : 'text/plain';
       return (await client.exportFile(fileId, target)).toString('utf8');
     }
-    return (await client.download(fileId, { revisionId: revisionId === 'head' ? undefined : revisionId })).toString('utf8');
+    return (await client.download(fileId, { revisionId: revisionId === 'head' ? undefined : revisionId })).toString(
+      'utf8',
+    );
   }
 }

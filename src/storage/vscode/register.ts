@@ -10,7 +10,13 @@ import { storageDragAndDrop } from './dragAndDrop';
 import { StoreComments } from './comments';
 import { StorageConnection } from './connection';
 import { registerStorageAuth } from './authProvider';
-import { REVISION_SCHEME, RevisionContentProvider, STORE_SCHEME, StoreFileSystemProvider, type ConflictChoice } from './fileSystemProvider';
+import {
+  REVISION_SCHEME,
+  RevisionContentProvider,
+  STORE_SCHEME,
+  StoreFileSystemProvider,
+  type ConflictChoice,
+} from './fileSystemProvider';
 import { STORAGE_VIEW_ID, StorageTreeProvider } from './treeProvider';
 
 const DETAILS_SCHEME = 'store-details';
@@ -38,9 +44,15 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
 
   // Read-only JSON documents (details, app info), kept in memory by URI.
   const details = new Map<string, string>();
-  const detailsProvider: vscode.TextDocumentContentProvider = { provideTextDocumentContent: (uri) => details.get(uri.toString()) ?? '' };
+  const detailsProvider: vscode.TextDocumentContentProvider = {
+    provideTextDocumentContent: (uri) => details.get(uri.toString()) ?? '',
+  };
   const showJson = async (title: string, value: unknown) => {
-    const uri = vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${title.replace(/[\\/]/g, '_')}.json`, query: String(Date.now()) });
+    const uri = vscode.Uri.from({
+      scheme: DETAILS_SCHEME,
+      path: `/${title.replace(/[\\/]/g, '_')}.json`,
+      query: String(Date.now()),
+    });
     details.set(uri.toString(), JSON.stringify(value, null, 2));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'json');
@@ -48,12 +60,19 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
 
   const dnd = storageDragAndDrop(provider, () => connection.client());
-  const view = vscode.window.createTreeView(STORAGE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true, dragAndDropController: dnd });
+  const view = vscode.window.createTreeView(STORAGE_VIEW_ID, {
+    treeDataProvider: provider,
+    showCollapseAll: true,
+    canSelectMany: true,
+    dragAndDropController: dnd,
+  });
 
   // About (user, quota) in the view's description, refreshed with the tree.
   const showAbout = async () => {
     try {
-      view.description = aboutLine(await (await connection.client()).about('name,user(displayName,emailAddress),quotaBytesUsed,quotaBytesTotal'));
+      view.description = aboutLine(
+        await (await connection.client()).about('name,user(displayName,emailAddress),quotaBytesUsed,quotaBytesTotal'),
+      );
     } catch {
       view.description = undefined;
     }
@@ -77,14 +96,19 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
         void fsp.changed(batch.fileIds, batch.parentIds);
         void showAbout();
       });
-      if (seconds > 0) feed.start(seconds * 1000, (e) => services.log.warn(`storage: change poll failed: ${(e as Error)?.message ?? e}`));
+      if (seconds > 0)
+        feed.start(seconds * 1000, (e) =>
+          services.log.warn(`storage: change poll failed: ${(e as Error)?.message ?? e}`),
+        );
       // The sandbox can reach a loopback receiver: changes arrive at once instead of at the next poll.
       if ((await connection.endpoint()).sandbox) {
         const current = feed;
         watcher = new ChangeWatcher(await connection.client(), (state) => {
           if (state !== 'sync') void current.poll().catch(() => undefined);
         });
-        await watcher.start(await (await connection.client()).startPageToken()).catch((e: Error) => services.log.warn(`storage: change watch unavailable: ${e.message}`));
+        await watcher
+          .start(await (await connection.client()).startPageToken())
+          .catch((e: Error) => services.log.warn(`storage: change watch unavailable: ${e.message}`));
       }
     } catch (e) {
       services.log.warn(`storage: change feed unavailable: ${(e as Error)?.message ?? e}`);
@@ -92,7 +116,11 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
   void startFeed();
 
-  const comments = new StoreComments(() => connection.client(), fsp, __TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test);
+  const comments = new StoreComments(
+    () => connection.client(),
+    fsp,
+    __TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test,
+  );
 
   /** Walks the tree by labels from the roots (e.g. ['My files', 'Projects']). */
   const walk = async (labels: string[]): Promise<TreeEntry | undefined> => {
@@ -108,7 +136,14 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   const toTestNode = async (e: TreeEntry): Promise<TestNode> => {
     const p = (await provider.getModel()).present(e);
     return {
-      key: e.key, type: e.type, label: p.label, description: p.description, tooltip: p.tooltip, contextValue: p.contextValue, icon: p.icon, collapsible: p.collapsible,
+      key: e.key,
+      type: e.type,
+      label: p.label,
+      description: p.description,
+      tooltip: p.tooltip,
+      contextValue: p.contextValue,
+      icon: p.icon,
+      collapsible: p.collapsible,
       ...(e.type === 'file' ? { id: e.file.id, mimeType: e.file.mimeType } : {}),
     };
   };
@@ -137,55 +172,79 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
     }),
     vscode.commands.registerCommand('apiWorkbench.storage.loadMore', (e: TreeEntry) => provider.loadMore(e)),
     auth.provider.onDidChangeSessions(() => resetAll()),
-    vscode.commands.registerCommand('apiWorkbench.storage.pollChanges', async () => (await feed?.poll())?.changes.length ?? 0),
+    vscode.commands.registerCommand(
+      'apiWorkbench.storage.pollChanges',
+      async () => (await feed?.poll())?.changes.length ?? 0,
+    ),
     services.endpoints.onDidChange((id) => {
       if (id === 'storage') resetAll();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('apiWorkbench.storage.changePollSeconds')) void startFeed();
-      if (e.affectsConfiguration('apiWorkbench.storage.servicePath') || e.affectsConfiguration('apiWorkbench.storage.oauth')) resetAll();
+      if (
+        e.affectsConfiguration('apiWorkbench.storage.servicePath') ||
+        e.affectsConfiguration('apiWorkbench.storage.oauth')
+      )
+        resetAll();
     }),
     new vscode.Disposable(() => {
       feed?.stop();
       void watcher?.stop();
     }),
     // ---- test hooks (not contributed; host tests call them; only under test, never in the production build) ----
-    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test ? [
-    vscode.commands.registerCommand('apiWorkbench.storage._testWatchNotifications', () => watcher?.received ?? -1),
-    vscode.commands.registerCommand('apiWorkbench.storage._testChildren', async (labels: string[] = []) => {
-      const node = await walk(labels);
-      const kids = await provider.getChildren(node);
-      return Promise.all(kids.map(toTestNode));
-    }),
-    vscode.commands.registerCommand('apiWorkbench.storage._testLoadMore', async (labels: string[] = []) => {
-      const node = await walk(labels);
-      const kids = await provider.getChildren(node);
-      const more = kids.find((k) => k.type === 'loadMore');
-      if (more) await provider.loadMore(more);
-      return Promise.all((await provider.getChildren(node)).map(toTestNode));
-    }),
-    /** Runs a storage command on the node at a label path: `_testRun(['My files','Projects'], 'newFolder', 'X')`. */
-    vscode.commands.registerCommand('apiWorkbench.storage._testRun', async (labels: string[], command: string, ...args: unknown[]) => {
-      const node = await walk(labels);
-      const result = await vscode.commands.executeCommand(`apiWorkbench.storage.${command}`, node, ...args);
-      return JSON.parse(JSON.stringify(result ?? null));
-    }),
-    vscode.commands.registerCommand('apiWorkbench.storage._testUri', async (labels: string[]) => {
-      const node = await walk(labels);
-      if (node?.type !== 'file' || !node.file.id) throw new Error('not a file');
-      return vscode.Uri.from({ scheme: STORE_SCHEME, path: `/${node.file.id}/${(await provider.getModel()).present(node).label.replace(/\//g, '\u2215')}` }).toString();
-    }),
-    vscode.commands.registerCommand('apiWorkbench.storage._testConflictChoice', (choice: ConflictChoice) => {
-      fsp.prompt = async () => {
-        conflictPrompts++;
-        return choice;
-      };
-      return true;
-    }),
-    vscode.commands.registerCommand('apiWorkbench.storage._testConflictPrompts', () => conflictPrompts),
-    vscode.commands.registerCommand('apiWorkbench.storage._testClient', async (method: string, params: Record<string, string>, body?: unknown) => (await connection.client()).callById(method, params, body)),
-    vscode.commands.registerCommand('apiWorkbench.storage._testFaults', async (body: unknown) => (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body })),
-    vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
-    ] : []),
+    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
+      ? [
+          vscode.commands.registerCommand(
+            'apiWorkbench.storage._testWatchNotifications',
+            () => watcher?.received ?? -1,
+          ),
+          vscode.commands.registerCommand('apiWorkbench.storage._testChildren', async (labels: string[] = []) => {
+            const node = await walk(labels);
+            const kids = await provider.getChildren(node);
+            return Promise.all(kids.map(toTestNode));
+          }),
+          vscode.commands.registerCommand('apiWorkbench.storage._testLoadMore', async (labels: string[] = []) => {
+            const node = await walk(labels);
+            const kids = await provider.getChildren(node);
+            const more = kids.find((k) => k.type === 'loadMore');
+            if (more) await provider.loadMore(more);
+            return Promise.all((await provider.getChildren(node)).map(toTestNode));
+          }),
+          /** Runs a storage command on the node at a label path: `_testRun(['My files','Projects'], 'newFolder', 'X')`. */
+          vscode.commands.registerCommand(
+            'apiWorkbench.storage._testRun',
+            async (labels: string[], command: string, ...args: unknown[]) => {
+              const node = await walk(labels);
+              const result = await vscode.commands.executeCommand(`apiWorkbench.storage.${command}`, node, ...args);
+              return JSON.parse(JSON.stringify(result ?? null));
+            },
+          ),
+          vscode.commands.registerCommand('apiWorkbench.storage._testUri', async (labels: string[]) => {
+            const node = await walk(labels);
+            if (node?.type !== 'file' || !node.file.id) throw new Error('not a file');
+            return vscode.Uri.from({
+              scheme: STORE_SCHEME,
+              path: `/${node.file.id}/${(await provider.getModel()).present(node).label.replace(/\//g, '\u2215')}`,
+            }).toString();
+          }),
+          vscode.commands.registerCommand('apiWorkbench.storage._testConflictChoice', (choice: ConflictChoice) => {
+            fsp.prompt = async () => {
+              conflictPrompts++;
+              return choice;
+            };
+            return true;
+          }),
+          vscode.commands.registerCommand('apiWorkbench.storage._testConflictPrompts', () => conflictPrompts),
+          vscode.commands.registerCommand(
+            'apiWorkbench.storage._testClient',
+            async (method: string, params: Record<string, string>, body?: unknown) =>
+              (await connection.client()).callById(method, params, body),
+          ),
+          vscode.commands.registerCommand('apiWorkbench.storage._testFaults', async (body: unknown) =>
+            (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body }),
+          ),
+          vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
+        ]
+      : []),
   ];
 };

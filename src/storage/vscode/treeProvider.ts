@@ -15,7 +15,10 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
   /** Last connection problem, shown by the view's welcome content. */
   connectError: string | undefined;
 
-  constructor(private readonly connection: StorageConnection, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly connection: StorageConnection,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   async getModel(): Promise<StorageTreeModel> {
     if (!this.model) {
@@ -59,7 +62,11 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
     const p = this.model!.present(e);
     const item = new vscode.TreeItem(
       p.label,
-      p.collapsible ? (e.type === 'root' && e.root === 'myFiles' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None,
+      p.collapsible
+        ? e.type === 'root' && e.root === 'myFiles'
+          ? vscode.TreeItemCollapsibleState.Expanded
+          : vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None,
     );
     item.id = e.key;
     item.description = p.description;

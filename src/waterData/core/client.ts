@@ -1,6 +1,14 @@
 // One GET against the water-quality API, through the process-wide limiter, with the service's documented
 // recovery rules: back off on 403/429 throttling, retry 408/504 once, never retry a key problem.
-import { backoffDelay, defaultFetch, isAbortError, redactText, redactUrl, retryAfterMs, type HttpFetch } from '../../shared/http';
+import {
+  backoffDelay,
+  defaultFetch,
+  isAbortError,
+  redactText,
+  redactUrl,
+  retryAfterMs,
+  type HttpFetch,
+} from '../../shared/http';
 import { WATER_API_KEY_HEADER } from '../../shared/wire/waterData';
 import { WaterApiError, serverMessage } from './errors';
 import { AbortError, sharedRateLimiter, type RateLimiter } from './rateLimiter';
@@ -49,7 +57,13 @@ export class WaterClient {
 
   async get(url: string, signal?: AbortSignal): Promise<WaterResponse> {
     if (!this.apiKey) {
-      throw new WaterApiError('key-missing', 'No API key is set for the water-quality data API.', 'Run "API Workbench: Set API Key or Access Token…" and choose Water-quality data.', undefined, redactUrl(url));
+      throw new WaterApiError(
+        'key-missing',
+        'No API key is set for the water-quality data API.',
+        'Run "API Workbench: Set API Key or Access Token…" and choose Water-quality data.',
+        undefined,
+        redactUrl(url),
+      );
     }
     const fetchImpl = this.fetchImpl;
     let throttled = 0;
@@ -66,12 +80,24 @@ export class WaterClient {
             timeoutMs: RESPONSE_TIMEOUT_MS,
           });
           // The body is read inside the limiter slot: the request is not over until it has arrived.
-          return { status: r.status, text: await r.text(), link: r.headers.get('link'), retryAfter: r.headers.get('retry-after') };
+          return {
+            status: r.status,
+            text: await r.text(),
+            link: r.headers.get('link'),
+            retryAfter: r.headers.get('retry-after'),
+          };
         }, signal);
       } catch (e) {
-        if (signal?.aborted || e instanceof AbortError || isAbortError(e)) throw new WaterApiError('cancelled', 'Cancelled.', '', undefined, redactUrl(url));
+        if (signal?.aborted || e instanceof AbortError || isAbortError(e))
+          throw new WaterApiError('cancelled', 'Cancelled.', '', undefined, redactUrl(url));
         if (networkFailures++ < 1) continue;
-        throw new WaterApiError('network', `Could not reach ${new URL(url).host}: ${redactText((e as Error).message)}`, 'Check the base URL and your connection.', undefined, redactUrl(url));
+        throw new WaterApiError(
+          'network',
+          `Could not reach ${new URL(url).host}: ${redactText((e as Error).message)}`,
+          'Check the base URL and your connection.',
+          undefined,
+          redactUrl(url),
+        );
       }
       let body: unknown = undefined;
       try {
@@ -81,14 +107,35 @@ export class WaterClient {
       }
       const s = res.status;
       if (s >= 200 && s < 300) {
-        if (!body || typeof body !== 'object') throw new WaterApiError('invalid-response', 'The service answered with something other than JSON.', 'Check that the base URL ends in /v1/odata/v4.', s, redactUrl(url));
+        if (!body || typeof body !== 'object')
+          throw new WaterApiError(
+            'invalid-response',
+            'The service answered with something other than JSON.',
+            'Check that the base URL ends in /v1/odata/v4.',
+            s,
+            redactUrl(url),
+          );
         return { url, status: s, body, link: res.link ?? undefined };
       }
       const said = serverMessage(body);
-      if (s === 401) throw new WaterApiError('key-missing', `The service says the API key is missing (401)${said ? `: ${said}` : ''}.`, 'Set the API key with "API Workbench: Set API Key or Access Token…".', s, redactUrl(url));
-      const keyWords = /invalid api key|api key|forbidden$/i.test(said ?? '') && !/rate|too many|throttl|parallel/i.test(said ?? '');
+      if (s === 401)
+        throw new WaterApiError(
+          'key-missing',
+          `The service says the API key is missing (401)${said ? `: ${said}` : ''}.`,
+          'Set the API key with "API Workbench: Set API Key or Access Token…".',
+          s,
+          redactUrl(url),
+        );
+      const keyWords =
+        /invalid api key|api key|forbidden$/i.test(said ?? '') && !/rate|too many|throttl|parallel/i.test(said ?? '');
       if (s === 403 && /invalid api key/i.test(said ?? '')) {
-        throw new WaterApiError('key-invalid', 'The service rejected the API key (403 Invalid API key).', 'Set a valid API key with "API Workbench: Set API Key or Access Token…"; ask DataStream for a new one if it was exposed.', s, redactUrl(url));
+        throw new WaterApiError(
+          'key-invalid',
+          'The service rejected the API key (403 Invalid API key).',
+          'Set a valid API key with "API Workbench: Set API Key or Access Token…"; ask DataStream for a new one if it was exposed.',
+          s,
+          redactUrl(url),
+        );
       }
       if (s === 429 || s === 403) {
         // A bare 403 can be either throttling (the specification) or a bad key: retry a little, then say both.
@@ -101,9 +148,21 @@ export class WaterClient {
           continue;
         }
         if (s === 403) {
-          throw new WaterApiError('key-invalid', `The service kept refusing the request (403)${said ? `: ${said}` : ''}.`, 'Either the API key is not valid (set it with "API Workbench: Set API Key or Access Token…") or another program is using the same key faster than 2 requests per second.', s, redactUrl(url));
+          throw new WaterApiError(
+            'key-invalid',
+            `The service kept refusing the request (403)${said ? `: ${said}` : ''}.`,
+            'Either the API key is not valid (set it with "API Workbench: Set API Key or Access Token…") or another program is using the same key faster than 2 requests per second.',
+            s,
+            redactUrl(url),
+          );
         }
-        throw new WaterApiError('rate-limited', `Rate limited (429) after ${throttled} retries.`, 'Another program may be using the same key; wait a minute and run again. The service allows 2 requests per second, none in parallel.', s, redactUrl(url));
+        throw new WaterApiError(
+          'rate-limited',
+          `Rate limited (429) after ${throttled} retries.`,
+          'Another program may be using the same key; wait a minute and run again. The service allows 2 requests per second, none in parallel.',
+          s,
+          redactUrl(url),
+        );
       }
       if (s === 408 || s === 504) {
         if (timedOut++ < 1) {
@@ -111,15 +170,51 @@ export class WaterClient {
           this.limiter.holdOff(1000);
           continue;
         }
-        throw new WaterApiError('timeout', `The query did not finish within the service's 30 s limit (${s}), twice.`, 'Lower $top and/or add narrower filters (RegionId, DOI, LocationId, ActivityStartYear).', s, redactUrl(url));
+        throw new WaterApiError(
+          'timeout',
+          `The query did not finish within the service's 30 s limit (${s}), twice.`,
+          'Lower $top and/or add narrower filters (RegionId, DOI, LocationId, ActivityStartYear).',
+          s,
+          redactUrl(url),
+        );
       }
-      if (s === 413) throw new WaterApiError('too-large', 'The result is too large for one response (413).', 'Lower $top or $select only the fields you need.', s, redactUrl(url));
+      if (s === 413)
+        throw new WaterApiError(
+          'too-large',
+          'The result is too large for one response (413).',
+          'Lower $top or $select only the fields you need.',
+          s,
+          redactUrl(url),
+        );
       if (s === 400) {
-        const msg = said ?? (body && typeof body === 'object' && (body as { message?: unknown }).message === null ? 'The request was rejected before it reached the service (usually a character left unencoded in the query).' : 'Bad request.');
-        throw new WaterApiError('bad-request', `The service rejected the query (400): ${msg}`, 'Fix the query; the cell shows the problem where it can.', s, redactUrl(url));
+        const msg =
+          said ??
+          (body && typeof body === 'object' && (body as { message?: unknown }).message === null
+            ? 'The request was rejected before it reached the service (usually a character left unencoded in the query).'
+            : 'Bad request.');
+        throw new WaterApiError(
+          'bad-request',
+          `The service rejected the query (400): ${msg}`,
+          'Fix the query; the cell shows the problem where it can.',
+          s,
+          redactUrl(url),
+        );
       }
-      if (s === 404) throw new WaterApiError('not-found', `Not found (404)${said ? `: ${said}` : ''}.`, 'The base URL must end in /v1/odata/v4 and the entity set be Metadata, Locations, Observations or Records.', s, redactUrl(url));
-      throw new WaterApiError('server', `The service failed (${s})${said ? `: ${said}` : ''}.`, 'Try again later.', s, redactUrl(url));
+      if (s === 404)
+        throw new WaterApiError(
+          'not-found',
+          `Not found (404)${said ? `: ${said}` : ''}.`,
+          'The base URL must end in /v1/odata/v4 and the entity set be Metadata, Locations, Observations or Records.',
+          s,
+          redactUrl(url),
+        );
+      throw new WaterApiError(
+        'server',
+        `The service failed (${s})${said ? `: ${said}` : ''}.`,
+        'Try again later.',
+        s,
+        redactUrl(url),
+      );
     }
   }
 }

@@ -1,6 +1,12 @@
 // Completion in query cells: entity sets, options, fields by context, operators, and values from the
 // DataStream vocabularies (plus DOIs the user has already seen). Pure: offsets in, items out.
-import { WATER_ENTITY_SETS, WATER_FILTER_FIELDS, WATER_REGION_IDS, WATER_SELECT_FIELDS, type WaterEntitySet } from '../../shared/wire/waterData';
+import {
+  WATER_ENTITY_SETS,
+  WATER_FILTER_FIELDS,
+  WATER_REGION_IDS,
+  WATER_SELECT_FIELDS,
+  type WaterEntitySet,
+} from '../../shared/wire/waterData';
 import { quoteString } from './filter';
 import { looksPercentEncoded } from './mappedText';
 import { vocabulary } from './vocabulary';
@@ -27,12 +33,21 @@ const OPTION_ITEMS: { label: string; insert: string; detail: string }[] = [
   { label: '$filter', insert: '$filter=', detail: 'conditions with eq ne lt gt lte gte in, and/or, endswith()' },
   { label: '$top', insert: '$top=', detail: 'rows to fetch (1–10000 per request)' },
   { label: '$count', insert: '$count=true', detail: 'only the number of matching rows' },
-  { label: '$skiptoken', insert: '$skiptoken=Id:', detail: 'resume after an Id (the notebook follows nextLink for you)' },
+  {
+    label: '$skiptoken',
+    insert: '$skiptoken=Id:',
+    detail: 'resume after an Id (the notebook follows nextLink for you)',
+  },
 ];
 
 const OPERATORS: [string, string][] = [
-  ['eq', 'equals'], ['ne', 'not equal'], ['lt', 'less than'], ['gt', 'greater than'],
-  ['lte', 'less than or equal'], ['gte', 'greater than or equal'], ['in', "in a list: in ('a', 'b')"],
+  ['eq', 'equals'],
+  ['ne', 'not equal'],
+  ['lt', 'less than'],
+  ['gt', 'greater than'],
+  ['lte', 'less than or equal'],
+  ['gte', 'greater than or equal'],
+  ['in', "in a list: in ('a', 'b')"],
 ];
 
 interface Line {
@@ -53,7 +68,9 @@ function lines(text: string): Line[] {
 const OPTION_LINE = /^\s*&?\s*(\$|%24)?(select|filter|top|skiptoken|count)\s*=/i;
 
 function entitySetOf(text: string): WaterEntitySet | undefined {
-  const m = /(?:^|\/)(Metadata|Locations|Observations|Records)\b/.exec(text.split('\n').find((l) => l.trim() && !/^\s*(#|\/\/)/.test(l)) ?? '');
+  const m = /(?:^|\/)(Metadata|Locations|Observations|Records)\b/.exec(
+    text.split('\n').find((l) => l.trim() && !/^\s*(#|\/\/)/.test(l)) ?? '',
+  );
   return m ? (m[1] as WaterEntitySet) : undefined;
 }
 
@@ -70,7 +87,13 @@ export function completeQuery(text: string, offset: number, ctx: CompletionConte
   // The request line, before its "?": entity sets.
   if ((lineIndex === firstContent || firstContent < 0) && !before.includes('?')) {
     const word = /[A-Za-z/]*$/.exec(before)![0];
-    return WATER_ENTITY_SETS.map((s) => ({ label: `/${s}`, insertText: `/${s}`, kind: 'entitySet' as const, replaceStart: offset - word.length, replaceEnd: offset }));
+    return WATER_ENTITY_SETS.map((s) => ({
+      label: `/${s}`,
+      insertText: `/${s}`,
+      kind: 'entitySet' as const,
+      replaceStart: offset - word.length,
+      replaceEnd: offset,
+    }));
   }
 
   // Find where the current option starts: after the last "?"/"&" on the request line, or its own line.
@@ -97,9 +120,22 @@ export function completeQuery(text: string, offset: number, ctx: CompletionConte
   if (eq < 0) {
     const word = /[$%0-9A-Za-z_]*$/.exec(segment)![0];
     const lead = lineIndex === firstContent ? '' : '';
-    return OPTION_ITEMS.map((o) => ({ label: o.label, insertText: lead + o.insert, kind: 'option' as const, detail: o.detail, replaceStart: offset - word.length, replaceEnd: offset }));
+    return OPTION_ITEMS.map((o) => ({
+      label: o.label,
+      insertText: lead + o.insert,
+      kind: 'option' as const,
+      detail: o.detail,
+      replaceStart: offset - word.length,
+      replaceEnd: offset,
+    }));
   }
-  const name = segment.slice(0, eq).trim().replace(/^&/, '').replace(/^%24/i, '$').replace(/^(?!\$)/, '$').toLowerCase();
+  const name = segment
+    .slice(0, eq)
+    .trim()
+    .replace(/^&/, '')
+    .replace(/^%24/i, '$')
+    .replace(/^(?!\$)/, '$')
+    .toLowerCase();
   const value = segment.slice(eq + 1);
   if (looksPercentEncoded(value)) return [];
   const valueStart = segmentStart + eq + 1;
@@ -108,12 +144,32 @@ export function completeQuery(text: string, offset: number, ctx: CompletionConte
     case '$select': {
       const word = /[A-Za-z]*$/.exec(value)![0];
       const used = new Set(value.split(',').map((s) => s.trim()));
-      return WATER_SELECT_FIELDS[set].filter((f) => !used.has(f) || f === word).map((f) => ({ label: f, insertText: f, kind: 'field' as const, replaceStart: offset - word.length, replaceEnd: offset }));
+      return WATER_SELECT_FIELDS[set]
+        .filter((f) => !used.has(f) || f === word)
+        .map((f) => ({
+          label: f,
+          insertText: f,
+          kind: 'field' as const,
+          replaceStart: offset - word.length,
+          replaceEnd: offset,
+        }));
     }
     case '$count':
-      return ['true', 'false'].map((v) => ({ label: v, insertText: v, kind: 'value' as const, replaceStart: offset - /[a-z]*$/.exec(value)![0].length, replaceEnd: offset }));
+      return ['true', 'false'].map((v) => ({
+        label: v,
+        insertText: v,
+        kind: 'value' as const,
+        replaceStart: offset - /[a-z]*$/.exec(value)![0].length,
+        replaceEnd: offset,
+      }));
     case '$top':
-      return ['10', '100', '1000', '10000'].map((v) => ({ label: v, insertText: v, kind: 'value' as const, replaceStart: offset - /\d*$/.exec(value)![0].length, replaceEnd: offset }));
+      return ['10', '100', '1000', '10000'].map((v) => ({
+        label: v,
+        insertText: v,
+        kind: 'value' as const,
+        replaceStart: offset - /\d*$/.exec(value)![0].length,
+        replaceEnd: offset,
+      }));
     case '$filter':
       return completeFilter(set, value, valueStart, ctx);
     default:
@@ -172,13 +228,33 @@ function scan(s: string): Tok[] {
   return out;
 }
 
-type State = 'field' | 'op' | 'inOpen' | 'inValue' | 'inSep' | 'value' | 'conj' | 'fnOpen' | 'fnField' | 'fnComma' | 'fnValue' | 'fnClose';
+type State =
+  | 'field'
+  | 'op'
+  | 'inOpen'
+  | 'inValue'
+  | 'inSep'
+  | 'value'
+  | 'conj'
+  | 'fnOpen'
+  | 'fnField'
+  | 'fnComma'
+  | 'fnValue'
+  | 'fnClose';
 
-function completeFilter(set: WaterEntitySet, value: string, valueStart: number, ctx: CompletionContext): CompletionItem[] {
+function completeFilter(
+  set: WaterEntitySet,
+  value: string,
+  valueStart: number,
+  ctx: CompletionContext,
+): CompletionItem[] {
   const toks = scan(value);
   const last = toks[toks.length - 1];
   // The token under the cursor is the prefix being typed, not yet part of the state.
-  const typing = last && ((last.t === 'str' && last.open) || ((last.t === 'word' || last.t === 'num') && last.start + last.v.length === value.length));
+  const typing =
+    last &&
+    ((last.t === 'str' && last.open) ||
+      ((last.t === 'word' || last.t === 'num') && last.start + last.v.length === value.length));
   const settled = typing ? toks.slice(0, -1) : toks;
   let state: State = 'field';
   let field = '';
@@ -232,17 +308,35 @@ function completeFilter(set: WaterEntitySet, value: string, valueStart: number, 
   }
   const replaceStart = valueStart + (typing ? last.start : value.length);
   const replaceEnd = valueStart + value.length;
-  const items = (kind: CompletionKind, list: readonly { label: string; insert?: string; detail?: string }[]): CompletionItem[] =>
-    list.map((x) => ({ label: x.label, insertText: x.insert ?? x.label, kind, detail: x.detail, replaceStart, replaceEnd }));
+  const items = (
+    kind: CompletionKind,
+    list: readonly { label: string; insert?: string; detail?: string }[],
+  ): CompletionItem[] =>
+    list.map((x) => ({
+      label: x.label,
+      insertText: x.insert ?? x.label,
+      kind,
+      detail: x.detail,
+      replaceStart,
+      replaceEnd,
+    }));
   switch (state) {
     case 'field':
     case 'fnField':
       return [
-        ...items('field', WATER_FILTER_FIELDS[set].map((f) => ({ label: f }))),
-        ...(state === 'field' ? items('function', [{ label: 'endswith', insert: "endswith(DOI, '')", detail: 'text ends with' }]) : []),
+        ...items(
+          'field',
+          WATER_FILTER_FIELDS[set].map((f) => ({ label: f })),
+        ),
+        ...(state === 'field'
+          ? items('function', [{ label: 'endswith', insert: "endswith(DOI, '')", detail: 'text ends with' }])
+          : []),
       ];
     case 'op':
-      return items('operator', OPERATORS.map(([label, detail]) => ({ label, detail, insert: label === 'in' ? 'in (' : label })));
+      return items(
+        'operator',
+        OPERATORS.map(([label, detail]) => ({ label, detail, insert: label === 'in' ? 'in (' : label })),
+      );
     case 'value':
     case 'inValue':
     case 'fnValue':
@@ -250,7 +344,10 @@ function completeFilter(set: WaterEntitySet, value: string, valueStart: number, 
     case 'conj':
     case 'inSep':
     case 'fnClose':
-      return items('keyword', state === 'conj' ? [{ label: 'and' }, { label: 'or' }] : [{ label: state === 'inSep' ? ',' : ')' }]);
+      return items(
+        'keyword',
+        state === 'conj' ? [{ label: 'and' }, { label: 'or' }] : [{ label: state === 'inSep' ? ',' : ')' }],
+      );
     default:
       return [];
   }

@@ -37,7 +37,13 @@ export function serverMessage(body: unknown): string | undefined {
   const b = body as { message?: unknown; errors?: unknown };
   if (Array.isArray(b.errors)) {
     const parts = b.errors
-      .map((e) => (e && typeof e === 'object' ? ((e as { detail?: unknown; title?: unknown; message?: unknown }).detail ?? (e as { message?: unknown }).message ?? (e as { title?: unknown }).title) : e))
+      .map((e) =>
+        e && typeof e === 'object'
+          ? ((e as { detail?: unknown; title?: unknown; message?: unknown }).detail ??
+            (e as { message?: unknown }).message ??
+            (e as { title?: unknown }).title)
+          : e,
+      )
       .filter((x) => typeof x === 'string' && x);
     if (parts.length) return parts.join('; ');
   }

@@ -80,7 +80,13 @@ export function tokenize(text: string): Token[] {
       let value = '';
       let j = i + 1;
       for (;;) {
-        if (j >= text.length) throw new FilterSyntaxError({ start: i, end: text.length, message: 'Unterminated string: close it with a single quote (write a quote inside a value as two quotes, \'\')' });
+        if (j >= text.length)
+          throw new FilterSyntaxError({
+            start: i,
+            end: text.length,
+            message:
+              "Unterminated string: close it with a single quote (write a quote inside a value as two quotes, '')",
+          });
         if (text[j] === "'") {
           if (text[j + 1] === "'") {
             value += "'";
@@ -146,7 +152,8 @@ class Parser {
   }
 
   parse(): FilterNode {
-    if (this.peek().t === 'eof') this.fail(this.peek(), 'Empty $filter: write a condition such as RegionId eq \'hub.atlantic\'');
+    if (this.peek().t === 'eof')
+      this.fail(this.peek(), "Empty $filter: write a condition such as RegionId eq 'hub.atlantic'");
     const node = this.parseOr();
     const tok = this.peek();
     if (tok.t !== 'eof') {
@@ -179,7 +186,8 @@ class Parser {
   private parsePrimary(): FilterNode {
     const tok = this.next();
     if (tok.t === '(') {
-      if (++this.depth > MAX_FILTER_NESTING) this.fail(tok, `Parentheses nest deeper than ${MAX_FILTER_NESTING} levels: simplify the filter`);
+      if (++this.depth > MAX_FILTER_NESTING)
+        this.fail(tok, `Parentheses nest deeper than ${MAX_FILTER_NESTING} levels: simplify the filter`);
       const inner = this.parseOr();
       this.depth--;
       const close = this.next();
@@ -188,10 +196,12 @@ class Parser {
     }
     if (tok.t !== 'ident') this.fail(tok, `Expected a field name, found ${describe(tok)}`);
     const lower = tok.text.toLowerCase();
-    if (lower === 'not') this.fail(tok, '"not" is not supported by the service: use ne, or list the values you want with in');
+    if (lower === 'not')
+      this.fail(tok, '"not" is not supported by the service: use ne, or list the values you want with in');
     if (this.peek().t === '(') {
       if (RETIRED_FUNCTIONS[lower]) this.fail(tok, RETIRED_FUNCTIONS[lower]);
-      if (!FUNCTIONS.includes(lower)) this.fail(tok, `Unknown function ${tok.text}(): the service offers only endswith(Field, 'text')`);
+      if (!FUNCTIONS.includes(lower))
+        this.fail(tok, `Unknown function ${tok.text}(): the service offers only endswith(Field, 'text')`);
       this.next();
       const field = this.next();
       if (field.t !== 'ident') this.fail(field, 'Expected a field name as the first argument of endswith');
@@ -200,7 +210,14 @@ class Parser {
       const arg = this.parseLiteral();
       const close = this.next();
       if (close.t !== ')') this.fail(close, 'Expected ")" to close endswith(');
-      return { kind: 'call', fn: { name: lower, start: tok.start, end: tok.end }, field: { name: field.text, start: field.start, end: field.end }, arg, start: tok.start, end: close.end };
+      return {
+        kind: 'call',
+        fn: { name: lower, start: tok.start, end: tok.end },
+        field: { name: field.text, start: field.start, end: field.end },
+        arg,
+        start: tok.start,
+        end: close.end,
+      };
     }
     const field: Ident = { name: tok.text, start: tok.start, end: tok.end };
     const opTok = this.next();
@@ -209,7 +226,7 @@ class Parser {
     const opSpan = { start: opTok.start, end: opTok.end };
     if (opWord === 'in') {
       const open = this.next();
-      if (open.t !== '(') this.fail(open, 'Expected "(" after in: in (\'a\', \'b\')');
+      if (open.t !== '(') this.fail(open, "Expected \"(\" after in: in ('a', 'b')");
       const values: Literal[] = [];
       if (this.peek().t === ')') this.fail(this.peek(), 'An in list needs at least one value');
       for (;;) {
@@ -335,6 +352,7 @@ export function* walkFilter(root: FilterNode): Generator<FilterNode> {
 /** Fields a filter names anywhere, e.g. to decide whether it already narrows by location. */
 export function filterFields(node: FilterNode): Set<string> {
   const out = new Set<string>();
-  for (const n of walkFilter(node)) if (n.kind === 'compare' || n.kind === 'in' || n.kind === 'call') out.add(n.field.name);
+  for (const n of walkFilter(node))
+    if (n.kind === 'compare' || n.kind === 'in' || n.kind === 'call') out.add(n.field.name);
   return out;
 }

@@ -30,18 +30,27 @@ export function parseNotebookFile(text: string): NotebookFile {
     throw new Error(`Not a water-quality notebook (invalid JSON: ${(e as Error).message})`);
   }
   const obj = raw as { environment?: unknown; cells?: unknown };
-  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.cells)) throw new Error('Not a water-quality notebook: no "cells" list');
+  if (!obj || typeof obj !== 'object' || !Array.isArray(obj.cells))
+    throw new Error('Not a water-quality notebook: no "cells" list');
   const cells: NotebookFileCell[] = [];
   for (const c of obj.cells as unknown[]) {
     const cell = c as { kind?: unknown; source?: unknown; outputs?: unknown };
-    const source = Array.isArray(cell.source) ? cell.source.map(String).join('\n') : typeof cell.source === 'string' ? cell.source : '';
+    const source = Array.isArray(cell.source)
+      ? cell.source.map(String).join('\n')
+      : typeof cell.source === 'string'
+        ? cell.source
+        : '';
     const kind = cell.kind === 'markdown' ? 'markdown' : 'query';
     const out: NotebookFileCell = { kind, source };
     if (Array.isArray(cell.outputs)) {
       out.outputs = (cell.outputs as unknown[])
         .map((o) => (o as { items?: unknown }).items)
         .filter(Array.isArray)
-        .map((items) => ({ items: (items as { mime?: unknown; value?: unknown }[]).filter((i) => typeof i.mime === 'string').map((i) => ({ mime: i.mime as string, value: i.value })) }));
+        .map((items) => ({
+          items: (items as { mime?: unknown; value?: unknown }[])
+            .filter((i) => typeof i.mime === 'string')
+            .map((i) => ({ mime: i.mime as string, value: i.value })),
+        }));
     }
     cells.push(out);
   }
@@ -52,16 +61,22 @@ export function parseNotebookFile(text: string): NotebookFile {
  * Serialises with outputs only while they fit the budget: a result too big to save keeps its first rows and
  * says how many were dropped; `rows` of WaterResult values are trimmed, never other fields.
  */
-export function serializeNotebookFile(nb: NotebookFile, maxOutputBytes = DEFAULT_SAVED_OUTPUT_BYTES, resultMime?: string): string {
+export function serializeNotebookFile(
+  nb: NotebookFile,
+  maxOutputBytes = DEFAULT_SAVED_OUTPUT_BYTES,
+  resultMime?: string,
+): string {
   let budget = maxOutputBytes;
   const cells = nb.cells.map((c) => {
     const cell: Record<string, unknown> = { kind: c.kind, source: c.source.split(/\r?\n/) };
     if (c.kind === 'query' && c.outputs?.length) {
-      const outputs = c.outputs.map((o) => ({ items: o.items.map((i) => {
-        const fitted = fitValue(i.mime, i.value, budget, resultMime);
-        budget -= savedSize(fitted);
-        return { mime: i.mime, value: fitted };
-      }) }));
+      const outputs = c.outputs.map((o) => ({
+        items: o.items.map((i) => {
+          const fitted = fitValue(i.mime, i.value, budget, resultMime);
+          budget -= savedSize(fitted);
+          return { mime: i.mime, value: fitted };
+        }),
+      }));
       cell.outputs = outputs;
     }
     return cell;
@@ -92,7 +107,14 @@ function fitValue(mime: string, value: unknown, budget: number, resultMime?: str
       rows.push(r);
       used += s;
     }
-    return { ...v, rows, warnings: [...(v.warnings ?? []), `${v.rows.length - rows.length} of ${v.rows.length} rows were not saved with the notebook (size cap); run the cell again to see them.`] };
+    return {
+      ...v,
+      rows,
+      warnings: [
+        ...(v.warnings ?? []),
+        `${v.rows.length - rows.length} of ${v.rows.length} rows were not saved with the notebook (size cap); run the cell again to see them.`,
+      ],
+    };
   }
   if (typeof value === 'string') return value.slice(0, Math.max(0, budget)) + '\n… (truncated when saved)';
   return null;

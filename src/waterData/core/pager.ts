@@ -24,7 +24,13 @@ export function parseLinkHeader(header: string | undefined): string | undefined 
 export function withTop(url: string, top: number): string {
   const q = url.indexOf('?');
   const base = q < 0 ? url : url.slice(0, q);
-  const params = q < 0 ? [] : url.slice(q + 1).split('&').filter((p) => p && !/^(%24|\$)top=/i.test(p));
+  const params =
+    q < 0
+      ? []
+      : url
+          .slice(q + 1)
+          .split('&')
+          .filter((p) => p && !/^(%24|\$)top=/i.test(p));
   params.push(`%24top=${top}`);
   return `${base}?${params.join('&')}`;
 }
@@ -38,9 +44,18 @@ export async function fetchPage(client: WaterClient, url: string, signal?: Abort
   const res = await client.get(url, signal);
   const body = res.body as Record<string, unknown>;
   if (!Array.isArray(body.value)) {
-    throw new WaterApiError('invalid-response', 'The response has no "value" list.', 'Check that the base URL points at the OData v4 API.', res.status, url);
+    throw new WaterApiError(
+      'invalid-response',
+      'The response has no "value" list.',
+      'Check that the base URL points at the OData v4 API.',
+      res.status,
+      url,
+    );
   }
-  const rawNext = (typeof body['@odata.nextLink'] === 'string' && body['@odata.nextLink']) || (typeof body['odata.nextLink'] === 'string' && body['odata.nextLink']) || parseLinkHeader(res.link);
+  const rawNext =
+    (typeof body['@odata.nextLink'] === 'string' && body['@odata.nextLink']) ||
+    (typeof body['odata.nextLink'] === 'string' && body['odata.nextLink']) ||
+    parseLinkHeader(res.link);
   let nextLink = rawNext ? followableNextLink(client.baseUrl, rawNext as string) : undefined;
   // A link back to the page just read would loop forever (a failure the R client guards against too).
   if (nextLink && reencodeQuery(nextLink) === reencodeQuery(url)) nextLink = undefined;

@@ -28,7 +28,12 @@ export function andFilter(extra: string, filter: string | undefined): string {
   return filter ? `${extra} and (${filter})` : extra;
 }
 
-export async function countOf(client: WaterClient, set: WaterEntitySet, filter: string | undefined, signal?: AbortSignal): Promise<{ value: number; estimate: boolean }> {
+export async function countOf(
+  client: WaterClient,
+  set: WaterEntitySet,
+  filter: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ value: number; estimate: boolean }> {
   const res = await client.get(buildUrl(client.baseUrl, { entitySet: set, filter, count: true }), signal);
   return parseCount(res.body);
 }
@@ -44,21 +49,32 @@ export function constrainsLocation(filter: string | undefined): boolean {
   }
 }
 
-export async function planPartitions(client: WaterClient, set: WaterEntitySet, filter: string | undefined, o: PartitionPlanOptions = {}): Promise<Partition[]> {
+export async function planPartitions(
+  client: WaterClient,
+  set: WaterEntitySet,
+  filter: string | undefined,
+  o: PartitionPlanOptions = {},
+): Promise<Partition[]> {
   const threshold = o.threshold ?? WATER_PARTITION_THRESHOLD;
   const total = await countOf(client, set, filter, o.signal);
-  if (total.value <= threshold || set === 'Metadata' || set === 'Locations') return [{ filter, count: total.value, estimate: total.estimate }];
+  if (total.value <= threshold || set === 'Metadata' || set === 'Locations')
+    return [{ filter, count: total.value, estimate: total.estimate }];
   if (constrainsLocation(filter)) return splitByYear(client, set, filter, total.value, threshold, o);
 
   o.onStep?.(`${total.value.toLocaleString('en')} rows: listing monitoring locations to partition by`);
   const ids: number[] = [];
   const locUrl = buildUrl(client.baseUrl, { entitySet: 'Locations', select: ['Id'], filter, top: 10000 });
-  for await (const page of eachPage(client, locUrl, o.signal)) for (const r of page.rows) if (typeof r.Id === 'number') ids.push(r.Id);
+  for await (const page of eachPage(client, locUrl, o.signal))
+    for (const r of page.rows) if (typeof r.Id === 'number') ids.push(r.Id);
   // Start from batches expected to hold about half the threshold, then measure.
   const perLocation = total.value / Math.max(1, ids.length);
-  const batch = Math.max(1, Math.min(o.maxIdsPerPartition ?? 200, Math.floor(threshold / 2 / Math.max(1, perLocation))));
+  const batch = Math.max(
+    1,
+    Math.min(o.maxIdsPerPartition ?? 200, Math.floor(threshold / 2 / Math.max(1, perLocation))),
+  );
   const out: Partition[] = [];
-  for (let i = 0; i < ids.length; i += batch) out.push(...(await fitBatch(client, set, filter, ids.slice(i, i + batch), threshold, o)));
+  for (let i = 0; i < ids.length; i += batch)
+    out.push(...(await fitBatch(client, set, filter, ids.slice(i, i + batch), threshold, o)));
   return out;
 }
 
@@ -66,20 +82,37 @@ function locationFilter(ids: number[]): string {
   return ids.length === 1 ? `LocationId eq ${ids[0]}` : `LocationId in (${ids.join(', ')})`;
 }
 
-async function fitBatch(client: WaterClient, set: WaterEntitySet, filter: string | undefined, ids: number[], threshold: number, o: PartitionPlanOptions): Promise<Partition[]> {
+async function fitBatch(
+  client: WaterClient,
+  set: WaterEntitySet,
+  filter: string | undefined,
+  ids: number[],
+  threshold: number,
+  o: PartitionPlanOptions,
+): Promise<Partition[]> {
   const f = andFilter(locationFilter(ids), filter);
   const c = await countOf(client, set, f, o.signal);
   if (c.value === 0) return [];
   if (c.value <= threshold) return [{ filter: f, count: c.value, estimate: c.estimate }];
   if (ids.length > 1) {
     const mid = Math.ceil(ids.length / 2);
-    return [...(await fitBatch(client, set, filter, ids.slice(0, mid), threshold, o)), ...(await fitBatch(client, set, filter, ids.slice(mid), threshold, o))];
+    return [
+      ...(await fitBatch(client, set, filter, ids.slice(0, mid), threshold, o)),
+      ...(await fitBatch(client, set, filter, ids.slice(mid), threshold, o)),
+    ];
   }
   return splitByYear(client, set, f, c.value, threshold, o);
 }
 
 /** Bisects ActivityStartYear until each range is under the threshold or a single year. */
-async function splitByYear(client: WaterClient, set: WaterEntitySet, filter: string | undefined, total: number, threshold: number, o: PartitionPlanOptions): Promise<Partition[]> {
+async function splitByYear(
+  client: WaterClient,
+  set: WaterEntitySet,
+  filter: string | undefined,
+  total: number,
+  threshold: number,
+  o: PartitionPlanOptions,
+): Promise<Partition[]> {
   const nextYear = new Date().getUTCFullYear() + 1;
   const out: Partition[] = [];
   const visit = async (from: number, to: number, known?: number): Promise<void> => {

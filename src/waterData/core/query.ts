@@ -9,7 +9,13 @@
 import { WATER_ENTITY_SETS, type WaterEntitySet } from '../../shared/wire/waterData';
 import { FilterSyntaxError, parseFilter, type FilterNode } from './filter';
 import {
-  joinMapped, looksPercentEncoded, mapped, percentDecode, sourceRange, trimMapped, type MappedText,
+  joinMapped,
+  looksPercentEncoded,
+  mapped,
+  percentDecode,
+  sourceRange,
+  trimMapped,
+  type MappedText,
 } from './mappedText';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -84,7 +90,10 @@ function isComment(line: string): boolean {
 
 export function entitySetSuggestion(name: string): WaterEntitySet | undefined {
   const lower = name.toLowerCase().replace(/\/$/, '');
-  return WATER_ENTITY_SETS.find((s) => s.toLowerCase() === lower || s.toLowerCase() === lower + 's' || s.toLowerCase().startsWith(lower.slice(0, 4)));
+  return WATER_ENTITY_SETS.find(
+    (s) =>
+      s.toLowerCase() === lower || s.toLowerCase() === lower + 's' || s.toLowerCase().startsWith(lower.slice(0, 4)),
+  );
 }
 
 export function parseQuery(cellText: string): ParsedQuery {
@@ -92,7 +101,12 @@ export function parseQuery(cellText: string): ParsedQuery {
   const lines = splitLines(cellText).filter((l) => l.text.trim() !== '' && !isComment(l.text));
   const result: ParsedQuery = { form: 'single-line', options: [], diagnostics };
   if (lines.length === 0) {
-    diagnostics.push({ start: 0, end: 0, message: 'Empty query: write an entity set such as /Locations?$top=5', severity: 'error' });
+    diagnostics.push({
+      start: 0,
+      end: 0,
+      message: 'Empty query: write an entity set such as /Locations?$top=5',
+      severity: 'error',
+    });
     return result;
   }
   result.form = lines.length > 1 ? 'multi-line' : 'single-line';
@@ -116,7 +130,12 @@ export function parseQuery(cellText: string): ParsedQuery {
   const setSpan = { start: setStart, end: setStart + setName.length };
   result.entitySetSpan = setSpan;
   if (!setName) {
-    diagnostics.push({ ...setSpan, end: setSpan.start + Math.max(1, rest.length), message: 'Start with an entity set: /Metadata, /Locations, /Observations or /Records', severity: 'error' });
+    diagnostics.push({
+      ...setSpan,
+      end: setSpan.start + Math.max(1, rest.length),
+      message: 'Start with an entity set: /Metadata, /Locations, /Observations or /Records',
+      severity: 'error',
+    });
   } else if ((WATER_ENTITY_SETS as readonly string[]).includes(setName)) {
     result.entitySet = setName as WaterEntitySet;
   } else {
@@ -144,8 +163,12 @@ export function parseQuery(cellText: string): ParsedQuery {
   const startOption = (piece: MappedText, encoded: boolean) => {
     const trimmed = trimMapped(piece);
     const eq = trimmed.text.indexOf('=');
-    const name = eq < 0 ? trimmed : trimMapped({ text: trimmed.text.slice(0, eq), offsets: trimmed.offsets.slice(0, eq + 1) });
-    const value = eq < 0 ? { text: '', offsets: [trimmed.offsets[trimmed.text.length]] } : trimMapped({ text: trimmed.text.slice(eq + 1), offsets: trimmed.offsets.slice(eq + 1) });
+    const name =
+      eq < 0 ? trimmed : trimMapped({ text: trimmed.text.slice(0, eq), offsets: trimmed.offsets.slice(0, eq + 1) });
+    const value =
+      eq < 0
+        ? { text: '', offsets: [trimmed.offsets[trimmed.text.length]] }
+        : trimMapped({ text: trimmed.text.slice(eq + 1), offsets: trimmed.offsets.slice(eq + 1) });
     optionsRaw.push({ name, value: [value], encoded });
   };
   for (const p of pieces) startOption(p.text, p.encodedContext);
@@ -153,13 +176,19 @@ export function parseQuery(cellText: string): ParsedQuery {
   for (const line of lines.slice(1)) {
     let body = mapped(line.text, line.start);
     body = trimMapped(body);
-    if (body.text.startsWith('&') || body.text.startsWith('?')) body = trimMapped({ text: body.text.slice(1), offsets: body.offsets.slice(1) });
+    if (body.text.startsWith('&') || body.text.startsWith('?'))
+      body = trimMapped({ text: body.text.slice(1), offsets: body.offsets.slice(1) });
     const m = OPTION_START.exec(body.text);
     const isOption = m && (m[1] !== undefined || BARE_NAMES.includes(m[2].toLowerCase()));
     if (isOption) {
       for (const part of splitKeepingOffsetsMapped(body)) startOption(part, looksPercentEncoded(part.text));
     } else if (optionsRaw.length === 0) {
-      diagnostics.push({ start: line.start, end: line.start + line.text.length, message: 'Expected a query option such as $filter=… or $top=… (or put the whole query on one line)', severity: 'error' });
+      diagnostics.push({
+        start: line.start,
+        end: line.start + line.text.length,
+        message: 'Expected a query option such as $filter=… or $top=… (or put the whole query on one line)',
+        severity: 'error',
+      });
     } else {
       optionsRaw[optionsRaw.length - 1].value.push(body);
     }
@@ -171,10 +200,16 @@ export function parseQuery(cellText: string): ParsedQuery {
     let name = nameDecoded.text.trim();
     const nameSpan = sourceRange(raw.name, 0, raw.name.text.length);
     if (!name) {
-      diagnostics.push({ ...nameSpan, end: nameSpan.start + 1, message: 'Empty query option: remove the stray "&"', severity: 'error' });
+      diagnostics.push({
+        ...nameSpan,
+        end: nameSpan.start + 1,
+        message: 'Empty query option: remove the stray "&"',
+        severity: 'error',
+      });
       continue;
     }
-    if (!name.startsWith('$') && BARE_NAMES.includes(name.toLowerCase()) && !/^api_?key$/i.test(name)) name = `$${name}`;
+    if (!name.startsWith('$') && BARE_NAMES.includes(name.toLowerCase()) && !/^api_?key$/i.test(name))
+      name = `$${name}`;
     name = name.startsWith('$') ? `$${name.slice(1).toLowerCase()}` : name;
     const parts = raw.value.filter((v, i) => i === 0 || v.text.length > 0);
     let value = joinMapped(parts, ' ');
@@ -182,7 +217,13 @@ export function parseQuery(cellText: string): ParsedQuery {
     value = trimMapped(value);
 
     if (/^api_?key$/i.test(name)) {
-      diagnostics.push({ ...nameSpan, end: sourceRange(value, 0, value.text.length).end, message: 'Never put the API key in a query: it is sent as the x-api-key header from VS Code secret storage (command "API Workbench: Set API Key…")', severity: 'error' });
+      diagnostics.push({
+        ...nameSpan,
+        end: sourceRange(value, 0, value.text.length).end,
+        message:
+          'Never put the API key in a query: it is sent as the x-api-key header from VS Code secret storage (command "API Workbench: Set API Key…")',
+        severity: 'error',
+      });
       continue;
     }
     if (REMOVED[name]) {
@@ -209,8 +250,11 @@ export function parseQuery(cellText: string): ParsedQuery {
 
 function readOption(result: ParsedQuery, name: string, nameSpan: SourceSpan, value: MappedText): void {
   const d = result.diagnostics;
-  const whole = value.text.length ? sourceRange(value, 0, value.text.length) : { start: nameSpan.start, end: nameSpan.end };
-  const missing = (what: string): void => void d.push({ ...whole, message: `${name} needs a value: ${what}`, severity: 'error' });
+  const whole = value.text.length
+    ? sourceRange(value, 0, value.text.length)
+    : { start: nameSpan.start, end: nameSpan.end };
+  const missing = (what: string): void =>
+    void d.push({ ...whole, message: `${name} needs a value: ${what}`, severity: 'error' });
   switch (name) {
     case '$select': {
       if (!value.text) return missing('a comma-separated list of fields');
@@ -220,7 +264,12 @@ function readOption(result: ParsedQuery, name: string, nameSpan: SourceSpan, val
         const lead = item.length - item.trimStart().length;
         const nameText = item.trim();
         const span = sourceRange(value, pos + lead, pos + lead + nameText.length);
-        if (!nameText) d.push({ ...sourceRange(value, Math.max(0, pos - 1), pos + 1), message: 'Empty field in $select (two commas in a row?)', severity: 'error' });
+        if (!nameText)
+          d.push({
+            ...sourceRange(value, Math.max(0, pos - 1), pos + 1),
+            message: 'Empty field in $select (two commas in a row?)',
+            severity: 'error',
+          });
         else fields.push({ name: nameText, ...span });
         pos += item.length + 1;
       }
@@ -242,25 +291,50 @@ function readOption(result: ParsedQuery, name: string, nameSpan: SourceSpan, val
     }
     case '$top': {
       if (!value.text) return missing('a number from 1 to 10000');
-      if (!/^\d+$/.test(value.text)) return void d.push({ ...whole, message: `$top must be a whole number from 1 to 10000, not "${value.text}"`, severity: 'error' });
+      if (!/^\d+$/.test(value.text))
+        return void d.push({
+          ...whole,
+          message: `$top must be a whole number from 1 to 10000, not "${value.text}"`,
+          severity: 'error',
+        });
       const n = Number(value.text);
       if (n < 1) return void d.push({ ...whole, message: '$top must be at least 1', severity: 'error' });
-      if (n > 10000) return void d.push({ ...whole, message: `$top is at most 10000 (the service rejects ${n}); the notebook pages through larger results for you`, severity: 'error' });
+      if (n > 10000)
+        return void d.push({
+          ...whole,
+          message: `$top is at most 10000 (the service rejects ${n}); the notebook pages through larger results for you`,
+          severity: 'error',
+        });
       result.top = n;
       return;
     }
     case '$count': {
       const v = value.text.toLowerCase();
-      if (v !== 'true' && v !== 'false') return void d.push({ ...whole, message: '$count is true or false', severity: 'error' });
+      if (v !== 'true' && v !== 'false')
+        return void d.push({ ...whole, message: '$count is true or false', severity: 'error' });
       result.count = v === 'true';
       return;
     }
     case '$skiptoken': {
       const m = /^Id:(.+)$/.exec(value.text);
-      if (!m) return void d.push({ ...whole, message: '$skiptoken has the form Id:<id> (better: let the notebook follow @odata.nextLink)', severity: 'error' });
+      if (!m)
+        return void d.push({
+          ...whole,
+          message: '$skiptoken has the form Id:<id> (better: let the notebook follow @odata.nextLink)',
+          severity: 'error',
+        });
       const metadata = result.entitySet === 'Metadata';
-      const ok = metadata ? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m[1]) : /^\d+$/.test(m[1]);
-      if (!ok) d.push({ ...whole, message: metadata ? 'Metadata ids are UUIDs: Id:000000ab-000a-00a0-0aba-0ab00abc0a0a' : 'Ids are whole numbers: Id:1234', severity: 'error' });
+      const ok = metadata
+        ? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(m[1])
+        : /^\d+$/.test(m[1]);
+      if (!ok)
+        d.push({
+          ...whole,
+          message: metadata
+            ? 'Metadata ids are UUIDs: Id:000000ab-000a-00a0-0aba-0ab00abc0a0a'
+            : 'Ids are whole numbers: Id:1234',
+          severity: 'error',
+        });
       else result.skiptoken = value.text;
       return;
     }

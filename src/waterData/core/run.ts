@@ -48,7 +48,8 @@ export function parseCount(body: unknown): { value: number; estimate: boolean } 
   const b = body as Record<string, unknown>;
   const raw = b?.value ?? b?.['odata.count'] ?? b?.['@odata.count'];
   const value = typeof raw === 'number' ? raw : Number(raw);
-  if (!Number.isFinite(value)) throw new WaterApiError('invalid-response', 'The count response has no number in "value".', '', undefined);
+  if (!Number.isFinite(value))
+    throw new WaterApiError('invalid-response', 'The count response has no number in "value".', '', undefined);
   return { value, estimate: b?.['@odata.count.estimate'] === true || value > COUNT_ESTIMATE_ABOVE };
 }
 
@@ -59,12 +60,25 @@ export async function runQuery(q: ParsedQuery, ctx: RunContext): Promise<WaterRe
     const url = buildUrl(ctx.client.baseUrl, { entitySet: req.entitySet, filter: req.filter, count: true });
     const res = await ctx.client.get(url, ctx.signal);
     ctx.onProgress?.({ pages: 1, rows: 0 });
-    return { entitySet: req.entitySet, requestUrl: url, columns: [], rows: [], count: parseCount(res.body), pages: 1, attributions: [] };
+    return {
+      entitySet: req.entitySet,
+      requestUrl: url,
+      columns: [],
+      rows: [],
+      count: parseCount(res.body),
+      pages: 1,
+      attributions: [],
+    };
   }
   const maxRows = q.top ?? ctx.rowLimit;
   const pageSize = q.top ?? Math.min(DEFAULT_PAGE_SIZE[req.entitySet], ctx.rowLimit);
   const firstUrl = withTop(buildUrl(ctx.client.baseUrl, { ...req, top: undefined }), Math.min(pageSize, maxRows));
-  const paged = await collectRows(ctx.client, firstUrl, { maxRows, pageSize, signal: ctx.signal, onPage: (p) => ctx.onProgress?.(p) });
+  const paged = await collectRows(ctx.client, firstUrl, {
+    maxRows,
+    pageSize,
+    signal: ctx.signal,
+    onPage: (p) => ctx.onProgress?.(p),
+  });
   const result = await toResult(req.entitySet, firstUrl, displayColumns(display, paged.rows), paged, ctx);
   return q.top !== undefined ? { ...result, pageTop: q.top } : result;
 }
@@ -75,15 +89,28 @@ export async function continueResult(previous: WaterResult, extraRows: number, c
   // A $top from the user is the page size of every page: its nextLinks are followed exactly as given.
   const keepTop = previous.pageTop !== undefined;
   const pageSize = Math.min(DEFAULT_PAGE_SIZE[previous.entitySet], extraRows);
-  const paged = await collectRows(ctx.client, previous.nextLink, { maxRows: extraRows, pageSize, keepTop, signal: ctx.signal, onPage: (p) => ctx.onProgress?.({ pages: previous.pages + p.pages, rows: previous.rows.length + p.rows }) });
+  const paged = await collectRows(ctx.client, previous.nextLink, {
+    maxRows: extraRows,
+    pageSize,
+    keepTop,
+    signal: ctx.signal,
+    onPage: (p) => ctx.onProgress?.({ pages: previous.pages + p.pages, rows: previous.rows.length + p.rows }),
+  });
   const merged: PagedRows = { ...paged, rows: [...previous.rows, ...paged.rows], pages: previous.pages + paged.pages };
   const result = await toResult(previous.entitySet, previous.requestUrl, previous.columns, merged, ctx);
   return keepTop ? { ...result, pageTop: previous.pageTop } : result;
 }
 
-async function toResult(set: WaterEntitySet, requestUrl: string, columns: string[], paged: PagedRows, ctx: RunContext): Promise<WaterResult> {
+async function toResult(
+  set: WaterEntitySet,
+  requestUrl: string,
+  columns: string[],
+  paged: PagedRows,
+  ctx: RunContext,
+): Promise<WaterResult> {
   const warnings: string[] = [];
-  if (paged.error) warnings.push(`Stopped after ${paged.rows.length} rows: ${paged.error.message} ${paged.error.advice}`.trim());
+  if (paged.error)
+    warnings.push(`Stopped after ${paged.rows.length} rows: ${paged.error.message} ${paged.error.advice}`.trim());
   let attributions: DatasetAttribution[] = [];
   const dois = doisOf(paged.rows);
   if (set === 'Metadata') {
@@ -97,7 +124,9 @@ async function toResult(set: WaterEntitySet, requestUrl: string, columns: string
   } catch (e) {
     if ((e as WaterApiError).kind === 'cancelled') throw e;
     attributions = dois.map((doi) => ({ doi }));
-    warnings.push(`Could not fetch the citation and licence of ${dois.length} dataset(s): ${(e as Error).message} Cite them by DOI: https://doi.org/<DOI>.`);
+    warnings.push(
+      `Could not fetch the citation and licence of ${dois.length} dataset(s): ${(e as Error).message} Cite them by DOI: https://doi.org/<DOI>.`,
+    );
   }
   return {
     entitySet: set,

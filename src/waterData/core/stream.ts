@@ -37,11 +37,20 @@ export interface StreamSummary {
 }
 
 /** Calls `sink` with each page's rows, awaiting it (so a slow file write applies back-pressure). */
-export async function streamRows(client: WaterClient, req: WaterRequest, sink: (rows: Record<string, unknown>[]) => Promise<void> | void, o: StreamOptions = {}): Promise<StreamSummary> {
+export async function streamRows(
+  client: WaterClient,
+  req: WaterRequest,
+  sink: (rows: Record<string, unknown>[]) => Promise<void> | void,
+  o: StreamOptions = {},
+): Promise<StreamSummary> {
   const maxRows = o.maxRows ?? Number.POSITIVE_INFINITY;
-  const wantPartitions = o.partition ?? (maxRows > (o.partitionThreshold ?? 1_000_000));
+  const wantPartitions = o.partition ?? maxRows > (o.partitionThreshold ?? 1_000_000);
   const partitions: Partition[] = wantPartitions
-    ? await planPartitions(client, req.entitySet, req.filter, { threshold: o.partitionThreshold, signal: o.signal, onStep: o.onStep })
+    ? await planPartitions(client, req.entitySet, req.filter, {
+        threshold: o.partitionThreshold,
+        signal: o.signal,
+        onStep: o.onStep,
+      })
     : [{ filter: req.filter }];
   const pageSize = Math.min(o.pageSize ?? DEFAULT_PAGE_SIZE[req.entitySet], 10000);
   const dois = new Set<string>();
@@ -49,7 +58,10 @@ export async function streamRows(client: WaterClient, req: WaterRequest, sink: (
   let pages = 0;
   for (let i = 0; i < partitions.length && rows < maxRows; i++) {
     const top = o.keepTop ? pageSize : Math.min(pageSize, maxRows - rows);
-    const first = withTop(buildUrl(client.baseUrl, { ...req, filter: partitions[i].filter, top: undefined, count: undefined }), top);
+    const first = withTop(
+      buildUrl(client.baseUrl, { ...req, filter: partitions[i].filter, top: undefined, count: undefined }),
+      top,
+    );
     for await (const page of eachPage(client, first, o.signal)) {
       pages++;
       const take = page.rows.slice(0, Math.max(0, maxRows - rows));
@@ -72,14 +84,24 @@ export interface TextSink {
 }
 
 /** CSV with a header; memory is one page of rows plus one page of text. */
-export async function streamCsv(client: WaterClient, req: WaterRequest, out: TextSink, o: StreamOptions & { columns?: string[] } = {}): Promise<StreamSummary> {
+export async function streamCsv(
+  client: WaterClient,
+  req: WaterRequest,
+  out: TextSink,
+  o: StreamOptions & { columns?: string[] } = {},
+): Promise<StreamSummary> {
   const columns = o.columns ?? exportColumns(req.entitySet, req.select);
   await out.write(csvLine(columns));
-  return streamRows(client, req, async (rows) => {
-    let chunk = '';
-    for (const r of rows) chunk += csvLine(columns.map((c) => r[c]));
-    if (chunk) await out.write(chunk);
-  }, o);
+  return streamRows(
+    client,
+    req,
+    async (rows) => {
+      let chunk = '';
+      for (const r of rows) chunk += csvLine(columns.map((c) => r[c]));
+      if (chunk) await out.write(chunk);
+    },
+    o,
+  );
 }
 
 /** A TextSink over a Node writable that honours back-pressure. */

@@ -14,7 +14,8 @@ export function licenceName(licence: string | undefined): string | undefined {
   if (!licence) return undefined;
   const l = licence.toLowerCase();
   if (l === 'odc-by' || l.includes('opendatacommons.org/licenses/by')) return 'Attribution Licence (ODC-By) v1.0';
-  if (l === 'odc-pddl' || l.includes('opendatacommons.org/licenses/pddl')) return 'Public Domain Dedication and Licence (ODC-PDDL) v1.0';
+  if (l === 'odc-pddl' || l.includes('opendatacommons.org/licenses/pddl'))
+    return 'Public Domain Dedication and Licence (ODC-PDDL) v1.0';
   if (l === 'ogl' || l.includes('open-government-licence')) return 'Open Government Licence (OGL)';
   return licence;
 }
@@ -29,14 +30,24 @@ export function citationWithLink(a: DatasetAttribution): string {
 export function summarizeResult(r: WaterResult): string {
   const lines: string[] = [];
   if (r.count) {
-    lines.push(`${r.entitySet}: ${r.count.estimate ? '≈ ' : ''}${r.count.value.toLocaleString('en')} rows${r.count.estimate ? ' (estimate)' : ''}`);
+    lines.push(
+      `${r.entitySet}: ${r.count.estimate ? '≈ ' : ''}${r.count.value.toLocaleString('en')} rows${r.count.estimate ? ' (estimate)' : ''}`,
+    );
   } else {
-    lines.push(`${r.entitySet}: ${r.rows.length.toLocaleString('en')} row${r.rows.length === 1 ? '' : 's'} in ${r.pages} page${r.pages === 1 ? '' : 's'}${r.nextLink ? ' (more available)' : ''}`);
+    lines.push(
+      `${r.entitySet}: ${r.rows.length.toLocaleString('en')} row${r.rows.length === 1 ? '' : 's'} in ${r.pages} page${r.pages === 1 ? '' : 's'}${r.nextLink ? ' (more available)' : ''}`,
+    );
     const cols = r.columns.slice(0, 6);
     if (cols.length && r.rows.length) {
       const table = [cols, ...r.rows.slice(0, MAX_ROWS).map((row) => cols.map((c) => cell(row[c])))];
       const widths = cols.map((_, i) => Math.max(...table.map((t) => t[i].length)));
-      for (const t of table) lines.push(t.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd());
+      for (const t of table)
+        lines.push(
+          t
+            .map((v, i) => v.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd(),
+        );
       if (r.rows.length > MAX_ROWS) lines.push(`… ${r.rows.length - MAX_ROWS} more rows`);
       if (r.columns.length > cols.length) lines.push(`(${r.columns.length - cols.length} more columns)`);
     }

@@ -47,12 +47,15 @@ export function reencodeQuery(url: string): string {
   if (q < 0) return url;
   const hash = url.indexOf('#', q);
   const query = url.slice(q + 1, hash < 0 ? undefined : hash);
-  const parts = query.split('&').filter(Boolean).map((p) => {
-    const eq = p.indexOf('=');
-    const name = safeDecode(eq < 0 ? p : p.slice(0, eq));
-    const value = eq < 0 ? undefined : safeDecode(p.slice(eq + 1));
-    return value === undefined ? strictEncode(name) : `${strictEncode(name)}=${strictEncode(value)}`;
-  });
+  const parts = query
+    .split('&')
+    .filter(Boolean)
+    .map((p) => {
+      const eq = p.indexOf('=');
+      const name = safeDecode(eq < 0 ? p : p.slice(0, eq));
+      const value = eq < 0 ? undefined : safeDecode(p.slice(eq + 1));
+      return value === undefined ? strictEncode(name) : `${strictEncode(name)}=${strictEncode(value)}`;
+    });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 
@@ -81,4 +84,3 @@ export function followableNextLink(baseUrl: string, next: string): string | unde
   const raw = next.includes('?') ? next.slice(next.indexOf('?')) : '';
   return reencodeQuery(`${baseUrl.replace(/\/+$/, '')}/${m[1]}${raw}`);
 }
-

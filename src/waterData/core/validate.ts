@@ -1,7 +1,11 @@
 // Checks a parsed query against what the service accepts (spec §2.4, §4.4): fields per entity set,
 // value types per field, vocabularies and RegionId values. Pure; diagnostics carry cell offsets.
 import {
-  WATER_DOI_PATTERN, WATER_FILTER_FIELDS, WATER_REGION_IDS, WATER_SELECT_FIELDS, type WaterEntitySet,
+  WATER_DOI_PATTERN,
+  WATER_FILTER_FIELDS,
+  WATER_REGION_IDS,
+  WATER_SELECT_FIELDS,
+  type WaterEntitySet,
 } from '../../shared/wire/waterData';
 import { walkFilter, type FilterNode, type Literal } from './filter';
 import { sourceRange, type MappedText } from './mappedText';
@@ -48,7 +52,12 @@ export function validateQuery(q: ParsedQuery): void {
     for (const f of q.select) {
       if (!allowed.includes(f.name)) {
         const hint = allowed.find((a) => a.toLowerCase() === f.name.toLowerCase());
-        d.push({ start: f.start, end: f.end, severity: 'error', message: `${set} has no field "${f.name}"${hint ? `: did you mean ${hint}?` : ''}` });
+        d.push({
+          start: f.start,
+          end: f.end,
+          severity: 'error',
+          message: `${set} has no field "${f.name}"${hint ? `: did you mean ${hint}?` : ''}`,
+        });
       } else if (seen.has(f.name)) {
         d.push({ start: f.start, end: f.end, severity: 'warning', message: `${f.name} is selected twice` });
       }
@@ -66,7 +75,9 @@ function validateFilter(set: WaterEntitySet, ast: FilterNode, text: MappedText, 
     const field = node.field.name;
     if (!allowed.includes(field)) {
       const hint = allowed.find((a) => a.toLowerCase() === field.toLowerCase());
-      const other = (['Metadata', 'Locations', 'Observations', 'Records'] as const).filter((s) => s !== set && WATER_FILTER_FIELDS[s].includes(field));
+      const other = (['Metadata', 'Locations', 'Observations', 'Records'] as const).filter(
+        (s) => s !== set && WATER_FILTER_FIELDS[s].includes(field),
+      );
       d.push({
         ...at(node.field),
         severity: 'error',
@@ -75,11 +86,17 @@ function validateFilter(set: WaterEntitySet, ast: FilterNode, text: MappedText, 
       continue;
     }
     if (/Normalized$/.test(field)) {
-      d.push({ ...at(node.field), severity: 'warning', message: `${field} was removed from the service on 2025-07-29; use ${field.replace('Normalized', '')}` });
+      d.push({
+        ...at(node.field),
+        severity: 'warning',
+        message: `${field} was removed from the service on 2025-07-29; use ${field.replace('Normalized', '')}`,
+      });
     }
     if (node.kind === 'call') {
-      if (node.arg.kind !== 'string') d.push({ ...at(node.arg), severity: 'error', message: `endswith takes quoted text: endswith(${field}, '…')` });
-      if (FIELD_KIND[field] && FIELD_KIND[field] !== 'text') d.push({ ...at(node.field), severity: 'error', message: `endswith works on text fields, not ${field}` });
+      if (node.arg.kind !== 'string')
+        d.push({ ...at(node.arg), severity: 'error', message: `endswith takes quoted text: endswith(${field}, '…')` });
+      if (FIELD_KIND[field] && FIELD_KIND[field] !== 'text')
+        d.push({ ...at(node.field), severity: 'error', message: `endswith works on text fields, not ${field}` });
       continue;
     }
     const values = node.kind === 'compare' ? [node.value] : node.values;
@@ -97,19 +114,21 @@ function checkValue(
   d: QueryDiagnostic[],
 ): void {
   const span = at(v);
-  const kind: Kind = set === 'Metadata' && field === 'Id' ? 'uuid' : FIELD_KIND[field] ?? 'text';
+  const kind: Kind = set === 'Metadata' && field === 'Id' ? 'uuid' : (FIELD_KIND[field] ?? 'text');
   if (v.kind === 'bool') {
     d.push({ ...span, severity: 'error', message: `${field} is not a true/false field` });
     return;
   }
   if (v.kind === 'null') {
-    if (op !== 'eq' && op !== 'ne') d.push({ ...span, severity: 'error', message: `null can only be compared with eq or ne` });
+    if (op !== 'eq' && op !== 'ne')
+      d.push({ ...span, severity: 'error', message: `null can only be compared with eq or ne` });
     return;
   }
   const raw = v.kind === 'string' ? v.value : v.raw;
   switch (kind) {
     case 'integer':
-      if (!/^\d+$/.test(raw)) d.push({ ...span, severity: 'error', message: `${field} is a whole number, e.g. ${field} eq 3271776` });
+      if (!/^\d+$/.test(raw))
+        d.push({ ...span, severity: 'error', message: `${field} is a whole number, e.g. ${field} eq 3271776` });
       return;
     case 'number': {
       if (!/^-?\d+(\.\d+)?$/.test(raw.trim())) {
@@ -117,31 +136,50 @@ function checkValue(
         return;
       }
       const [lo, hi] = RANGES[field];
-      if (Number(raw) < lo || Number(raw) > hi) d.push({ ...span, severity: 'error', message: `${field} lies between ${lo} and ${hi}` });
+      if (Number(raw) < lo || Number(raw) > hi)
+        d.push({ ...span, severity: 'error', message: `${field} lies between ${lo} and ${hi}` });
       return;
     }
     case 'year':
-      if (!/^\d{4}$/.test(raw)) d.push({ ...span, severity: 'error', message: `ActivityStartYear is a four-digit year, e.g. ActivityStartYear gt '2019'` });
+      if (!/^\d{4}$/.test(raw))
+        d.push({
+          ...span,
+          severity: 'error',
+          message: `ActivityStartYear is a four-digit year, e.g. ActivityStartYear gt '2019'`,
+        });
       return;
     case 'date':
       if (v.kind !== 'string') d.push({ ...span, severity: 'error', message: `Quote dates: ${field} gt '2020-03-23'` });
-      else if (!/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(raw)) {
+      else if (
+        !/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(
+          raw,
+        )
+      ) {
         d.push({ ...span, severity: 'error', message: `Dates are written yyyy-mm-dd, e.g. '2020-03-23'` });
       }
       return;
     case 'uuid':
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) d.push({ ...span, severity: 'error', message: 'Metadata Id is a UUID' });
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw))
+        d.push({ ...span, severity: 'error', message: 'Metadata Id is a UUID' });
       return;
     case 'text':
       if (v.kind !== 'string') {
-        d.push({ ...span, severity: 'error', message: `Quote text values: ${field} ${op === 'in' ? 'in (' : op + ' '}'${raw}'${op === 'in' ? ')' : ''}` });
+        d.push({
+          ...span,
+          severity: 'error',
+          message: `Quote text values: ${field} ${op === 'in' ? 'in (' : op + ' '}'${raw}'${op === 'in' ? ')' : ''}`,
+        });
         return;
       }
       break;
   }
   if (field === 'RegionId') {
     if (!WATER_REGION_IDS.includes(raw)) {
-      const legacy = /^ds\.hub\./.test(raw) ? raw.replace(/^ds\./, '') : /^admin\.4\.ca-/.test(raw) ? raw.replace('admin.4.ca-', 'admin.4.ca.') : undefined;
+      const legacy = /^ds\.hub\./.test(raw)
+        ? raw.replace(/^ds\./, '')
+        : /^admin\.4\.ca-/.test(raw)
+          ? raw.replace('admin.4.ca-', 'admin.4.ca.')
+          : undefined;
       d.push({
         ...span,
         severity: legacy ? 'error' : 'warning',
@@ -160,7 +198,11 @@ function checkValue(
     const list = vocabulary(field)!;
     if (!list.includes(raw)) {
       const near = closestValue(field, raw);
-      d.push({ ...span, severity: 'warning', message: `"${raw}" is not a ${field} in the DataStream vocabulary${near ? `: did you mean '${near}'?` : ''}` });
+      d.push({
+        ...span,
+        severity: 'warning',
+        message: `"${raw}" is not a ${field} in the DataStream vocabulary${near ? `: did you mean '${near}'?` : ''}`,
+      });
     }
   }
 }

@@ -6,7 +6,12 @@ import { WATER_REGION_IDS } from '../../shared/wire/waterData';
 const values = (data as { values: Record<string, string[]> }).values;
 
 /** Filter fields whose values come from a closed list. */
-export const VOCABULARY_FIELDS = ['CharacteristicName', 'MonitoringLocationType', 'ActivityMediaName', 'ActivityGroupType'] as const;
+export const VOCABULARY_FIELDS = [
+  'CharacteristicName',
+  'MonitoringLocationType',
+  'ActivityMediaName',
+  'ActivityGroupType',
+] as const;
 
 export function vocabulary(field: string): readonly string[] | undefined {
   if (field === 'RegionId') return WATER_REGION_IDS;
@@ -23,7 +28,9 @@ export function closestValue(field: string, value: string): string | undefined {
   let normed = NORMALISED.get(field);
   if (!normed) NORMALISED.set(field, (normed = list.map(normalise)));
   const at = (i: number) => (i < 0 ? undefined : list[i]);
-  return at(normed.indexOf(n)) ?? at(normed.findIndex((v) => v.startsWith(n))) ?? at(normed.findIndex((v) => v.includes(n)));
+  return (
+    at(normed.indexOf(n)) ?? at(normed.findIndex((v) => v.startsWith(n))) ?? at(normed.findIndex((v) => v.includes(n)))
+  );
 }
 
 const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '');

@@ -29,8 +29,10 @@ export function describeLicence(raw: string | undefined): LicenceInfo | undefine
   if (!value) return undefined;
   const lower = value.toLowerCase();
   const url = safeHttpUrl(value);
-  if (lower === 'odc-by' || /opendatacommons\.org\/licen[cs]es\/by(\/|$)/.test(lower)) return { ...ODC_BY, url: url ?? ODC_BY.url };
-  if (lower === 'odc-pddl' || /opendatacommons\.org\/licen[cs]es\/pddl(\/|$)/.test(lower)) return { ...ODC_PDDL, url: url ?? ODC_PDDL.url };
+  if (lower === 'odc-by' || /opendatacommons\.org\/licen[cs]es\/by(\/|$)/.test(lower))
+    return { ...ODC_BY, url: url ?? ODC_BY.url };
+  if (lower === 'odc-pddl' || /opendatacommons\.org\/licen[cs]es\/pddl(\/|$)/.test(lower))
+    return { ...ODC_PDDL, url: url ?? ODC_PDDL.url };
   if (lower === 'ogl' || /open-government-licen[cs]e/.test(lower) || /licence-du-gouvernement-ouvert/.test(lower)) {
     // The OGL address depends on the publishing government, so only a URL the API gave is linked.
     return { name: OGL_NAME, url, needsDisclaimer: true };
@@ -60,7 +62,12 @@ export function licenceNodes(doc: Document, licence: string | undefined, disclai
   if (disc) {
     wrap.append(el(doc, 'div', { className: 'wq-disclaimer', text: `Disclaimer: ${disc}` }));
   } else if (info.needsDisclaimer) {
-    wrap.append(el(doc, 'div', { className: 'wq-disclaimer wq-muted', text: 'Disclaimer: see the dataset page linked by its DOI.' }));
+    wrap.append(
+      el(doc, 'div', {
+        className: 'wq-disclaimer wq-muted',
+        text: 'Disclaimer: see the dataset page linked by its DOI.',
+      }),
+    );
   }
   return wrap;
 }
@@ -74,10 +81,17 @@ function attributionItem(doc: Document, a: DatasetAttribution): HTMLElement {
   item.append(
     el(doc, 'div', { className: 'wq-attr-line' }, [
       el(doc, 'span', { className: 'wq-attr-label', text: 'Citation: ' }),
-      a.citation?.trim() ? el(doc, 'span', { className: 'wq-citation', text: a.citation.trim() }) : el(doc, 'span', { className: 'wq-muted', text: 'not provided' }),
+      a.citation?.trim()
+        ? el(doc, 'span', { className: 'wq-citation', text: a.citation.trim() })
+        : el(doc, 'span', { className: 'wq-muted', text: 'not provided' }),
     ]),
   );
-  item.append(el(doc, 'div', { className: 'wq-attr-line' }, [el(doc, 'span', { className: 'wq-attr-label', text: 'Licence: ' }), licenceNodes(doc, a.licence, a.disclaimer)]));
+  item.append(
+    el(doc, 'div', { className: 'wq-attr-line' }, [
+      el(doc, 'span', { className: 'wq-attr-label', text: 'Licence: ' }),
+      licenceNodes(doc, a.licence, a.disclaimer),
+    ]),
+  );
   return item;
 }
 
@@ -91,10 +105,19 @@ export function doisInRows(rows: Row[]): string[] {
   return [...seen].sort();
 }
 
-export function renderAttribution(doc: Document, attributions: DatasetAttribution[] | undefined, rows: Row[]): HTMLElement {
-  const footer = el(doc, 'footer', { className: 'wq-footer', attrs: { 'aria-label': 'Data attribution', 'data-testid': 'water-attribution' } });
+export function renderAttribution(
+  doc: Document,
+  attributions: DatasetAttribution[] | undefined,
+  rows: Row[],
+): HTMLElement {
+  const footer = el(doc, 'footer', {
+    className: 'wq-footer',
+    attrs: { 'aria-label': 'Data attribution', 'data-testid': 'water-attribution' },
+  });
   const list = attributions ?? [];
-  footer.append(el(doc, 'div', { className: 'wq-footer-title', text: list.length === 1 ? 'Source dataset' : 'Source datasets' }));
+  footer.append(
+    el(doc, 'div', { className: 'wq-footer-title', text: list.length === 1 ? 'Source dataset' : 'Source datasets' }),
+  );
   if (list.length) {
     const ul = el(doc, 'ul', { className: 'wq-attr-list' });
     for (const a of list) ul.append(attributionItem(doc, a));
@@ -103,7 +126,9 @@ export function renderAttribution(doc: Document, attributions: DatasetAttributio
   }
   const dois = doisInRows(rows);
   const note = el(doc, 'div', { className: 'wq-attr-missing' });
-  note.append('Citation and licence could not be loaded for this result; cite each dataset through its DOI page before sharing the data.');
+  note.append(
+    'Citation and licence could not be loaded for this result; cite each dataset through its DOI page before sharing the data.',
+  );
   footer.append(note);
   if (dois.length) {
     const ul = el(doc, 'ul', { className: 'wq-attr-list' });

@@ -27,7 +27,8 @@ export function renderCard(doc: Document, row: Row): HTMLElement {
   card.append(el(doc, 'h3', { text: name }));
   const orgs = [text(row.DataCollectionOrganization), text(row.DataUploadOrganization)].filter(Boolean);
   const uniqueOrgs = [...new Set(orgs)];
-  if (uniqueOrgs.length) card.append(el(doc, 'div', { className: 'wq-card-org', text: uniqueOrgs.join(' · uploaded by ') }));
+  if (uniqueOrgs.length)
+    card.append(el(doc, 'div', { className: 'wq-card-org', text: uniqueOrgs.join(' · uploaded by ') }));
   if (text(row.Abstract)) card.append(el(doc, 'div', { className: 'wq-card-abstract', text: text(row.Abstract) }));
 
   const dl = el(doc, 'dl');
@@ -44,11 +45,19 @@ export function renderCard(doc: Document, row: Row): HTMLElement {
   if (keywords.length) add('Keywords', chips(doc, keywords));
   const topics = listOf(row.TopicCategoryCode);
   if (topics.length) add('Topics', chips(doc, topics));
-  add('Progress', [text(row.ProgressCode), text(row.MaintenanceFrequencyCode) && `updated ${text(row.MaintenanceFrequencyCode)}`].filter(Boolean).join(', '));
+  add(
+    'Progress',
+    [text(row.ProgressCode), text(row.MaintenanceFrequencyCode) && `updated ${text(row.MaintenanceFrequencyCode)}`]
+      .filter(Boolean)
+      .join(', '),
+  );
   add('Funding', text(row.FundingSources));
   const source = text(row.DataSourceURL);
   if (source) add('Source', safeHttpUrl(source) ? link(doc, source) : source);
-  add('Citation', text(row.Citation) ? el(doc, 'span', { className: 'wq-citation', text: text(row.Citation) }) : undefined);
+  add(
+    'Citation',
+    text(row.Citation) ? el(doc, 'span', { className: 'wq-citation', text: text(row.Citation) }) : undefined,
+  );
   add('Licence', licenceNodes(doc, text(row.Licence) || undefined, text(row.Disclaimer) || undefined));
   const email = text(row.DataStewardEmail);
   if (email) add('Data steward', email);

@@ -23,7 +23,9 @@ function themeColours(node: Element): { series: string[]; fg: string; grid: stri
   const view = node.ownerDocument.defaultView;
   const cs = view?.getComputedStyle ? view.getComputedStyle(node) : undefined;
   const read = (name: string) => cs?.getPropertyValue(name).trim() || '';
-  const series = FALLBACK_COLOURS.map((fallback, i) => (i < THEME_COLOURS.length ? read(`--vscode-charts-${THEME_COLOURS[i]}`) : '') || fallback);
+  const series = FALLBACK_COLOURS.map(
+    (fallback, i) => (i < THEME_COLOURS.length ? read(`--vscode-charts-${THEME_COLOURS[i]}`) : '') || fallback,
+  );
   const fg = read('--vscode-foreground') || read('color') || '#cccccc';
   const grid = read('--vscode-editorIndentGuide-background') || 'rgba(127,127,127,0.25)';
   return { series, fg, grid };
@@ -61,7 +63,11 @@ export function renderChart(doc: Document, initialRows: Row[]): ChartHandle {
 
   function fillSelect(keep?: string): void {
     const list = characteristics(rows);
-    select.replaceChildren(...list.map((c) => el(doc, 'option', { text: `${c.name} (${c.count.toLocaleString('en-US')})`, attrs: { value: c.name } })));
+    select.replaceChildren(
+      ...list.map((c) =>
+        el(doc, 'option', { text: `${c.name} (${c.count.toLocaleString('en-US')})`, attrs: { value: c.name } }),
+      ),
+    );
     const chosen = keep && list.some((c) => c.name === keep) ? keep : list[0]?.name;
     if (chosen !== undefined) select.value = chosen;
     select.disabled = list.length < 2;
@@ -75,7 +81,11 @@ export function renderChart(doc: Document, initialRows: Row[]): ChartHandle {
 
   function compute(name: string): void {
     set = buildSeries(rows, name);
-    const parts = [`${set.points.toLocaleString('en-US')} values`, `${set.labels.length} series`, `unit: ${set.units.length ? set.units.join(', ') : 'none given'}`];
+    const parts = [
+      `${set.points.toLocaleString('en-US')} values`,
+      `${set.labels.length} series`,
+      `unit: ${set.units.length ? set.units.join(', ') : 'none given'}`,
+    ];
     if (set.units.length > 1) parts.push('mixed units');
     if (set.skipped) parts.push(`${set.skipped} without date or numeric value`);
     parts.push(set.zoned ? 'times in UTC' : 'times as recorded');
@@ -90,7 +100,12 @@ export function renderChart(doc: Document, initialRows: Row[]): ChartHandle {
     box.replaceChildren();
     if (!set || !set.x.length) return;
     if (!canDraw(doc)) {
-      box.append(el(doc, 'div', { className: 'wq-error', text: 'The chart needs a 2D canvas, which this view does not provide; the values are in the Table tab.' }));
+      box.append(
+        el(doc, 'div', {
+          className: 'wq-error',
+          text: 'The chart needs a 2D canvas, which this view does not provide; the values are in the Table tab.',
+        }),
+      );
       return;
     }
     const width = Math.max(320, Math.min(box.clientWidth || wrap.clientWidth || 800, 1400));
@@ -120,7 +135,9 @@ export function renderChart(doc: Document, initialRows: Row[]): ChartHandle {
     try {
       plot = new uPlot(opts, [set.x, ...set.ys] as uPlot.AlignedData, box);
     } catch (e) {
-      box.append(el(doc, 'div', { className: 'wq-error', text: `The chart could not be drawn: ${(e as Error).message}` }));
+      box.append(
+        el(doc, 'div', { className: 'wq-error', text: `The chart could not be drawn: ${(e as Error).message}` }),
+      );
     }
   }
 

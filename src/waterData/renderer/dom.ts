@@ -61,8 +61,19 @@ export function link(doc: Document, href: string | undefined, text?: string): HT
   return el(doc, 'a', { text: text ?? url, attrs: { href: url, rel: 'noopener noreferrer', target: '_blank' } });
 }
 
-export function button(doc: Document, label: string, title: string, onClick: () => void, className = ''): HTMLButtonElement {
-  const b = el(doc, 'button', { text: label, title, className: `wq-btn ${className}`.trim(), attrs: { type: 'button' } });
+export function button(
+  doc: Document,
+  label: string,
+  title: string,
+  onClick: () => void,
+  className = '',
+): HTMLButtonElement {
+  const b = el(doc, 'button', {
+    text: label,
+    title,
+    className: `wq-btn ${className}`.trim(),
+    attrs: { type: 'button' },
+  });
   b.addEventListener('click', (e) => {
     e.preventDefault();
     onClick();

@@ -65,7 +65,10 @@ export const CANADA_BOUNDS: Bounds = { west: -141, south: 41.7, east: -52.6, nor
 
 export function boundsOf(points: MapPoint[]): Bounds {
   if (!points.length) return CANADA_BOUNDS;
-  let west = Infinity, east = -Infinity, south = Infinity, north = -Infinity;
+  let west = Infinity,
+    east = -Infinity,
+    south = Infinity,
+    north = -Infinity;
   for (const p of points) {
     if (p.lon < west) west = p.lon;
     if (p.lon > east) east = p.lon;
@@ -75,11 +78,28 @@ export function boundsOf(points: MapPoint[]): Bounds {
   // Pad so edge points are not on the frame, and never zoom in so far that no coastline shows.
   const padLon = Math.max((east - west) * 0.12, 1);
   const padLat = Math.max((north - south) * 0.12, 0.6);
-  west -= padLon; east += padLon; south -= padLat; north += padLat;
-  const minLon = 10, minLat = 6;
-  if (east - west < minLon) { const c = (east + west) / 2; west = c - minLon / 2; east = c + minLon / 2; }
-  if (north - south < minLat) { const c = (north + south) / 2; south = c - minLat / 2; north = c + minLat / 2; }
-  return { west: Math.max(-180, west), east: Math.min(180, east), south: Math.max(-85, south), north: Math.min(85, north) };
+  west -= padLon;
+  east += padLon;
+  south -= padLat;
+  north += padLat;
+  const minLon = 10,
+    minLat = 6;
+  if (east - west < minLon) {
+    const c = (east + west) / 2;
+    west = c - minLon / 2;
+    east = c + minLon / 2;
+  }
+  if (north - south < minLat) {
+    const c = (north + south) / 2;
+    south = c - minLat / 2;
+    north = c + minLat / 2;
+  }
+  return {
+    west: Math.max(-180, west),
+    east: Math.min(180, east),
+    south: Math.max(-85, south),
+    north: Math.min(85, north),
+  };
 }
 
 export interface Projection {
@@ -141,7 +161,8 @@ export function countries(): Country[] {
   const fc = feature(topo, topo.objects.countries);
   countriesCache = fc.features.map((f: Feature<Geometry, { name: string }>) => {
     const g = f.geometry;
-    const rings: Position[][] = g?.type === 'Polygon' ? g.coordinates : g?.type === 'MultiPolygon' ? g.coordinates.flat() : [];
+    const rings: Position[][] =
+      g?.type === 'Polygon' ? g.coordinates : g?.type === 'MultiPolygon' ? g.coordinates.flat() : [];
     return { id: String(f.id ?? ''), name: f.properties?.name ?? '', rings };
   });
   return countriesCache;
@@ -160,7 +181,10 @@ export function ringsPath(rings: Position[][], p: Projection): string {
     if (ring.length < 3) continue;
     let prev = ring[0][0];
     let shift = Math.round((centre - prev) / 360) * 360;
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      maxX = -Infinity,
+      minY = Infinity,
+      maxY = -Infinity;
     const pts: string[] = [];
     for (const [lon0, lat] of ring) {
       if (lon0 - prev > 180) shift -= 360;

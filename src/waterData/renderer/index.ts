@@ -19,7 +19,11 @@ function afterPaint(win: (Window & typeof globalThis) | null, fn: () => void): v
 function alreadyShows(view: ResultView, data: WaterResult): boolean {
   if (!data.resultId || view.ref.resultId !== data.resultId) return false;
   const state = view.state();
-  return state.rows === data.rows.length && state.nextLink === data.nextLink && state.warnings === (data.warnings?.length ?? 0);
+  return (
+    state.rows === data.rows.length &&
+    state.nextLink === data.nextLink &&
+    state.warnings === (data.warnings?.length ?? 0)
+  );
 }
 
 export function createRenderer(context: RendererContext<unknown>) {
@@ -49,11 +53,21 @@ export function createRenderer(context: RendererContext<unknown>) {
       element.replaceChildren();
 
       if (invalid) {
-        element.append(el(doc, 'div', { className: 'wq-result wq-error', text: `This output is not valid JSON: ${invalid.message}` }));
+        element.append(
+          el(doc, 'div', {
+            className: 'wq-result wq-error',
+            text: `This output is not valid JSON: ${invalid.message}`,
+          }),
+        );
         return;
       }
       if (!isWaterResult(data)) {
-        element.append(el(doc, 'div', { className: 'wq-result wq-error', text: `This output is not a water-quality result (${item.mime}).` }));
+        element.append(
+          el(doc, 'div', {
+            className: 'wq-result wq-error',
+            text: `This output is not a water-quality result (${item.mime}).`,
+          }),
+        );
         return;
       }
       const post = context.postMessage ? (m: RendererToHost) => context.postMessage!(m) : undefined;

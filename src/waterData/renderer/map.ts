@@ -1,7 +1,16 @@
 // Locations as points on an SVG map drawn entirely from bundled data (no tile server, no network).
 import { el, svg } from './dom';
 import {
-  CANADA_ID, boundsOf, countries, fitProjection, formatLat, formatLon, graticuleStep, pointsOf, ringsPath, type MapPoint,
+  CANADA_ID,
+  boundsOf,
+  countries,
+  fitProjection,
+  formatLat,
+  formatLon,
+  graticuleStep,
+  pointsOf,
+  ringsPath,
+  type MapPoint,
 } from './geo';
 import type { Row } from './values';
 
@@ -26,7 +35,9 @@ export function renderMap(doc: Document, rows: Row[], onSelect: (index: number) 
   const proj = fitProjection(boundsOf(points), WIDTH, HEIGHT);
   const wrap = el(doc, 'div', { className: 'wq-map-wrap', attrs: { 'data-testid': 'water-map' } });
   const root = svg(doc, 'svg', {
-    class: 'wq-map', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img',
+    class: 'wq-map',
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    role: 'img',
     'aria-label': `Map of ${points.length} location${points.length === 1 ? '' : 's'}`,
   });
   const clipId = `wq-clip-${Math.random().toString(36).slice(2, 9)}`;
@@ -74,7 +85,13 @@ export function renderMap(doc: Document, rows: Row[], onSelect: (index: number) 
   const dots = svg(doc, 'g', { class: 'wq-points', 'clip-path': `url(#${clipId})` });
   const byIndex = new Map<number, SVGElement>();
   for (const p of points) {
-    const c = svg(doc, 'circle', { class: 'wq-pt', cx: proj.x(p.lon).toFixed(1), cy: proj.y(p.lat).toFixed(1), r: radius, 'aria-label': describe(p).replace('\n', ', ') });
+    const c = svg(doc, 'circle', {
+      class: 'wq-pt',
+      cx: proj.x(p.lon).toFixed(1),
+      cy: proj.y(p.lat).toFixed(1),
+      r: radius,
+      'aria-label': describe(p).replace('\n', ', '),
+    });
     c.dataset.index = String(p.index);
     byIndex.set(p.index, c);
     dots.append(c);
@@ -94,7 +111,8 @@ export function renderMap(doc: Document, rows: Row[], onSelect: (index: number) 
 
   const pointAt = (target: EventTarget | null): MapPoint | undefined => {
     const node = target as Element | null;
-    if (!node || !(node as SVGElement).dataset || node.getAttribute('class')?.includes('wq-pt') !== true) return undefined;
+    if (!node || !(node as SVGElement).dataset || node.getAttribute('class')?.includes('wq-pt') !== true)
+      return undefined;
     const index = Number((node as SVGElement).dataset.index);
     return points.find((p) => p.index === index);
   };

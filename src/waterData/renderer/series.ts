@@ -25,7 +25,9 @@ export interface SeriesSet {
 }
 
 export function hasSeries(columns: string[]): boolean {
-  return columns.includes('CharacteristicName') && columns.includes('ResultValue') && columns.includes('ActivityStartDate');
+  return (
+    columns.includes('CharacteristicName') && columns.includes('ResultValue') && columns.includes('ActivityStartDate')
+  );
 }
 
 export function characteristics(rows: Row[]): CharacteristicSummary[] {
@@ -34,7 +36,9 @@ export function characteristics(rows: Row[]): CharacteristicSummary[] {
     const name = cellText(r.CharacteristicName).trim();
     if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  return [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  return [...counts]
+    .map(([name, count]) => ({ name, count }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
@@ -47,7 +51,9 @@ export function activityTime(row: Row): { t: number; zoned: boolean } | undefine
   if (!d) return undefined;
   let ms = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]));
   const tm = TIME.exec(cellText(row.ActivityStartTime).trim());
-  if (tm) ms += ((Number(tm[1]) * 60 + Number(tm[2])) * 60 + Number(tm[3] ?? 0)) * 1000 + Number((tm[4] ?? '0').padEnd(3, '0'));
+  if (tm)
+    ms +=
+      ((Number(tm[1]) * 60 + Number(tm[2])) * 60 + Number(tm[3] ?? 0)) * 1000 + Number((tm[4] ?? '0').padEnd(3, '0'));
   let zoned = false;
   const z = ZONE.exec(cellText(row.ActivityStartTimeZone).trim());
   if (z) {
@@ -77,7 +83,9 @@ export function buildSeries(rows: Row[], characteristic: string, maxSeries = 8):
   const unitCounts = new Map<string, number>();
   type Acc = { label: string; count: number; at: Map<number, { sum: number; n: number }> };
   const byLoc = new Map<string, Acc>();
-  let points = 0, skipped = 0, zoned = false;
+  let points = 0,
+    skipped = 0,
+    zoned = false;
   for (const r of rows) {
     if (cellText(r.CharacteristicName).trim() !== characteristic) continue;
     const t = activityTime(r);
@@ -97,8 +105,7 @@ export function buildSeries(rows: Row[], characteristic: string, maxSeries = 8):
     if (cell) {
       cell.sum += v;
       cell.n++;
-    }
-    else acc.at.set(t.t, { sum: v, n: 1 });
+    } else acc.at.set(t.t, { sum: v, n: 1 });
     points++;
   }
   const ranked = [...byLoc.values()].sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
@@ -113,8 +120,7 @@ export function buildSeries(rows: Row[], characteristic: string, maxSeries = 8):
         if (o) {
           o.sum += c.sum;
           o.n += c.n;
-        }
-        else other.at.set(t, { ...c });
+        } else other.at.set(t, { ...c });
       }
     }
     groups = [...ranked.slice(0, maxSeries - 1), other];
@@ -122,10 +128,12 @@ export function buildSeries(rows: Row[], characteristic: string, maxSeries = 8):
   const times = new Set<number>();
   for (const g of groups) for (const t of g.at.keys()) times.add(t);
   const x = [...times].sort((a, b) => a - b);
-  const ys = groups.map((g) => x.map((t) => {
-    const c = g.at.get(t);
-    return c ? c.sum / c.n : null;
-  }));
+  const ys = groups.map((g) =>
+    x.map((t) => {
+      const c = g.at.get(t);
+      return c ? c.sum / c.n : null;
+    }),
+  );
   const units = [...unitCounts.keys()].filter((u) => u !== '');
   const unit = [...unitCounts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
   return { characteristic, unit, units, labels: groups.map((g) => g.label), x, ys, points, skipped, zoned };

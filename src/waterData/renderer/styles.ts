@@ -133,6 +133,6 @@ export function ensureStyles(scope: Document | ShadowRoot): void {
   const style = doc.createElement('style');
   style.id = STYLE_ID;
   style.textContent = uplotCss + CSS;
-  const target = 'head' in scope ? scope.head ?? scope.documentElement : scope;
+  const target = 'head' in scope ? (scope.head ?? scope.documentElement) : scope;
   target.appendChild(style);
 }

@@ -1,13 +1,26 @@
 // A virtualised grid: only the rows in (and just around) the viewport exist in the DOM, so 10,000
 // rows cost about as much to paint as 30. Cells are text nodes; sorting and filtering work on an
 // index array so the rows themselves are never copied.
-import { Virtualizer, elementScroll, observeElementOffset, observeElementRect, type Rect } from '@tanstack/virtual-core';
+import {
+  Virtualizer,
+  elementScroll,
+  observeElementOffset,
+  observeElementRect,
+  type Rect,
+} from '@tanstack/virtual-core';
 import { el } from './dom';
 import { cellText, parseFilter, sortIndices, toTsv, type ColumnFilter, type Row, type SortDir } from './values';
 
 export const ROW_HEIGHT = 24;
 /** Row movement per key: ±1 row, ±2 = a page, or an end of the list. */
-const ROW_KEYS: Record<string, number | 'first' | 'last'> = { ArrowDown: 1, ArrowUp: -1, PageDown: 2, PageUp: -2, Home: 'first', End: 'last' };
+const ROW_KEYS: Record<string, number | 'first' | 'last'> = {
+  ArrowDown: 1,
+  ArrowUp: -1,
+  PageDown: 2,
+  PageUp: -2,
+  Home: 'first',
+  End: 'last',
+};
 const HEAD_HEIGHT = 26;
 const FILTER_HEIGHT = 28;
 const GUTTER_WIDTH = 56;
@@ -71,7 +84,13 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
   root.style.setProperty('--wq-row-h', `${ROW_HEIGHT}px`);
   const scroller = el(doc, 'div', {
     className: 'wq-scroll',
-    attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Result rows', 'aria-multiselectable': 'true', 'aria-colcount': String(columns.length + 1) },
+    attrs: {
+      role: 'grid',
+      tabindex: '0',
+      'aria-label': 'Result rows',
+      'aria-multiselectable': 'true',
+      'aria-colcount': String(columns.length + 1),
+    },
   });
   scroller.style.maxHeight = `${maxHeight}px`;
   const head = el(doc, 'div', { className: 'wq-head', attrs: { role: 'rowgroup' } });
@@ -87,7 +106,10 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
   columns.forEach((name) => {
     const th = el(doc, 'div', { className: 'wq-cell wq-th', attrs: { role: 'columnheader', 'aria-sort': 'none' } });
     const b = el(doc, 'button', { className: 'wq-sort', title: `Sort by ${name}`, attrs: { type: 'button' } });
-    b.append(el(doc, 'span', { className: 'wq-th-name', text: name }), el(doc, 'span', { className: 'wq-sort-mark', attrs: { 'aria-hidden': 'true' } }));
+    b.append(
+      el(doc, 'span', { className: 'wq-th-name', text: name }),
+      el(doc, 'span', { className: 'wq-sort-mark', attrs: { 'aria-hidden': 'true' } }),
+    );
     b.addEventListener('click', () => {
       const dir: SortDir | undefined = sort?.column !== name ? 'asc' : sort.dir === 'asc' ? 'desc' : undefined;
       handle.sortBy(name, dir);
@@ -97,7 +119,13 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
     headRow.append(th);
     const input = el(doc, 'input', {
       className: 'wq-filter',
-      attrs: { type: 'text', placeholder: 'filter', 'aria-label': `Filter ${name}`, spellcheck: 'false', title: 'Text to find, or >n, <n, >=n, <=n, =x, !=x; "" for empty' },
+      attrs: {
+        type: 'text',
+        placeholder: 'filter',
+        'aria-label': `Filter ${name}`,
+        spellcheck: 'false',
+        title: 'Text to find, or >n, <n, >=n, <=n, =x, !=x; "" for empty',
+      },
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
     input.addEventListener('input', () => {
@@ -125,13 +153,19 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
     // Before layout (a hidden tab, a DOM without layout) the scroller measures 0; assume its
     // maximum height so the first paint already has rows.
     observeElementRect: (instance, cb) =>
-      observeElementRect(instance, (rect: Rect) => cb(rect.height > 0 ? rect : { width: rect.width || 800, height: maxHeight })),
+      observeElementRect(instance, (rect: Rect) =>
+        cb(rect.height > 0 ? rect : { width: rect.width || 800, height: maxHeight }),
+      ),
     onChange: () => paint(),
   });
 
   /** A drag handle on the header's right edge; widths live in one CSS variable shared by all rows. */
   function resizer(c: number): HTMLElement {
-    const grip = el(doc, 'span', { className: 'wq-resizer', title: `Resize ${columns[c]}`, attrs: { 'aria-hidden': 'true' } });
+    const grip = el(doc, 'span', {
+      className: 'wq-resizer',
+      title: `Resize ${columns[c]}`,
+      attrs: { 'aria-hidden': 'true' },
+    });
     grip.addEventListener('pointerdown', (e) => {
       e.preventDefault();
       e.stopPropagation();
@@ -172,7 +206,10 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
     const gutter = el(doc, 'div', { className: 'wq-cell wq-gutter', attrs: { role: 'rowheader' } });
     const cells: HTMLElement[] = [];
     for (let c = 0; c < columns.length; c++) {
-      const cell = el(doc, 'div', { className: 'wq-cell', attrs: { role: 'gridcell', 'aria-colindex': String(c + 2) } });
+      const cell = el(doc, 'div', {
+        className: 'wq-cell',
+        attrs: { role: 'gridcell', 'aria-colindex': String(c + 2) },
+      });
       cell.dataset.col = String(c);
       cells.push(cell);
     }
@@ -222,7 +259,8 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
       cell.textContent = text;
       if (text.length > 24) cell.title = text;
       else if (cell.title) cell.removeAttribute('title');
-      const cls = typeof v === 'number' ? 'wq-cell wq-num' : v === null || v === undefined ? 'wq-cell wq-null' : 'wq-cell';
+      const cls =
+        typeof v === 'number' ? 'wq-cell wq-num' : v === null || v === undefined ? 'wq-cell wq-null' : 'wq-cell';
       // Writing an unchanged class still invalidates style in some engines; compare first.
       if (cell.className !== cls) cell.className = cls;
     }
@@ -276,7 +314,11 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
 
   function updateStatus(): void {
     const total = rows.length.toLocaleString('en-US');
-    const parts = [view.length === rows.length ? `${total} ${rows.length === 1 ? 'row' : 'rows'}` : `${view.length.toLocaleString('en-US')} of ${total} rows match the filters`];
+    const parts = [
+      view.length === rows.length
+        ? `${total} ${rows.length === 1 ? 'row' : 'rows'}`
+        : `${view.length.toLocaleString('en-US')} of ${total} rows match the filters`,
+    ];
     if (sort) parts.push(`sorted by ${sort.column} ${sort.dir === 'asc' ? '↑' : '↓'}`);
     if (selected.size) parts.push(`${selected.size.toLocaleString('en-US')} selected`);
     status.textContent = parts.join(' · ');
@@ -319,16 +361,26 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
   function copyRows(indices: number[]): void {
     const ordered = view.filter((i) => indices.includes(i));
     const list = ordered.length === indices.length ? ordered : indices;
-    opts.copy(toTsv(columns, list.map((i) => rows[i]), true));
+    opts.copy(
+      toTsv(
+        columns,
+        list.map((i) => rows[i]),
+        true,
+      ),
+    );
   }
 
   let lastLeft = 0;
-  scroller.addEventListener('scroll', () => {
-    if (scroller.scrollLeft !== lastLeft) {
-      lastLeft = scroller.scrollLeft;
-      paint();
-    }
-  }, { passive: true });
+  scroller.addEventListener(
+    'scroll',
+    () => {
+      if (scroller.scrollLeft !== lastLeft) {
+        lastLeft = scroller.scrollLeft;
+        paint();
+      }
+    },
+    { passive: true },
+  );
 
   body.addEventListener('click', (e) => {
     const target = e.target as HTMLElement;
@@ -376,7 +428,12 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
       const cur = focus ? view.indexOf(focus.row) : anchorPos;
       const page = Math.max(1, Math.floor(scroller.clientHeight / ROW_HEIGHT) - 3 || 10);
       const step = ROW_KEYS[e.key];
-      const target = step === 'first' ? 0 : step === 'last' ? view.length - 1 : cur + (Math.abs(step) === 2 ? Math.sign(step) * page : step);
+      const target =
+        step === 'first'
+          ? 0
+          : step === 'last'
+            ? view.length - 1
+            : cur + (Math.abs(step) === 2 ? Math.sign(step) * page : step);
       const pos = Math.max(0, Math.min(view.length - 1, target));
       selected.clear();
       selected.add(view[pos]);
@@ -386,7 +443,10 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
       selectionChanged();
     } else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && focus) {
       e.preventDefault();
-      focus = { row: focus.row, col: Math.max(0, Math.min(columns.length - 1, focus.col + (e.key === 'ArrowRight' ? 1 : -1))) };
+      focus = {
+        row: focus.row,
+        col: Math.max(0, Math.min(columns.length - 1, focus.col + (e.key === 'ArrowRight' ? 1 : -1))),
+      };
       selectionChanged();
     }
   });
@@ -435,7 +495,11 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
       headerCells.forEach((th, i) => {
         const active = sort?.column === columns[i];
         th.setAttribute('aria-sort', active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none');
-        (th.querySelector('.wq-sort-mark') as HTMLElement).textContent = active ? (sort!.dir === 'asc' ? '▲' : '▼') : '';
+        (th.querySelector('.wq-sort-mark') as HTMLElement).textContent = active
+          ? sort!.dir === 'asc'
+            ? '▲'
+            : '▼'
+          : '';
       });
       recompute();
     },

@@ -20,7 +20,8 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
 function asNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   // The API quotes some numbers (ids, the R mocks' "406583"), so numeric-looking strings sort as numbers.
-  if (typeof v === 'string' && v.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v.trim())) return Number(v);
+  if (typeof v === 'string' && v.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v.trim()))
+    return Number(v);
   return undefined;
 }
 
@@ -57,7 +58,8 @@ export function sortIndices(rows: Row[], indices: number[], column: string, dir:
   const order = Array.from({ length: n }, (_, k) => k);
   order.sort((a, b) => {
     if (empty[a] || empty[b]) return empty[a] === empty[b] ? a - b : empty[a] ? 1 : -1;
-    const ta = texts[a], tb = texts[b];
+    const ta = texts[a],
+      tb = texts[b];
     let c: number;
     if (ta === undefined && tb === undefined) c = nums[a] - nums[b];
     else c = collator.compare(ta ?? String(nums[a]), tb ?? String(nums[b]));
@@ -83,11 +85,17 @@ export function parseFilter(input: string): ColumnFilter | undefined {
     const rhsNum = asNumber(rhs);
     return (v) => {
       if (op === '=' || op === '!=') {
-        const eq = rhsNum !== undefined && asNumber(v) !== undefined ? asNumber(v) === rhsNum : cellText(v).toLowerCase() === rhs.toLowerCase();
+        const eq =
+          rhsNum !== undefined && asNumber(v) !== undefined
+            ? asNumber(v) === rhsNum
+            : cellText(v).toLowerCase() === rhs.toLowerCase();
         return op === '=' ? eq : !eq;
       }
       if (v === null || v === undefined || v === '') return false;
-      const c = rhsNum !== undefined && asNumber(v) !== undefined ? (asNumber(v) as number) - rhsNum : collator.compare(cellText(v), rhs);
+      const c =
+        rhsNum !== undefined && asNumber(v) !== undefined
+          ? (asNumber(v) as number) - rhsNum
+          : collator.compare(cellText(v), rhs);
       return op === '>' ? c > 0 : op === '<' ? c < 0 : op === '>=' ? c >= 0 : c <= 0;
     };
   }

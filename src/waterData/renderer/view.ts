@@ -1,6 +1,12 @@
 // Composes one result: toolbar (counts, paging, copy, export), tabs for the views the entity set
 // supports, and the attribution footer that every result carries.
-import { sameResult, type DatasetAttribution, type HostToRenderer, type RendererToHost, type WaterResult } from '../protocol';
+import {
+  sameResult,
+  type DatasetAttribution,
+  type HostToRenderer,
+  type RendererToHost,
+  type WaterResult,
+} from '../protocol';
 import { renderAttribution } from './attribution';
 import { renderCards } from './card';
 import { renderChart, type ChartHandle } from './chart';
@@ -30,7 +36,11 @@ export interface ResultView {
   /** Rows shown and whether more exist: lets a re-render that carries nothing new be skipped. */
   state(): { rows: number; nextLink?: string; warnings: number };
   showTab(id: TabId): void;
-  appendRows(rows: Row[], nextLink: string | undefined, after?: Pick<HostToRenderer, 'pages' | 'truncated' | 'attributions' | 'warnings'>): void;
+  appendRows(
+    rows: Row[],
+    nextLink: string | undefined,
+    after?: Pick<HostToRenderer, 'pages' | 'truncated' | 'attributions' | 'warnings'>,
+  ): void;
   dispose(): void;
 }
 
@@ -53,7 +63,9 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   let truncated = !!input.truncated;
   let pages = input.pages;
   let attributions: DatasetAttribution[] = input.attributions;
-  const ref = input.resultId ? { resultId: input.resultId, requestUrl: input.requestUrl } : { requestUrl: input.requestUrl };
+  const ref = input.resultId
+    ? { resultId: input.resultId, requestUrl: input.requestUrl }
+    : { requestUrl: input.requestUrl };
   const columns = effectiveColumns(input.columns, rows);
   const root = el(doc, 'section', { className: 'wq-result', attrs: { 'aria-label': `${input.entitySet} result` } });
   root.dataset.entitySet = input.entitySet;
@@ -63,8 +75,20 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   const toolbar = el(doc, 'div', { className: 'wq-toolbar' });
   const summary = el(doc, 'span', { className: 'wq-summary' });
   const moreBadge = el(doc, 'span', { className: 'wq-badge wq-warn wq-more-state' });
-  const loadMore = button(doc, 'Load more', 'Fetch the next page of this result', () => requestMore('loadMore'), 'wq-primary wq-load-more');
-  const fetchAll = button(doc, 'Fetch all', 'Fetch every remaining page (rate limited to 2 requests per second)', () => requestMore('fetchAll'), 'wq-fetch-all');
+  const loadMore = button(
+    doc,
+    'Load more',
+    'Fetch the next page of this result',
+    () => requestMore('loadMore'),
+    'wq-primary wq-load-more',
+  );
+  const fetchAll = button(
+    doc,
+    'Fetch all',
+    'Fetch every remaining page (rate limited to 2 requests per second)',
+    () => requestMore('fetchAll'),
+    'wq-fetch-all',
+  );
   const notice = el(doc, 'span', { className: 'wq-notice wq-muted', attrs: { 'aria-live': 'polite' } });
   toolbar.append(summary, moreBadge, loadMore, fetchAll, notice, el(doc, 'span', { className: 'wq-spacer' }));
 
@@ -111,7 +135,8 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
     for (const b of [loadMore, fetchAll]) {
       b.hidden = !more;
       b.disabled = !host.post || pending;
-      if (!host.post) b.title = 'Paging needs the notebook controller; re-run the cell with a higher row limit instead.';
+      if (!host.post)
+        b.title = 'Paging needs the notebook controller; re-run the cell with a higher row limit instead.';
     }
   }
 
@@ -127,20 +152,36 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
     const copyCell = button(doc, 'Copy cell', 'Copy the focused cell', () => {
       if (!table!.copyFocusedCell()) say('Click a cell first');
     });
-    const copyRows = button(doc, 'Copy rows', 'Copy the selected rows (or all rows shown) as tab-separated text', () => {
-      const n = table!.selectedRows().length || table!.viewOrder().length;
-      table!.copySelection();
-      say(`Copying ${plural(n, 'row')}…`);
-    });
+    const copyRows = button(
+      doc,
+      'Copy rows',
+      'Copy the selected rows (or all rows shown) as tab-separated text',
+      () => {
+        const n = table!.selectedRows().length || table!.viewOrder().length;
+        table!.copySelection();
+        say(`Copying ${plural(n, 'row')}…`);
+      },
+    );
     const exportBtn = (format: 'csv' | 'json') =>
-      button(doc, `Export ${format.toUpperCase()}`, host.post ? `Save this result as ${format.toUpperCase()}` : `Copy this result as ${format.toUpperCase()} (no controller to save a file)`, () => {
-        if (host.post) {
-          host.post({ type: 'export', ...ref, format });
-          say(`Export to ${format.toUpperCase()} requested`);
-        } else {
-          copy(format === 'csv' ? toCsv(columns, rows) : JSON.stringify(rows, null, 2), `${plural(rows.length, 'row')} as ${format.toUpperCase()}`);
-        }
-      }, `wq-export-${format}`);
+      button(
+        doc,
+        `Export ${format.toUpperCase()}`,
+        host.post
+          ? `Save this result as ${format.toUpperCase()}`
+          : `Copy this result as ${format.toUpperCase()} (no controller to save a file)`,
+        () => {
+          if (host.post) {
+            host.post({ type: 'export', ...ref, format });
+            say(`Export to ${format.toUpperCase()} requested`);
+          } else {
+            copy(
+              format === 'csv' ? toCsv(columns, rows) : JSON.stringify(rows, null, 2),
+              `${plural(rows.length, 'row')} as ${format.toUpperCase()}`,
+            );
+          }
+        },
+        `wq-export-${format}`,
+      );
     toolbar.append(copyCell, copyRows, exportBtn('csv'), exportBtn('json'));
   }
   root.append(toolbar);
@@ -154,7 +195,8 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   showWarnings();
   root.append(warningList);
   if (input.count) root.append(renderCount(doc, input));
-  if (hasRows && rows.length === 0) root.append(el(doc, 'div', { className: 'wq-empty wq-muted', text: 'No rows matched the query.' }));
+  if (hasRows && rows.length === 0)
+    root.append(el(doc, 'div', { className: 'wq-empty wq-muted', text: 'No rows matched the query.' }));
 
   // Views. Map and chart are built the first time their tab is shown, so a large result pays only
   // for the table on first paint.
@@ -166,7 +208,13 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
     builders.set('table', () => table!.element);
     if (rows.length && hasCoordinates(columns)) {
       builders.set('map', () => {
-        const showInTable = button(doc, 'Show in table', 'Show the selected location in the table', () => tabs.select('table'), 'wq-show-in-table');
+        const showInTable = button(
+          doc,
+          'Show in table',
+          'Show the selected location in the table',
+          () => tabs.select('table'),
+          'wq-show-in-table',
+        );
         map = renderMap(doc, rows, (index) => {
           table!.selectRow(index);
           map!.select(index);
@@ -193,12 +241,19 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   const tabButtons = new Map<TabId, HTMLButtonElement>();
   const uid = Math.random().toString(36).slice(2, 9);
   for (const id of builders.keys()) {
-    const b = el(doc, 'button', { className: 'wq-tab', text: TAB_LABELS[id], attrs: { type: 'button', role: 'tab', id: `wq-tab-${id}-${uid}`, 'aria-controls': `wq-panel-${id}-${uid}` } });
+    const b = el(doc, 'button', {
+      className: 'wq-tab',
+      text: TAB_LABELS[id],
+      attrs: { type: 'button', role: 'tab', id: `wq-tab-${id}-${uid}`, 'aria-controls': `wq-panel-${id}-${uid}` },
+    });
     b.dataset.tab = id;
     b.addEventListener('click', () => tabs.select(id));
     tabButtons.set(id, b);
     tabBar.append(b);
-    const wrapper = el(doc, 'div', { className: `wq-panel wq-panel-${id}`, attrs: { role: 'tabpanel', id: `wq-panel-${id}-${uid}`, 'aria-labelledby': b.id } });
+    const wrapper = el(doc, 'div', {
+      className: `wq-panel wq-panel-${id}`,
+      attrs: { role: 'tabpanel', id: `wq-panel-${id}-${uid}`, 'aria-labelledby': b.id },
+    });
     panels.set(id, wrapper);
   }
   const tabs = {
@@ -240,7 +295,8 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   if (host.listen) {
     disposers.push(
       host.listen((msg) => {
-        if (msg?.type === 'appendRows' && sameResult(msg, ref) && Array.isArray(msg.rows)) view.appendRows(msg.rows, msg.nextLink, msg);
+        if (msg?.type === 'appendRows' && sameResult(msg, ref) && Array.isArray(msg.rows))
+          view.appendRows(msg.rows, msg.nextLink, msg);
       }),
     );
   }
@@ -248,8 +304,12 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   const view: ResultView = {
     element: root,
     table,
-    get map() { return map; },
-    get chart() { return chart; },
+    get map() {
+      return map;
+    },
+    get chart() {
+      return chart;
+    },
     ref,
     state: () => ({ rows: rows.length, nextLink, warnings: warnings.length }),
     showTab: (id) => tabs.select(id),

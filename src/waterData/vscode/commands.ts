@@ -15,8 +15,14 @@ import { CONTROLLER_PREFIX, ENVIRONMENTS, NOTEBOOK_TYPE, QUERY_LANGUAGE, type Wa
 import { environmentOf, type WaterKernel } from './controller';
 
 const ENV_PICK: Record<WaterEnvironment, { label: string; detail: string }> = {
-  sandbox: { label: '$(beaker) Sandbox', detail: 'The built-in emulator (or apiWorkbench.waterData.baseUrl when set). No account needed.' },
-  production: { label: '$(globe) Production', detail: 'https://api.datastream.org/v1/odata/v4 — needs your DataStream API key.' },
+  sandbox: {
+    label: '$(beaker) Sandbox',
+    detail: 'The built-in emulator (or apiWorkbench.waterData.baseUrl when set). No account needed.',
+  },
+  production: {
+    label: '$(globe) Production',
+    detail: 'https://api.datastream.org/v1/odata/v4 — needs your DataStream API key.',
+  },
   qa: { label: '$(debug-alt) QA', detail: 'https://api.qa.datastream.org/v1/odata/v4 — the test environment.' },
 };
 
@@ -32,9 +38,17 @@ function activeQueryCell(arg: unknown): vscode.NotebookCell | undefined {
 export function exportRequest(req: WaterRequest): { req: WaterRequest; note?: string } {
   const fields = req.filter ? filterFields(parseFilter(req.filter)) : new Set<string>();
   const recordsOk = [...fields].every((f) => WATER_FILTER_FIELDS.Records.includes(f));
-  const target: WaterEntitySet = req.entitySet === 'Metadata' || req.entitySet === 'Locations' ? req.entitySet : recordsOk ? 'Records' : 'Observations';
+  const target: WaterEntitySet =
+    req.entitySet === 'Metadata' || req.entitySet === 'Locations'
+      ? req.entitySet
+      : recordsOk
+        ? 'Records'
+        : 'Observations';
   const select = req.select?.filter((f) => WATER_SELECT_FIELDS[target].includes(f));
-  const note = req.entitySet === 'Records' && target === 'Observations' ? 'Records cannot be filtered by every field of this query; exporting Observations instead.' : undefined;
+  const note =
+    req.entitySet === 'Records' && target === 'Observations'
+      ? 'Records cannot be filtered by every field of this query; exporting Observations instead.'
+      : undefined;
   return { req: { entitySet: target, filter: req.filter, select: select?.length ? select : undefined }, note };
 }
 
@@ -42,7 +56,11 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
   return [
     vscode.commands.registerCommand('apiWorkbench.waterData.newNotebook', async () => {
       const data = new vscode.NotebookData([
-        new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, '# Water-quality data\nQuery cells accept `/Locations?$top=5` or one option per line.', 'markdown'),
+        new vscode.NotebookCellData(
+          vscode.NotebookCellKind.Markup,
+          '# Water-quality data\nQuery cells accept `/Locations?$top=5` or one option per line.',
+          'markdown',
+        ),
         new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '/Locations?$top=5', QUERY_LANGUAGE),
       ]);
       const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
@@ -55,11 +73,22 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       const current = environmentOf(editor.notebook);
       const env = ENVIRONMENTS.includes(envArg as WaterEnvironment)
         ? (envArg as WaterEnvironment)
-        : (await vscode.window.showQuickPick(ENVIRONMENTS.map((e) => ({ ...ENV_PICK[e], description: e === current ? 'current' : undefined, env: e })), { placeHolder: 'Environment for this notebook' }))?.env;
+        : (
+            await vscode.window.showQuickPick(
+              ENVIRONMENTS.map((e) => ({ ...ENV_PICK[e], description: e === current ? 'current' : undefined, env: e })),
+              { placeHolder: 'Environment for this notebook' },
+            )
+          )?.env;
       if (!env) return;
-      await vscode.commands.executeCommand('notebook.selectKernel', { id: CONTROLLER_PREFIX + env, extension: services.context.extension.id });
+      await vscode.commands.executeCommand('notebook.selectKernel', {
+        id: CONTROLLER_PREFIX + env,
+        extension: services.context.extension.id,
+      });
       if (env !== 'sandbox' && !(await services.secrets.get('waterData'))) {
-        const set = await vscode.window.showWarningMessage(`The ${env} environment needs a DataStream API key.`, 'Set API key');
+        const set = await vscode.window.showWarningMessage(
+          `The ${env} environment needs a DataStream API key.`,
+          'Set API key',
+        );
         if (set) await vscode.commands.executeCommand('apiWorkbench.setCredential', 'waterData');
       }
     }),
@@ -78,12 +107,17 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       const cell = activeQueryCell(arg);
       if (!cell) return void vscode.window.showWarningMessage('Select a query cell of a water-quality notebook first.');
       const parsed = analyzeQuery(cell.document.getText());
-      if (hasErrors(parsed)) return void vscode.window.showErrorMessage(`The query has errors: ${parsed.diagnostics.find((d) => d.severity === 'error')!.message}`);
+      if (hasErrors(parsed))
+        return void vscode.window.showErrorMessage(
+          `The query has errors: ${parsed.diagnostics.find((d) => d.severity === 'error')!.message}`,
+        );
       const req = wireRequest(parsed);
       try {
         const client = await kernel.client(environmentOf(cell.notebook));
         const c = await countOf(client, req.entitySet, req.filter);
-        void vscode.window.showInformationMessage(`${req.entitySet}: ${c.estimate ? 'about ' : ''}${c.value.toLocaleString('en')} rows match${c.estimate ? ' (estimate)' : ''}.`);
+        void vscode.window.showInformationMessage(
+          `${req.entitySet}: ${c.estimate ? 'about ' : ''}${c.value.toLocaleString('en')} rows match${c.estimate ? ' (estimate)' : ''}.`,
+        );
         return c;
       } catch (e) {
         void vscode.window.showErrorMessage(e instanceof WaterApiError ? `${e.message} ${e.advice}` : String(e));
@@ -91,53 +125,87 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       }
     }),
 
-    vscode.commands.registerCommand('apiWorkbench.waterData.exportQueryCsv', async (arg?: unknown, target?: vscode.Uri) => {
-      const cell = activeQueryCell(arg);
-      if (!cell) return void vscode.window.showWarningMessage('Select a query cell of a water-quality notebook first.');
-      const parsed = analyzeQuery(cell.document.getText());
-      if (hasErrors(parsed)) return void vscode.window.showErrorMessage(`The query has errors: ${parsed.diagnostics.find((d) => d.severity === 'error')!.message}`);
-      const { req, note } = exportRequest(wireRequest(parsed));
-      target ??= await vscode.window.showSaveDialog({
-        saveLabel: 'Export CSV',
-        filters: { CSV: ['csv'] },
-        defaultUri: vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, `${req.entitySet.toLowerCase()}.csv`) : undefined,
-      });
-      if (!target) return undefined;
-      if (note) void vscode.window.showInformationMessage(note);
-      const threshold = vscode.workspace.getConfiguration('apiWorkbench.waterData').get<number>('partitionThreshold', 1_000_000);
-      const client = await kernel.client(environmentOf(cell.notebook));
-      const file = fs.createWriteStream(target.fsPath, { encoding: 'utf8' });
-      try {
-        const summary = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Exporting ${req.entitySet} to ${vscode.workspace.asRelativePath(target)}`, cancellable: true },
-          async (progress, token) => {
-            const abort = new AbortController();
-            token.onCancellationRequested(() => abort.abort());
-            // DOI is fetched for the citation file; the CSV keeps the columns the user selected.
-            const columns = toRequest(parsed).select?.filter((f) => WATER_SELECT_FIELDS[req.entitySet].includes(f));
-            return streamCsv(client, req, writableSink(file), {
-              columns: columns?.length ? columns : undefined,
-              maxRows: parsed.top,
-              partition: parsed.top === undefined,
-              partitionThreshold: threshold,
-              signal: abort.signal,
-              onStep: (m) => progress.report({ message: m }),
-              onProgress: (p) => progress.report({ message: `${p.partitions > 1 ? `partition ${p.partition}/${p.partitions} · ` : ''}${p.pages} pages · ${p.rows.toLocaleString('en')} rows` }),
-            });
-          },
-        );
-        await new Promise<void>((r) => file.end(() => r()));
-        const list = await new AttributionCache().resolve(client, summary.dois).catch(() => summary.dois.map((doi) => ({ doi, citation: undefined, licence: undefined, disclaimer: undefined })));
-        const cite = list.map((a) => `${a.citation ?? a.doi}\nhttps://doi.org/${a.doi}\nLicence: ${licenceName(a.licence) ?? 'see the DOI'}${a.disclaimer ? `\n${a.disclaimer}` : ''}`).join('\n\n');
-        const citeUri = target.with({ path: target.path.replace(/\.csv$/i, '') + '.CITATION.txt' });
-        await vscode.workspace.fs.writeFile(citeUri, new TextEncoder().encode(`Terms of use: cite these datasets with a link to their DOI.\n\n${cite}\n`));
-        void vscode.window.showInformationMessage(`Exported ${summary.rows.toLocaleString('en')} rows (${summary.pages} pages${summary.partitions > 1 ? `, ${summary.partitions} partitions` : ''}). Citations are in ${vscode.workspace.asRelativePath(citeUri)}.`);
-        return summary;
-      } catch (e) {
-        file.destroy();
-        void vscode.window.showErrorMessage(e instanceof WaterApiError ? `Export stopped: ${e.message} ${e.advice}` : `Export failed: ${String(e)}`);
-        return undefined;
-      }
-    }),
+    vscode.commands.registerCommand(
+      'apiWorkbench.waterData.exportQueryCsv',
+      async (arg?: unknown, target?: vscode.Uri) => {
+        const cell = activeQueryCell(arg);
+        if (!cell)
+          return void vscode.window.showWarningMessage('Select a query cell of a water-quality notebook first.');
+        const parsed = analyzeQuery(cell.document.getText());
+        if (hasErrors(parsed))
+          return void vscode.window.showErrorMessage(
+            `The query has errors: ${parsed.diagnostics.find((d) => d.severity === 'error')!.message}`,
+          );
+        const { req, note } = exportRequest(wireRequest(parsed));
+        target ??= await vscode.window.showSaveDialog({
+          saveLabel: 'Export CSV',
+          filters: { CSV: ['csv'] },
+          defaultUri: vscode.workspace.workspaceFolders?.[0]
+            ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, `${req.entitySet.toLowerCase()}.csv`)
+            : undefined,
+        });
+        if (!target) return undefined;
+        if (note) void vscode.window.showInformationMessage(note);
+        const threshold = vscode.workspace
+          .getConfiguration('apiWorkbench.waterData')
+          .get<number>('partitionThreshold', 1_000_000);
+        const client = await kernel.client(environmentOf(cell.notebook));
+        const file = fs.createWriteStream(target.fsPath, { encoding: 'utf8' });
+        try {
+          const summary = await vscode.window.withProgress(
+            {
+              location: vscode.ProgressLocation.Notification,
+              title: `Exporting ${req.entitySet} to ${vscode.workspace.asRelativePath(target)}`,
+              cancellable: true,
+            },
+            async (progress, token) => {
+              const abort = new AbortController();
+              token.onCancellationRequested(() => abort.abort());
+              // DOI is fetched for the citation file; the CSV keeps the columns the user selected.
+              const columns = toRequest(parsed).select?.filter((f) => WATER_SELECT_FIELDS[req.entitySet].includes(f));
+              return streamCsv(client, req, writableSink(file), {
+                columns: columns?.length ? columns : undefined,
+                maxRows: parsed.top,
+                partition: parsed.top === undefined,
+                partitionThreshold: threshold,
+                signal: abort.signal,
+                onStep: (m) => progress.report({ message: m }),
+                onProgress: (p) =>
+                  progress.report({
+                    message: `${p.partitions > 1 ? `partition ${p.partition}/${p.partitions} · ` : ''}${p.pages} pages · ${p.rows.toLocaleString('en')} rows`,
+                  }),
+              });
+            },
+          );
+          await new Promise<void>((r) => file.end(() => r()));
+          const list = await new AttributionCache()
+            .resolve(client, summary.dois)
+            .catch(() =>
+              summary.dois.map((doi) => ({ doi, citation: undefined, licence: undefined, disclaimer: undefined })),
+            );
+          const cite = list
+            .map(
+              (a) =>
+                `${a.citation ?? a.doi}\nhttps://doi.org/${a.doi}\nLicence: ${licenceName(a.licence) ?? 'see the DOI'}${a.disclaimer ? `\n${a.disclaimer}` : ''}`,
+            )
+            .join('\n\n');
+          const citeUri = target.with({ path: target.path.replace(/\.csv$/i, '') + '.CITATION.txt' });
+          await vscode.workspace.fs.writeFile(
+            citeUri,
+            new TextEncoder().encode(`Terms of use: cite these datasets with a link to their DOI.\n\n${cite}\n`),
+          );
+          void vscode.window.showInformationMessage(
+            `Exported ${summary.rows.toLocaleString('en')} rows (${summary.pages} pages${summary.partitions > 1 ? `, ${summary.partitions} partitions` : ''}). Citations are in ${vscode.workspace.asRelativePath(citeUri)}.`,
+          );
+          return summary;
+        } catch (e) {
+          file.destroy();
+          void vscode.window.showErrorMessage(
+            e instanceof WaterApiError ? `Export stopped: ${e.message} ${e.advice}` : `Export failed: ${String(e)}`,
+          );
+          return undefined;
+        }
+      },
+    ),
   ];
 }

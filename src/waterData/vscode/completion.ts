@@ -32,6 +32,14 @@ export function registerQueryCompletion(attributions: AttributionCache): vscode.
         });
       },
     },
-    '/', '?', '&', '$', '=', ',', ' ', "'", '(',
+    '/',
+    '?',
+    '&',
+    '$',
+    '=',
+    ',',
+    ' ',
+    "'",
+    '(',
   );
 }

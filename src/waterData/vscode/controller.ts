@@ -11,12 +11,22 @@ import { countOf } from '../core/partition';
 import { continueResult, runQuery, wireRequest } from '../core/run';
 import { summarizeResult } from '../core/summary';
 import { analyzeQuery, hasErrors } from '../core/validate';
-import { CONTROLLER_PREFIX, ENVIRONMENTS, NOTEBOOK_TYPE, QUERY_LANGUAGE, RENDERER_ID, type WaterEnvironment } from './constants';
+import {
+  CONTROLLER_PREFIX,
+  ENVIRONMENTS,
+  NOTEBOOK_TYPE,
+  QUERY_LANGUAGE,
+  RENDERER_ID,
+  type WaterEnvironment,
+} from './constants';
 import { resolveWaterEndpoint } from './endpoint';
 import { exportResult } from './exportResult';
 
 const LABELS: Record<WaterEnvironment, { label: string; description: string }> = {
-  sandbox: { label: 'Water data: Sandbox', description: 'built-in emulator, or apiWorkbench.waterData.baseUrl when set' },
+  sandbox: {
+    label: 'Water data: Sandbox',
+    description: 'built-in emulator, or apiWorkbench.waterData.baseUrl when set',
+  },
   production: { label: 'Water data: Production', description: 'api.datastream.org' },
   qa: { label: 'Water data: QA', description: 'api.qa.datastream.org' },
 };
@@ -54,14 +64,20 @@ export class WaterKernel implements vscode.Disposable {
       c.supportedLanguages = [QUERY_LANGUAGE];
       c.supportsExecutionOrder = true;
       c.executeHandler = (cells) => this.executeCells(env, c, cells);
-      this.disposables.push(c, c.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
-        if (selected) this.withKernel.add(notebook);
-        if (selected && environmentOf(notebook) !== env) void this.rememberEnvironment(notebook, env);
-      }));
+      this.disposables.push(
+        c,
+        c.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
+          if (selected) this.withKernel.add(notebook);
+          if (selected && environmentOf(notebook) !== env) void this.rememberEnvironment(notebook, env);
+        }),
+      );
       this.controllers.set(env, c);
     }
     const prefer = (nb: vscode.NotebookDocument) => {
-      if (nb.notebookType === NOTEBOOK_TYPE) this.controllers.get(environmentOf(nb))?.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
+      if (nb.notebookType === NOTEBOOK_TYPE)
+        this.controllers
+          .get(environmentOf(nb))
+          ?.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
     };
     vscode.workspace.notebookDocuments.forEach(prefer);
     this.disposables.push(vscode.workspace.onDidOpenNotebookDocument(prefer));
@@ -79,7 +95,9 @@ export class WaterKernel implements vscode.Disposable {
     this.disposables.push(vscode.window.onDidChangeActiveNotebookEditor(autoSelect));
 
     const messaging = (this.messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID));
-    this.disposables.push(messaging.onDidReceiveMessage((e) => void this.onRendererMessage(e.editor, e.message as RendererToHost)));
+    this.disposables.push(
+      messaging.onDidReceiveMessage((e) => void this.onRendererMessage(e.editor, e.message as RendererToHost)),
+    );
   }
 
   private async rememberEnvironment(nb: vscode.NotebookDocument, env: WaterEnvironment): Promise<void> {
@@ -94,11 +112,16 @@ export class WaterKernel implements vscode.Disposable {
       baseUrl: ep.baseUrl,
       apiKey: ep.apiKey,
       userAgent: `api-workbench vscode/${vscode.version}`,
-      onRetry: (r) => onRetry?.(`HTTP ${r.status}: waiting ${Math.round(r.delayMs / 100) / 10} s before retry ${r.attempt}…`),
+      onRetry: (r) =>
+        onRetry?.(`HTTP ${r.status}: waiting ${Math.round(r.delayMs / 100) / 10} s before retry ${r.attempt}…`),
     });
   }
 
-  private async executeCells(env: WaterEnvironment, controller: vscode.NotebookController, cells: vscode.NotebookCell[]): Promise<void> {
+  private async executeCells(
+    env: WaterEnvironment,
+    controller: vscode.NotebookController,
+    cells: vscode.NotebookCell[],
+  ): Promise<void> {
     for (const cell of cells) {
       if (cell.kind !== vscode.NotebookCellKind.Code) continue;
       // Like a script: stop at the first failure or cancellation, later cells may depend on it.
@@ -107,7 +130,11 @@ export class WaterKernel implements vscode.Disposable {
     }
   }
 
-  private async executeCell(env: WaterEnvironment, controller: vscode.NotebookController, cell: vscode.NotebookCell): Promise<'ok' | 'failed' | 'cancelled'> {
+  private async executeCell(
+    env: WaterEnvironment,
+    controller: vscode.NotebookController,
+    cell: vscode.NotebookCell,
+  ): Promise<'ok' | 'failed' | 'cancelled'> {
     const execution = controller.createNotebookCellExecution(cell);
     execution.executionOrder = ++this.executionOrder;
     execution.start(Date.now());
@@ -125,11 +152,17 @@ export class WaterKernel implements vscode.Disposable {
       const parsed = analyzeQuery(cell.document.getText());
       if (hasErrors(parsed)) {
         const doc = cell.document;
-        const lines = parsed.diagnostics.filter((d) => d.severity === 'error').map((d) => {
-          const p = doc.positionAt(d.start);
-          return `line ${p.line + 1}, column ${p.character + 1}: ${d.message}`;
-        });
-        await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: 'Invalid query', message: lines.join('\n') })]));
+        const lines = parsed.diagnostics
+          .filter((d) => d.severity === 'error')
+          .map((d) => {
+            const p = doc.positionAt(d.start);
+            return `line ${p.line + 1}, column ${p.character + 1}: ${d.message}`;
+          });
+        await execution.replaceOutput(
+          new vscode.NotebookCellOutput([
+            vscode.NotebookCellOutputItem.error({ name: 'Invalid query', message: lines.join('\n') }),
+          ]),
+        );
         execution.end(false, Date.now());
         return 'failed';
       }
@@ -138,7 +171,11 @@ export class WaterKernel implements vscode.Disposable {
         if (finished || now - lastProgress < 250) return;
         lastProgress = now;
         // Chained so a late progress line can never land after (and over) the result.
-        updates = updates.then(() => execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(text)]))).catch(() => undefined);
+        updates = updates
+          .then(() =>
+            execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(text)])),
+          )
+          .catch(() => undefined);
       };
       const client = await this.client(env, progress);
       const result = await runQuery(parsed, {
@@ -146,7 +183,8 @@ export class WaterKernel implements vscode.Disposable {
         attributions: this.attributions,
         rowLimit: rowLimit(),
         signal: abort.signal,
-        onProgress: (p) => progress(`Fetching… ${p.pages} page${p.pages === 1 ? '' : 's'}, ${p.rows.toLocaleString('en')} rows`),
+        onProgress: (p) =>
+          progress(`Fetching… ${p.pages} page${p.pages === 1 ? '' : 's'}, ${p.rows.toLocaleString('en')} rows`),
       });
       await settle();
       await execution.replaceOutput(resultOutput({ resultId: randomUUID(), ...result }));
@@ -169,7 +207,11 @@ export class WaterKernel implements vscode.Disposable {
     }
     const err = e instanceof WaterApiError ? e : undefined;
     const message = err ? `${err.message}\n${err.advice}`.trim() : String((e as Error)?.message ?? e);
-    await execution.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.error({ name: err ? 'Water-quality API error' : 'Error', message })]));
+    await execution.replaceOutput(
+      new vscode.NotebookCellOutput([
+        vscode.NotebookCellOutputItem.error({ name: err ? 'Water-quality API error' : 'Error', message }),
+      ]),
+    );
     if (err?.keyProblem) {
       void vscode.window.showErrorMessage(err.message, 'Set API key').then((choice) => {
         if (choice) void vscode.commands.executeCommand('apiWorkbench.setCredential', 'waterData');
@@ -177,12 +219,21 @@ export class WaterKernel implements vscode.Disposable {
     }
   }
 
-  private findResultCell(nb: vscode.NotebookDocument, ref: { resultId?: string; requestUrl: string }): vscode.NotebookCell | undefined {
+  private findResultCell(
+    nb: vscode.NotebookDocument,
+    ref: { resultId?: string; requestUrl: string },
+  ): vscode.NotebookCell | undefined {
     return nb.getCells().find((cell) => !!resultIn(cell, ref));
   }
 
   private async onRendererMessage(editor: vscode.NotebookEditor, message: RendererToHost): Promise<void> {
-    if (!message || typeof message !== 'object' || typeof message.requestUrl !== 'string' || message.type === 'rendered') return;
+    if (
+      !message ||
+      typeof message !== 'object' ||
+      typeof message.requestUrl !== 'string' ||
+      message.type === 'rendered'
+    )
+      return;
     const cell = this.findResultCell(editor.notebook, message);
     if (!cell) return;
     if (message.type === 'export') {
@@ -212,7 +263,9 @@ export class WaterKernel implements vscode.Disposable {
     this.continuing.add(key);
     const env = environmentOf(cell.notebook);
     const limit = rowLimit();
-    const threshold = vscode.workspace.getConfiguration('apiWorkbench.waterData').get<number>('partitionThreshold', 1_000_000);
+    const threshold = vscode.workspace
+      .getConfiguration('apiWorkbench.waterData')
+      .get<number>('partitionThreshold', 1_000_000);
     const execution = this.controllers.get(env)!.createNotebookCellExecution(cell);
     execution.start(Date.now());
     const abort = new AbortController();
@@ -222,7 +275,9 @@ export class WaterKernel implements vscode.Disposable {
       let extra = limit;
       if (how === 'all') {
         const parsed = analyzeQuery(cell.document.getText());
-        const total = parsed.entitySet ? await countOf(client, parsed.entitySet, wireRequest(parsed).filter, abort.signal) : undefined;
+        const total = parsed.entitySet
+          ? await countOf(client, parsed.entitySet, wireRequest(parsed).filter, abort.signal)
+          : undefined;
         // Beyond this a notebook output (JSON in the editor's memory) stops being usable; a file is the place.
         const cap = Math.min(threshold, Math.max(limit, FETCH_ALL_CAP));
         if (total && total.value > cap) {
@@ -237,14 +292,17 @@ export class WaterKernel implements vscode.Disposable {
         extra = Math.max(limit, (total?.value ?? cap) - result.rows.length);
       }
       // Progress goes to the status bar: replacing the output with it would take the shown rows away.
-      const fetched = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Water data' }, (progress) =>
-        continueResult(result, extra, {
-          client,
-          attributions: this.attributions,
-          rowLimit: limit,
-          signal: abort.signal,
-          onProgress: (p) => progress.report({ message: `fetching more… ${p.pages} pages, ${p.rows.toLocaleString('en')} rows` }),
-        }),
+      const fetched = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Water data' },
+        (progress) =>
+          continueResult(result, extra, {
+            client,
+            attributions: this.attributions,
+            rowLimit: limit,
+            signal: abort.signal,
+            onProgress: (p) =>
+              progress.report({ message: `fetching more… ${p.pages} pages, ${p.rows.toLocaleString('en')} rows` }),
+          }),
       );
       const next: WaterResult = result.resultId ? { resultId: result.resultId, ...fetched } : fetched;
       const message: HostToRenderer = {
@@ -276,7 +334,11 @@ export class WaterKernel implements vscode.Disposable {
   }
 
   /** True when a renderer received the message (VS Code reports delivery; false without a listening renderer). */
-  private async postToRenderers(nb: vscode.NotebookDocument, message: HostToRenderer, editor?: vscode.NotebookEditor): Promise<boolean> {
+  private async postToRenderers(
+    nb: vscode.NotebookDocument,
+    message: HostToRenderer,
+    editor?: vscode.NotebookEditor,
+  ): Promise<boolean> {
     const editors = editor ? [editor] : vscode.window.visibleNotebookEditors.filter((e) => e.notebook === nb);
     let delivered = false;
     for (const e of editors) {
@@ -295,7 +357,10 @@ export class WaterKernel implements vscode.Disposable {
 }
 
 /** The cell's result output addressed by `ref` (any result output without one). */
-function resultIn(cell: vscode.NotebookCell, ref?: { resultId?: string; requestUrl: string }): { output: vscode.NotebookCellOutput; result: WaterResult } | undefined {
+function resultIn(
+  cell: vscode.NotebookCell,
+  ref?: { resultId?: string; requestUrl: string },
+): { output: vscode.NotebookCellOutput; result: WaterResult } | undefined {
   for (const output of cell.outputs) {
     for (const item of output.items) {
       if (item.mime !== WATER_RESULT_MIME) continue;
@@ -312,7 +377,10 @@ function resultIn(cell: vscode.NotebookCell, ref?: { resultId?: string; requestU
 }
 
 function resultItems(result: WaterResult): vscode.NotebookCellOutputItem[] {
-  return [vscode.NotebookCellOutputItem.json(result, WATER_RESULT_MIME), vscode.NotebookCellOutputItem.text(summarizeResult(result))];
+  return [
+    vscode.NotebookCellOutputItem.json(result, WATER_RESULT_MIME),
+    vscode.NotebookCellOutputItem.text(summarizeResult(result)),
+  ];
 }
 
 export function resultOutput(result: WaterResult): vscode.NotebookCellOutput {

@@ -11,8 +11,18 @@ export interface WaterEndpoint {
 
 /** The sandbox environment follows the base-URL setting (empty = the built-in emulator). */
 export async function resolveWaterEndpoint(services: WorkbenchServices, env: WaterEnvironment): Promise<WaterEndpoint> {
-  if (env === 'production') return { baseUrl: WATER_PRODUCTION_BASE_URL, apiKey: await services.endpoints.credentialFor('waterData', WATER_PRODUCTION_BASE_URL), label: 'production' };
-  if (env === 'qa') return { baseUrl: WATER_QA_BASE_URL, apiKey: await services.endpoints.credentialFor('waterData', WATER_QA_BASE_URL), label: 'QA' };
+  if (env === 'production')
+    return {
+      baseUrl: WATER_PRODUCTION_BASE_URL,
+      apiKey: await services.endpoints.credentialFor('waterData', WATER_PRODUCTION_BASE_URL),
+      label: 'production',
+    };
+  if (env === 'qa')
+    return {
+      baseUrl: WATER_QA_BASE_URL,
+      apiKey: await services.endpoints.credentialFor('waterData', WATER_QA_BASE_URL),
+      label: 'QA',
+    };
   const r = await services.endpoints.resolve('waterData');
   return { baseUrl: r.baseUrl, apiKey: r.credential, label: r.sandbox ? 'sandbox' : new URL(r.baseUrl).host };
 }

@@ -10,7 +10,9 @@ import { WaterNotebookSerializer } from './serializer';
 export const register: FeatureRegistration = (services) => {
   const kernel = new WaterKernel(services);
   return [
-    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new WaterNotebookSerializer(), { transientOutputs: false }),
+    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new WaterNotebookSerializer(), {
+      transientOutputs: false,
+    }),
     kernel,
     ...registerQueryDiagnostics(),
     registerQueryCompletion(kernel.attributions),

@@ -7,19 +7,33 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 function isJsonMime(mime: string): boolean {
-  return mime === WATER_RESULT_MIME || mime.endsWith('+json') || mime === 'application/json' || mime === 'application/vnd.code.notebook.error';
+  return (
+    mime === WATER_RESULT_MIME ||
+    mime.endsWith('+json') ||
+    mime === 'application/json' ||
+    mime === 'application/vnd.code.notebook.error'
+  );
 }
 
 export class WaterNotebookSerializer implements vscode.NotebookSerializer {
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
     const file = parseNotebookFile(decoder.decode(content));
     const cells = file.cells.map((c) => {
-      const cell = c.kind === 'markdown'
-        ? new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, c.source, 'markdown')
-        : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, c.source, QUERY_LANGUAGE);
+      const cell =
+        c.kind === 'markdown'
+          ? new vscode.NotebookCellData(vscode.NotebookCellKind.Markup, c.source, 'markdown')
+          : new vscode.NotebookCellData(vscode.NotebookCellKind.Code, c.source, QUERY_LANGUAGE);
       if (c.outputs) {
-        cell.outputs = c.outputs.map((o) => new vscode.NotebookCellOutput(o.items.map((i) =>
-          isJsonMime(i.mime) ? vscode.NotebookCellOutputItem.json(i.value, i.mime) : vscode.NotebookCellOutputItem.text(outputText(i.value), i.mime))));
+        cell.outputs = c.outputs.map(
+          (o) =>
+            new vscode.NotebookCellOutput(
+              o.items.map((i) =>
+                isJsonMime(i.mime)
+                  ? vscode.NotebookCellOutputItem.json(i.value, i.mime)
+                  : vscode.NotebookCellOutputItem.text(outputText(i.value), i.mime),
+              ),
+            ),
+        );
       }
       return cell;
     });
@@ -49,7 +63,9 @@ export class WaterNotebookSerializer implements vscode.NotebookSerializer {
       })),
     }));
     const env = typeof data.metadata?.environment === 'string' ? data.metadata.environment : undefined;
-    return encoder.encode(serializeNotebookFile({ environment: env, cells }, Math.max(0, maxKb) * 1024, WATER_RESULT_MIME));
+    return encoder.encode(
+      serializeNotebookFile({ environment: env, cells }, Math.max(0, maxKb) * 1024, WATER_RESULT_MIME),
+    );
   }
 }
 

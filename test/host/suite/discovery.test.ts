@@ -16,16 +16,27 @@ async function activate(): Promise<void> {
 }
 
 /** Resolves with the document's diagnostics from our source once `accept` holds for them. */
-function waitForDiagnostics(uri: vscode.Uri, accept: (d: vscode.Diagnostic[]) => boolean, timeoutMs = 15000): Promise<vscode.Diagnostic[]> {
+function waitForDiagnostics(
+  uri: vscode.Uri,
+  accept: (d: vscode.Diagnostic[]) => boolean,
+  timeoutMs = 15000,
+): Promise<vscode.Diagnostic[]> {
   const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'discovery');
   return new Promise((resolve, reject) => {
     const now = ours();
     if (accept(now)) return resolve(now);
-    const timer = setTimeout(() => { sub.dispose(); reject(new Error(`timed out; last: ${JSON.stringify(ours().map((d) => d.message))}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out; last: ${JSON.stringify(ours().map((d) => d.message))}`));
+    }, timeoutMs);
     const sub = vscode.languages.onDidChangeDiagnostics((e) => {
       if (!e.uris.some((u) => u.toString() === uri.toString())) return;
       const d = ours();
-      if (accept(d)) { clearTimeout(timer); sub.dispose(); resolve(d); }
+      if (accept(d)) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(d);
+      }
     });
   });
 }
@@ -44,13 +55,15 @@ function pos(doc: vscode.TextDocument, marker: string, shift = 1): vscode.Positi
 }
 
 function hoverText(hovers: vscode.Hover[]): string {
-  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))).join('\n');
+  return hovers
+    .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value)))
+    .join('\n');
 }
 
 suite('discovery: diagnostics', () => {
   suiteSetup(activate);
 
-  test('the sample\'s unresolved $ref is an error on its line; fixing it clears it', async () => {
+  test("the sample's unresolved $ref is an error on its line; fixing it clears it", async () => {
     const doc = await openSample();
     const found = await waitForDiagnostics(doc.uri, (d) => d.length > 0);
     const errors = found.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
@@ -67,15 +80,29 @@ suite('discovery: diagnostics', () => {
   test('other JSON gets nothing from us', async () => {
     const doc = await openSample(JSON.stringify({ kind: 'something#else', schemas: { A: { $ref: 'Missing' } } }));
     await new Promise((r) => setTimeout(r, 800));
-    assert.deepEqual(vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'discovery'), []);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos(doc, '"Missing"'));
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'discovery'),
+      [],
+    );
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      pos(doc, '"Missing"'),
+    );
     assert.ok(!hoverText(hovers).includes('no such schema'));
   });
 
   test('a quick fix creates the missing schema', async () => {
     const doc = await openSample();
-    const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => x.code === 'ref-unresolved'))).filter((d) => d.code === 'ref-unresolved');
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+    const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => x.code === 'ref-unresolved'))).filter(
+      (d) => d.code === 'ref-unresolved',
+    );
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const create = actions.find((a) => a.title === 'Create schema "Note"');
     assert.ok(create?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(create.edit));
@@ -89,35 +116,66 @@ suite('discovery: language features', () => {
 
   test('hover on a $ref shows the target schema; on a method its verb and URL', async () => {
     const doc = await openSample();
-    const ref = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos(doc, '"$ref": "Author"', 10));
+    const ref = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      pos(doc, '"$ref": "Author"', 10),
+    );
     assert.match(hoverText(ref), /\*\*Author\*\*/);
     assert.match(hoverText(ref), /A person who writes books/);
-    const method = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos(doc, '"delete": {', 2));
+    const method = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      pos(doc, '"delete": {', 2),
+    );
     assert.match(hoverText(method), /DELETE https:\/\/bookshelf\.example\.com\/v1\/\{\+name\}/);
   });
 
   test('completion offers schema names in a $ref and httpMethod values', async () => {
     const doc = await openSample();
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos(doc, '"$ref": "Author"', 10));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      pos(doc, '"$ref": "Author"', 10),
+    );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const name of ['Author', 'Book', 'Shelf', 'ListBooksResponse']) assert.ok(labels.includes(name), name);
-    const verbs = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos(doc, '"httpMethod": "GET"', 16));
+    const verbs = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      pos(doc, '"httpMethod": "GET"', 16),
+    );
     assert.ok(verbs.items.some((i) => i.label === 'PATCH'));
   });
 
   test('definition of a $ref is the schema key; references list every $ref', async () => {
     const doc = await openSample();
-    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, pos(doc, '"$ref": "ListBooksResponse"', 10));
-    const ours = defs.map((d) => ('targetRange' in d ? d.targetRange : d.range)).find((r) => doc.getText(r) === '"ListBooksResponse"');
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+      'vscode.executeDefinitionProvider',
+      doc.uri,
+      pos(doc, '"$ref": "ListBooksResponse"', 10),
+    );
+    const ours = defs
+      .map((d) => ('targetRange' in d ? d.targetRange : d.range))
+      .find((r) => doc.getText(r) === '"ListBooksResponse"');
     assert.ok(ours, 'definition at the schema key');
     assert.ok(doc.lineAt(ours.start.line).text.includes('"ListBooksResponse": {'));
-    const refs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', doc.uri, pos(doc, '"Shelf": {', 2));
+    const refs = await vscode.commands.executeCommand<vscode.Location[]>(
+      'vscode.executeReferenceProvider',
+      doc.uri,
+      pos(doc, '"Shelf": {', 2),
+    );
     assert.equal(refs.filter((r) => doc.getText(r.range) === '"Shelf"').length, 4);
   });
 
   test('rename of a schema changes key, id and every $ref', async () => {
     const doc = await openSample();
-    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', doc.uri, pos(doc, '"Shelf": {', 2), 'Bookcase');
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
+      'vscode.executeDocumentRenameProvider',
+      doc.uri,
+      pos(doc, '"Shelf": {', 2),
+      'Bookcase',
+    );
     assert.ok(await vscode.workspace.applyEdit(edit));
     const value = JSON.parse(doc.getText());
     assert.equal(value.schemas.Bookcase.id, 'Bookcase');
@@ -127,7 +185,10 @@ suite('discovery: language features', () => {
 
   test('document symbols: resources → methods, schemas', async () => {
     const doc = await openSample();
-    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+      'vscode.executeDocumentSymbolProvider',
+      doc.uri,
+    );
     const resources = symbols.find((s) => s.name === 'resources' && s.children.some((c) => c.name === 'shelves'));
     assert.ok(resources, `symbols: ${symbols.map((s) => s.name).join(', ')}`);
     const shelves = resources.children.find((c) => c.name === 'shelves')!;
@@ -162,29 +223,62 @@ suite('discovery: directory', () => {
     const endpoint = await services.endpoints.resolve('directory');
     const items = await fetchDirectory(endpoint.baseUrl);
     assert.ok(items.length >= 1, 'the sandbox directory lists our documents');
-    const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.directory.open', { kind: 'item', item: items[0] });
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.directory.open', {
+      kind: 'item',
+      item: items[0],
+    });
     assert.ok(doc);
     assert.equal(JSON.parse(doc.getText()).kind, 'discovery#restDescription');
-    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+      'vscode.executeDocumentSymbolProvider',
+      doc.uri,
+    );
     assert.ok(symbols.some((s) => s.name === 'schemas'));
     await new Promise((r) => setTimeout(r, 500));
-    const errors = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'discovery' && d.severity === vscode.DiagnosticSeverity.Error);
-    assert.deepEqual(errors.map((d) => `${d.code}: ${d.message}`), []);
+    const errors = vscode.languages
+      .getDiagnostics(doc.uri)
+      .filter((d) => d.source === 'discovery' && d.severity === vscode.DiagnosticSeverity.Error);
+    assert.deepEqual(
+      errors.map((d) => `${d.code}: ${d.message}`),
+      [],
+    );
   });
 });
-
 
 suite('discovery: directory view filter and save', () => {
   // A directory of our own, so preferred and non-preferred versions sit side by side (the sandbox's are all preferred).
   let server: http.Server;
   let listUrl = '';
-  const served: { name: string; version: string; preferred: boolean; title: string; description: string; labels?: string[] }[] = [
+  const served: {
+    name: string;
+    version: string;
+    preferred: boolean;
+    title: string;
+    description: string;
+    labels?: string[];
+  }[] = [
     { name: 'alpha', version: 'v1', preferred: true, title: 'Alpha API', description: 'Keeps alpha records.' },
-    { name: 'alpha', version: 'v2beta', preferred: false, title: 'Alpha API', description: 'Preview of alpha records.' },
-    { name: 'gamma', version: 'v1', preferred: true, title: 'Gamma API', description: 'Measures gamma.', labels: ['limited_availability'] },
+    {
+      name: 'alpha',
+      version: 'v2beta',
+      preferred: false,
+      title: 'Alpha API',
+      description: 'Preview of alpha records.',
+    },
+    {
+      name: 'gamma',
+      version: 'v1',
+      preferred: true,
+      title: 'Gamma API',
+      description: 'Measures gamma.',
+      labels: ['limited_availability'],
+    },
   ];
   const config = () => vscode.workspace.getConfiguration('apiWorkbench');
-  const target = () => (vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  const target = () =>
+    vscode.workspace.workspaceFolders?.length
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
   const ids = (items: { id: string }[] | undefined) => (items ?? []).map((i) => i.id).sort();
 
   suiteSetup(async () => {
@@ -193,11 +287,18 @@ suite('discovery: directory view filter and save', () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       if (req.url === '/discovery/v1/apis') {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({
-          kind: 'discovery#directoryList',
-          discoveryVersion: 'v1',
-          items: served.map((s) => ({ kind: 'discovery#directoryItem', id: `${s.name}:${s.version}`, discoveryRestUrl: `${base}/rest/${s.name}/${s.version}`, ...s })),
-        }));
+        res.end(
+          JSON.stringify({
+            kind: 'discovery#directoryList',
+            discoveryVersion: 'v1',
+            items: served.map((s) => ({
+              kind: 'discovery#directoryItem',
+              id: `${s.name}:${s.version}`,
+              discoveryRestUrl: `${base}/rest/${s.name}/${s.version}`,
+              ...s,
+            })),
+          }),
+        );
       } else if (req.url?.startsWith('/rest/')) {
         // Minified on the wire, as the public directory sends it; the view saves it pretty-printed.
         res.setHeader('content-type', 'application/json');
@@ -220,8 +321,13 @@ suite('discovery: directory view filter and save', () => {
   });
 
   test('text filter matches name, title, version, description and labels; empty shows all', async () => {
-    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.refresh')), ['alpha:v1', 'alpha:v2beta', 'gamma:v1']);
-    const filter = (text: string) => vscode.commands.executeCommand<{ id: string }[]>('apiWorkbench.directory.filter', text);
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.refresh')), [
+      'alpha:v1',
+      'alpha:v2beta',
+      'gamma:v1',
+    ]);
+    const filter = (text: string) =>
+      vscode.commands.executeCommand<{ id: string }[]>('apiWorkbench.directory.filter', text);
     assert.deepEqual(ids(await filter('gamma')), ['gamma:v1']);
     assert.deepEqual(ids(await filter('ALPHA preview')), ['alpha:v2beta']);
     assert.deepEqual(ids(await filter('v1')), ['alpha:v1', 'gamma:v1']);
@@ -232,10 +338,20 @@ suite('discovery: directory view filter and save', () => {
 
   test('preferred-only hides other versions, combines with the text filter, and switches back', async () => {
     await vscode.commands.executeCommand('apiWorkbench.directory.filter', '');
-    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.preferredOnly')), ['alpha:v1', 'gamma:v1']);
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.preferredOnly')), [
+      'alpha:v1',
+      'gamma:v1',
+    ]);
     assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.filter', 'alpha')), ['alpha:v1']);
-    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.allVersions')), ['alpha:v1', 'alpha:v2beta']);
-    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.filter', '')), ['alpha:v1', 'alpha:v2beta', 'gamma:v1']);
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.allVersions')), [
+      'alpha:v1',
+      'alpha:v2beta',
+    ]);
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.filter', '')), [
+      'alpha:v1',
+      'alpha:v2beta',
+      'gamma:v1',
+    ]);
   });
 
   test('save writes the pretty-printed description to the given workspace file and opens it', async () => {
@@ -245,7 +361,11 @@ suite('discovery: directory view filter and save', () => {
     const item = items.find((i) => i.id === 'alpha:v2beta');
     assert.ok(item);
     const file = vscode.Uri.joinPath(folder, 'saved-descriptions', 'alpha.v2beta.json');
-    const saved = await vscode.commands.executeCommand<vscode.Uri>('apiWorkbench.directory.save', { kind: 'item', item }, file);
+    const saved = await vscode.commands.executeCommand<vscode.Uri>(
+      'apiWorkbench.directory.save',
+      { kind: 'item', item },
+      file,
+    );
     assert.equal(saved?.toString(), file.toString());
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     assert.equal(text, JSON.stringify(sample, null, 2) + '\n');

@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RenderedAck } from '../../../src/generation/protocol';
 
-const run = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`apiWorkbench.generation.${command}`, ...args);
+const run = <T>(command: string, ...args: unknown[]) =>
+  vscode.commands.executeCommand<T>(`apiWorkbench.generation.${command}`, ...args);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 suite('generation panel', function () {
@@ -23,8 +24,14 @@ suite('generation panel', function () {
     assert.equal(final.state, 'done');
     assert.match(final.visibleText, /Sandbox reply/);
     assert.match(final.visibleText, /Hello from the host test/);
-    assert.ok(partial.textLength < final.textLength, `rendered while streaming: ${partial.textLength} < ${final.textLength}`);
-    assert.ok(final.notices.every((n) => !/error|incomplete/i.test(n)), final.notices.join('; '));
+    assert.ok(
+      partial.textLength < final.textLength,
+      `rendered while streaming: ${partial.textLength} < ${final.textLength}`,
+    );
+    assert.ok(
+      final.notices.every((n) => !/error|incomplete/i.test(n)),
+      final.notices.join('; '),
+    );
   });
 
   test('Stop cancels the stream and keeps the partial reply', async () => {
@@ -46,19 +53,31 @@ suite('generation panel', function () {
     const ack = await run<RenderedAck>('_testSend', 'Something awful [[block]]');
     assert.equal(ack.state, 'blocked');
     assert.equal(ack.textLength, 0);
-    assert.ok(ack.notices.some((n) => n.includes('Prompt blocked: SAFETY')), ack.notices.join('; '));
+    assert.ok(
+      ack.notices.some((n) => n.includes('Prompt blocked: SAFETY')),
+      ack.notices.join('; '),
+    );
   });
 
   test('recitation shows the mid-stream citations and what the finish reason means', async () => {
     const ack = await run<RenderedAck>('_testSend', 'Quote the famous text [[recitation]]');
     assert.equal(ack.state, 'done');
     assert.ok(ack.textLength > 0);
-    assert.ok(ack.notices.some((n) => n.startsWith('Stopped for recitation')), ack.notices.join('; '));
+    assert.ok(
+      ack.notices.some((n) => n.startsWith('Stopped for recitation')),
+      ack.notices.join('; '),
+    );
     assert.ok(ack.notices.includes('2 citations'), ack.notices.join('; '));
     assert.equal(ack.cited.length, 2);
     for (const passage of ack.cited) {
-      assert.ok(passage.trim().length > 3, `each citation highlights its passage in the reply: ${JSON.stringify(ack.cited)}`);
-      assert.ok(ack.visibleText.replace(/\s+/g, ' ').includes(passage.replace(/\s+/g, ' ').trim().slice(0, 20)), `highlighted text is reply text: ${passage}`);
+      assert.ok(
+        passage.trim().length > 3,
+        `each citation highlights its passage in the reply: ${JSON.stringify(ack.cited)}`,
+      );
+      assert.ok(
+        ack.visibleText.replace(/\s+/g, ' ').includes(passage.replace(/\s+/g, ' ').trim().slice(0, 20)),
+        `highlighted text is reply text: ${passage}`,
+      );
     }
   });
 
@@ -66,7 +85,10 @@ suite('generation panel', function () {
     const ack = await run<RenderedAck>('_testSend', 'Tell me more [[midstream-error]]');
     assert.equal(ack.state, 'error');
     assert.ok(ack.textLength > 0, 'the text received before the error stays');
-    assert.ok(ack.notices.some((n) => n.startsWith('Error 503 UNAVAILABLE — The model is overloaded')), ack.notices.join('; '));
+    assert.ok(
+      ack.notices.some((n) => n.startsWith('Error 503 UNAVAILABLE — The model is overloaded')),
+      ack.notices.join('; '),
+    );
   });
 
   test('model HTML is shown as text, never executed', async () => {
@@ -94,7 +116,10 @@ suite('generation panel', function () {
       assert.equal(answer.state, 'done');
       assert.match(answer.visibleText, /list_workspace_files/);
       const first = await run<RenderedAck>('_testWaitFinal', ask.turnId);
-      assert.ok(first.notices.some((n) => n === 'function call list_workspace_files auto'), first.notices.join('; '));
+      assert.ok(
+        first.notices.some((n) => n === 'function call list_workspace_files auto'),
+        first.notices.join('; '),
+      );
     } finally {
       await config.update('autoRunReadOnlyTools', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -105,8 +130,14 @@ suite('generation panel', function () {
     try {
       const r = await run<{ problems: string[] }>('_testSend', 'never sent');
       assert.ok(Array.isArray(r.problems), JSON.stringify(r));
-      assert.ok(r.problems.some((p) => /temperature is 3/.test(p)), r.problems.join('; '));
-      assert.ok(r.problems.some((p) => /at most 5/.test(p)), r.problems.join('; '));
+      assert.ok(
+        r.problems.some((p) => /temperature is 3/.test(p)),
+        r.problems.join('; '),
+      );
+      assert.ok(
+        r.problems.some((p) => /at most 5/.test(p)),
+        r.problems.join('; '),
+      );
     } finally {
       await run('_testSettings', null);
     }

@@ -10,7 +10,9 @@ async function services(): Promise<WorkbenchServices> {
 
 describe('platform: endpoints, sandbox, secrets', () => {
   afterEach(async () => {
-    await vscode.workspace.getConfiguration('apiWorkbench').update('waterData.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('apiWorkbench')
+      .update('waterData.baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await (await services()).secrets.delete('waterData');
   });
 
@@ -37,24 +39,39 @@ describe('platform: endpoints, sandbox, secrets', () => {
         resolve(id);
       });
     });
-    await vscode.workspace.getConfiguration('apiWorkbench').update('waterData.baseUrl', 'https://api.qa.datastream.org/v1/odata/v4/', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('apiWorkbench')
+      .update('waterData.baseUrl', 'https://api.qa.datastream.org/v1/odata/v4/', vscode.ConfigurationTarget.Global);
     assert.equal(await changed, 'waterData');
     let real = await s.endpoints.resolve('waterData');
-    assert.deepEqual(real, { baseUrl: 'https://api.qa.datastream.org/v1/odata/v4', credential: undefined, sandbox: false });
+    assert.deepEqual(real, {
+      baseUrl: 'https://api.qa.datastream.org/v1/odata/v4',
+      credential: undefined,
+      sandbox: false,
+    });
     await s.secrets.set('waterData', 'secret-key-123', 'https://api.qa.datastream.org');
     real = await s.endpoints.resolve('waterData');
     assert.equal(real.credential, 'secret-key-123');
-    assert.deepEqual((await s.secrets.get('waterData'))?.origins, ['https://api.qa.datastream.org'], 'bound to the origin it was stored for');
+    assert.deepEqual(
+      (await s.secrets.get('waterData'))?.origins,
+      ['https://api.qa.datastream.org'],
+      'bound to the origin it was stored for',
+    );
     const inSettings = JSON.stringify(vscode.workspace.getConfiguration('apiWorkbench'));
     assert.ok(!inSettings.includes('secret-key-123'), 'the key is not in settings');
   });
 
   it('binds a credential stored before binding existed to the endpoint the user chose in their own settings', async () => {
     const s = await services();
-    await vscode.workspace.getConfiguration('apiWorkbench').update('waterData.baseUrl', 'https://api.qa.datastream.org/v1/odata/v4', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('apiWorkbench')
+      .update('waterData.baseUrl', 'https://api.qa.datastream.org/v1/odata/v4', vscode.ConfigurationTarget.Global);
     await s.context.secrets.store('apiWorkbench.credential.waterData', 'legacy-key-456');
     const real = await s.endpoints.resolve('waterData');
     assert.equal(real.credential, 'legacy-key-456');
-    assert.deepEqual(await s.secrets.get('waterData'), { value: 'legacy-key-456', origins: ['https://api.qa.datastream.org'] });
+    assert.deepEqual(await s.secrets.get('waterData'), {
+      value: 'legacy-key-456',
+      origins: ['https://api.qa.datastream.org'],
+    });
   });
 });

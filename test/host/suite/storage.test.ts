@@ -5,11 +5,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestNode } from '../../../src/storage/vscode/register';
 
-const cmd = <T>(name: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(`apiWorkbench.storage.${name}`, ...args);
+const cmd = <T>(name: string, ...args: unknown[]) =>
+  vscode.commands.executeCommand<T>(`apiWorkbench.storage.${name}`, ...args);
 const children = (labels: string[]) => cmd<TestNode[]>('_testChildren', labels);
 const loadMore = (labels: string[]) => cmd<TestNode[]>('_testLoadMore', labels);
 const run = <T>(labels: string[], command: string, ...args: unknown[]) => cmd<T>('_testRun', labels, command, ...args);
-const api = <T>(method: string, params: Record<string, unknown>, body?: unknown) => cmd<T>('_testClient', method, params, body);
+const api = <T>(method: string, params: Record<string, unknown>, body?: unknown) =>
+  cmd<T>('_testClient', method, params, body);
 const uriOf = async (labels: string[]) => vscode.Uri.parse(await cmd<string>('_testUri', labels));
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 
@@ -24,10 +26,17 @@ describe('storage: tree view on the sandbox', () => {
 
   it('shows the roots and lists the root folder, folders first, without trashed items', async () => {
     const roots = await children([]);
-    assert.deepEqual(roots.map((r) => r.label), ['My files', 'Shared drives', 'Shared with me', 'Starred', 'Recent', 'Trash']);
+    assert.deepEqual(
+      roots.map((r) => r.label),
+      ['My files', 'Shared drives', 'Shared with me', 'Starred', 'Recent', 'Trash'],
+    );
     const mine = await children(['My files']);
     const labels = mine.map((n) => n.label);
-    assert.deepEqual(labels.slice(0, 4), ['Archive', 'Photos', 'Projects', 'Reports'], 'folders first, natural title order');
+    assert.deepEqual(
+      labels.slice(0, 4),
+      ['Archive', 'Photos', 'Projects', 'Reports'],
+      'folders first, natural title order',
+    );
     assert.ok(labels.includes('README.txt'));
     assert.ok(!labels.includes('old-draft.txt'), 'trashed files are not listed');
     const readme = mine.find((n) => n.label === 'README.txt')!;
@@ -41,7 +50,10 @@ describe('storage: tree view on the sandbox', () => {
     assert.equal(projects[0].label, 'Design', 'sub-folder first');
     assert.ok(projects.some((n) => n.label === 'Roadmap' && n.mimeType === 'application/vnd.google-apps.document'));
     const design = await children(['My files', 'Projects', 'Design']);
-    assert.deepEqual(design.map((n) => n.label), ['logo.png', 'mockup.svg']);
+    assert.deepEqual(
+      design.map((n) => n.label),
+      ['logo.png', 'mockup.svg'],
+    );
 
     const photos = await children(['My files', 'Photos']);
     assert.equal(photos.filter((n) => n.type === 'file').length, 100, 'first page only');
@@ -88,12 +100,18 @@ describe('storage: store: file system', () => {
     const original = text(await vscode.workspace.fs.readFile(uri));
     // Someone else changes the file after we read it.
     await api('files.patch', { fileId: id }, { description: 'changed elsewhere' });
-    const serverBefore = await api<{ md5Checksum: string; version: string }>('files.get', { fileId: id, fields: 'md5Checksum,version' });
+    const serverBefore = await api<{ md5Checksum: string; version: string }>('files.get', {
+      fileId: id,
+      fields: 'md5Checksum,version',
+    });
     await cmd('_testConflictChoice', 'cancel');
     const prompts = await cmd<number>('_testConflictPrompts');
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, Buffer.from('mine\n'))));
     assert.equal(await cmd<number>('_testConflictPrompts'), prompts + 1, 'the user was asked');
-    const serverAfter = await api<{ md5Checksum: string; version: string }>('files.get', { fileId: id, fields: 'md5Checksum,version' });
+    const serverAfter = await api<{ md5Checksum: string; version: string }>('files.get', {
+      fileId: id,
+      fields: 'md5Checksum,version',
+    });
     assert.equal(serverAfter.md5Checksum, serverBefore.md5Checksum, 'nothing was overwritten');
     await cmd('_testConflictChoice', 'overwrite');
     await vscode.workspace.fs.writeFile(uri, Buffer.from('mine\n'));
@@ -142,7 +160,12 @@ describe('storage: commands', () => {
   });
 
   it('shares a file and removes the permission again', async () => {
-    const p = await run<{ id: string; role: string }>(['My files', 'Projects', 'notes.md'], 'share', 'host.test@example.com', 'writer');
+    const p = await run<{ id: string; role: string }>(
+      ['My files', 'Projects', 'notes.md'],
+      'share',
+      'host.test@example.com',
+      'writer',
+    );
     assert.equal(p.role, 'writer');
     const id = (await children(['My files', 'Projects'])).find((n) => n.label === 'notes.md')!.id!;
     const list = await api<{ items: { id: string; emailAddress?: string }[] }>('permissions.list', { fileId: id });
@@ -155,7 +178,11 @@ describe('storage: commands', () => {
   it('shows comments of an opened document, adds a comment and a reply, resolves the thread', async () => {
     const uri = await uriOf(['My files', 'Projects', 'Roadmap']);
     const before = await cmd<{ state: string; comments: { body: string; author: string }[] }[]>('_testComments', uri);
-    assert.ok(before.some((t) => t.comments[0].body.includes('resumable uploads earlier') && t.comments[0].author === 'Alex Partner'));
+    assert.ok(
+      before.some(
+        (t) => t.comments[0].body.includes('resumable uploads earlier') && t.comments[0].author === 'Alex Partner',
+      ),
+    );
     await cmd('_testAddComment', uri, 'Added from the host test', 1);
     let threads = await cmd<{ state: string; comments: { body: string }[] }[]>('_testComments', uri);
     const index = threads.findIndex((t) => t.comments[0].body === 'Added from the host test');
@@ -252,10 +279,16 @@ describe('storage: sign-in', () => {
     assert.equal(signedIn.account.label, 'Sandbox User <sandbox.user@example.com>');
     assert.match(signedIn.accessToken, /^sba-/, 'a token the sandbox authorization server issued');
     assert.deepEqual(signedIn.scopes, SCOPES);
-    assert.ok((await children(['My files'])).some((n) => n.label === 'Projects'), 'the tree loads with the session');
+    assert.ok(
+      (await children(['My files'])).some((n) => n.label === 'Projects'),
+      'the tree loads with the session',
+    );
 
     assert.equal(await cmd<boolean>('signOut'), true);
     assert.equal(await session(), undefined, 'signed out');
-    assert.ok((await children(['My files'])).some((n) => n.label === 'Projects'), 'back on the sandbox token');
+    assert.ok(
+      (await children(['My files'])).some((n) => n.label === 'Projects'),
+      'back on the sandbox token',
+    );
   });
 });

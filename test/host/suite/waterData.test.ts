@@ -15,7 +15,9 @@ interface Result {
 }
 
 async function openNotebook(sources: string[]): Promise<vscode.NotebookEditor> {
-  const data = new vscode.NotebookData(sources.map((s) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, s, 'water-query')));
+  const data = new vscode.NotebookData(
+    sources.map((s) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, s, 'water-query')),
+  );
   const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
   // The sandbox kernel is selected by the extension itself when the editor shows (see 'first run').
   return vscode.window.showNotebookDocument(doc);
@@ -23,16 +25,23 @@ async function openNotebook(sources: string[]): Promise<vscode.NotebookEditor> {
 
 async function run(editor: vscode.NotebookEditor, index: number): Promise<vscode.NotebookCellOutput[]> {
   const cell = editor.notebook.cellAt(index);
-  await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: index, end: index + 1 }], document: editor.notebook.uri });
+  await vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: index, end: index + 1 }],
+    document: editor.notebook.uri,
+  });
   const deadline = Date.now() + 30_000;
   // Execution resolves when the cell finishes, but poll in case the command returns early.
-  while (Date.now() < deadline && (cell.executionSummary?.success === undefined || cell.outputs.length === 0)) await new Promise((r) => setTimeout(r, 100));
+  while (Date.now() < deadline && (cell.executionSummary?.success === undefined || cell.outputs.length === 0))
+    await new Promise((r) => setTimeout(r, 100));
   return [...cell.outputs];
 }
 
 function resultOf(outputs: readonly vscode.NotebookCellOutput[]): Result {
   const item = outputs.flatMap((o) => o.items).find((i) => i.mime === MIME);
-  assert.ok(item, `a ${MIME} output item; got ${outputs.flatMap((o) => o.items.map((i) => `${i.mime}: ${new TextDecoder().decode(i.data).slice(0, 300)}`)).join(' | ')}`);
+  assert.ok(
+    item,
+    `a ${MIME} output item; got ${outputs.flatMap((o) => o.items.map((i) => `${i.mime}: ${new TextDecoder().decode(i.data).slice(0, 300)}`)).join(' | ')}`,
+  );
   return JSON.parse(new TextDecoder().decode(item.data)) as Result;
 }
 
@@ -64,10 +73,10 @@ describe('waterData: query notebook on the sandbox', () => {
 
   it('runs the other entity sets, $count and the multi-line form', async () => {
     const editor = await openNotebook([
-      "/Metadata?$select=DOI,DatasetName,Licence,Citation&$top=3",
+      '/Metadata?$select=DOI,DatasetName,Licence,Citation&$top=3',
       "/Observations\n$filter = CharacteristicName eq 'pH'\n$top = 20",
-      "/Records?$top=2",
-      "/Observations?$filter=CharacteristicName%20eq%20%27pH%27&$count=true",
+      '/Records?$top=2',
+      '/Observations?$filter=CharacteristicName%20eq%20%27pH%27&$count=true',
     ]);
     const meta = resultOf(await run(editor, 0));
     assert.equal(meta.rows.length, 3);
@@ -91,13 +100,20 @@ describe('waterData: query notebook on the sandbox', () => {
     const body = JSON.parse(new TextDecoder().decode(err.data)) as { message: string };
     assert.match(body.message, /line 1, column 20: Locations cannot be filtered by "Colour"/);
     const diags = vscode.languages.getDiagnostics(editor.notebook.cellAt(0).document.uri);
-    assert.ok(diags.some((d) => d.range.start.character === 19 && /Colour/.test(d.message)), 'a squiggle under the field');
+    assert.ok(
+      diags.some((d) => d.range.start.character === 19 && /Colour/.test(d.message)),
+      'a squiggle under the field',
+    );
   });
 
   it('completes fields and vocabulary values inside a query cell', async () => {
-    const editor = await openNotebook(["/Observations?$filter=ActivityMediaName eq "]);
+    const editor = await openNotebook(['/Observations?$filter=ActivityMediaName eq ']);
     const doc = editor.notebook.cellAt(0).document;
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, doc.positionAt(doc.getText().length));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      doc.positionAt(doc.getText().length),
+    );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     assert.ok(labels.includes('Surface Water'), labels.slice(0, 20).join(', '));
     const item = list.items.find((i) => i.label === 'Surface Water')!;
@@ -108,18 +124,27 @@ describe('waterData: query notebook on the sandbox', () => {
     const config = vscode.workspace.getConfiguration('apiWorkbench.waterData');
     await config.update('rowLimit', 1500, vscode.ConfigurationTarget.Global);
     try {
-      const editor = await openNotebook(["/Observations?$select=Id,CharacteristicName,ResultValue&$filter=CharacteristicName eq 'pH'"]);
+      const editor = await openNotebook([
+        "/Observations?$select=Id,CharacteristicName,ResultValue&$filter=CharacteristicName eq 'pH'",
+      ]);
       const first = resultOf(await run(editor, 0));
       assert.equal(first.rows.length, 1500);
       assert.ok(first.nextLink, 'more rows exist');
       assert.deepEqual(first.columns, ['Id', 'CharacteristicName', 'ResultValue']);
-      const more = await vscode.commands.executeCommand<Result>('apiWorkbench.waterData.loadMore', editor.notebook.cellAt(0));
+      const more = await vscode.commands.executeCommand<Result>(
+        'apiWorkbench.waterData.loadMore',
+        editor.notebook.cellAt(0),
+      );
       assert.equal(more.rows.length, 3000);
       const ids = more.rows.map((r) => r.Id as number);
       assert.equal(new Set(ids).size, 3000, 'no row twice');
       const stored = resultOf(editor.notebook.cellAt(0).outputs);
       assert.equal(stored.rows.length, 3000, 'the stored output holds the appended rows');
-      assert.deepEqual(stored.rows.map((r) => r.Id), ids, 'in order, after the first page\'s rows');
+      assert.deepEqual(
+        stored.rows.map((r) => r.Id),
+        ids,
+        "in order, after the first page's rows",
+      );
       assert.deepEqual(stored.rows.slice(0, 1500), first.rows, 'the rows shown before are kept as they were');
       assert.ok(first.resultId, 'each output has a resultId');
       assert.equal(stored.resultId, first.resultId, 'the output keeps its resultId, so the renderer keeps its view');
@@ -133,8 +158,14 @@ describe('waterData: query notebook on the sandbox', () => {
     const editor = await openNotebook(['/Locations?$top=2', '/Locations?$top=2']);
     const a = resultOf(await run(editor, 0));
     const b = resultOf(await run(editor, 1));
-    assert.ok(a.resultId && b.resultId && a.resultId !== b.resultId, `distinct resultIds: ${a.resultId} / ${b.resultId}`);
-    const more = await vscode.commands.executeCommand<Result>('apiWorkbench.waterData.loadMore', editor.notebook.cellAt(1));
+    assert.ok(
+      a.resultId && b.resultId && a.resultId !== b.resultId,
+      `distinct resultIds: ${a.resultId} / ${b.resultId}`,
+    );
+    const more = await vscode.commands.executeCommand<Result>(
+      'apiWorkbench.waterData.loadMore',
+      editor.notebook.cellAt(1),
+    );
     assert.ok(more.rows.length > 2);
     assert.equal(resultOf(editor.notebook.cellAt(1).outputs).rows.length, more.rows.length);
     assert.equal(resultOf(editor.notebook.cellAt(0).outputs).rows.length, 2, 'the other cell is untouched');
@@ -150,22 +181,36 @@ describe('waterData: query notebook on the sandbox', () => {
     assert.ok(queries.every((c) => c.document.languageId === 'water-query'));
     assert.ok(queries.some((c) => c.document.getText() === '/Locations?$top=5'));
     for (const c of queries) {
-      const errors = vscode.languages.getDiagnostics(c.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
-      assert.deepEqual(errors.map((e) => e.message), [], 'sample queries are valid');
+      const errors = vscode.languages
+        .getDiagnostics(c.document.uri)
+        .filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+      assert.deepEqual(
+        errors.map((e) => e.message),
+        [],
+        'sample queries are valid',
+      );
     }
   });
 
   it('exports a query to CSV by streaming /Records, with a citation file', async () => {
-    const editor = await openNotebook(["/Observations\n$filter = RegionId eq 'hub.atlantic' and CharacteristicName eq 'pH'\n$select = Id, CharacteristicName, ResultValue"]);
+    const editor = await openNotebook([
+      "/Observations\n$filter = RegionId eq 'hub.atlantic' and CharacteristicName eq 'pH'\n$select = Id, CharacteristicName, ResultValue",
+    ]);
     const folder = vscode.workspace.workspaceFolders![0].uri;
     const target = vscode.Uri.joinPath(folder, 'export-test.csv');
-    const summary = await vscode.commands.executeCommand<{ rows: number }>('apiWorkbench.waterData.exportQueryCsv', editor.notebook.cellAt(0), target);
+    const summary = await vscode.commands.executeCommand<{ rows: number }>(
+      'apiWorkbench.waterData.exportQueryCsv',
+      editor.notebook.cellAt(0),
+      target,
+    );
     assert.ok(summary && summary.rows > 0);
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
     const lines = text.trimEnd().split('\r\n');
-    assert.equal(lines[0], "Id,CharacteristicName,ResultValue");
+    assert.equal(lines[0], 'Id,CharacteristicName,ResultValue');
     assert.equal(lines.length, summary.rows + 1);
-    const cite = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'export-test.CITATION.txt')));
+    const cite = new TextDecoder().decode(
+      await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, 'export-test.CITATION.txt')),
+    );
     assert.match(cite, /https:\/\/doi\.org\/10\./);
   });
 
@@ -176,14 +221,21 @@ describe('waterData: query notebook on the sandbox', () => {
     // Cancel right after the first cell completes: the second is then waiting its turn in the rate limiter.
     const first = editor.notebook.cellAt(0);
     const until = Date.now() + 10_000;
-    while (Date.now() < until && first.executionSummary?.success === undefined) await new Promise((r) => setTimeout(r, 10));
+    while (Date.now() < until && first.executionSummary?.success === undefined)
+      await new Promise((r) => setTimeout(r, 10));
     await vscode.commands.executeCommand('notebook.cancelExecution', editor.notebook.uri);
     await done;
     const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && editor.notebook.getCells().some((c) => c.executionSummary?.success === undefined && c.outputs.length === 0)) await new Promise((r) => setTimeout(r, 100));
+    while (
+      Date.now() < deadline &&
+      editor.notebook.getCells().some((c) => c.executionSummary?.success === undefined && c.outputs.length === 0)
+    )
+      await new Promise((r) => setTimeout(r, 100));
     assert.equal(first.executionSummary?.success, true);
     const last = editor.notebook.cellAt(2);
-    const states = editor.notebook.getCells().map((c) => `${c.executionSummary?.success}/${c.outputs.flatMap((o) => o.items.map((i) => i.mime)).join('+')}`);
+    const states = editor.notebook
+      .getCells()
+      .map((c) => `${c.executionSummary?.success}/${c.outputs.flatMap((o) => o.items.map((i) => i.mime)).join('+')}`);
     assert.notEqual(last.executionSummary?.success, true, `the last cell did not complete (${states.join(', ')})`);
   });
 });
@@ -192,7 +244,9 @@ describe('waterData: query notebook on the sandbox', () => {
 describe('waterData: first run', () => {
   it('selects the sandbox kernel by itself, so Run All works without a kernel picker', async function () {
     this.timeout(45_000);
-    const data = new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '/Metadata?$top=1', 'water-query')]);
+    const data = new vscode.NotebookData([
+      new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '/Metadata?$top=1', 'water-query'),
+    ]);
     const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
     await vscode.window.showNotebookDocument(doc);
     // Were a picker to open, execute would wait for it and this test would time out.

@@ -13,12 +13,16 @@ const reply = await ai.models.generateContent({
   model: 'gemini-2.5-flash',
   contents: 'What is the weather in Oslo?',
   config: {
-    tools: [{
-      functionDeclarations: [{
-        name: 'get_weather',
-        parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      }],
-    }],
+    tools: [
+      {
+        functionDeclarations: [
+          {
+            name: 'get_weather',
+            parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          },
+        ],
+      },
+    ],
   },
 });
 console.log('\n' + JSON.stringify(reply.functionCalls));

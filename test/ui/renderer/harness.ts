@@ -137,16 +137,26 @@ export async function startHarness(viewport = { width: 1100, height: 900 }): Pro
       executablePath: CHROMIUM,
       headless: true,
       viewport,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     const page = context.pages()[0] ?? (await context.newPage());
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     // The renderer must not reach the network: anything but the harness origin is refused.
-    await page.route((u) => !u.href.startsWith(url), (route) => {
-      errors.push(`network request blocked: ${route.request().url()}`);
-      return route.abort();
-    });
+    await page.route(
+      (u) => !u.href.startsWith(url),
+      (route) => {
+        errors.push(`network request blocked: ${route.request().url()}`);
+        return route.abort();
+      },
+    );
     await page.goto(url);
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
     const ctx = context;
@@ -154,9 +164,17 @@ export async function startHarness(viewport = { width: 1100, height: 900 }): Pro
       page,
       url,
       async render(result) {
-        await page.evaluate((text) => (window as unknown as { __stage(t: string): Promise<void> }).__stage(text), JSON.stringify(result));
+        await page.evaluate(
+          (text) => (window as unknown as { __stage(t: string): Promise<void> }).__stage(text),
+          JSON.stringify(result),
+        );
         const t0 = await page.evaluate(() => (window as unknown as { __render(): number }).__render());
-        const handle = await page.waitForFunction(() => (window as unknown as { __messages: { type: string; at: number }[] }).__messages.find((m) => m.type === 'rendered')?.at);
+        const handle = await page.waitForFunction(
+          () =>
+            (window as unknown as { __messages: { type: string; at: number }[] }).__messages.find(
+              (m) => m.type === 'rendered',
+            )?.at,
+        );
         const at = (await handle.jsonValue()) as number;
         if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
         return at - t0;

@@ -11,7 +11,11 @@ function io() {
   let err = '';
   stdout.on('data', (d) => (out += d));
   stderr.on('data', (d) => (err += d));
-  return { io: { stdout, stderr, env: {}, interrupted: new Promise<void>(() => undefined) }, out: () => out, err: () => err };
+  return {
+    io: { stdout, stderr, env: {}, interrupted: new Promise<void>(() => undefined) },
+    out: () => out,
+    err: () => err,
+  };
 }
 
 describe('api-workbench CLI', () => {
@@ -35,27 +39,37 @@ describe('api-workbench CLI', () => {
 
   it('sandbox prints one JSON line, serves with auth checks, and exits 0 on SIGINT', async function () {
     this.timeout(20_000);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sandbox', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
       child.once('exit', (c) => reject(new Error(`exited ${c} before printing`)));
     });
     const info = JSON.parse(line);
-    for (const k of ['url', 'storage', 'generation', 'waterData', 'directory', 'apiKey', 'accessToken']) assert.equal(typeof info[k], 'string', k);
+    for (const k of ['url', 'storage', 'generation', 'waterData', 'directory', 'apiKey', 'accessToken'])
+      assert.equal(typeof info[k], 'string', k);
     assert.match(info.waterData, /\/v1\/odata\/v4$/);
     assert.match(info.directory, /\/discovery\/v1\/apis$/);
 
     // Storage needs the bearer token; water data the x-api-key; generation the key.
     const noAuth = await fetch(`${info.storage}/store/v2/files?q=${encodeURIComponent("'root' in parents")}`);
     assert.equal(noAuth.status, 401);
-    const withAuth = await fetch(`${info.storage}/store/v2/files?q=${encodeURIComponent("'root' in parents and trashed = false")}`, { headers: { authorization: `Bearer ${info.accessToken}` } });
+    const withAuth = await fetch(
+      `${info.storage}/store/v2/files?q=${encodeURIComponent("'root' in parents and trashed = false")}`,
+      { headers: { authorization: `Bearer ${info.accessToken}` } },
+    );
     assert.equal(withAuth.status, 200);
     assert.ok(Array.isArray((await withAuth.json()).items));
     assert.equal((await fetch(`${info.waterData}/Locations?%24top=1`)).status, 401);
     await new Promise((r) => setTimeout(r, 600)); // the water-data limit is 2 requests a second
     const loc = await fetch(`${info.waterData}/Locations?%24top=1`, { headers: { 'x-api-key': info.apiKey } });
     assert.equal(loc.status, 200);
-    const gen = await fetch(`${info.generation}/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'wrong' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) });
+    const gen = await fetch(`${info.generation}/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': 'wrong' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+    });
     assert.equal(gen.status, 400);
     assert.equal((await gen.json()).error.status, 'INVALID_ARGUMENT');
     const dir = await fetch(info.directory);

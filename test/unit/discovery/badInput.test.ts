@@ -25,7 +25,10 @@ describe('bad input never crashes or hangs', () => {
   it('refuses 10,000-deep nesting with one warning', () => {
     const text = HEAD + '"x": ' + '{"a": '.repeat(10000) + '1' + '}'.repeat(10000) + '}';
     const a = analyzeText(text);
-    assert.deepEqual(a.diagnostics.map((d) => d.code), ['document-too-deep']);
+    assert.deepEqual(
+      a.diagnostics.map((d) => d.code),
+      ['document-too-deep'],
+    );
   });
 
   it('refuses a document over the size limit without parsing it', () => {
@@ -50,7 +53,10 @@ describe('bad input never crashes or hangs', () => {
     } finally {
       JSON.parse = realParse;
     }
-    assert.deepEqual(p.problems.map((d) => d.code), ['document-too-large']);
+    assert.deepEqual(
+      p.problems.map((d) => d.code),
+      ['document-too-large'],
+    );
     assert.equal(p.tree, undefined);
     assert.equal(p.value, undefined);
     assert.equal(jsonParses, 0, 'JSON.parse ran');

@@ -12,8 +12,12 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   const stderr = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (c) => { out += c; });
-  stderr.on('data', (c) => { err += c; });
+  stdout.on('data', (c) => {
+    out += c;
+  });
+  stderr.on('data', (c) => {
+    err += c;
+  });
   const io: CliIO = { stdout, stderr, env: {}, interrupted: new Promise(() => undefined) };
   const code = await lintCommand(args, io);
   return { code, stdout: out, stderr: err };
@@ -22,14 +26,19 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 describe('api-workbench lint', function () {
   this.timeout(30000);
   let dir: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'lint-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lint-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('finds no errors in any shared real document (json output, exit 0)', async () => {
     const files = realDocumentFiles();
     const r = await run(['--format', 'json', ...files]);
     const records = JSON.parse(r.stdout) as LintRecord[];
-    assert.deepEqual(records.filter((x) => x.severity === 'error'), []);
+    assert.deepEqual(
+      records.filter((x) => x.severity === 'error'),
+      [],
+    );
     assert.equal(r.code, 0);
   });
 
@@ -54,7 +63,10 @@ describe('api-workbench lint', function () {
     assert.equal(byCode.get('parameter-order-unknown')!.file, file);
 
     const t = await run([file]);
-    assert.match(t.stdout, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+ error ref-unresolved `, 'm'));
+    assert.match(
+      t.stdout,
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+ error ref-unresolved `, 'm'),
+    );
     assert.match(t.stderr, /2 error\(s\)/);
   });
 
@@ -106,7 +118,10 @@ describe('api-workbench lint', function () {
     const big = join(dir, 'big.json');
     writeFileSync(big, '{"kind": "discovery#restDescription", "description": "' + 'x'.repeat(50 * 1024 * 1024) + '"}');
     const r = await run(['--format', 'json', big]);
-    assert.deepEqual((JSON.parse(r.stdout) as LintRecord[]).map((x) => x.code), ['document-too-large']);
+    assert.deepEqual(
+      (JSON.parse(r.stdout) as LintRecord[]).map((x) => x.code),
+      ['document-too-large'],
+    );
     assert.equal(r.code, 3);
     assert.match(r.stderr, /big\.json was not checked: .*over the 24 MB analysis limit/);
   });

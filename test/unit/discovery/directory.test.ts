@@ -31,16 +31,21 @@ describe('sandbox directory emulator', () => {
     { doc: doc('other', 'v1'), preferred: true },
   ];
   let s: Awaited<ReturnType<typeof serve>>;
-  before(async () => { s = await serve((ctx) => createDirectoryEmulatorFrom(ctx, () => catalog)); });
+  before(async () => {
+    s = await serve((ctx) => createDirectoryEmulatorFrom(ctx, () => catalog));
+  });
   after(() => s.close());
 
   it('lists every API as a discovery#directoryList pointing at the sandbox', async () => {
     const res = await fetch(`${s.origin}/discovery/v1/apis`);
     assert.equal(res.status, 200);
-    const body = await res.json() as any;
+    const body = (await res.json()) as any;
     assert.equal(body.kind, 'discovery#directoryList');
     assert.equal(body.discoveryVersion, 'v1');
-    assert.deepEqual(body.items.map((i: any) => i.id), ['demo:v1', 'demo:v2', 'other:v1']);
+    assert.deepEqual(
+      body.items.map((i: any) => i.id),
+      ['demo:v1', 'demo:v2', 'other:v1'],
+    );
     const item = body.items[1];
     assert.equal(item.kind, 'discovery#directoryItem');
     assert.equal(item.discoveryRestUrl, `${s.origin}/discovery/v1/apis/demo/v2/rest`);
@@ -49,11 +54,17 @@ describe('sandbox directory emulator', () => {
   });
 
   it('filters by name and preferred like the real service', async () => {
-    const byName = await (await fetch(`${s.origin}/discovery/v1/apis?name=demo`)).json() as any;
-    assert.deepEqual(byName.items.map((i: any) => i.id), ['demo:v1', 'demo:v2']);
-    const pref = await (await fetch(`${s.origin}/discovery/v1/apis?preferred=true`)).json() as any;
-    assert.deepEqual(pref.items.map((i: any) => i.id), ['demo:v2', 'other:v1']);
-    const none = await (await fetch(`${s.origin}/discovery/v1/apis?name=nothing`)).json() as any;
+    const byName = (await (await fetch(`${s.origin}/discovery/v1/apis?name=demo`)).json()) as any;
+    assert.deepEqual(
+      byName.items.map((i: any) => i.id),
+      ['demo:v1', 'demo:v2'],
+    );
+    const pref = (await (await fetch(`${s.origin}/discovery/v1/apis?preferred=true`)).json()) as any;
+    assert.deepEqual(
+      pref.items.map((i: any) => i.id),
+      ['demo:v2', 'other:v1'],
+    );
+    const none = (await (await fetch(`${s.origin}/discovery/v1/apis?name=nothing`)).json()) as any;
     assert.equal(none.items, undefined);
     const bad = await fetch(`${s.origin}/discovery/v1/apis?preferred=yes`);
     assert.equal(bad.status, 400);
@@ -63,7 +74,7 @@ describe('sandbox directory emulator', () => {
   it('serves a description with rootUrl rewritten to the sandbox', async () => {
     const res = await fetch(`${s.origin}/discovery/v1/apis/demo/v1/rest`);
     assert.equal(res.status, 200);
-    const body = await res.json() as any;
+    const body = (await res.json()) as any;
     assert.equal(body.kind, 'discovery#restDescription');
     assert.equal(body.rootUrl, `${s.origin}/`);
     assert.equal(body.baseUrl, `${s.origin}/`);
@@ -80,12 +91,15 @@ describe('sandbox directory emulator', () => {
 });
 
 describe('sandbox directory catalog', () => {
-  it('serves the repository\'s own storage and generation documents, each validating without errors', async () => {
+  it("serves the repository's own storage and generation documents, each validating without errors", async () => {
     const s = await serve(createDirectoryEmulator);
     try {
-      const list = await (await fetch(`${s.origin}/discovery/v1/apis`)).json() as any;
+      const list = (await (await fetch(`${s.origin}/discovery/v1/apis`)).json()) as any;
       const ids = list.items.map((i: any) => i.id);
-      assert.deepEqual(ids, CATALOG.map((e) => `${e.doc.name}:${e.doc.version}`));
+      assert.deepEqual(
+        ids,
+        CATALOG.map((e) => `${e.doc.name}:${e.doc.version}`),
+      );
       assert.ok(ids.includes('store:v2'));
       assert.ok(ids.some((id: string) => id.endsWith(':v1beta')));
       for (const item of list.items) {
@@ -94,17 +108,20 @@ describe('sandbox directory catalog', () => {
         assert.ok(a.model, `${item.id} is a description document`);
         assert.equal(a.model.root.rootUrl, `${s.origin}/`);
         const errors = a.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
-        assert.deepEqual(errors.map((d) => `${item.id} ${d.code}: ${d.message}`), []);
+        assert.deepEqual(
+          errors.map((d) => `${item.id} ${d.code}: ${d.message}`),
+          [],
+        );
       }
     } finally {
       await s.close();
     }
   });
 
-  it('describes itself: the served discovery:v1 document\'s methods reach this emulator', async () => {
+  it("describes itself: the served discovery:v1 document's methods reach this emulator", async () => {
     const s = await serve(createDirectoryEmulator);
     try {
-      const doc = await (await fetch(`${s.origin}/discovery/v1/apis/discovery/v1/rest`)).json() as any;
+      const doc = (await (await fetch(`${s.origin}/discovery/v1/apis/discovery/v1/rest`)).json()) as any;
       const base = doc.rootUrl + doc.servicePath;
       const list = doc.resources.apis.methods.list;
       const listed = await fetch(`${base}${list.path}?preferred=true`);

@@ -2,7 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { analyzeText } from '../../../src/discovery/core';
-import { fetchDescription, fetchDirectory, fileNameFor, filterDirectory, DirectoryError } from '../../../src/discovery/core/directory';
+import {
+  fetchDescription,
+  fetchDirectory,
+  fileNameFor,
+  filterDirectory,
+  DirectoryError,
+} from '../../../src/discovery/core/directory';
 import { redactUrl } from '../../../src/shared/http';
 import { anchorForPath, escapeHtml, renderPreviewBody } from '../../../src/discovery/core/preview';
 import { createDirectoryEmulatorFrom } from '../../../src/sandbox/directory';
@@ -16,7 +22,17 @@ describe('directory client', () => {
     const ctx: SandboxContext = { apiKey: 'k', accessToken: 't', origin: () => origin };
     const em = createDirectoryEmulatorFrom(ctx, () => [
       { doc: { ...minimalDocument(), name: 'demo', version: 'v1', id: 'demo:v1', title: 'Demo API' }, preferred: true },
-      { doc: { ...minimalDocument(), name: 'demo', version: 'v0', id: 'demo:v0', title: 'Old demo', labels: ['deprecated'] }, preferred: false },
+      {
+        doc: {
+          ...minimalDocument(),
+          name: 'demo',
+          version: 'v0',
+          id: 'demo:v0',
+          title: 'Old demo',
+          labels: ['deprecated'],
+        },
+        preferred: false,
+      },
     ]);
     server = http.createServer((req, res) => void em.handle(req, res, new URL(req.url ?? '/', origin)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -26,10 +42,22 @@ describe('directory client', () => {
 
   it('lists, filters and opens documents from the sandbox directory', async () => {
     const items = await fetchDirectory(`${origin}/discovery/v1/apis`);
-    assert.deepEqual(items.map((i) => i.id), ['demo:v1', 'demo:v0']);
-    assert.deepEqual(filterDirectory(items, { preferredOnly: true, text: '' }).map((i) => i.id), ['demo:v1']);
-    assert.deepEqual(filterDirectory(items, { preferredOnly: false, text: 'deprecated' }).map((i) => i.id), ['demo:v0']);
-    assert.deepEqual(filterDirectory(items, { preferredOnly: false, text: 'DEMO old' }).map((i) => i.id), ['demo:v0']);
+    assert.deepEqual(
+      items.map((i) => i.id),
+      ['demo:v1', 'demo:v0'],
+    );
+    assert.deepEqual(
+      filterDirectory(items, { preferredOnly: true, text: '' }).map((i) => i.id),
+      ['demo:v1'],
+    );
+    assert.deepEqual(
+      filterDirectory(items, { preferredOnly: false, text: 'deprecated' }).map((i) => i.id),
+      ['demo:v0'],
+    );
+    assert.deepEqual(
+      filterDirectory(items, { preferredOnly: false, text: 'DEMO old' }).map((i) => i.id),
+      ['demo:v0'],
+    );
     const text = await fetchDescription(items[0]);
     assert.ok(text.includes('\n  "kind": "discovery#restDescription"'), 'pretty-printed');
     const a = analyzeText(text);
@@ -39,13 +67,16 @@ describe('directory client', () => {
   });
 
   it('reports HTTP errors with the service message and never shows keys', async () => {
-    await assert.rejects(fetchDescription({ discoveryRestUrl: `${origin}/discovery/v1/apis/nope/v1/rest?key=SECRET` }), (e: unknown) => {
-      assert.ok(e instanceof DirectoryError);
-      assert.equal(e.status, 404);
-      assert.match(e.message, /Requested entity was not found/);
-      assert.ok(!e.message.includes('SECRET'));
-      return true;
-    });
+    await assert.rejects(
+      fetchDescription({ discoveryRestUrl: `${origin}/discovery/v1/apis/nope/v1/rest?key=SECRET` }),
+      (e: unknown) => {
+        assert.ok(e instanceof DirectoryError);
+        assert.equal(e.status, 404);
+        assert.match(e.message, /Requested entity was not found/);
+        assert.ok(!e.message.includes('SECRET'));
+        return true;
+      },
+    );
     await assert.rejects(fetchDirectory(`${origin}/discovery/v1/apis/demo/v1/rest`), /not a discovery directory/);
     await assert.rejects(fetchDirectory('http://127.0.0.1:1/discovery/v1/apis'), /Cannot reach/);
     assert.equal(redactUrl('https://x/y?a=1&key=abc&b=2'), 'https://x/y?a=1&key=REDACTED&b=2');
@@ -63,6 +94,9 @@ describe('reference preview body', () => {
     assert.ok(html.includes(escapeHtml('<script>alert(1)</script>')));
     assert.ok(html.includes('GET</span> <span class="url">https://demo.example.com/v1/{+name}'));
     assert.ok(html.includes(`href="#${anchorForPath(a.model!, ['schemas', 'Item'])}"`));
-    assert.equal(anchorForPath(a.model!, ['resources', 'items', 'methods', 'get', 'parameters', 'name']), anchorForPath(a.model!, ['resources', 'items', 'methods', 'get']));
+    assert.equal(
+      anchorForPath(a.model!, ['resources', 'items', 'methods', 'get', 'parameters', 'name']),
+      anchorForPath(a.model!, ['resources', 'items', 'methods', 'get']),
+    );
   });
 });

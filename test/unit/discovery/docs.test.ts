@@ -24,11 +24,17 @@ describe('src/discovery/contributes.json', () => {
   it('offers a severity setting for every rule code', () => {
     const props = contributes.configuration.properties['apiWorkbench.discovery.rules'].properties;
     for (const r of RULES) assert.ok(props[r.code], r.code);
-    for (const code of Object.keys(PARSE_CODES).filter((c) => c !== 'not-a-discovery-document')) assert.ok(props[code], code);
+    for (const code of Object.keys(PARSE_CODES).filter((c) => c !== 'not-a-discovery-document'))
+      assert.ok(props[code], code);
   });
   it('declares every command the adapter registers, with the category', () => {
-    const ids = contributes.commands.map((c: { command: string; category: string }) => { assert.equal(c.category, 'API Workbench'); return c.command; });
-    const adapter = ['preview.ts', 'directoryView.ts'].map((f) => readFileSync(join(REPO_ROOT, 'src/discovery/vscode', f), 'utf8')).join('\n');
+    const ids = contributes.commands.map((c: { command: string; category: string }) => {
+      assert.equal(c.category, 'API Workbench');
+      return c.command;
+    });
+    const adapter = ['preview.ts', 'directoryView.ts']
+      .map((f) => readFileSync(join(REPO_ROOT, 'src/discovery/vscode', f), 'utf8'))
+      .join('\n');
     const registered = [...adapter.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]);
     assert.deepEqual([...registered].sort(), [...ids].sort());
   });

@@ -8,7 +8,10 @@ import { minimalDocument, realDocumentFiles } from './helpers';
 
 describe('flat-path-inconsistent', () => {
   it('accepts expansions whose variable names differ from the path parameters', () => {
-    assert.equal(flatPathFollowsPath('v1/{+name}:cancel', 'v1/projects/{projectsId}/operations/{operationsId}:cancel'), true);
+    assert.equal(
+      flatPathFollowsPath('v1/{+name}:cancel', 'v1/projects/{projectsId}/operations/{operationsId}:cancel'),
+      true,
+    );
     assert.equal(flatPathFollowsPath('v1/{+parent}/items', 'v1/projects/{projectsId}/items'), true);
     assert.equal(flatPathFollowsPath('b/{bucket}/o/{object}', 'b/{b}/o/{o}'), true);
     assert.equal(flatPathFollowsPath('v1/items', 'v1/items'), true);
@@ -26,7 +29,9 @@ describe('flat-path-inconsistent', () => {
   it('reports reserved forms inside flatPath on the flatPath value', () => {
     const doc = minimalDocument() as any;
     doc.resources.items.methods.get.flatPath = 'v1/{+name}';
-    const hits = analyzeText(JSON.stringify(doc, null, 2)).diagnostics.filter((d) => d.code === 'flat-path-inconsistent');
+    const hits = analyzeText(JSON.stringify(doc, null, 2)).diagnostics.filter(
+      (d) => d.code === 'flat-path-inconsistent',
+    );
     assert.equal(hits.length, 1);
     assert.match(hits[0].message, /\{\+name\}/);
   });
@@ -34,7 +39,10 @@ describe('flat-path-inconsistent', () => {
   it('stays silent on a consistent flatPath', () => {
     const doc = minimalDocument() as any;
     doc.resources.items.methods.get.flatPath = 'v1/shelves/{shelvesId}/items/{itemsId}';
-    assert.deepEqual(analyzeText(JSON.stringify(doc)).diagnostics.filter((d) => d.code === 'flat-path-inconsistent'), []);
+    assert.deepEqual(
+      analyzeText(JSON.stringify(doc)).diagnostics.filter((d) => d.code === 'flat-path-inconsistent'),
+      [],
+    );
   });
 
   it('gives up quietly on absurdly long templates instead of stalling', () => {
@@ -48,8 +56,13 @@ describe('flat-path-inconsistent', () => {
     it('are present in the shared data', failIfMissing);
     for (const file of files) {
       it(`${basename(file)}: no findings`, () => {
-        const found = analyzeText(readFileSync(file, 'utf8')).diagnostics.filter((d) => d.code === 'flat-path-inconsistent');
-        assert.deepEqual(found.map((d) => d.message), []);
+        const found = analyzeText(readFileSync(file, 'utf8')).diagnostics.filter(
+          (d) => d.code === 'flat-path-inconsistent',
+        );
+        assert.deepEqual(
+          found.map((d) => d.message),
+          [],
+        );
       });
     }
   });

@@ -4,7 +4,14 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  analyzeText, completionsAt, definitionAt, documentSymbols, hoverAt, quickFixes, referencesAt, renameSchemaAt,
+  analyzeText,
+  completionsAt,
+  definitionAt,
+  documentSymbols,
+  hoverAt,
+  quickFixes,
+  referencesAt,
+  renameSchemaAt,
 } from '../../../src/discovery/core';
 import { REPO_ROOT } from './helpers';
 
@@ -16,15 +23,36 @@ function rng(seed: number): () => number {
   };
 }
 
-const WEIRD: unknown[] = [null, 0, -1.5, true, 'text', [], {}, [1, 'a', null], { $ref: 'Shelf' }, { $ref: 7 }, '{+name}', ['x', 'x']];
+const WEIRD: unknown[] = [
+  null,
+  0,
+  -1.5,
+  true,
+  'text',
+  [],
+  {},
+  [1, 'a', null],
+  { $ref: 'Shelf' },
+  { $ref: 7 },
+  '{+name}',
+  ['x', 'x'],
+];
 
 /** Replaces one random value somewhere in the tree with a value of another type. */
 function mutate(value: unknown, r: () => number): unknown {
   const copy = JSON.parse(JSON.stringify(value)) as unknown;
   const containers: { holder: Record<string, unknown> | unknown[]; key: string | number }[] = [];
   const walk = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach((x, i) => { containers.push({ holder: v, key: i }); walk(x); });
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { containers.push({ holder: v as Record<string, unknown>, key: k }); walk(x); }
+    if (Array.isArray(v))
+      v.forEach((x, i) => {
+        containers.push({ holder: v, key: i });
+        walk(x);
+      });
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        containers.push({ holder: v as Record<string, unknown>, key: k });
+        walk(x);
+      }
   };
   walk(copy);
   for (let n = 0; n < 3; n++) {

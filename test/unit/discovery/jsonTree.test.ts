@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { buildJsonTree, keyOf, keyNodeAtOffset, nodeAt, nodeAtOffset, pathOf, NodeKind } from '../../../src/discovery/core';
+import {
+  buildJsonTree,
+  keyOf,
+  keyNodeAtOffset,
+  nodeAt,
+  nodeAtOffset,
+  pathOf,
+  NodeKind,
+} from '../../../src/discovery/core';
 
 describe('json structural index', () => {
   const text = '{\n  "a": {"b": [1, "two", {"c": null}]},\n  // note\n  "d\\"q": true,\n}';

@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  analyzeText, applyEdits, completionsAt, definitionAt, documentSymbols, hoverAt, referencesAt, renameSchemaAt,
+  analyzeText,
+  applyEdits,
+  completionsAt,
+  definitionAt,
+  documentSymbols,
+  hoverAt,
+  referencesAt,
+  renameSchemaAt,
 } from '../../../src/discovery/core';
 import { REPO_ROOT } from './helpers';
 
@@ -40,7 +47,7 @@ describe('discovery language features (core)', () => {
       assert.match(e.markdown, /Past events/);
     });
 
-    it('a key shows our schema\'s field docs', () => {
+    it("a key shows our schema's field docs", () => {
       const h = hoverAt(analysis, at('"servicePath"'))!;
       assert.match(h.markdown, /Path of the API under rootUrl/);
       const f = hoverAt(analysis, at('"parameterOrder"'))!;
@@ -69,7 +76,9 @@ describe('discovery language features (core)', () => {
       const formats = completionsAt(analysis, at('"format": "int64"', 12)).items.map((c) => c.label);
       assert.ok(formats.includes('uint64') && !formats.includes('int32'));
       assert.ok(completionsAt(analysis, at('"location": "query"', 14)).items.some((c) => c.label === 'path'));
-      const scopes = completionsAt(analysis, at('"scopes": ["https://bookshelf.example.com/auth/books"', 13)).items.map((c) => c.label);
+      const scopes = completionsAt(analysis, at('"scopes": ["https://bookshelf.example.com/auth/books"', 13)).items.map(
+        (c) => c.label,
+      );
       assert.equal(scopes.length, 2);
       const params = completionsAt(analysis, at('"parameterOrder": ["parent"]', 20)).items.map((c) => c.label);
       assert.equal(params[0], 'parent');
@@ -107,7 +116,10 @@ describe('discovery language features (core)', () => {
       assert.ok(!after.model!.schemas.has('Shelf'));
       assert.equal(after.model!.schemas.get('Bookcase')!.value.id, 'Bookcase');
       assert.equal(after.model!.refsByTarget.get('Bookcase')!.length, 3);
-      assert.deepEqual(after.diagnostics.filter((d) => d.severity === 'error').map((d) => d.data?.target), ['Note']);
+      assert.deepEqual(
+        after.diagnostics.filter((d) => d.severity === 'error').map((d) => d.data?.target),
+        ['Note'],
+      );
       const clash = renameSchemaAt(analysis, at('"$ref": "Shelf"', 10), 'Book');
       assert.ok('error' in clash && /already exists/.test(clash.error));
     });
@@ -118,9 +130,16 @@ describe('discovery language features (core)', () => {
       assert.deepEqual(names, ['resources', 'schemas', 'parameters', 'scopes']);
       const shelves = syms[0].children[0];
       assert.equal(shelves.name, 'shelves');
-      assert.deepEqual(shelves.children.map((c) => `${c.kind}:${c.name}`), ['method:list', 'method:create', 'resource:books']);
+      assert.deepEqual(
+        shelves.children.map((c) => `${c.kind}:${c.name}`),
+        ['method:list', 'method:create', 'resource:books'],
+      );
       assert.equal(shelves.children[0].detail, 'GET v1/shelves');
-      assert.ok(syms[1].children.some((s) => s.name === 'Book' && s.children.some((p) => p.name === 'author' && p.detail === 'Author')));
+      assert.ok(
+        syms[1].children.some(
+          (s) => s.name === 'Book' && s.children.some((p) => p.name === 'author' && p.detail === 'Author'),
+        ),
+      );
       assert.equal(slice(shelves.selection), '"shelves"');
     });
   });

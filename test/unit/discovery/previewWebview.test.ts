@@ -18,7 +18,9 @@ class Page {
 
   constructor() {
     const w = this.window as unknown as Record<string, unknown>;
-    w.acquireVsCodeApi = () => ({ postMessage: (m: PreviewWebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m)) as PreviewWebviewToHost) });
+    w.acquireVsCodeApi = () => ({
+      postMessage: (m: PreviewWebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m)) as PreviewWebviewToHost),
+    });
     this.window.document.body.innerHTML = '<div id="content"></div>';
     (this.window as unknown as { eval(code: string): void }).eval(bundle);
   }
@@ -41,7 +43,12 @@ describe('discovery preview webview', function () {
   before(async () => {
     const out = await build({
       entryPoints: [path.resolve(__dirname, '../../../src/discovery/webview/main.ts')],
-      bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false, logLevel: 'silent',
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
     });
     bundle = out.outputFiles[0].text;
   });

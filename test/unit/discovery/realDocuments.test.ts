@@ -19,7 +19,10 @@ describe('real discovery documents', function () {
       const a = analyzeText(readFileSync(file, 'utf8'));
       assert.ok(a.model, 'detected as a description document');
       const errors = a.diagnostics.filter((d) => d.severity === 'error');
-      assert.deepEqual(errors.map((d) => `${d.code}: ${d.message}`), []);
+      assert.deepEqual(
+        errors.map((d) => `${d.code}: ${d.message}`),
+        [],
+      );
     });
   }
 });

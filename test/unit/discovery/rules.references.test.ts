@@ -37,7 +37,9 @@ describe('rule ref-unresolved', () => {
     doc.schemas.Item.properties.tags.items = { $ref: 'Missing2' };
     doc.schemas.Item.variant = { discriminant: 'kind', map: [{ type_value: 'A', $ref: 'Missing3' }] };
     doc.resources.items.methods.insert.request = { $ref: 'Missing4' };
-    const targets = errorsOf(JSON.stringify(doc), 'ref-unresolved').map((d) => d.data?.target).sort();
+    const targets = errorsOf(JSON.stringify(doc), 'ref-unresolved')
+      .map((d) => d.data?.target)
+      .sort();
     assert.deepEqual(targets, ['Missing1', 'Missing2', 'Missing3', 'Missing4']);
   });
 
@@ -45,10 +47,13 @@ describe('rule ref-unresolved', () => {
     const doc = minimalDocument() as any;
     doc.schemas.Node = { id: 'Node', type: 'object', properties: { next: { $ref: 'Node' }, other: { $ref: 'Other' } } };
     doc.schemas.Other = { id: 'Other', type: 'object', properties: { back: { $ref: 'Node' } } };
-    assert.deepEqual(analyzeText(JSON.stringify(doc)).diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      analyzeText(JSON.stringify(doc)).diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
   });
 
-  it('shows the sample document\'s deliberate defect', () => {
+  it("shows the sample document's deliberate defect", () => {
     const text = readFileSync(join(REPO_ROOT, 'samples/discovery/bookshelf.v1.json'), 'utf8');
     const found = analyzeText(text).diagnostics.filter((d) => d.severity === 'error');
     assert.equal(found.length, 1);
@@ -57,8 +62,14 @@ describe('rule ref-unresolved', () => {
   });
 
   it('works on JSONC with comments and trailing commas', () => {
-    const text = '{\n  // comment\n  "kind": "discovery#restDescription",\n  "schemas": {\n    "A": {"id": "A", "type": "object", "properties": {"b": {"$ref": "B"},},},\n  },\n}\n';
+    const text =
+      '{\n  // comment\n  "kind": "discovery#restDescription",\n  "schemas": {\n    "A": {"id": "A", "type": "object", "properties": {"b": {"$ref": "B"},},},\n  },\n}\n';
     const a = analyzeText(text);
-    assert.deepEqual(a.diagnostics.filter((d) => d.code.startsWith('ref') || d.code.startsWith('json')).map((d) => [d.code, lineOf(text, d)]), [['ref-unresolved', 5]]);
+    assert.deepEqual(
+      a.diagnostics
+        .filter((d) => d.code.startsWith('ref') || d.code.startsWith('json'))
+        .map((d) => [d.code, lineOf(text, d)]),
+      [['ref-unresolved', 5]],
+    );
   });
 });

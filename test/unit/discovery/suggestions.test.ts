@@ -37,8 +37,19 @@ describe('discovery: bounded suggestions', () => {
   it('reports every unresolved ref of a document with thousands of schemas and refs', () => {
     const n = 3000;
     const schemas: Record<string, unknown> = {};
-    for (let i = 0; i < n; i++) schemas[`Schema${i}`] = { id: `Schema${i}`, type: 'object', properties: { p: { $ref: `Shema${i}` } } };
-    const doc = { kind: 'discovery#restDescription', discoveryVersion: 'v1', id: 'x:v1', name: 'x', version: 'v1', rootUrl: 'https://x.example.com/', servicePath: '', baseUrl: 'https://x.example.com/', schemas };
+    for (let i = 0; i < n; i++)
+      schemas[`Schema${i}`] = { id: `Schema${i}`, type: 'object', properties: { p: { $ref: `Shema${i}` } } };
+    const doc = {
+      kind: 'discovery#restDescription',
+      discoveryVersion: 'v1',
+      id: 'x:v1',
+      name: 'x',
+      version: 'v1',
+      rootUrl: 'https://x.example.com/',
+      servicePath: '',
+      baseUrl: 'https://x.example.com/',
+      schemas,
+    };
     const a = analyzeText(JSON.stringify(doc));
     const refs = a.diagnostics.filter((d) => d.code === 'ref-unresolved');
     assert.equal(refs.length, n);

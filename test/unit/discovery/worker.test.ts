@@ -14,7 +14,10 @@ describe('analysis worker', function () {
   it('analyses off the main thread with the given rule settings', async () => {
     const r = await worker.analyze('a', sample, {});
     assert.equal(r.isDiscovery, true);
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), ['ref-unresolved']);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
+      ['ref-unresolved'],
+    );
     const quiet = await worker.analyze('a', sample, { 'ref-unresolved': 'off' });
     assert.equal(quiet.diagnostics.filter((d) => d.code === 'ref-unresolved').length, 0);
   });

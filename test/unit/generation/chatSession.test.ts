@@ -21,7 +21,11 @@ class MemoryState implements KeyValueStore {
   }
 }
 
-const LIST_FILES = { name: 'list_workspace_files', description: 'List files. Read-only.', parameters: { type: 'OBJECT', properties: { glob: { type: 'STRING' } } } };
+const LIST_FILES = {
+  name: 'list_workspace_files',
+  description: 'List files. Read-only.',
+  parameters: { type: 'OBJECT', properties: { glob: { type: 'STRING' } } },
+};
 
 interface Harness {
   session: ChatSession;
@@ -41,7 +45,14 @@ function harness(server: TestServer | undefined, deps: ConstructorParameters<typ
     settingsValue: { ...DEFAULT_SETTINGS },
     auto: false,
     apiKey: server?.apiKey ?? 'k',
-    connection: () => Promise.resolve({ baseUrl: server?.origin ?? 'http://127.0.0.1:9', apiKey: env.apiKey, keyInQuery: false, sandbox: true, maxAttempts: 1 }),
+    connection: () =>
+      Promise.resolve({
+        baseUrl: server?.origin ?? 'http://127.0.0.1:9',
+        apiKey: env.apiKey,
+        keyInQuery: false,
+        sandbox: true,
+        maxAttempts: 1,
+      }),
     settings: () => env.settingsValue,
     tools: () => Promise.resolve({ tools: [{ functionDeclarations: [LIST_FILES] }], problems: [] }),
     runTool: (call: FunctionCallView) => {
@@ -62,10 +73,21 @@ function started(outcome: { turnId: string } | { problems: string[] }): string {
 }
 
 /** A stream that feeds the given chunks and returns them as the outcome, the way the client would. */
-function injected(chunks: GenerateContentResponse[], response: GenerateContentResponse): typeof import('../../../src/generation/core/client').streamGenerateContent {
+function injected(
+  chunks: GenerateContentResponse[],
+  response: GenerateContentResponse,
+): typeof import('../../../src/generation/core/client').streamGenerateContent {
   return (_opts, onChunk) => {
     for (const c of chunks) onChunk?.(c, response);
-    const result: StreamResult = { response, error: null, aborted: false, incomplete: false, chunks: chunks.length, attempts: 1, problems: [] };
+    const result: StreamResult = {
+      response,
+      error: null,
+      aborted: false,
+      incomplete: false,
+      chunks: chunks.length,
+      attempts: 1,
+      problems: [],
+    };
     return Promise.resolve(result);
   };
 }
@@ -106,8 +128,14 @@ describe('generation chat session', () => {
     const h = harness(server);
     h.env.settingsValue = { ...DEFAULT_SETTINGS, temperature: 3 };
     const outcome = await h.session.send('never sent');
-    assert.ok('problems' in outcome && outcome.problems.some((p) => /temperature is 3/.test(p)), JSON.stringify(outcome));
-    assert.deepEqual(h.events.map((e) => e.type), ['refused']);
+    assert.ok(
+      'problems' in outcome && outcome.problems.some((p) => /temperature is 3/.test(p)),
+      JSON.stringify(outcome),
+    );
+    assert.deepEqual(
+      h.events.map((e) => e.type),
+      ['refused'],
+    );
     assert.equal(h.session.turns.length, 0);
   });
 
@@ -135,7 +163,9 @@ describe('generation chat session', () => {
     const next = await h.session.decideCalls(ask, true);
     assert.ok(next);
     await h.session.idle();
-    const decided = h.events.find((e): e is Extract<ChatEvent, { type: 'toolCallDecided' }> => e.type === 'toolCallDecided')!;
+    const decided = h.events.find(
+      (e): e is Extract<ChatEvent, { type: 'toolCallDecided' }> => e.type === 'toolCallDecided',
+    )!;
     assert.equal(decided.summary.functionCalls[0].decision, 'approved');
     assert.equal(h.ran.length, 1);
     const answer = h.session.turns[1];
@@ -143,7 +173,11 @@ describe('generation chat session', () => {
     assert.equal(answer.summary.state, 'done');
     assert.match(answer.text, /list_workspace_files/);
     assert.match(answer.text, /"files"/);
-    assert.equal(h.store.get(h.session.conversation.id)!.turns[0].summary.functionCalls[0].decision, 'approved', 'the decision is saved');
+    assert.equal(
+      h.store.get(h.session.conversation.id)!.turns[0].summary.functionCalls[0].decision,
+      'approved',
+      'the decision is saved',
+    );
   });
 
   it('declines a call without running it, and runs read-only calls itself when allowed', async () => {
@@ -177,7 +211,10 @@ describe('generation chat session', () => {
     finishTool();
     assert.ok(await deciding, 'the results still go out');
     await h.session.idle();
-    assert.deepEqual(h.session.turns.map((t) => t.kind), ['prompt', 'functionResult']);
+    assert.deepEqual(
+      h.session.turns.map((t) => t.kind),
+      ['prompt', 'functionResult'],
+    );
   });
 
   it('ends the turn as failed with a way out when no key is set', async () => {
@@ -196,7 +233,9 @@ describe('generation chat session', () => {
     const onUnhandled = (e: unknown) => void unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
     try {
-      const chunk: GenerateContentResponse = { candidates: [{ index: 0, content: { role: 'model', parts: [{ text: 'Partial answer' }] } }] };
+      const chunk: GenerateContentResponse = {
+        candidates: [{ index: 0, content: { role: 'model', parts: [{ text: 'Partial answer' }] } }],
+      };
       const h = harness(undefined, {
         stream: injected([chunk], chunk),
         summarize: () => {
@@ -225,7 +264,15 @@ describe('generation chat session', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       const hostile = {
-        candidates: [{ index: 0, content: { role: 'model', parts: [{ text: 'Odd reply' }] }, finishReason: 'STOP', safetyRatings: {}, citationMetadata: { citationSources: 5 } }],
+        candidates: [
+          {
+            index: 0,
+            content: { role: 'model', parts: [{ text: 'Odd reply' }] },
+            finishReason: 'STOP',
+            safetyRatings: {},
+            citationMetadata: { citationSources: 5 },
+          },
+        ],
       } as unknown as GenerateContentResponse;
       const h = harness(undefined, { stream: injected([hostile], hostile) });
       started(await h.session.send('anything'));
@@ -245,12 +292,21 @@ describe('generation chat session', () => {
   it('keeps a second candidate out of the reply text', async () => {
     const chunks: GenerateContentResponse[] = [
       { candidates: [{ index: 1, content: { parts: [{ text: 'other ' }] } }] },
-      { candidates: [{ index: 0, content: { parts: [{ text: 'plan', thought: true }, { text: 'first' }] } }, { index: 1, content: { parts: [{ text: 'candidate' }] } }] },
+      {
+        candidates: [
+          { index: 0, content: { parts: [{ text: 'plan', thought: true }, { text: 'first' }] } },
+          { index: 1, content: { parts: [{ text: 'candidate' }] } },
+        ],
+      },
     ];
     const response: GenerateContentResponse = {
       candidates: [
         { index: 1, content: { role: 'model', parts: [{ text: 'other candidate' }] }, finishReason: 'STOP' },
-        { index: 0, content: { role: 'model', parts: [{ text: 'plan', thought: true }, { text: 'first' }] }, finishReason: 'STOP' },
+        {
+          index: 0,
+          content: { role: 'model', parts: [{ text: 'plan', thought: true }, { text: 'first' }] },
+          finishReason: 'STOP',
+        },
       ],
     };
     const h = harness(undefined, { stream: injected(chunks, response) });
@@ -258,7 +314,11 @@ describe('generation chat session', () => {
     await h.session.idle();
     assert.equal(h.session.turns[0].text, 'first');
     assert.equal(h.session.turns[0].thoughts, 'plan');
-    assert.deepEqual(h.session.turns[0].reply?.parts, [{ text: 'plan', thought: true }, { text: 'first' }], 'history keeps the first candidate');
+    assert.deepEqual(
+      h.session.turns[0].reply?.parts,
+      [{ text: 'plan', thought: true }, { text: 'first' }],
+      'history keeps the first candidate',
+    );
   });
 
   it('shares one live session per conversation between surfaces and reads it back once released', async () => {
@@ -278,6 +338,9 @@ describe('generation chat session', () => {
     const again = sessions.acquire(a.conversation.id)!;
     assert.notEqual(again, a, 'released by all: read back from the store');
     assert.equal(again.turns[0].text, a.turns[0].text);
-    assert.deepEqual(sessions.list().map((c) => c.id), [a.conversation.id]);
+    assert.deepEqual(
+      sessions.list().map((c) => c.id),
+      [a.conversation.id],
+    );
   });
 });

@@ -32,8 +32,18 @@ describe('generation citation marks', function () {
     // Bundled and run inside the fake browser, as the panel ships: DOMPurify binds to that window.
     const dir = path.resolve(__dirname, '../../../src/generation/webview');
     const out = await build({
-      stdin: { contents: "import { renderMarkdown, decodeInline } from './markdown'; import { markCitations } from './citeMarks'; (window as any).__side = { renderMarkdown, decodeInline, markCitations };", resolveDir: dir, loader: 'ts' },
-      bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false, logLevel: 'silent',
+      stdin: {
+        contents:
+          "import { renderMarkdown, decodeInline } from './markdown'; import { markCitations } from './citeMarks'; (window as any).__side = { renderMarkdown, decodeInline, markCitations };",
+        resolveDir: dir,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
     });
     window = new Window({ url: 'https://webview.test/' });
     (window as unknown as { eval(code: string): void }).eval(out.outputFiles[0].text);
@@ -47,8 +57,15 @@ describe('generation citation marks', function () {
     // so every text opens with a throwaway paragraph and structure is asserted on what follows.
     root.innerHTML = side.renderMarkdown(text);
     const mapped = mapCitations(text, sources);
-    const marked = side.markCitations(root, text, mapped.map((c) => ({ n: c.n, start: c.start, end: c.end, title: c.uri })), 'source-t-', side.decodeInline);
-    const byN = (n: number) => [...root.querySelectorAll(`mark[data-citation="${n}"]`)].map((m) => m.textContent).join('');
+    const marked = side.markCitations(
+      root,
+      text,
+      mapped.map((c) => ({ n: c.n, start: c.start, end: c.end, title: c.uri })),
+      'source-t-',
+      side.decodeInline,
+    );
+    const byN = (n: number) =>
+      [...root.querySelectorAll(`mark[data-citation="${n}"]`)].map((m) => m.textContent).join('');
     return { root, mapped, marked: [...marked], byN };
   }
 
@@ -61,7 +78,10 @@ describe('generation citation marks', function () {
     assert.equal(byN(1), 'déjà: run npm tést now', 'the rendered passage, backticks gone, is marked');
     const marks = [...root.querySelectorAll('mark[data-citation="1"]')];
     assert.ok(marks.length >= 3, 'one mark per text node: before, inside and after the code span');
-    assert.ok(marks.some((m) => m.parentElement!.tagName === 'CODE'), 'the text inside <code> is marked inside <code>');
+    assert.ok(
+      marks.some((m) => m.parentElement!.tagName === 'CODE'),
+      'the text inside <code> is marked inside <code>',
+    );
     assert.equal(root.querySelector('code')!.textContent, 'npm tést', 'the code span keeps its text');
     assert.equal(marks[0].getAttribute('title'), 'https://example.com/a');
     const ref = root.querySelector('sup.citation-ref a')!;
@@ -69,7 +89,11 @@ describe('generation citation marks', function () {
     assert.equal(ref.getAttribute('href'), '#source-t-1');
     assert.equal(marks[marks.length - 1].nextSibling, ref.parentNode, 'the [1] link follows the last marked piece');
     assert.ok(!root.textContent!.replace('[1]', '').includes('`'));
-    assert.equal(root.textContent!.replace('[1]', ''), 'Café 🎉 déjà: run npm tést now, then stop.\n', 'the reply text is otherwise unchanged');
+    assert.equal(
+      root.textContent!.replace('[1]', ''),
+      'Café 🎉 déjà: run npm tést now, then stop.\n',
+      'the reply text is otherwise unchanged',
+    );
   });
 
   it('marks a passage that crosses bold text and paragraphs, and overlapping citations nest', () => {
@@ -83,7 +107,10 @@ describe('generation citation marks', function () {
     assert.equal(inner.parentElement!.getAttribute('data-citation'), '1', 'the overlap nests inside citation 1');
     assert.ok(root.querySelector('strong mark[data-citation="1"]'), 'marking inside <strong> keeps it bold');
     assert.equal(root.querySelectorAll('p').length, 2, 'paragraph structure is unchanged');
-    assert.deepEqual([...root.querySelectorAll('sup.citation-ref')].map((s) => s.textContent), ['[2]', '[1]']);
+    assert.deepEqual(
+      [...root.querySelectorAll('sup.citation-ref')].map((s) => s.textContent),
+      ['[2]', '[1]'],
+    );
   });
 
   it('never turns model text into markup, and adds only marks and reference links', () => {
@@ -100,7 +127,10 @@ describe('generation citation marks', function () {
 
   it('leaves the reply alone when a range is empty or beyond the text', () => {
     const text = 'Short reply.\n';
-    const { root, marked } = render(text, [{ startIndex: 5, endIndex: 5 }, { startIndex: 400, endIndex: 500 }]);
+    const { root, marked } = render(text, [
+      { startIndex: 5, endIndex: 5 },
+      { startIndex: 400, endIndex: 500 },
+    ]);
     assert.deepEqual(marked, []);
     assert.equal(root.querySelector('mark'), null);
     assert.equal(root.innerHTML, side.renderMarkdown(text));

@@ -5,25 +5,45 @@ import { startGenerationEmulator, type TestServer } from './emulatorServer';
 
 function sink() {
   let text = '';
-  const stream = new Writable({ write(chunk, _enc, cb) { text += chunk.toString(); cb(); } });
-  return { stream, get text() { return text; } };
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      text += chunk.toString();
+      cb();
+    },
+  });
+  return {
+    stream,
+    get text() {
+      return text;
+    },
+  };
 }
 
 async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
   const out = sink();
   const err = sink();
-  const code = await generateCommand(args, { stdout: out.stream, stderr: err.stream, env, interrupted: new Promise(() => undefined) });
+  const code = await generateCommand(args, {
+    stdout: out.stream,
+    stderr: err.stream,
+    env,
+    interrupted: new Promise(() => undefined),
+  });
   return { code, stdout: out.text, stderr: err.text };
 }
 
 describe('api-workbench generate', () => {
   let s: TestServer;
-  before(async () => { s = await startGenerationEmulator(); });
+  before(async () => {
+    s = await startGenerationEmulator();
+  });
   after(async () => s.close());
   const base = () => ['--base-url', s.origin, '--model', 'models/gemini-2.5-flash', '--api-key', s.apiKey];
 
   function lines(stdout: string) {
-    return stdout.trim().split('\n').map((l) => JSON.parse(l));
+    return stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   }
 
   it('--json: a chunk line per chunk, then the aggregated response; exit 0', async () => {
@@ -60,7 +80,11 @@ describe('api-workbench generate', () => {
     const ls = lines(r.stdout);
     const last = ls.pop();
     assert.equal(ls.length, 2);
-    assert.deepEqual(last.error, { code: 503, status: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' });
+    assert.deepEqual(last.error, {
+      code: 503,
+      status: 'UNAVAILABLE',
+      message: 'The model is overloaded. Please try again later.',
+    });
     assert.ok(last.response.candidates[0].content.parts[0].text.length > 0);
   });
 
@@ -68,7 +92,9 @@ describe('api-workbench generate', () => {
     const r = await cli([...base(), '--prompt', 'text please [[fast]]', '--key-in-query']);
     assert.equal(r.code, 0);
     assert.match(r.stdout, /^\*\*Sandbox reply\*\*[\s\S]*text please/);
-    const bare = await cli(['--base-url', s.origin, '--model', 'gemini-2.5-flash', '--prompt', 'x [[fast]]'], { GEMINI_API_KEY: s.apiKey });
+    const bare = await cli(['--base-url', s.origin, '--model', 'gemini-2.5-flash', '--prompt', 'x [[fast]]'], {
+      GEMINI_API_KEY: s.apiKey,
+    });
     assert.equal(bare.code, 0, 'bare model id and key from the environment');
   });
 
@@ -77,11 +103,26 @@ describe('api-workbench generate', () => {
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const file = join(mkdtempSync(join(tmpdir(), 'gen-cli-')), 'req.json');
-    writeFileSync(file, JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'from file' }] }], generationConfig: { maxOutputTokens: 3 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        contents: [{ role: 'user', parts: [{ text: 'from file' }] }],
+        generationConfig: { maxOutputTokens: 3 },
+      }),
+    );
     const ok = await cli([...base(), '--request', file]);
     assert.equal(ok.code, 0);
     assert.match(ok.stderr, /Cut at the token limit/);
-    const bad = await cli(['--base-url', s.origin, '--model', 'models/gemini-2.5-flash', '--api-key', 'wrong', '--request', file]);
+    const bad = await cli([
+      '--base-url',
+      s.origin,
+      '--model',
+      'models/gemini-2.5-flash',
+      '--api-key',
+      'wrong',
+      '--request',
+      file,
+    ]);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /400 INVALID_ARGUMENT: API key not valid/);
     assert.ok(!bad.stderr.includes('wrong'), 'the key is never printed');
@@ -93,7 +134,10 @@ describe('api-workbench generate', () => {
     assert.equal((await cli([...base(), '--prompt', 'x', '--request', 'f'])).code, 2);
     const dir = await import('node:fs').then((fs) => fs.mkdtempSync('/tmp/gen-cli-'));
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(`${dir}/r.json`, JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }], generationConfig: { temperature: 5 } }));
+    writeFileSync(
+      `${dir}/r.json`,
+      JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }], generationConfig: { temperature: 5 } }),
+    );
     const r = await cli([...base(), '--request', `${dir}/r.json`]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /temperature is 5/);

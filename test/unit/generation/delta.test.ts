@@ -6,15 +6,42 @@ import type { GenerateContentResponse } from '../../../src/shared/wire/generatio
 describe('generation chunk delta', () => {
   it('splits answer and thought text of the first candidate', () => {
     const chunk: GenerateContentResponse = {
-      candidates: [{ index: 0, content: { parts: [{ text: 'think', thought: true }, { text: 'An' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }, { text: 'swer' }] } }],
+      candidates: [
+        {
+          index: 0,
+          content: {
+            parts: [
+              { text: 'think', thought: true },
+              { text: 'An' },
+              { inlineData: { mimeType: 'image/png', data: 'AA==' } },
+              { text: 'swer' },
+            ],
+          },
+        },
+      ],
     };
     assert.deepEqual(chunkDelta(chunk), { text: 'Answer', thought: 'think' });
   });
 
   it('takes the candidate whose index is 0, by position when the index is missing, never another', () => {
-    assert.deepEqual(chunkDelta({ candidates: [{ index: 1, content: { parts: [{ text: 'second' }] } }] }), { text: '', thought: '' });
-    assert.deepEqual(chunkDelta({ candidates: [{ index: 1, content: { parts: [{ text: 'b' }] } }, { index: 0, content: { parts: [{ text: 'a' }] } }] }).text, 'a');
-    assert.deepEqual(chunkDelta({ candidates: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] }).text, 'a');
+    assert.deepEqual(chunkDelta({ candidates: [{ index: 1, content: { parts: [{ text: 'second' }] } }] }), {
+      text: '',
+      thought: '',
+    });
+    assert.deepEqual(
+      chunkDelta({
+        candidates: [
+          { index: 1, content: { parts: [{ text: 'b' }] } },
+          { index: 0, content: { parts: [{ text: 'a' }] } },
+        ],
+      }).text,
+      'a',
+    );
+    assert.deepEqual(
+      chunkDelta({ candidates: [{ content: { parts: [{ text: 'a' }] } }, { content: { parts: [{ text: 'b' }] } }] })
+        .text,
+      'a',
+    );
     assert.equal(primaryCandidate({}), undefined);
   });
 

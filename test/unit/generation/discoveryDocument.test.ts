@@ -5,8 +5,20 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startGenerationEmulator, type TestServer } from './emulatorServer';
 
-interface Method { id: string; path: string; flatPath?: string; httpMethod: string; parameters?: Record<string, { location?: string; required?: boolean; pattern?: string }>; parameterOrder?: string[]; request?: { $ref: string }; response?: { $ref: string } }
-interface Resource { methods?: Record<string, Method>; resources?: Record<string, Resource> }
+interface Method {
+  id: string;
+  path: string;
+  flatPath?: string;
+  httpMethod: string;
+  parameters?: Record<string, { location?: string; required?: boolean; pattern?: string }>;
+  parameterOrder?: string[];
+  request?: { $ref: string };
+  response?: { $ref: string };
+}
+interface Resource {
+  methods?: Record<string, Method>;
+  resources?: Record<string, Resource>;
+}
 
 const doc = JSON.parse(readFileSync(path.resolve(__dirname, '../../../schemas/generation.v1beta.json'), 'utf8'));
 
@@ -34,7 +46,9 @@ describe('generation discovery document', () => {
     const walk = (v: unknown) => {
       if (Array.isArray(v)) v.forEach(walk);
       else if (v && typeof v === 'object') {
-        for (const [k, x] of Object.entries(v)) if (k === '$ref') refs.push(x as string); else walk(x);
+        for (const [k, x] of Object.entries(v))
+          if (k === '$ref') refs.push(x as string);
+          else walk(x);
       }
     };
     walk(doc);
@@ -53,7 +67,9 @@ describe('generation discovery document', () => {
         assert.equal(m.parameters?.[p]?.location, 'path', `${name}: {${p}} not declared as a path parameter`);
         assert.equal(m.parameters?.[p]?.required, true, `${name}: ${p} must be required`);
       }
-      const required = Object.entries(m.parameters ?? {}).filter(([, p]) => p.required).map(([k]) => k);
+      const required = Object.entries(m.parameters ?? {})
+        .filter(([, p]) => p.required)
+        .map(([k]) => k);
       assert.deepEqual([...(m.parameterOrder ?? [])].sort(), required.sort(), `${name}: parameterOrder`);
       for (const [k, p] of Object.entries(m.parameters ?? {})) {
         if (p.location === 'path') assert.ok(inPath.includes(k), `${name}: path parameter ${k} not in the path`);
@@ -64,16 +80,28 @@ describe('generation discovery document', () => {
 
   describe('matches the emulator', () => {
     let s: TestServer;
-    before(async () => { s = await startGenerationEmulator(); });
+    before(async () => {
+      s = await startGenerationEmulator();
+    });
     after(async () => s.close());
 
     it('answers every described operation at its flat path (no 404 for a route it does not know)', async () => {
-      const sample: Record<string, string> = { modelsId: 'gemini-2.5-flash', tunedModelsId: 'sandbox-support-bot', filesId: 'does-not-exist' };
+      const sample: Record<string, string> = {
+        modelsId: 'gemini-2.5-flash',
+        tunedModelsId: 'sandbox-support-bot',
+        filesId: 'does-not-exist',
+      };
       for (const [name, m] of methods()) {
         if (name === 'media.upload') continue;
         const p = (m.flatPath ?? m.path).replace(/\{([^}]+)\}/g, (_, k) => sample[k]);
-        const body = m.request ? JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi [[fast]]' }] }] }) : undefined;
-        const r = await fetch(`${s.origin}/${p}${name.endsWith('streamGenerateContent') ? '?alt=sse' : ''}`, { method: m.httpMethod, headers: { 'x-goog-api-key': s.apiKey }, body });
+        const body = m.request
+          ? JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi [[fast]]' }] }] })
+          : undefined;
+        const r = await fetch(`${s.origin}/${p}${name.endsWith('streamGenerateContent') ? '?alt=sse' : ''}`, {
+          method: m.httpMethod,
+          headers: { 'x-goog-api-key': s.apiKey },
+          body,
+        });
         const text = await r.text();
         assert.ok(!/Method \w+ \S+ is not found/.test(text), `${name} → ${r.status} ${text.slice(0, 120)}`);
         if (!name.startsWith('files.')) assert.equal(r.status, 200, `${name}: ${text.slice(0, 200)}`);

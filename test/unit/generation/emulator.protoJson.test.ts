@@ -13,7 +13,9 @@ async function post(s: TestServer, path: string, body: unknown, fault = 'fast') 
 }
 
 interface Reply {
-  candidates?: { content?: { parts?: { text?: string; functionCall?: { name: string; args?: Record<string, unknown> } }[] } }[];
+  candidates?: {
+    content?: { parts?: { text?: string; functionCall?: { name: string; args?: Record<string, unknown> } }[] };
+  }[];
   error?: { code: number; status: string; message: string };
 }
 
@@ -21,28 +23,65 @@ const unary = '/v1beta/models/gemini-2.5-flash:generateContent';
 
 describe('generation emulator: proto3 JSON names, JSON-schema tools, mid-stream framing', () => {
   let s: TestServer;
-  before(async () => { s = await startGenerationEmulator(); });
+  before(async () => {
+    s = await startGenerationEmulator();
+  });
   after(async () => s.close());
 
   it('accepts snake_case file_data { file_uri, mime_type } as the Python SDK sends it', async () => {
-    const up = await uploadFile({ baseUrl: s.origin, apiKey: s.apiKey, data: Buffer.from('hello'), mimeType: 'text/plain', displayName: 'a.txt' });
+    const up = await uploadFile({
+      baseUrl: s.origin,
+      apiKey: s.apiKey,
+      data: Buffer.from('hello'),
+      mimeType: 'text/plain',
+      displayName: 'a.txt',
+    });
     const ready = await waitForActive({ baseUrl: s.origin, apiKey: s.apiKey, name: up.file!.name, intervalMs: 50 });
-    const r = await post(s, unary, { contents: [{ role: 'user', parts: [{ file_data: { file_uri: ready.file!.uri, mime_type: 'text/plain' } }, { text: 'summarise' }] }] });
+    const r = await post(s, unary, {
+      contents: [
+        {
+          role: 'user',
+          parts: [{ file_data: { file_uri: ready.file!.uri, mime_type: 'text/plain' } }, { text: 'summarise' }],
+        },
+      ],
+    });
     assert.equal(r.status, 200, await r.clone().text());
     const body = (await r.json()) as Reply;
-    assert.match(body.candidates![0].content!.parts![0].text!, new RegExp(`Attachments received: file ${ready.file!.name} \\(text/plain\\)`));
-    const camel = await post(s, unary, { contents: [{ role: 'user', parts: [{ fileData: { file_uri: ready.file!.uri, mime_type: 'text/plain' } }, { text: 'summarise' }] }] });
+    assert.match(
+      body.candidates![0].content!.parts![0].text!,
+      new RegExp(`Attachments received: file ${ready.file!.name} \\(text/plain\\)`),
+    );
+    const camel = await post(s, unary, {
+      contents: [
+        {
+          role: 'user',
+          parts: [{ fileData: { file_uri: ready.file!.uri, mime_type: 'text/plain' } }, { text: 'summarise' }],
+        },
+      ],
+    });
     assert.equal(camel.status, 200, 'mixed spellings too');
   });
 
   it('accepts inline_data and reads it', async () => {
-    const r = await post(s, unary, { contents: [{ parts: [{ inline_data: { mime_type: 'image/png', data: Buffer.from('12345').toString('base64') } }, { text: 'look' }] }] });
+    const r = await post(s, unary, {
+      contents: [
+        {
+          parts: [
+            { inline_data: { mime_type: 'image/png', data: Buffer.from('12345').toString('base64') } },
+            { text: 'look' },
+          ],
+        },
+      ],
+    });
     assert.equal(r.status, 200);
     assert.match(((await r.json()) as Reply).candidates![0].content!.parts![0].text!, /inline image\/png \(5 bytes\)/);
   });
 
   it('checks generation_config like generationConfig (temperature 5 is refused)', async () => {
-    const r = await post(s, unary, { contents: [{ parts: [{ text: 'hi' }] }], generation_config: { temperature: 5, max_output_tokens: 0 } });
+    const r = await post(s, unary, {
+      contents: [{ parts: [{ text: 'hi' }] }],
+      generation_config: { temperature: 5, max_output_tokens: 0 },
+    });
     assert.equal(r.status, 400);
     const { error } = (await r.json()) as Required<Reply>;
     assert.match(error.message, /temperature/);
@@ -50,7 +89,10 @@ describe('generation emulator: proto3 JSON names, JSON-schema tools, mid-stream 
   });
 
   it('applies snake_case generation settings (stop_sequences cuts the reply)', async () => {
-    const r = await post(s, unary, { contents: [{ parts: [{ text: 'hi there' }] }], generation_config: { stop_sequences: ['you wrote'] } });
+    const r = await post(s, unary, {
+      contents: [{ parts: [{ text: 'hi there' }] }],
+      generation_config: { stop_sequences: ['you wrote'] },
+    });
     assert.equal(r.status, 200);
     assert.equal(((await r.json()) as Reply).candidates![0].content!.parts![0].text, '**Sandbox reply** — ');
   });
@@ -64,7 +106,20 @@ describe('generation emulator: proto3 JSON names, JSON-schema tools, mid-stream 
   it('keeps user keys inside function args and schemas as they are', async () => {
     const r = await post(s, unary, {
       contents: [{ parts: [{ text: 'call it [[call]]' }] }],
-      tools: [{ function_declarations: [{ name: 'set_mode', parameters: { type: 'OBJECT', properties: { snake_name: { type: 'STRING', enum: ['a_b', 'c_d'] } }, required: ['snake_name'] } }] }],
+      tools: [
+        {
+          function_declarations: [
+            {
+              name: 'set_mode',
+              parameters: {
+                type: 'OBJECT',
+                properties: { snake_name: { type: 'STRING', enum: ['a_b', 'c_d'] } },
+                required: ['snake_name'],
+              },
+            },
+          ],
+        },
+      ],
       tool_config: { function_calling_config: { mode: 'ANY' } },
     });
     assert.equal(r.status, 200);
@@ -85,7 +140,13 @@ describe('generation emulator: proto3 JSON names, JSON-schema tools, mid-stream 
         optional: { type: 'number' },
       },
       required: ['city', 'unit', 'days', 'detailed', 'at', 'tags'],
-      $defs: { point: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } }, required: ['lat', 'lng'] } },
+      $defs: {
+        point: {
+          type: 'object',
+          properties: { lat: { type: 'number' }, lng: { type: 'number' } },
+          required: ['lat', 'lng'],
+        },
+      },
     };
     const r = await post(s, unary, {
       contents: [{ parts: [{ text: 'What is the weather? city="Oslo" [[call]]' }] }],
@@ -109,13 +170,24 @@ describe('generation emulator: proto3 JSON names, JSON-schema tools, mid-stream 
   it('refuses parameters and parametersJsonSchema together', async () => {
     const r = await post(s, unary, {
       contents: [{ parts: [{ text: 'x' }] }],
-      tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'OBJECT' }, parametersJsonSchema: { type: 'object' } }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'f', parameters: { type: 'OBJECT' }, parametersJsonSchema: { type: 'object' } },
+          ],
+        },
+      ],
     });
     assert.equal(r.status, 400);
   });
 
   it('sends the mid-stream error as a network read of its own, after CRLF-framed events', async () => {
-    const r = await post(s, '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', { contents: [{ parts: [{ text: 'hello [[midstream-error]]' }] }] }, 'slow:5');
+    const r = await post(
+      s,
+      '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+      { contents: [{ parts: [{ text: 'hello [[midstream-error]]' }] }] },
+      'slow:5',
+    );
     assert.equal(r.status, 200);
     const reader = r.body!.getReader();
     const decoder = new TextDecoder();
@@ -137,11 +209,17 @@ describe('generation emulator: proto3 JSON names, JSON-schema tools, mid-stream 
 
 describe('generation emulator: snake_case query parameters', () => {
   let s: TestServer;
-  before(async () => { s = await startGenerationEmulator(); });
+  before(async () => {
+    s = await startGenerationEmulator();
+  });
   after(async () => s.close());
 
   it('pages models.list with page_size / page_token as with pageSize / pageToken', async () => {
-    const get = async (q: string) => (await (await fetch(`${s.origin}/v1beta/models?${q}`, { headers: { 'x-goog-api-key': s.apiKey } })).json()) as { models: { name: string }[]; nextPageToken?: string };
+    const get = async (q: string) =>
+      (await (await fetch(`${s.origin}/v1beta/models?${q}`, { headers: { 'x-goog-api-key': s.apiKey } })).json()) as {
+        models: { name: string }[];
+        nextPageToken?: string;
+      };
     const camel = await get('pageSize=2');
     const snake = await get('page_size=2');
     assert.equal(snake.models.length, 2);

@@ -5,19 +5,25 @@ import { startGenerationEmulator, type TestServer } from './emulatorServer';
 const PROMPT = { contents: [{ role: 'user', parts: [{ text: 'Explain streams in two words' }] }] };
 
 async function post(s: TestServer, path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(s.origin + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sandbox-fault': 'fast', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(s.origin + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-sandbox-fault': 'fast', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 describe('generation emulator', () => {
   let s: TestServer;
-  before(async () => { s = await startGenerationEmulator(); });
+  before(async () => {
+    s = await startGenerationEmulator();
+  });
   after(async () => s.close());
   const stream = '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse';
 
   it('rejects a missing key with 403 PERMISSION_DENIED', async () => {
     const r = await post(s, stream, PROMPT);
     assert.equal(r.status, 403);
-    const body = await r.json() as { error: { code: number; status: string; message: string } };
+    const body = (await r.json()) as { error: { code: number; status: string; message: string } };
     assert.equal(body.error.code, 403);
     assert.equal(body.error.status, 'PERMISSION_DENIED');
     assert.match(body.error.message, /unregistered callers/);
@@ -71,16 +77,22 @@ describe('generation emulator', () => {
 
   it('answers generateContent with one response holding the same text', async () => {
     const sse = await (await post(s, stream, PROMPT, { 'x-goog-api-key': s.apiKey })).text();
-    const joined = sse.split('\r\n\r\n').filter(Boolean).map((e) => JSON.parse(e.slice(6)).candidates[0].content.parts[0].text).join('');
+    const joined = sse
+      .split('\r\n\r\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.slice(6)).candidates[0].content.parts[0].text)
+      .join('');
     const r = await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', PROMPT, { 'x-goog-api-key': s.apiKey });
     assert.equal(r.status, 200);
-    const body = await r.json() as { candidates: { content: { parts: { text: string }[] }; finishReason: string }[] };
+    const body = (await r.json()) as { candidates: { content: { parts: { text: string }[] }; finishReason: string }[] };
     assert.equal(body.candidates[0].content.parts[0].text, joined);
     assert.equal(body.candidates[0].finishReason, 'STOP');
   });
 
   it('streams a JSON array without alt=sse', async () => {
-    const r = await post(s, '/v1beta/models/gemini-2.5-flash:streamGenerateContent', PROMPT, { 'x-goog-api-key': s.apiKey });
+    const r = await post(s, '/v1beta/models/gemini-2.5-flash:streamGenerateContent', PROMPT, {
+      'x-goog-api-key': s.apiKey,
+    });
     const text = await r.text();
     assert.ok(text.startsWith('[{'));
     assert.ok(text.includes('\n,\r\n{'));
@@ -89,37 +101,72 @@ describe('generation emulator', () => {
   });
 
   it('404s an unknown model with the ListModels hint', async () => {
-    const r = await post(s, '/v1beta/models/gemini-9:streamGenerateContent?alt=sse', PROMPT, { 'x-goog-api-key': s.apiKey });
+    const r = await post(s, '/v1beta/models/gemini-9:streamGenerateContent?alt=sse', PROMPT, {
+      'x-goog-api-key': s.apiKey,
+    });
     assert.equal(r.status, 404);
-    const body = await r.json() as { error: { message: string; status: string } };
+    const body = (await r.json()) as { error: { message: string; status: string } };
     assert.equal(body.error.status, 'NOT_FOUND');
     assert.match(body.error.message, /^models\/gemini-9 is not found for API version v1beta.*Call ListModels/);
   });
 
   it('400s each violated rule in one INVALID_ARGUMENT', async () => {
-    const r = await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', {
-      ...PROMPT,
-      generationConfig: { stopSequences: ['a', 'b', 'c', 'd', 'e', 'f'], candidateCount: 2, temperature: 3, responseSchema: { type: 'STRING' } },
-      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }, { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }, { category: 'HARM_CATEGORY_VIOLENCE', threshold: 'BLOCK_NONE' }],
-    }, { 'x-goog-api-key': s.apiKey });
+    const r = await post(
+      s,
+      '/v1beta/models/gemini-2.5-flash:generateContent',
+      {
+        ...PROMPT,
+        generationConfig: {
+          stopSequences: ['a', 'b', 'c', 'd', 'e', 'f'],
+          candidateCount: 2,
+          temperature: 3,
+          responseSchema: { type: 'STRING' },
+        },
+        safetySettings: [
+          { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' },
+          { category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' },
+          { category: 'HARM_CATEGORY_VIOLENCE', threshold: 'BLOCK_NONE' },
+        ],
+      },
+      { 'x-goog-api-key': s.apiKey },
+    );
     assert.equal(r.status, 400);
-    const { error } = await r.json() as { error: { status: string; message: string } };
+    const { error } = (await r.json()) as { error: { status: string; message: string } };
     assert.equal(error.status, 'INVALID_ARGUMENT');
-    for (const field of ['stop_sequences', 'candidate_count', 'temperature', 'response_mime_type', 'safety_settings[1]', 'safety_settings[2].category']) {
+    for (const field of [
+      'stop_sequences',
+      'candidate_count',
+      'temperature',
+      'response_mime_type',
+      'safety_settings[1]',
+      'safety_settings[2].category',
+    ]) {
       assert.ok(error.message.includes(field), `${field} named in ${error.message}`);
     }
   });
 
   it('rejects unknown fields and malformed JSON like the service', async () => {
-    const a = await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', { ...PROMPT, temprature: 1 }, { 'x-goog-api-key': s.apiKey });
+    const a = await post(
+      s,
+      '/v1beta/models/gemini-2.5-flash:generateContent',
+      { ...PROMPT, temprature: 1 },
+      { 'x-goog-api-key': s.apiKey },
+    );
     assert.equal(a.status, 400);
     assert.match(((await a.json()) as { error: { message: string } }).error.message, /Unknown name "temprature"/);
-    const b = await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [', { 'x-goog-api-key': s.apiKey });
+    const b = await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": [', {
+      'x-goog-api-key': s.apiKey,
+    });
     assert.equal(b.status, 400);
   });
 
   it('appends a raw pretty-printed error without data: mid-stream on [[midstream-error]]', async () => {
-    const r = await post(s, stream, { contents: [{ role: 'user', parts: [{ text: 'hello [[midstream-error]] [[fast]]' }] }] }, { 'x-goog-api-key': s.apiKey });
+    const r = await post(
+      s,
+      stream,
+      { contents: [{ role: 'user', parts: [{ text: 'hello [[midstream-error]] [[fast]]' }] }] },
+      { 'x-goog-api-key': s.apiKey },
+    );
     assert.equal(r.status, 200);
     const text = await r.text();
     const parts = text.split('\r\n\r\n');
@@ -129,7 +176,12 @@ describe('generation emulator', () => {
   });
 
   it('resets the connection mid-stream on [[reset]]', async () => {
-    const r = await post(s, stream, { contents: [{ role: 'user', parts: [{ text: 'hello [[reset]]' }] }] }, { 'x-goog-api-key': s.apiKey });
+    const r = await post(
+      s,
+      stream,
+      { contents: [{ role: 'user', parts: [{ text: 'hello [[reset]]' }] }] },
+      { 'x-goog-api-key': s.apiKey },
+    );
     assert.equal(r.status, 200);
     await assert.rejects(r.text());
   });
@@ -137,21 +189,36 @@ describe('generation emulator', () => {
   it('selects faults by header as well as by prompt', async () => {
     const r = await post(s, stream, PROMPT, { 'x-goog-api-key': s.apiKey, 'x-sandbox-fault': '429' });
     assert.equal(r.status, 429);
-    const { error } = await r.json() as { error: { details: { '@type': string; retryDelay?: string }[] } };
+    const { error } = (await r.json()) as { error: { details: { '@type': string; retryDelay?: string }[] } };
     assert.equal(error.details.find((d) => d['@type'].endsWith('RetryInfo'))!.retryDelay, '1s');
   });
 
   it('blocks a prompt with promptFeedback only', async () => {
-    const text = await (await post(s, stream, { contents: [{ parts: [{ text: 'bad [[block]]' }] }] }, { 'x-goog-api-key': s.apiKey })).text();
-    const events = text.split('\r\n\r\n').filter(Boolean).map((e) => JSON.parse(e.slice(6)));
+    const text = await (
+      await post(s, stream, { contents: [{ parts: [{ text: 'bad [[block]]' }] }] }, { 'x-goog-api-key': s.apiKey })
+    ).text();
+    const events = text
+      .split('\r\n\r\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.slice(6)));
     assert.equal(events.length, 1);
     assert.equal(events[0].promptFeedback.blockReason, 'SAFETY');
     assert.equal(events[0].candidates, undefined);
   });
 
   it('puts citations on a middle chunk and RECITATION on a content-less last chunk', async () => {
-    const text = await (await post(s, stream, { contents: [{ parts: [{ text: 'recite the poem [[recitation]]' }] }] }, { 'x-goog-api-key': s.apiKey })).text();
-    const events = text.split('\r\n\r\n').filter(Boolean).map((e) => JSON.parse(e.slice(6)));
+    const text = await (
+      await post(
+        s,
+        stream,
+        { contents: [{ parts: [{ text: 'recite the poem [[recitation]]' }] }] },
+        { 'x-goog-api-key': s.apiKey },
+      )
+    ).text();
+    const events = text
+      .split('\r\n\r\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.slice(6)));
     const withCitations = events.map((e, i) => (e.candidates[0].citationMetadata ? i : -1)).filter((i) => i >= 0);
     assert.equal(withCitations.length, 1);
     assert.ok(withCitations[0] > 0 && withCitations[0] < events.length - 1);
@@ -165,17 +232,50 @@ describe('generation emulator', () => {
   });
 
   it('honours maxOutputTokens with MAX_TOKENS and stopSequences with STOP', async () => {
-    const max = await (await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', { ...PROMPT, generationConfig: { maxOutputTokens: 5 } }, { 'x-goog-api-key': s.apiKey })).json() as { candidates: { finishReason: string; content: { parts: { text: string }[] } }[]; usageMetadata: { candidatesTokenCount: number } };
+    const max = (await (
+      await post(
+        s,
+        '/v1beta/models/gemini-2.5-flash:generateContent',
+        { ...PROMPT, generationConfig: { maxOutputTokens: 5 } },
+        { 'x-goog-api-key': s.apiKey },
+      )
+    ).json()) as {
+      candidates: { finishReason: string; content: { parts: { text: string }[] } }[];
+      usageMetadata: { candidatesTokenCount: number };
+    };
     assert.equal(max.candidates[0].finishReason, 'MAX_TOKENS');
     assert.equal(max.usageMetadata.candidatesTokenCount, 5);
-    const stop = await (await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', { ...PROMPT, generationConfig: { stopSequences: ['```'] } }, { 'x-goog-api-key': s.apiKey })).json() as typeof max;
+    const stop = (await (
+      await post(
+        s,
+        '/v1beta/models/gemini-2.5-flash:generateContent',
+        { ...PROMPT, generationConfig: { stopSequences: ['```'] } },
+        { 'x-goog-api-key': s.apiKey },
+      )
+    ).json()) as typeof max;
     assert.equal(stop.candidates[0].finishReason, 'STOP');
     assert.ok(!stop.candidates[0].content.parts[0].text.includes('```'));
   });
 
   it('returns JSON matching responseSchema in JSON mode', async () => {
-    const schema = { type: 'OBJECT', properties: { title: { type: 'STRING' }, count: { type: 'INTEGER' }, tags: { type: 'ARRAY', items: { type: 'STRING' } }, ok: { type: 'BOOLEAN' } }, required: ['title'] };
-    const r = await (await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', { ...PROMPT, generationConfig: { responseMimeType: 'application/json', responseSchema: schema } }, { 'x-goog-api-key': s.apiKey })).json() as { candidates: { content: { parts: { text: string }[] } }[] };
+    const schema = {
+      type: 'OBJECT',
+      properties: {
+        title: { type: 'STRING' },
+        count: { type: 'INTEGER' },
+        tags: { type: 'ARRAY', items: { type: 'STRING' } },
+        ok: { type: 'BOOLEAN' },
+      },
+      required: ['title'],
+    };
+    const r = (await (
+      await post(
+        s,
+        '/v1beta/models/gemini-2.5-flash:generateContent',
+        { ...PROMPT, generationConfig: { responseMimeType: 'application/json', responseSchema: schema } },
+        { 'x-goog-api-key': s.apiKey },
+      )
+    ).json()) as { candidates: { content: { parts: { text: string }[] } }[] };
     const value = JSON.parse(r.candidates[0].content.parts[0].text);
     assert.equal(typeof value.title, 'string');
     assert.equal(value.count, 5);
@@ -184,56 +284,145 @@ describe('generation emulator', () => {
   });
 
   it('calls a declared function that the prompt names, and answers its functionResponse', async () => {
-    const tools = [{ functionDeclarations: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } }, required: ['city'] } }] }];
+    const tools = [
+      {
+        functionDeclarations: [
+          {
+            name: 'get_weather',
+            description: 'Weather',
+            parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } }, required: ['city'] },
+          },
+        ],
+      },
+    ];
     const ask = { contents: [{ role: 'user', parts: [{ text: 'Use get_weather for city="Oslo"' }] }], tools };
-    const first = await (await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', ask, { 'x-goog-api-key': s.apiKey })).json() as { candidates: { content: { parts: { functionCall?: { name: string; args: Record<string, unknown> } }[] } }[] };
-    assert.deepEqual(first.candidates[0].content.parts[0].functionCall, { name: 'get_weather', args: { city: 'Oslo' } });
-    const second = await (await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', {
-      tools,
-      contents: [...ask.contents, first.candidates[0].content, { role: 'function', parts: [{ functionResponse: { name: 'get_weather', response: { tempC: 7 } } }] }],
-    }, { 'x-goog-api-key': s.apiKey })).json() as { candidates: { content: { parts: { text: string }[] } }[] };
+    const first = (await (
+      await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', ask, { 'x-goog-api-key': s.apiKey })
+    ).json()) as {
+      candidates: { content: { parts: { functionCall?: { name: string; args: Record<string, unknown> } }[] } }[];
+    };
+    assert.deepEqual(first.candidates[0].content.parts[0].functionCall, {
+      name: 'get_weather',
+      args: { city: 'Oslo' },
+    });
+    const second = (await (
+      await post(
+        s,
+        '/v1beta/models/gemini-2.5-flash:generateContent',
+        {
+          tools,
+          contents: [
+            ...ask.contents,
+            first.candidates[0].content,
+            { role: 'function', parts: [{ functionResponse: { name: 'get_weather', response: { tempC: 7 } } }] },
+          ],
+        },
+        { 'x-goog-api-key': s.apiKey },
+      )
+    ).json()) as { candidates: { content: { parts: { text: string }[] } }[] };
     assert.match(second.candidates[0].content.parts[0].text, /get_weather[\s\S]*"tempC": 7/);
   });
 
   it('lists models (with a tuned one, paged) and counts tokens', async () => {
-    const page1 = await (await fetch(`${s.origin}/v1beta/models?pageSize=4`, { headers: { 'x-goog-api-key': s.apiKey } })).json() as { models: { name: string }[]; nextPageToken: string };
+    const page1 = (await (
+      await fetch(`${s.origin}/v1beta/models?pageSize=4`, { headers: { 'x-goog-api-key': s.apiKey } })
+    ).json()) as { models: { name: string }[]; nextPageToken: string };
     assert.equal(page1.models.length, 4);
-    const page2 = await (await fetch(`${s.origin}/v1beta/models?pageSize=4&pageToken=${page1.nextPageToken}`, { headers: { 'x-goog-api-key': s.apiKey } })).json() as { models: { name: string }[]; nextPageToken?: string };
+    const page2 = (await (
+      await fetch(`${s.origin}/v1beta/models?pageSize=4&pageToken=${page1.nextPageToken}`, {
+        headers: { 'x-goog-api-key': s.apiKey },
+      })
+    ).json()) as { models: { name: string }[]; nextPageToken?: string };
     assert.ok(page2.models.some((m) => m.name.startsWith('tunedModels/')));
     assert.equal(page2.nextPageToken, undefined);
-    const count = await (await post(s, '/v1beta/models/gemini-2.5-flash:countTokens', { contents: PROMPT.contents }, { 'x-goog-api-key': s.apiKey })).json() as { totalTokens: number };
+    const count = (await (
+      await post(
+        s,
+        '/v1beta/models/gemini-2.5-flash:countTokens',
+        { contents: PROMPT.contents },
+        { 'x-goog-api-key': s.apiKey },
+      )
+    ).json()) as { totalTokens: number };
     assert.equal(count.totalTokens, 5);
-    const both = await post(s, '/v1beta/models/gemini-2.5-flash:countTokens', { contents: PROMPT.contents, generateContentRequest: PROMPT }, { 'x-goog-api-key': s.apiKey });
+    const both = await post(
+      s,
+      '/v1beta/models/gemini-2.5-flash:countTokens',
+      { contents: PROMPT.contents, generateContentRequest: PROMPT },
+      { 'x-goog-api-key': s.apiKey },
+    );
     assert.equal(both.status, 400);
   });
 
   it('generates with a tuned model', async () => {
-    const r = await post(s, '/v1beta/tunedModels/sandbox-support-bot:streamGenerateContent?alt=sse', PROMPT, { 'x-goog-api-key': s.apiKey });
+    const r = await post(s, '/v1beta/tunedModels/sandbox-support-bot:streamGenerateContent?alt=sse', PROMPT, {
+      'x-goog-api-key': s.apiKey,
+    });
     assert.equal(r.status, 200);
     assert.match(await r.text(), /"modelVersion":"sandbox-support-bot"/);
   });
 
   it('follows the system instruction and sends thoughts with a signature first on [[thinking]]', async () => {
-    const r = await post(s, stream, { systemInstruction: { parts: [{ text: 'Answer like a pirate.' }] }, contents: [{ role: 'user', parts: [{ text: 'hello [[thinking]]' }] }] }, { 'x-goog-api-key': s.apiKey });
-    const events = (await r.text()).split('\r\n\r\n').filter(Boolean).map((e) => JSON.parse(e.slice(6)));
+    const r = await post(
+      s,
+      stream,
+      {
+        systemInstruction: { parts: [{ text: 'Answer like a pirate.' }] },
+        contents: [{ role: 'user', parts: [{ text: 'hello [[thinking]]' }] }],
+      },
+      { 'x-goog-api-key': s.apiKey },
+    );
+    const events = (await r.text())
+      .split('\r\n\r\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.slice(6)));
     const first = events[0].candidates[0].content.parts[0];
     assert.equal(first.thought, true);
     assert.ok(typeof first.thoughtSignature === 'string' && first.thoughtSignature.length > 0);
     assert.ok(events[0].usageMetadata.thoughtsTokenCount > 0);
-    const answer = events.slice(1).map((e) => e.candidates[0].content?.parts?.[0]?.text ?? '').join('');
+    const answer = events
+      .slice(1)
+      .map((e) => e.candidates[0].content?.parts?.[0]?.text ?? '')
+      .join('');
     assert.match(answer, /System instruction in effect:_ Answer like a pirate\./);
   });
 
   it('does not call functions when the tool config says NONE, and rejects a bad declaration', async () => {
-    const tools = [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } }] }];
-    const r = await (await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', { contents: [{ parts: [{ text: 'get_weather now' }] }], tools, toolConfig: { functionCallingConfig: { mode: 'NONE' } } }, { 'x-goog-api-key': s.apiKey })).json() as { candidates: { content: { parts: { text?: string; functionCall?: unknown }[] } }[] };
+    const tools = [
+      {
+        functionDeclarations: [
+          { name: 'get_weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' } } } },
+        ],
+      },
+    ];
+    const r = (await (
+      await post(
+        s,
+        '/v1beta/models/gemini-2.5-flash:generateContent',
+        {
+          contents: [{ parts: [{ text: 'get_weather now' }] }],
+          tools,
+          toolConfig: { functionCallingConfig: { mode: 'NONE' } },
+        },
+        { 'x-goog-api-key': s.apiKey },
+      )
+    ).json()) as { candidates: { content: { parts: { text?: string; functionCall?: unknown }[] } }[] };
     assert.equal(r.candidates[0].content.parts[0].functionCall, undefined);
-    const bad = await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', { contents: [{ parts: [{ text: 'x' }] }], tools: [{ functionDeclarations: [{ name: '1bad name' }] }] }, { 'x-goog-api-key': s.apiKey });
+    const bad = await post(
+      s,
+      '/v1beta/models/gemini-2.5-flash:generateContent',
+      { contents: [{ parts: [{ text: 'x' }] }], tools: [{ functionDeclarations: [{ name: '1bad name' }] }] },
+      { 'x-goog-api-key': s.apiKey },
+    );
     assert.equal(bad.status, 400);
   });
 
   it('rejects topK on a nucleus-only model', async () => {
-    const r = await post(s, '/v1beta/models/gemini-2.0-flash-lite:generateContent', { ...PROMPT, generationConfig: { topK: 5 } }, { 'x-goog-api-key': s.apiKey });
+    const r = await post(
+      s,
+      '/v1beta/models/gemini-2.0-flash-lite:generateContent',
+      { ...PROMPT, generationConfig: { topK: 5 } },
+      { 'x-goog-api-key': s.apiKey },
+    );
     assert.equal(r.status, 400);
     assert.match(((await r.json()) as { error: { message: string } }).error.message, /top_k/);
   });

@@ -11,8 +11,13 @@ import { generateCommand } from '../../../src/cli/generate';
 import type { GenerateContentResponse } from '../../../src/shared/wire/generation';
 
 const chunk = (json: string) => JSON.parse(json) as GenerateContentResponse;
-const outcome = (response: GenerateContentResponse, problems: { message: string }[] = []) =>
-  ({ response, error: null, aborted: false, incomplete: false, problems });
+const outcome = (response: GenerateContentResponse, problems: { message: string }[] = []) => ({
+  response,
+  error: null,
+  aborted: false,
+  incomplete: false,
+  problems,
+});
 
 describe('generation: hostile stream fields', () => {
   const confused = [
@@ -34,16 +39,22 @@ describe('generation: hostile stream fields', () => {
       const s = summarize(outcome(a.response, a.problems));
       assert.ok(a.problems.length > 0, 'the wrong-typed field is reported');
       assert.ok(s.warnings && s.warnings.length > 0);
-      assert.ok(a.problems.every((p) => p.value !== undefined), 'the raw value is kept');
+      assert.ok(
+        a.problems.every((p) => p.value !== undefined),
+        'the raw value is kept',
+      );
       for (const c of a.response.candidates ?? []) {
-        if (c.citationMetadata?.citationSources !== undefined) assert.ok(Array.isArray(c.citationMetadata.citationSources));
+        if (c.citationMetadata?.citationSources !== undefined)
+          assert.ok(Array.isArray(c.citationMetadata.citationSources));
         if (c.safetyRatings !== undefined) assert.ok(Array.isArray(c.safetyRatings));
       }
     });
   }
 
   it('summarizes a raw (unaggregated) wrong-typed response without throwing', () => {
-    const raw = chunk('{"candidates":[{"content":{"parts":[{"text":"hi"}]},"citationMetadata":{"citationSources":5},"safetyRatings":{},"finishReason":3}],"usageMetadata":{"totalTokenCount":"x"}}');
+    const raw = chunk(
+      '{"candidates":[{"content":{"parts":[{"text":"hi"}]},"citationMetadata":{"citationSources":5},"safetyRatings":{},"finishReason":3}],"usageMetadata":{"totalTokenCount":"x"}}',
+    );
     const s = summarize(outcome(raw));
     assert.deepEqual(s.citations, []);
     assert.deepEqual(s.ratings, []);
@@ -55,11 +66,19 @@ describe('generation: hostile stream fields', () => {
 
   it('a __proto__ key is kept as data and never replaces a prototype', () => {
     const a = new Aggregator();
-    a.add(chunk('{"__proto__":{"polluted":1},"candidates":[{"__proto__":{"x":1},"content":{"__proto__":{"y":1},"parts":[{"text":"a"}]},"citationMetadata":{"__proto__":{"z":1}}}]}'));
+    a.add(
+      chunk(
+        '{"__proto__":{"polluted":1},"candidates":[{"__proto__":{"x":1},"content":{"__proto__":{"y":1},"parts":[{"text":"a"}]},"citationMetadata":{"__proto__":{"z":1}}}]}',
+      ),
+    );
     const r = a.response;
     assert.equal(Object.getPrototypeOf(r), Object.prototype);
     assert.equal((r as Record<string, unknown>).polluted, undefined);
-    assert.deepEqual(Object.getOwnPropertyDescriptor(r, '__proto__')?.value, { polluted: 1 }, 'kept raw as an own field');
+    assert.deepEqual(
+      Object.getOwnPropertyDescriptor(r, '__proto__')?.value,
+      { polluted: 1 },
+      'kept raw as an own field',
+    );
     const c = r.candidates![0];
     assert.equal(Object.getPrototypeOf(c), Object.prototype);
     assert.equal(Object.getPrototypeOf(c.content), Object.prototype);
@@ -100,10 +119,19 @@ describe('generation: hostile stream fields', () => {
     after(() => new Promise<void>((r) => server.close(() => r())));
 
     it('the stream result keeps the text and lists the malformed fields', async () => {
-      const r = await streamGenerateContent({ baseUrl: origin, apiKey: 'k', model: 'models/m', request: { contents: [{ role: 'user', parts: [{ text: 'x' }] }] }, retry: { maxAttempts: 1 } });
+      const r = await streamGenerateContent({
+        baseUrl: origin,
+        apiKey: 'k',
+        model: 'models/m',
+        request: { contents: [{ role: 'user', parts: [{ text: 'x' }] }] },
+        retry: { maxAttempts: 1 },
+      });
       assert.equal(r.error, null);
       assert.equal(r.response.candidates?.[0].content?.parts?.[0].text, 'Hello there');
-      assert.deepEqual(r.problems.map((p) => p.path), ['candidates[0].citationMetadata.citationSources', 'candidates', 'candidates[0].safetyRatings']);
+      assert.deepEqual(
+        r.problems.map((p) => p.path),
+        ['candidates[0].citationMetadata.citationSources', 'candidates', 'candidates[0].safetyRatings'],
+      );
       const s = summarize(r);
       assert.equal(s.state, 'done');
       assert.equal(s.warnings?.length, 3);
@@ -112,13 +140,25 @@ describe('generation: hostile stream fields', () => {
     it('api-workbench generate prints the reply and a warning per malformed field, no stack', async () => {
       let out = '';
       let err = '';
-      const sink = (f: (s: string) => void) => new Writable({ write(c, _e, cb) { f(c.toString()); cb(); } });
+      const sink = (f: (s: string) => void) =>
+        new Writable({
+          write(c, _e, cb) {
+            f(c.toString());
+            cb();
+          },
+        });
       const code = await generateCommand(['--base-url', origin, '--model', 'm', '--api-key', 'k', '--prompt', 'x'], {
-        stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), env: {}, interrupted: new Promise(() => undefined),
+        stdout: sink((s) => (out += s)),
+        stderr: sink((s) => (err += s)),
+        env: {},
+        interrupted: new Promise(() => undefined),
       });
       assert.equal(code, 0, err);
       assert.equal(out, 'Hello there\n');
-      assert.match(err, /warning: the reply had a malformed field: candidates should be a list but is a number; ignored/);
+      assert.match(
+        err,
+        /warning: the reply had a malformed field: candidates should be a list but is a number; ignored/,
+      );
       assert.doesNotMatch(err, /TypeError|\n\s+at /);
     });
   });

@@ -3,7 +3,13 @@ import * as assert from 'node:assert/strict';
 import { byteToCharIndex, mapCitations } from '../../../src/generation/core/citations';
 import { summarize } from '../../../src/generation/core/summary';
 import { buildRequest, DEFAULT_SETTINGS, normalizeSettings } from '../../../src/generation/core/settings';
-import { ConversationStore, historyOf, newConversation, toMarkdown, type StoredTurn } from '../../../src/generation/core/conversation';
+import {
+  ConversationStore,
+  historyOf,
+  newConversation,
+  toMarkdown,
+  type StoredTurn,
+} from '../../../src/generation/core/conversation';
 import { Aggregator, historyParts } from '../../../src/generation/core/aggregate';
 
 describe('generation panel core', () => {
@@ -19,29 +25,76 @@ describe('generation panel core', () => {
   });
 
   it('summarizes a blocked prompt, a cut reply and an error in words', () => {
-    const blocked = summarize({ response: { promptFeedback: { blockReason: 'SAFETY', safetyRatings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'HIGH', blocked: true }] } }, error: null, aborted: false, incomplete: false });
+    const blocked = summarize({
+      response: {
+        promptFeedback: {
+          blockReason: 'SAFETY',
+          safetyRatings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'HIGH', blocked: true }],
+        },
+      },
+      error: null,
+      aborted: false,
+      incomplete: false,
+    });
     assert.equal(blocked.state, 'blocked');
     assert.equal(blocked.block!.label, 'Prompt blocked: SAFETY');
     assert.equal(blocked.promptRatings[0].blocked, true);
     assert.equal(blocked.incomplete, false);
-    const cut = summarize({ response: { candidates: [{ content: { parts: [{ text: 'abc' }] }, finishReason: 'MAX_TOKENS' }], usageMetadata: { promptTokenCount: 2, candidatesTokenCount: 3, totalTokenCount: 5 } }, error: null, aborted: false, incomplete: false });
+    const cut = summarize({
+      response: {
+        candidates: [{ content: { parts: [{ text: 'abc' }] }, finishReason: 'MAX_TOKENS' }],
+        usageMetadata: { promptTokenCount: 2, candidatesTokenCount: 3, totalTokenCount: 5 },
+      },
+      error: null,
+      aborted: false,
+      incomplete: false,
+    });
     assert.equal(cut.finish!.label, 'Cut at the token limit');
     assert.match(cut.finish!.advice!, /maxOutputTokens/);
     assert.deepEqual(cut.usage, { prompt: 2, cached: undefined, candidates: 3, thoughts: undefined, total: 5 });
-    const unknown = summarize({ response: { candidates: [{ finishReason: 'NEW_REASON' }] }, error: null, aborted: false, incomplete: false });
+    const unknown = summarize({
+      response: { candidates: [{ finishReason: 'NEW_REASON' }] },
+      error: null,
+      aborted: false,
+      incomplete: false,
+    });
     assert.match(unknown.finish!.meaning, /NEW_REASON/);
-    const key = summarize({ response: {}, error: { code: 400, status: 'INVALID_ARGUMENT', message: 'API key not valid.', reason: 'API_KEY_INVALID' }, aborted: false, incomplete: true });
+    const key = summarize({
+      response: {},
+      error: { code: 400, status: 'INVALID_ARGUMENT', message: 'API key not valid.', reason: 'API_KEY_INVALID' },
+      aborted: false,
+      incomplete: true,
+    });
     assert.equal(key.state, 'error');
     assert.equal(key.error!.action, 'setApiKey');
-    const quota = summarize({ response: {}, error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'q', perDayQuota: true }, aborted: false, incomplete: true });
+    const quota = summarize({
+      response: {},
+      error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'q', perDayQuota: true },
+      aborted: false,
+      incomplete: true,
+    });
     assert.match(quota.error!.advice, /daily quota/);
   });
 
   it('builds the request from the settings drawer, and reports a schema that is not JSON', () => {
-    const s = normalizeSettings({ ...DEFAULT_SETTINGS, temperature: 0.3, stopSequences: ['END', ''], jsonMode: true, responseSchema: '{"type":"OBJECT"}', safety: { HARM_CATEGORY_HARASSMENT: 'BLOCK_ONLY_HIGH' }, systemInstruction: 'Be brief', cachedContent: 'cachedContents/abc' });
+    const s = normalizeSettings({
+      ...DEFAULT_SETTINGS,
+      temperature: 0.3,
+      stopSequences: ['END', ''],
+      jsonMode: true,
+      responseSchema: '{"type":"OBJECT"}',
+      safety: { HARM_CATEGORY_HARASSMENT: 'BLOCK_ONLY_HIGH' },
+      systemInstruction: 'Be brief',
+      cachedContent: 'cachedContents/abc',
+    });
     const { request, problems } = buildRequest(s, [{ role: 'user', parts: [{ text: 'hi' }] }]);
     assert.deepEqual(problems, []);
-    assert.deepEqual(request.generationConfig, { temperature: 0.3, stopSequences: ['END'], responseMimeType: 'application/json', responseSchema: { type: 'OBJECT' } });
+    assert.deepEqual(request.generationConfig, {
+      temperature: 0.3,
+      stopSequences: ['END'],
+      responseMimeType: 'application/json',
+      responseSchema: { type: 'OBJECT' },
+    });
     assert.deepEqual(request.safetySettings, [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }]);
     assert.deepEqual(request.systemInstruction, { parts: [{ text: 'Be brief' }] });
     assert.equal(request.cachedContent, 'cachedContents/abc');
@@ -52,8 +105,14 @@ describe('generation panel core', () => {
   it('keeps thought signatures for history, drops empty parts, and leaves failed turns out', async () => {
     const a = new Aggregator();
     a.add({ candidates: [{ index: 0, content: { role: 'model', parts: [{ text: 'plan', thought: true }] } }] });
-    a.add({ candidates: [{ index: 0, content: { parts: [{ text: ' more', thought: true, thoughtSignature: 'c2ln' }] } }] });
-    a.add({ candidates: [{ index: 0, content: { parts: [{ text: 'Answer' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }] });
+    a.add({
+      candidates: [{ index: 0, content: { parts: [{ text: ' more', thought: true, thoughtSignature: 'c2ln' }] } }],
+    });
+    a.add({
+      candidates: [
+        { index: 0, content: { parts: [{ text: 'Answer' }, { inlineData: { mimeType: 'image/png', data: 'AA==' } }] } },
+      ],
+    });
     a.add({ candidates: [{ index: 0, content: { parts: [{ text: '' }] }, finishReason: 'STOP' }] });
     const parts = historyParts(a.response.candidates![0].content);
     assert.deepEqual(parts, [
@@ -63,16 +122,27 @@ describe('generation panel core', () => {
     ]);
 
     const store = new Map<string, unknown>();
-    const kv = { get: <T>(k: string) => store.get(k) as T | undefined, update: async (k: string, v: unknown) => void store.set(k, v) };
+    const kv = {
+      get: <T>(k: string) => store.get(k) as T | undefined,
+      update: async (k: string, v: unknown) => void store.set(k, v),
+    };
     const convo = newConversation();
     const turn = (id: string, state: StoredTurn['summary']['state'], text: string): StoredTurn => ({
-      id, prompt: `q-${id}`, kind: 'prompt', model: 'models/m', text, thoughts: '',
+      id,
+      prompt: `q-${id}`,
+      kind: 'prompt',
+      model: 'models/m',
+      text,
+      thoughts: '',
       summary: { state, promptRatings: [], ratings: [], citations: [], incomplete: false, functionCalls: [] },
       sent: [{ role: 'user', parts: [{ text: `q-${id}` }] }],
       reply: { role: 'model', parts: [{ text }] },
     });
     convo.turns.push(turn('1', 'done', 'one'), turn('2', 'stopped', 'partial'), turn('3', 'done', 'three'));
-    assert.deepEqual(historyOf(convo).map((c) => c.parts![0].text), ['q-1', 'one', 'q-3', 'three']);
+    assert.deepEqual(
+      historyOf(convo).map((c) => c.parts![0].text),
+      ['q-1', 'one', 'q-3', 'three'],
+    );
     const cs = new ConversationStore(kv);
     await cs.save(convo);
     assert.equal(new ConversationStore(kv).get(convo.id)!.turns.length, 3, 'persisted through the store');

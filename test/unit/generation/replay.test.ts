@@ -44,7 +44,9 @@ function naiveEvents(text: string): GenerateContentResponse[] {
 }
 
 function naiveText(events: GenerateContentResponse[]): string {
-  return events.map((e) => (e.candidates?.[0]?.content?.parts ?? []).map((p) => (p.thought ? '' : p.text ?? '')).join('')).join('');
+  return events
+    .map((e) => (e.candidates?.[0]?.content?.parts ?? []).map((p) => (p.thought ? '' : (p.text ?? ''))).join(''))
+    .join('');
 }
 
 /** Every position for small files; a dense stride plus all positions near multi-byte characters otherwise. */
@@ -52,7 +54,9 @@ function positions(bytes: Buffer): number[] {
   if (bytes.length <= 8192) return Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
   const out = new Set<number>();
   for (let i = 1; i < bytes.length; i += 7) out.add(i);
-  bytes.forEach((b, i) => { if (b >= 0x80 || b === 0x0d) out.add(i); });
+  bytes.forEach((b, i) => {
+    if (b >= 0x80 || b === 0x0d) out.add(i);
+  });
   return [...out].filter((p) => p > 0 && p < bytes.length);
 }
 
@@ -81,11 +85,17 @@ describe('generation: replay of every recorded response', function () {
           assert.equal(whole.error, null);
           assert.equal(candidateText(whole.response.candidates?.[0]), naiveText(events));
         } else {
-          const parsed = JSON.parse(bytes.toString('utf8')) as GenerateContentResponse & { error?: { code: number; status: string; message: string } };
+          const parsed = JSON.parse(bytes.toString('utf8')) as GenerateContentResponse & {
+            error?: { code: number; status: string; message: string };
+          };
           if (parsed.error) {
             assert.equal(whole.chunks, 0);
             assert.deepEqual(
-              { code: (whole.error as { code: number }).code, status: (whole.error as { status: string }).status, message: (whole.error as { message: string }).message },
+              {
+                code: (whole.error as { code: number }).code,
+                status: (whole.error as { status: string }).status,
+                message: (whole.error as { message: string }).message,
+              },
               { code: parsed.error.code, status: parsed.error.status, message: parsed.error.message },
             );
           } else {
@@ -103,7 +113,14 @@ describe('generation: replay of every recorded response', function () {
       });
 
       it('gives the identical result byte by byte and in uneven pieces', () => {
-        assert.deepEqual(replay(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1), framing), whole);
+        assert.deepEqual(
+          replay(
+            bytes,
+            Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+            framing,
+          ),
+          whole,
+        );
         const cuts: number[] = [];
         for (let at = 1, step = 1; at < bytes.length; at += step, step = (step * 5 + 3) % 97 || 1) cuts.push(at);
         assert.deepEqual(replay(bytes, cuts, framing), whole);
@@ -123,7 +140,8 @@ describe('generation: replay of every recorded response', function () {
         });
 
         it('keeps the text received before a raw mid-stream error and reports the error', () => {
-          const raw = '{\n  "error": {\n    "code": 499,\n    "message": "The operation was cancelled.",\n    "status": "CANCELLED"\n  }\n}\n';
+          const raw =
+            '{\n  "error": {\n    "code": 499,\n    "message": "The operation was cancelled.",\n    "status": "CANCELLED"\n  }\n}\n';
           const withError = Buffer.concat([bytes, Buffer.from(raw)]);
           for (const p of [bytes.length - 1, bytes.length + 3, bytes.length + 20, withError.length - 2]) {
             const r = replay(withError, [p], 'sse');
@@ -139,30 +157,62 @@ describe('generation: replay of every recorded response', function () {
   it('keeps mid-stream citations, the first promptFeedback and the last finish reason', () => {
     const cit = replay(readFileSync(sharedData('gemini', 'streaming-success-citations.txt')), [], 'sse').response;
     const events = naiveEvents(readFileSync(sharedData('gemini', 'streaming-success-citations.txt'), 'utf8'));
-    const allSources = new Set(events.flatMap((e) => (e.candidates?.[0]?.citationMetadata?.citationSources ?? []).map((s) => JSON.stringify(s))));
+    const allSources = new Set(
+      events.flatMap((e) => (e.candidates?.[0]?.citationMetadata?.citationSources ?? []).map((s) => JSON.stringify(s))),
+    );
     assert.ok(allSources.size > 0);
-    assert.deepEqual(new Set(cit.candidates![0].citationMetadata!.citationSources!.map((s) => JSON.stringify(s))), allSources);
+    assert.deepEqual(
+      new Set(cit.candidates![0].citationMetadata!.citationSources!.map((s) => JSON.stringify(s))),
+      allSources,
+    );
     assert.deepEqual(cit.promptFeedback, events[0].promptFeedback);
 
-    const rec = replay(readFileSync(sharedData('gemini', 'streaming-failure-recitation-no-content.txt')), [], 'sse').response;
+    const rec = replay(
+      readFileSync(sharedData('gemini', 'streaming-failure-recitation-no-content.txt')),
+      [],
+      'sse',
+    ).response;
     assert.equal(rec.candidates![0].finishReason, 'RECITATION');
     assert.equal(rec.candidates![0].citationMetadata!.citationSources!.length, 1);
-    assert.equal(candidateText(rec.candidates![0]), 'Copyrighted text goesMore copyrighted text'.replace('goesMore', 'goes hereMore'));
-    assert.equal(rec.candidates![0].safetyRatings!.find((r) => r.category === 'HARM_CATEGORY_HATE_SPEECH')!.probability, 'LOW');
+    assert.equal(
+      candidateText(rec.candidates![0]),
+      'Copyrighted text goesMore copyrighted text'.replace('goesMore', 'goes hereMore'),
+    );
+    assert.equal(
+      rec.candidates![0].safetyRatings!.find((r) => r.category === 'HARM_CATEGORY_HATE_SPEECH')!.probability,
+      'LOW',
+    );
 
-    const blocked = replay(readFileSync(sharedData('gemini', 'streaming-failure-prompt-blocked-safety.txt')), [], 'sse').response;
+    const blocked = replay(
+      readFileSync(sharedData('gemini', 'streaming-failure-prompt-blocked-safety.txt')),
+      [],
+      'sse',
+    ).response;
     assert.equal(blocked.promptFeedback!.blockReason, 'SAFETY');
     assert.equal(blocked.candidates, undefined);
 
-    const grounding = replay(readFileSync(sharedData('gemini', 'streaming-success-search-grounding.txt')), [], 'sse').response;
+    const grounding = replay(
+      readFileSync(sharedData('gemini', 'streaming-success-search-grounding.txt')),
+      [],
+      'sse',
+    ).response;
     assert.equal(grounding.usageMetadata!.totalTokenCount, 114);
     assert.ok(grounding.candidates![0].groundingMetadata!.groundingChunks);
     assert.equal(grounding.candidates![0].content!.role, 'model');
 
     const unknown = replay(readFileSync(sharedData('gemini', 'streaming-unknown-enum.txt')), [], 'sse').response;
-    assert.ok(JSON.stringify(unknown).includes('FAKE_ENUM') || JSON.stringify(unknown).includes('HARM_CATEGORY_'), 'unknown enum values survive');
+    assert.ok(
+      JSON.stringify(unknown).includes('FAKE_ENUM') || JSON.stringify(unknown).includes('HARM_CATEGORY_'),
+      'unknown enum values survive',
+    );
 
-    const fn = replay(readFileSync(sharedData('gemini', 'streaming-success-function-call-short.txt')), [], 'sse').response;
-    assert.deepEqual(fn.candidates![0].content!.parts, [{ functionCall: { name: 'getTemperature', args: { city: 'San Jose' } } }]);
+    const fn = replay(
+      readFileSync(sharedData('gemini', 'streaming-success-function-call-short.txt')),
+      [],
+      'sse',
+    ).response;
+    assert.deepEqual(fn.candidates![0].content!.parts, [
+      { functionCall: { name: 'getTemperature', args: { city: 'San Jose' } } },
+    ]);
   });
 });

@@ -13,7 +13,15 @@ let bundle: string;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function summary(extra: Partial<TurnSummary> = {}): TurnSummary {
-  return { state: 'done', promptRatings: [], ratings: [], citations: [], incomplete: false, functionCalls: [], ...extra };
+  return {
+    state: 'done',
+    promptRatings: [],
+    ratings: [],
+    citations: [],
+    incomplete: false,
+    functionCalls: [],
+    ...extra,
+  };
 }
 
 function initData(): PanelInit {
@@ -35,7 +43,11 @@ class Panel {
 
   constructor() {
     const w = this.window as unknown as Record<string, unknown>;
-    w.acquireVsCodeApi = () => ({ postMessage: (m: WebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m))), getState: () => undefined, setState: () => undefined });
+    w.acquireVsCodeApi = () => ({
+      postMessage: (m: WebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m))),
+      getState: () => undefined,
+      setState: () => undefined,
+    });
     w.__xss = 0;
     this.window.document.body.innerHTML = '<div id="app"></div>';
     (this.window as unknown as { eval(code: string): void }).eval(bundle);
@@ -50,11 +62,24 @@ class Panel {
   }
 
   acks(turnId: string) {
-    return this.posted.filter((p): p is Extract<WebviewToHost, { type: 'rendered' }> => p.type === 'rendered' && p.turnId === turnId);
+    return this.posted.filter(
+      (p): p is Extract<WebviewToHost, { type: 'rendered' }> => p.type === 'rendered' && p.turnId === turnId,
+    );
   }
 
   stream(turnId: string, pieces: string[], end: TurnSummary) {
-    this.send({ type: 'turnStart', turn: { id: turnId, prompt: 'q', kind: 'prompt', model: 'models/m', text: '', thoughts: '', summary: summary({ state: 'streaming' }) } });
+    this.send({
+      type: 'turnStart',
+      turn: {
+        id: turnId,
+        prompt: 'q',
+        kind: 'prompt',
+        model: 'models/m',
+        text: '',
+        thoughts: '',
+        summary: summary({ state: 'streaming' }),
+      },
+    });
     for (const p of pieces) this.send({ type: 'delta', turnId, text: p, thought: '' });
     this.send({ type: 'turnEnd', turnId, text: pieces.join(''), summary: end });
   }
@@ -69,7 +94,12 @@ describe('generation webview', function () {
   before(async () => {
     const out = await build({
       entryPoints: [path.resolve(__dirname, '../../../src/generation/webview/main.ts')],
-      bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false, logLevel: 'silent',
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
     });
     bundle = out.outputFiles[0].text;
   });
@@ -78,14 +108,16 @@ describe('generation webview', function () {
     const p = new Panel();
     assert.deepEqual(p.posted[0], { type: 'ready' });
     p.send({ type: 'init', data: initData() });
-    const evil = 'Hi <script>window.__xss = 1</script>\n\n<img src="x" onerror="window.__xss = 2">\n\n[click](javascript:window.__xss=3) [ok](https://example.com/a)\n';
+    const evil =
+      'Hi <script>window.__xss = 1</script>\n\n<img src="x" onerror="window.__xss = 2">\n\n[click](javascript:window.__xss=3) [ok](https://example.com/a)\n';
     p.stream('t1', [evil.slice(0, 10), evil.slice(10)], summary());
     await sleep(80);
     const answer = p.doc.querySelector('[data-turn="t1"] .answer')!;
     assert.equal(answer.querySelector('script'), null);
     assert.equal(answer.querySelector('[onerror]'), null);
     assert.equal(answer.querySelector('img'), null);
-    for (const a of answer.querySelectorAll('a')) assert.ok(!/^javascript:/i.test(a.getAttribute('href') ?? ''), a.outerHTML);
+    for (const a of answer.querySelectorAll('a'))
+      assert.ok(!/^javascript:/i.test(a.getAttribute('href') ?? ''), a.outerHTML);
     assert.match(answer.textContent!, /<script>window.__xss = 1<\/script>/);
     assert.equal((p.window as unknown as { __xss: number }).__xss, 0);
     const link = [...answer.querySelectorAll('a')].find((a) => a.getAttribute('href') === 'https://example.com/a')!;
@@ -103,7 +135,11 @@ describe('generation webview', function () {
     quiet.stream('q1', ['Hello ', 'there'], summary());
     await sleep(80);
     assert.match(quiet.doc.querySelector('[data-turn="q1"] .answer')!.textContent!, /Hello there/);
-    assert.deepEqual(quiet.posted.filter((m) => m.type === 'rendered'), [], 'no render reports outside test mode');
+    assert.deepEqual(
+      quiet.posted.filter((m) => m.type === 'rendered'),
+      [],
+      'no render reports outside test mode',
+    );
     quiet.close();
     const tested = new Panel();
     tested.send({ type: 'init', data: initData() });
@@ -119,9 +155,16 @@ describe('generation webview', function () {
     data.conversations = [{ id: 'c0', title: 'Older chat', updated: 0 }];
     p.send({ type: 'init', data });
     const header = p.doc.querySelector('header')!;
-    assert.deepEqual([...header.children].map((c) => c.tagName), ['SELECT', 'DIV'], 'one picker and one menu, nothing else in the row');
+    assert.deepEqual(
+      [...header.children].map((c) => c.tagName),
+      ['SELECT', 'DIV'],
+      'one picker and one menu, nothing else in the row',
+    );
     const picker = p.doc.querySelector('[data-testid="conversation-picker"]') as HTMLSelectElement;
-    assert.deepEqual([...picker.options].map((o) => o.textContent), ['New chat', 'Older chat']);
+    assert.deepEqual(
+      [...picker.options].map((o) => o.textContent),
+      ['New chat', 'Older chat'],
+    );
     const trigger = p.doc.querySelector('[data-testid="conversation-actions"]') as HTMLButtonElement;
     assert.equal(trigger.getAttribute('aria-label'), 'Conversation actions');
     const menu = p.doc.querySelector('[role="menu"]') as HTMLElement;
@@ -155,7 +198,10 @@ describe('generation webview', function () {
     p.stream('t2', ['Here:\n\n```ts\nconst a = 1;\n```\n'], summary());
     await sleep(60);
     const buttons = [...p.doc.querySelectorAll('[data-turn="t2"] .code-actions button')] as HTMLButtonElement[];
-    assert.deepEqual(buttons.map((b) => b.textContent), ['Copy', 'Insert', 'New file']);
+    assert.deepEqual(
+      buttons.map((b) => b.textContent),
+      ['Copy', 'Insert', 'New file'],
+    );
     buttons[0].click();
     buttons[1].click();
     buttons[2].click();
@@ -170,19 +216,41 @@ describe('generation webview', function () {
   it('shows block reasons, finish reasons, safety, citations, usage and function-call approval', async () => {
     const p = new Panel();
     p.send({ type: 'init', data: initData() });
-    p.stream('b', [], summary({
-      state: 'blocked',
-      block: { reason: 'SAFETY', label: 'Prompt blocked: SAFETY', meaning: 'blocked for safety', advice: 'rephrase', warning: true },
-      promptRatings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'HIGH', blocked: true }],
-    }));
-    p.stream('r', ['Some cited text here.'], summary({
-      finish: { reason: 'RECITATION', label: 'Stopped for recitation', meaning: 'm', advice: 'a', warning: true },
-      citations: [{ n: 1, uri: 'https://example.com/src', license: 'mit', text: 'cited text', start: 5, end: 15 }],
-      usage: { prompt: 3, candidates: 5, total: 8 },
-      modelVersion: 'gemini-x',
-    }));
-    p.stream('f', [], summary({ state: 'awaitingApproval', functionCalls: [{ name: 'list_workspace_files', args: {} }] }));
-    p.stream('e', [], summary({ finish: { reason: 'STOP', label: 'Finished', meaning: 'natural stop', warning: false } }));
+    p.stream(
+      'b',
+      [],
+      summary({
+        state: 'blocked',
+        block: {
+          reason: 'SAFETY',
+          label: 'Prompt blocked: SAFETY',
+          meaning: 'blocked for safety',
+          advice: 'rephrase',
+          warning: true,
+        },
+        promptRatings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'HIGH', blocked: true }],
+      }),
+    );
+    p.stream(
+      'r',
+      ['Some cited text here.'],
+      summary({
+        finish: { reason: 'RECITATION', label: 'Stopped for recitation', meaning: 'm', advice: 'a', warning: true },
+        citations: [{ n: 1, uri: 'https://example.com/src', license: 'mit', text: 'cited text', start: 5, end: 15 }],
+        usage: { prompt: 3, candidates: 5, total: 8 },
+        modelVersion: 'gemini-x',
+      }),
+    );
+    p.stream(
+      'f',
+      [],
+      summary({ state: 'awaitingApproval', functionCalls: [{ name: 'list_workspace_files', args: {} }] }),
+    );
+    p.stream(
+      'e',
+      [],
+      summary({ finish: { reason: 'STOP', label: 'Finished', meaning: 'natural stop', warning: false } }),
+    );
     await sleep(60);
     const b = p.doc.querySelector('[data-turn="b"]')!;
     assert.match(b.textContent!, /Prompt blocked: SAFETY/);
@@ -191,21 +259,53 @@ describe('generation webview', function () {
     assert.match(r.textContent!, /Stopped for recitation/);
     assert.equal(r.querySelector('.citations a')!.getAttribute('href'), 'https://example.com/src');
     assert.equal(r.querySelector('.cited')!.textContent, 'cited text');
-    assert.equal(r.querySelector('.answer mark[data-citation="1"]')!.textContent, 'cited text', 'the passage is marked in the reply');
+    assert.equal(
+      r.querySelector('.answer mark[data-citation="1"]')!.textContent,
+      'cited text',
+      'the passage is marked in the reply',
+    );
     const before = p.posted.length;
     (r.querySelector('.answer .citation-ref a') as HTMLElement).click();
     assert.equal(p.posted.length, before, 'the [1] link stays in the panel instead of opening a URL');
-    assert.ok(r.querySelector('.citations li[data-source="1"]')!.classList.contains('flash'), 'the source entry is shown');
+    assert.ok(
+      r.querySelector('.citations li[data-source="1"]')!.classList.contains('flash'),
+      'the source entry is shown',
+    );
     (r.querySelector('.citations li[data-source="1"] .show-passage') as HTMLElement).click();
-    assert.ok(r.querySelector('.answer mark[data-citation="1"]')!.classList.contains('flash'), 'the source entry leads back to its passage');
-    assert.equal(p.acks('r').pop()!.visibleText.trim(), 'Some cited text here.', 'reference numbers are not part of the reply text');
+    assert.ok(
+      r.querySelector('.answer mark[data-citation="1"]')!.classList.contains('flash'),
+      'the source entry leads back to its passage',
+    );
+    assert.equal(
+      p.acks('r').pop()!.visibleText.trim(),
+      'Some cited text here.',
+      'reference numbers are not part of the reply text',
+    );
     assert.match(r.querySelector('.meta')!.textContent!, /prompt 3 · reply 5 · total 8 · model gemini-x/);
-    const run = [...p.doc.querySelectorAll('[data-turn="f"] .call button')].find((x) => x.textContent === 'Run') as HTMLButtonElement;
+    const run = [...p.doc.querySelectorAll('[data-turn="f"] .call button')].find(
+      (x) => x.textContent === 'Run',
+    ) as HTMLButtonElement;
     run.click();
     assert.deepEqual(p.posted[p.posted.length - 1], { type: 'decideCall', turnId: 'f', approve: true });
-    assert.ok(p.acks('b').pop()!.notices.some((n) => n.includes('Prompt blocked: SAFETY')));
-    assert.ok(p.acks('e').pop()!.notices.some((n) => n.startsWith('Empty reply — The model ended with STOP without any text.')), 'an empty STOP is explained, not silent');
-    assert.ok(!p.acks('r').pop()!.notices.some((n) => n.startsWith('Empty reply')));
+    assert.ok(
+      p
+        .acks('b')
+        .pop()!
+        .notices.some((n) => n.includes('Prompt blocked: SAFETY')),
+    );
+    assert.ok(
+      p
+        .acks('e')
+        .pop()!
+        .notices.some((n) => n.startsWith('Empty reply — The model ended with STOP without any text.')),
+      'an empty STOP is explained, not silent',
+    );
+    assert.ok(
+      !p
+        .acks('r')
+        .pop()!
+        .notices.some((n) => n.startsWith('Empty reply')),
+    );
     p.close();
   });
 
@@ -213,8 +313,22 @@ describe('generation webview', function () {
     const p = new Panel();
     p.send({ type: 'init', data: initData() });
     // Token-sized pieces, a paragraph every 20: the shape of a long streamed answer.
-    const pieces = Array.from({ length: 2000 }, (_, i) => `w${i + 1}${i % 20 === 19 ? '.\n\n' : i % 7 === 3 ? ' **bold**' : ''} `);
-    p.send({ type: 'turnStart', turn: { id: 'big', prompt: 'q', kind: 'prompt', model: 'm', text: '', thoughts: '', summary: summary({ state: 'streaming' }) } });
+    const pieces = Array.from(
+      { length: 2000 },
+      (_, i) => `w${i + 1}${i % 20 === 19 ? '.\n\n' : i % 7 === 3 ? ' **bold**' : ''} `,
+    );
+    p.send({
+      type: 'turnStart',
+      turn: {
+        id: 'big',
+        prompt: 'q',
+        kind: 'prompt',
+        model: 'm',
+        text: '',
+        thoughts: '',
+        summary: summary({ state: 'streaming' }),
+      },
+    });
     for (let i = 0; i < pieces.length; i++) {
       p.send({ type: 'delta', turnId: 'big', text: pieces[i], thought: '' });
       if (i % 100 === 99) await sleep(45);

@@ -42,7 +42,14 @@ describe('package.json contributions', () => {
   it('rejects a command id declared twice', async () => {
     const { mergeContributes } = await script();
     const frag = { commands: [{ command: 'apiWorkbench.x', title: 'X' }] };
-    assert.throws(() => mergeContributes([{ file: 'a', data: frag }, { file: 'b', data: frag }]), /duplicate command "apiWorkbench.x"/);
+    assert.throws(
+      () =>
+        mergeContributes([
+          { file: 'a', data: frag },
+          { file: 'b', data: frag },
+        ]),
+      /duplicate command "apiWorkbench.x"/,
+    );
   });
 
   it('follow VS Code conventions: category, markdownDescription, lazy activation', () => {
@@ -59,6 +66,7 @@ describe('package.json contributions', () => {
       }
     }
     const containerViews = pkg.contributes.views.apiWorkbench.map((v) => v.id);
-    for (const id of ['apiWorkbench.storage', 'apiWorkbench.directory', 'apiWorkbench.generation']) assert.ok(containerViews.includes(id), `${id} in the container`);
+    for (const id of ['apiWorkbench.storage', 'apiWorkbench.directory', 'apiWorkbench.generation'])
+      assert.ok(containerViews.includes(id), `${id} in the container`);
   });
 });

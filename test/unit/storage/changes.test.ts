@@ -14,7 +14,8 @@ describe('storage change feed: polling, push notifications, targeted tree refres
   });
   after(async () => sb.close());
 
-  const id = async (title: string) => (await client.listFiles({ q: `title = '${title}'`, fields: 'items(id)' })).items![0].id!;
+  const id = async (title: string) =>
+    (await client.listFiles({ q: `title = '${title}'`, fields: 'items(id)' })).items![0].id!;
 
   it('reports only what changed since the last poll, with old and new parents of moved files', async () => {
     const feed = new ChangeFeed(client);
@@ -27,7 +28,11 @@ describe('storage change feed: polling, push notifications, targeted tree refres
     assert.deepEqual(first.parentIds, [projects]);
     await client.call('files.patch', { fileId: notes, addParents: archive, removeParents: projects }, {});
     const moved = await feed.poll();
-    assert.deepEqual(moved.parentIds.sort(), [archive, projects].sort(), 'both the folder it left and the one it joined');
+    assert.deepEqual(
+      moved.parentIds.sort(),
+      [archive, projects].sort(),
+      'both the folder it left and the one it joined',
+    );
     assert.equal((await feed.poll()).changes.length, 0, 'the next poll starts after the last change');
     await client.call('files.patch', { fileId: notes, addParents: projects, removeParents: archive }, {});
   });
@@ -38,7 +43,10 @@ describe('storage change feed: polling, push notifications, targeted tree refres
     const made: string[] = [];
     for (let i = 0; i < 7; i++) made.push((await client.call('files.insert', {}, { title: `batch-${i}` })).id!);
     // 500 per page in the feed; force small pages through the server's own paging instead.
-    const list = await client.call('changes.list', { pageToken: String(Number(await client.startPageToken()) - 7), maxResults: 3 });
+    const list = await client.call('changes.list', {
+      pageToken: String(Number(await client.startPageToken()) - 7),
+      maxResults: 3,
+    });
     assert.equal(list.items!.length, 3);
     assert.ok(list.nextPageToken);
     const batch = await feed.poll();

@@ -38,12 +38,23 @@ describe('storage client against the sandbox', () => {
       const body = JSON.parse(await res.text());
       body.items = calls === 1 ? [] : body.items.slice(0, 1);
       const text = JSON.stringify(body);
-      return { status: 200, ok: true, statusText: 'OK', headers: res.headers, text: async () => text, arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer, body: null };
+      return {
+        status: 200,
+        ok: true,
+        statusText: 'OK',
+        headers: res.headers,
+        text: async () => text,
+        arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer,
+        body: null,
+      };
     };
     const c = new StorageClient({ baseUrl: sb.storage, auth: { token: () => sb.accessToken }, fetch: fetchImpl });
     const all = await c.listFolder(photos, { pageSize: 100 });
     assert.ok(calls >= 3);
-    assert.ok(all.length > 0 && all.length < SEED_PHOTO_COUNT, 'items dropped by the fake pages are gone, the rest arrive');
+    assert.ok(
+      all.length > 0 && all.length < SEED_PHOTO_COUNT,
+      'items dropped by the fake pages are gone, the rest arrive',
+    );
     assert.equal(all.at(-1)!.title, `IMG_${String(SEED_PHOTO_COUNT).padStart(4, '0')}.jpg`, 'reached the last page');
   });
 
@@ -71,20 +82,36 @@ describe('storage client against the sandbox', () => {
     let refreshes = 0;
     const c = new StorageClient({
       baseUrl: sb.storage,
-      auth: { token: () => token, refresh: async () => { refreshes++; token = sb.accessToken; return true; } },
+      auth: {
+        token: () => token,
+        refresh: async () => {
+          refreshes++;
+          token = sb.accessToken;
+          return true;
+        },
+      },
     });
     const about = await c.about('user(emailAddress)');
     assert.equal(about.user?.emailAddress, 'sandbox.user@example.com');
     assert.equal(refreshes, 1);
-    const signedOut = new StorageClient({ baseUrl: sb.storage, auth: { token: () => 'bad', refresh: async () => false } });
-    await assert.rejects(signedOut.about(), (e: unknown) => e instanceof StorageError && e.action === 'signIn' && /Sign in/.test(e.message));
+    const signedOut = new StorageClient({
+      baseUrl: sb.storage,
+      auth: { token: () => 'bad', refresh: async () => false },
+    });
+    await assert.rejects(
+      signedOut.about(),
+      (e: unknown) => e instanceof StorageError && e.action === 'signIn' && /Sign in/.test(e.message),
+    );
   });
 
   it('retries rate limits and 5xx with growing, jittered delays', async () => {
     const headersFor = (instr: string) => ({ 'x-goog-emulator-instructions': instr });
     for (const instr of ['return-503', 'return-429', 'return-403']) {
       sleeps.length = 0;
-      await assert.rejects(client.call('about.get', {}, undefined, { headers: headersFor(instr) }), (e: unknown) => e instanceof StorageError && e.retryable);
+      await assert.rejects(
+        client.call('about.get', {}, undefined, { headers: headersFor(instr) }),
+        (e: unknown) => e instanceof StorageError && e.retryable,
+      );
       assert.equal(sleeps.length, 5, `${instr}: five retries`);
       for (let i = 1; i < sleeps.length; i++) assert.ok(sleeps[i] >= sleeps[i - 1], 'delays grow');
     }
@@ -93,7 +120,12 @@ describe('storage client against the sandbox', () => {
     const control = await nodeFetch(`${sb.storage}/store/v2/__sandbox/faults`, {
       method: 'POST',
       headers: { authorization: `Bearer ${sb.accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ queued: [{ kind: 'status', status: 503 }, { kind: 'rateLimit', status: 403 }] }),
+      body: JSON.stringify({
+        queued: [
+          { kind: 'status', status: 503 },
+          { kind: 'rateLimit', status: 403 },
+        ],
+      }),
     });
     assert.equal(control.status, 200);
     const about = await client.about('rootFolderId');

@@ -8,7 +8,21 @@ import { sharedData, sharedSpecification } from '../../support/sharedData';
 const DOC_PATH = path.join(__dirname, '../../../schemas/store.v2.json');
 const doc = JSON.parse(fs.readFileSync(DOC_PATH, 'utf8')) as StoreDescription;
 
-interface Method { id: string; path: string; httpMethod: string; parameters: Record<string, { location?: string; required?: boolean; type?: string; enum?: string[]; enumDescriptions?: string[] }>; parameterOrder: string[]; scopes: string[]; request?: { $ref: string }; response?: { $ref: string }; supportsMediaUpload?: boolean; mediaUpload?: { protocols: Record<string, { path: string }> } }
+interface Method {
+  id: string;
+  path: string;
+  httpMethod: string;
+  parameters: Record<
+    string,
+    { location?: string; required?: boolean; type?: string; enum?: string[]; enumDescriptions?: string[] }
+  >;
+  parameterOrder: string[];
+  scopes: string[];
+  request?: { $ref: string };
+  response?: { $ref: string };
+  supportsMediaUpload?: boolean;
+  mediaUpload?: { protocols: Record<string, { path: string }> };
+}
 interface StoreDescription {
   kind: string;
   servicePath: string;
@@ -20,7 +34,11 @@ const methods: Method[] = Object.values(doc.resources).flatMap((r) => Object.val
 
 describe('schemas/store.v2.json (our description of the storage API)', () => {
   it('describes exactly the operations of spec §4.2 with their verbs and paths', () => {
-    const rows = [...fs.readFileSync(sharedSpecification(), 'utf8').matchAll(/^\| (\w+) \| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \/store\/v2\/(\S+)/gm)];
+    const rows = [
+      ...fs
+        .readFileSync(sharedSpecification(), 'utf8')
+        .matchAll(/^\| (\w+) \| (\w+) \| (GET|POST|PUT|PATCH|DELETE) \/store\/v2\/(\S+)/gm),
+    ];
     assert.equal(rows.length, 69);
     const byId = new Map(methods.map((m) => [m.id, m]));
     for (const [, res, op, verb, p] of rows) {
@@ -30,7 +48,21 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
       assert.equal(m.path, p, m.id);
     }
     assert.equal(methods.length, rows.length);
-    assert.deepEqual(Object.keys(doc.resources).sort(), ['about', 'apps', 'changes', 'channels', 'children', 'comments', 'drives', 'files', 'parents', 'permissions', 'properties', 'replies', 'revisions']);
+    assert.deepEqual(Object.keys(doc.resources).sort(), [
+      'about',
+      'apps',
+      'changes',
+      'channels',
+      'children',
+      'comments',
+      'drives',
+      'files',
+      'parents',
+      'permissions',
+      'properties',
+      'replies',
+      'revisions',
+    ]);
   });
 
   it('resolves under /store/v2 and uploads under /upload/store/v2', () => {
@@ -40,7 +72,10 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
     assert.equal(insert.mediaUpload!.protocols.simple.path, '/upload/store/v2/files');
     const ops = defaultOperations();
     assert.equal(ops.uploadPath, 'upload/store/v2/');
-    assert.deepEqual(ops.resolve(ops.get('replies.get'), { fileId: 'f 1', commentId: 'c', replyId: 'r', fields: 'content' }), { path: 'files/f%201/comments/c/replies/r', query: { fields: 'content' } });
+    assert.deepEqual(
+      ops.resolve(ops.get('replies.get'), { fileId: 'f 1', commentId: 'c', replyId: 'r', fields: 'content' }),
+      { path: 'files/f%201/comments/c/replies/r', query: { fields: 'content' } },
+    );
     assert.throws(() => ops.resolve(ops.get('files.export'), { fileId: 'x' }), /needs mimeType/);
   });
 
@@ -61,11 +96,17 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
     for (const m of methods) {
       if (ids.has(m.id)) errors.push(`duplicate ${m.id}`);
       ids.add(m.id);
-      const required = Object.entries(m.parameters).filter(([, p]) => p.required).map(([n]) => n).sort();
-      if (JSON.stringify([...m.parameterOrder].sort()) !== JSON.stringify(required)) errors.push(`${m.id}: parameterOrder ${m.parameterOrder.join(',')} vs required ${required.join(',')}`);
-      for (const [, v] of m.path.matchAll(/\{\+?([^}]+)\}/g)) if (m.parameters[v]?.location !== 'path') errors.push(`${m.id}: {${v}} is not a path parameter`);
+      const required = Object.entries(m.parameters)
+        .filter(([, p]) => p.required)
+        .map(([n]) => n)
+        .sort();
+      if (JSON.stringify([...m.parameterOrder].sort()) !== JSON.stringify(required))
+        errors.push(`${m.id}: parameterOrder ${m.parameterOrder.join(',')} vs required ${required.join(',')}`);
+      for (const [, v] of m.path.matchAll(/\{\+?([^}]+)\}/g))
+        if (m.parameters[v]?.location !== 'path') errors.push(`${m.id}: {${v}} is not a path parameter`);
       for (const [n, p] of Object.entries(m.parameters)) {
-        if (p.location === 'path' && (!p.required || !m.path.includes(`{${n}}`))) errors.push(`${m.id}: path parameter ${n}`);
+        if (p.location === 'path' && (!p.required || !m.path.includes(`{${n}}`)))
+          errors.push(`${m.id}: path parameter ${n}`);
         if (p.enum && p.enum.length !== p.enumDescriptions?.length) errors.push(`${m.id}: enumDescriptions of ${n}`);
       }
       if (m.scopes.length === 0) errors.push(`${m.id}: no scopes`);
@@ -75,7 +116,7 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
     assert.deepEqual(errors, []);
   });
 
-  it('has its own prose, not the Drive document\'s', () => {
+  it("has its own prose, not the Drive document's", () => {
     const drivePath = sharedData('discovery', 'drive.v2.json');
     const drive: unknown = JSON.parse(fs.readFileSync(drivePath, 'utf8'));
     const theirs = new Set<string>();
@@ -104,7 +145,10 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
   it('gets no diagnostics from our discovery language service', async () => {
     const { analyzeText } = await import('../../../src/discovery/core');
     const analysis = analyzeText(fs.readFileSync(DOC_PATH, 'utf8'));
-    assert.deepEqual(analysis.diagnostics.map((d) => `${d.severity} ${d.code}: ${d.message}`), []);
+    assert.deepEqual(
+      analysis.diagnostics.map((d) => `${d.severity} ${d.code}: ${d.message}`),
+      [],
+    );
   });
 
   it('the typed operation map covers every operation of the document', () => {
@@ -112,7 +156,22 @@ describe('schemas/store.v2.json (our description of the storage API)', () => {
   });
 
   it('drives the client from another description document (its servicePath)', () => {
-    const other = new OperationTable({ rootUrl: 'https://example.com/', servicePath: 'drive/v2/', resources: { files: { methods: { get: { httpMethod: 'GET', path: 'files/{fileId}', parameters: { fileId: { location: 'path', required: true } }, parameterOrder: ['fileId'] } } } } });
+    const other = new OperationTable({
+      rootUrl: 'https://example.com/',
+      servicePath: 'drive/v2/',
+      resources: {
+        files: {
+          methods: {
+            get: {
+              httpMethod: 'GET',
+              path: 'files/{fileId}',
+              parameters: { fileId: { location: 'path', required: true } },
+              parameterOrder: ['fileId'],
+            },
+          },
+        },
+      },
+    });
     assert.equal(other.servicePath, 'drive/v2/');
     assert.equal(other.uploadPath, 'upload/drive/v2/');
     assert.equal(other.resolve(other.get('drive.files.get'), { fileId: 'a' }).path, 'files/a');

@@ -29,7 +29,10 @@ describe('storage emulator: Drive v2 fidelity details', () => {
     const inserted = await h.call('POST', '/store/v2/files', { body: { title: 'p.txt', mimeType: 'text/plain' } });
     assert.equal(inserted.status, 200);
     assert.equal('permissions' in inserted.json, false);
-    const uploaded = await h.call('POST', '/upload/store/v2/files?uploadType=media', { raw: 'x', headers: { 'content-type': 'text/plain' } });
+    const uploaded = await h.call('POST', '/upload/store/v2/files?uploadType=media', {
+      raw: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal('permissions' in uploaded.json, false);
     const copied = await h.call('POST', `/store/v2/files/${inserted.json.id}/copy`, { body: { title: 'p copy.txt' } });
     assert.equal('permissions' in copied.json, false);
@@ -45,10 +48,15 @@ describe('storage emulator: Drive v2 fidelity details', () => {
 
   it("permissions.list returns an 'anyone' permission first, before the owner", async () => {
     const f = (await h.call('POST', '/store/v2/files', { body: { title: 'shared.txt', mimeType: 'text/plain' } })).json;
-    const ins = await h.call('POST', `/store/v2/files/${f.id}/permissions`, { body: { type: 'anyone', role: 'reader' } });
+    const ins = await h.call('POST', `/store/v2/files/${f.id}/permissions`, {
+      body: { type: 'anyone', role: 'reader' },
+    });
     assert.equal(ins.status, 200, ins.text);
     const list = await h.call('GET', `/store/v2/files/${f.id}/permissions`);
-    assert.deepEqual(list.json.items.map((p: { type: string; role: string }) => `${p.type}:${p.role}`), ['anyone:reader', 'user:owner']);
+    assert.deepEqual(
+      list.json.items.map((p: { type: string; role: string }) => `${p.type}:${p.role}`),
+      ['anyone:reader', 'user:owner'],
+    );
   });
 
   it('a converted document exported as text/plain starts with a UTF-8 BOM', async () => {
@@ -57,7 +65,9 @@ describe('storage emulator: Drive v2 fidelity details', () => {
       headers: { 'content-type': 'multipart/related; boundary=x' },
     });
     assert.equal(converted.json.mimeType, 'application/vnd.google-apps.document');
-    const res = await fetch(`${h.origin}/store/v2/files/${converted.json.id}/export?mimeType=text/plain`, { headers: { authorization: `Bearer ${h.token}` } });
+    const res = await fetch(`${h.origin}/store/v2/files/${converted.json.id}/export?mimeType=text/plain`, {
+      headers: { authorization: `Bearer ${h.token}` },
+    });
     const bytes = Buffer.from(await res.arrayBuffer());
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
     assert.equal(bytes.subarray(3).toString('utf8'), 'Hello BOM');

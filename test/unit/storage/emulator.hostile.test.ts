@@ -14,23 +14,31 @@ interface Answer {
 }
 
 /** Raw node:http request, so Host and malformed paths go out exactly as written. */
-function raw(origin: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Answer> {
+function raw(
+  origin: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<Answer> {
   const u = new URL(origin);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method, path, headers: opts.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: any;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, method, path, headers: opts.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
     req.on('error', reject);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
@@ -54,7 +62,11 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
   after(() => sb.close());
 
   it('bad % escapes in ids → 400', async () => {
-    for (const path of ['/store/v2/files/%E0%A4%A', '/store/v2/files/%ZZ/children', '/store/v2/files/root/permissions/%C3']) {
+    for (const path of [
+      '/store/v2/files/%E0%A4%A',
+      '/store/v2/files/%ZZ/children',
+      '/store/v2/files/root/permissions/%C3',
+    ]) {
       assertDriveError(await raw(sb.url, 'GET', path, { headers: auth }), 400);
     }
   });
@@ -63,13 +75,16 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
     for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       assertDriveError(await raw(sb.url, 'GET', `/store/v2/files/${id}`, { headers: auth }), 404);
       assertDriveError(await raw(sb.url, 'GET', `/store/v2/drives/${id}`, { headers: auth }), 404);
-      const child = await raw(sb.url, 'POST', '/store/v2/files/root/children', { headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
+      const child = await raw(sb.url, 'POST', '/store/v2/files/root/children', {
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ id }),
+      });
       assertDriveError(child, 404);
     }
   });
 
   it('q terms named constructor / __proto__ → 400 invalid query', async () => {
-    for (const q of ["constructor = 'x'", "__proto__ = 'x'", "toString contains 'x'", "valueOf = true"]) {
+    for (const q of ["constructor = 'x'", "__proto__ = 'x'", "toString contains 'x'", 'valueOf = true']) {
       const a = await raw(sb.url, 'GET', `/store/v2/files?q=${encodeURIComponent(q)}`, { headers: auth });
       assertDriveError(a, 400);
       assert.equal(a.json.error.errors[0].location, 'q');
@@ -77,7 +92,11 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
   });
 
   it('members of the wrong type → 400 naming the member', async () => {
-    const post = (path: string, body: unknown) => raw(sb.url, 'POST', path, { headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      raw(sb.url, 'POST', path, {
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const cases: [string, unknown, string][] = [
       ['/store/v2/files', { title: 'x', parents: 'abc' }, 'parents'],
       ['/store/v2/files', { title: 'x', parents: [5] }, 'parents[0]'],
@@ -101,10 +120,14 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
 
   it('a metadata body over 64 MiB → 413 (storage), and 413 for the generation emulator too', async () => {
     const big = 64 * 1024 * 1024 + 1;
-    const storage = await raw(sb.url, 'POST', '/store/v2/files', { headers: { ...auth, 'content-type': 'application/json', 'content-length': String(big) } }).catch((e: Error) => e);
+    const storage = await raw(sb.url, 'POST', '/store/v2/files', {
+      headers: { ...auth, 'content-type': 'application/json', 'content-length': String(big) },
+    }).catch((e: Error) => e);
     assert.ok(!(storage instanceof Error), String(storage));
     assertDriveError(storage as Answer, 413);
-    const gen = await raw(sb.url, 'POST', `/v1beta/models/gemini-2.5-flash:generateContent?key=${sb.apiKey}`, { headers: { 'content-type': 'application/json', 'content-length': String(big) } }).catch((e: Error) => e);
+    const gen = await raw(sb.url, 'POST', `/v1beta/models/gemini-2.5-flash:generateContent?key=${sb.apiKey}`, {
+      headers: { 'content-type': 'application/json', 'content-length': String(big) },
+    }).catch((e: Error) => e);
     assert.ok(!(gen instanceof Error), String(gen));
     assert.equal((gen as Answer).status, 413, (gen as Answer).text);
     assert.equal((gen as Answer).json.error.code, 413);
@@ -113,11 +136,23 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
   it('a streamed (chunked) JSON body over 64 MiB → 413 without holding it all', async () => {
     const u = new URL(sb.url);
     const answer = await new Promise<Answer>((resolve, reject) => {
-      const req = http.request({ host: u.hostname, port: u.port, method: 'PATCH', path: '/store/v2/files/root', headers: { ...auth, 'content-type': 'application/json' }, agent: false }, (res) => {
-        let text = '';
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: JSON.parse(text) }));
-      });
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          method: 'PATCH',
+          path: '/store/v2/files/root',
+          headers: { ...auth, 'content-type': 'application/json' },
+          agent: false,
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: JSON.parse(text) }),
+          );
+        },
+      );
       req.on('error', reject);
       const chunk = Buffer.alloc(1024 * 1024, 0x20);
       let sent = 0;
@@ -144,8 +179,16 @@ describe('sandbox server: Host header check (DNS rebinding)', () => {
 
   it('answers loopback names on its port, and configured names', async () => {
     const port = new URL(sb.url).port;
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`, `workbench.test:${port}`]) {
-      const a = await raw(sb.url, 'GET', '/store/v2/about?fields=kind', { headers: { host, authorization: `Bearer ${sb.accessToken}` } });
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `[::1]:${port}`,
+      `workbench.test:${port}`,
+    ]) {
+      const a = await raw(sb.url, 'GET', '/store/v2/about?fields=kind', {
+        headers: { host, authorization: `Bearer ${sb.accessToken}` },
+      });
       assert.equal(a.status, 200, `${host}: ${a.text}`);
     }
   });
@@ -153,7 +196,9 @@ describe('sandbox server: Host header check (DNS rebinding)', () => {
   it('refuses any other Host with 421 and a clear body', async () => {
     const port = new URL(sb.url).port;
     for (const host of [`evil.example:${port}`, 'localhost:1', `127.0.0.1.evil.example:${port}`]) {
-      const a = await raw(sb.url, 'GET', '/store/v2/about', { headers: { host, authorization: `Bearer ${sb.accessToken}` } });
+      const a = await raw(sb.url, 'GET', '/store/v2/about', {
+        headers: { host, authorization: `Bearer ${sb.accessToken}` },
+      });
       assert.equal(a.status, 421, `${host}: ${a.text}`);
       assert.match(a.json.error.message, /Host header/);
       assert.equal(a.json.error.code, 421);
@@ -172,15 +217,24 @@ describe('sandbox storage: upload sessions are bound to the token that opened th
   after(() => h.close());
 
   it('a chunk without a token → 401; with another valid token → 404; with its own → stored', async () => {
-    const open = await h.call('POST', '/upload/store/v2/files?uploadType=resumable', { body: { title: 'bound.txt' }, headers: { 'x-upload-content-type': 'text/plain' } });
+    const open = await h.call('POST', '/upload/store/v2/files?uploadType=resumable', {
+      body: { title: 'bound.txt' },
+      headers: { 'x-upload-content-type': 'text/plain' },
+    });
     assert.equal(open.status, 200, open.text);
     const location = new URL(String(open.headers.get('location')));
     const session = location.pathname + location.search;
     const noToken = await raw(h.origin, 'PUT', session, { headers: { 'content-range': 'bytes 0-4/5' }, body: 'hello' });
     assertDriveError(noToken, 401);
-    const foreign = await raw(h.origin, 'PUT', session, { headers: { authorization: 'Bearer second-client-token', 'content-range': 'bytes 0-4/5' }, body: 'hello' });
+    const foreign = await raw(h.origin, 'PUT', session, {
+      headers: { authorization: 'Bearer second-client-token', 'content-range': 'bytes 0-4/5' },
+      body: 'hello',
+    });
     assertDriveError(foreign, 404);
-    const own = await raw(h.origin, 'PUT', session, { headers: { authorization: `Bearer ${h.token}`, 'content-range': 'bytes 0-4/5' }, body: 'hello' });
+    const own = await raw(h.origin, 'PUT', session, {
+      headers: { authorization: `Bearer ${h.token}`, 'content-range': 'bytes 0-4/5' },
+      body: 'hello',
+    });
     assert.equal(own.status, 201, own.text);
     assert.equal(own.json.title, 'bound.txt');
   });
@@ -195,10 +249,19 @@ describe('sandbox server: keep-alive like a real front end, clean close', () => 
     const u = new URL(sb.url);
     const get = () =>
       new Promise<boolean>((resolve, reject) => {
-        const req = http.request({ host: u.hostname, port: u.port, path: '/store/v2/about?fields=kind', agent, headers: { authorization: `Bearer ${sb.accessToken}` } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(req.reusedSocket));
-        });
+        const req = http.request(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: '/store/v2/about?fields=kind',
+            agent,
+            headers: { authorization: `Bearer ${sb.accessToken}` },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(req.reusedSocket));
+          },
+        );
         req.on('error', reject);
         req.end();
       });

@@ -9,14 +9,32 @@ import { createHash } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 
 /** Sends `chunks` chunks of `chunk` as one request body, calling `midway` after half of them. */
-function streamUpload(origin: string, method: string, pathAndQuery: string, headers: Record<string, string>, chunk: Buffer, chunks: number, midway?: () => Promise<void>): Promise<{ status: number; text: string }> {
+function streamUpload(
+  origin: string,
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  chunk: Buffer,
+  chunks: number,
+  midway?: () => Promise<void>,
+): Promise<{ status: number; text: string }> {
   const u = new URL(origin);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method, path: pathAndQuery, headers: { ...headers, 'content-length': String(chunk.length * chunks) }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path: pathAndQuery,
+        headers: { ...headers, 'content-length': String(chunk.length * chunks) },
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     let sent = 0;
     const pump = (): void => {
@@ -64,7 +82,14 @@ describe('sandbox storage uploads: streamed to the blob store', () => {
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-    const up = await streamUpload(sb.url, 'POST', '/upload/store/v2/files?uploadType=media', { ...auth, 'content-type': 'application/octet-stream' }, chunk, count);
+    const up = await streamUpload(
+      sb.url,
+      'POST',
+      '/upload/store/v2/files?uploadType=media',
+      { ...auth, 'content-type': 'application/octet-stream' },
+      chunk,
+      count,
+    );
     clearInterval(sampler);
     assert.equal(up.status, 200, up.text);
     const file = JSON.parse(up.text);
@@ -87,32 +112,52 @@ describe('sandbox storage uploads: streamed to the blob store', () => {
     }
     assert.equal(size, count * chunk.length);
     assert.equal(got.digest('hex'), md5);
-    const ranged = await fetch(`${sb.url}/store/v2/files/${file.id}?alt=media`, { headers: { ...auth, range: 'bytes=1048576-1048579' } });
+    const ranged = await fetch(`${sb.url}/store/v2/files/${file.id}?alt=media`, {
+      headers: { ...auth, range: 'bytes=1048576-1048579' },
+    });
     assert.equal(ranged.status, 206);
     assert.deepEqual([...Buffer.from(await ranged.arrayBuffer())], [...chunk.subarray(0, 4)]);
   });
 
   it('a multipart upload streams its media part (binary-safe, with boundary-like bytes inside)', async () => {
-    const media = Buffer.concat([Buffer.from('\r\n--notTheBoundary\r\n'), Buffer.alloc(3 * 1024 * 1024, 7), Buffer.from('--b\r')]);
+    const media = Buffer.concat([
+      Buffer.from('\r\n--notTheBoundary\r\n'),
+      Buffer.alloc(3 * 1024 * 1024, 7),
+      Buffer.from('--b\r'),
+    ]);
     const body = Buffer.concat([
-      Buffer.from('--b1\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n{"title":"multi.bin"}\r\n--b1\r\nContent-Type: application/x-test\r\n\r\n'),
+      Buffer.from(
+        '--b1\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n{"title":"multi.bin"}\r\n--b1\r\nContent-Type: application/x-test\r\n\r\n',
+      ),
       media,
       Buffer.from('\r\n--b1--\r\n'),
     ]);
-    const res = await fetch(`${sb.url}/upload/store/v2/files?uploadType=multipart`, { method: 'POST', headers: { ...auth, 'content-type': 'multipart/related; boundary=b1' }, body });
-    const file = (await res.json()) as { id: string; title: string; mimeType: string; fileSize: string; md5Checksum: string };
+    const res = await fetch(`${sb.url}/upload/store/v2/files?uploadType=multipart`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'multipart/related; boundary=b1' },
+      body,
+    });
+    const file = (await res.json()) as {
+      id: string;
+      title: string;
+      mimeType: string;
+      fileSize: string;
+      md5Checksum: string;
+    };
     assert.equal(res.status, 200, JSON.stringify(file));
     assert.equal(file.title, 'multi.bin');
     assert.equal(file.mimeType, 'application/x-test');
     assert.equal(file.fileSize, String(media.length));
     assert.equal(file.md5Checksum, createHash('md5').update(media).digest('hex'));
     const three = await fetch(`${sb.url}/upload/store/v2/files?uploadType=multipart`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'multipart/related; boundary=b1' },
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'multipart/related; boundary=b1' },
       body: '--b1\r\nContent-Type: application/json\r\n\r\n{}\r\n--b1\r\n\r\nA\r\n--b1\r\n\r\nB\r\n--b1--',
     });
     assert.equal(three.status, 400);
     const unterminated = await fetch(`${sb.url}/upload/store/v2/files?uploadType=multipart`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'multipart/related; boundary=b1' },
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'multipart/related; boundary=b1' },
       body: '--b1\r\nContent-Type: application/json\r\n\r\n{}\r\n--b1\r\n\r\nA never ends',
     });
     assert.equal(unterminated.status, 400);
@@ -129,44 +174,90 @@ describe('sandbox storage uploads: If-Match is checked when the upload commits',
   after(() => sb.close());
 
   async function newFile(title: string): Promise<{ id: string; etag: string }> {
-    const r = await fetch(`${sb.url}/upload/store/v2/files?uploadType=media`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'v1' });
+    const r = await fetch(`${sb.url}/upload/store/v2/files?uploadType=media`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: 'v1',
+    });
     const f = (await r.json()) as { id: string; etag: string };
-    const p = await fetch(`${sb.url}/store/v2/files/${f.id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+    const p = await fetch(`${sb.url}/store/v2/files/${f.id}`, {
+      method: 'PATCH',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title }),
+    });
     return (await p.json()) as { id: string; etag: string };
   }
 
   const patchDescription = (id: string, description: string) =>
-    fetch(`${sb.url}/store/v2/files/${id}`, { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ description }) }).then((r) => r.json() as Promise<{ etag: string }>);
+    fetch(`${sb.url}/store/v2/files/${id}`, {
+      method: 'PATCH',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ description }),
+    }).then((r) => r.json() as Promise<{ etag: string }>);
 
   it('media upload: a change made while the body streams in wins; the upload gets 412', async () => {
     const f = await newFile('media-race.txt');
-    const up = await streamUpload(sb.url, 'PUT', `/upload/store/v2/files/${f.id}?uploadType=media`, { ...auth, 'if-match': f.etag, 'content-type': 'text/plain' }, Buffer.alloc(256 * 1024, 0x61), 8, async () => {
-      await patchDescription(f.id, 'edited meanwhile');
-    });
+    const up = await streamUpload(
+      sb.url,
+      'PUT',
+      `/upload/store/v2/files/${f.id}?uploadType=media`,
+      { ...auth, 'if-match': f.etag, 'content-type': 'text/plain' },
+      Buffer.alloc(256 * 1024, 0x61),
+      8,
+      async () => {
+        await patchDescription(f.id, 'edited meanwhile');
+      },
+    );
     assert.equal(up.status, 412, up.text);
-    const now = (await (await fetch(`${sb.url}/store/v2/files/${f.id}`, { headers: auth })).json()) as { description: string; fileSize: string };
+    const now = (await (await fetch(`${sb.url}/store/v2/files/${f.id}`, { headers: auth })).json()) as {
+      description: string;
+      fileSize: string;
+    };
     assert.equal(now.description, 'edited meanwhile');
     assert.equal(now.fileSize, '2', 'content unchanged');
   });
 
   it('resumable upload: the etag given at the start is checked again at the last chunk', async () => {
     const f = await newFile('resumable-race.txt');
-    const init = await fetch(`${sb.url}/upload/store/v2/files/${f.id}?uploadType=resumable`, { method: 'PUT', headers: { ...auth, 'if-match': f.etag, 'content-type': 'application/json', 'x-upload-content-type': 'text/plain' }, body: '{}' });
+    const init = await fetch(`${sb.url}/upload/store/v2/files/${f.id}?uploadType=resumable`, {
+      method: 'PUT',
+      headers: {
+        ...auth,
+        'if-match': f.etag,
+        'content-type': 'application/json',
+        'x-upload-content-type': 'text/plain',
+      },
+      body: '{}',
+    });
     assert.equal(init.status, 200);
     const location = init.headers.get('location')!;
     await patchDescription(f.id, 'edited during the upload');
-    const last = await fetch(location, { method: 'PUT', headers: { ...auth, 'content-range': 'bytes 0-4/5' }, body: 'hello' });
+    const last = await fetch(location, {
+      method: 'PUT',
+      headers: { ...auth, 'content-range': 'bytes 0-4/5' },
+      body: 'hello',
+    });
     assert.equal(last.status, 412, await last.text());
     const again = await fetch(location, { method: 'PUT', headers: { ...auth, 'content-range': 'bytes */5' } });
     assert.equal(again.status, 412, 'the session keeps its answer');
-    const now = (await (await fetch(`${sb.url}/store/v2/files/${f.id}`, { headers: auth })).json()) as { description: string; fileSize: string };
+    const now = (await (await fetch(`${sb.url}/store/v2/files/${f.id}`, { headers: auth })).json()) as {
+      description: string;
+      fileSize: string;
+    };
     assert.equal(now.description, 'edited during the upload');
     assert.equal(now.fileSize, '2');
   });
 
   it('without a competing change both commit normally', async () => {
     const f = await newFile('no-race.txt');
-    const up = await streamUpload(sb.url, 'PUT', `/upload/store/v2/files/${f.id}?uploadType=media`, { ...auth, 'if-match': f.etag, 'content-type': 'text/plain' }, Buffer.from('abc'), 2);
+    const up = await streamUpload(
+      sb.url,
+      'PUT',
+      `/upload/store/v2/files/${f.id}?uploadType=media`,
+      { ...auth, 'if-match': f.etag, 'content-type': 'text/plain' },
+      Buffer.from('abc'),
+      2,
+    );
     assert.equal(up.status, 200, up.text);
     assert.equal(JSON.parse(up.text).fileSize, '6');
   });

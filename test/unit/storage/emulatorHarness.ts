@@ -12,14 +12,21 @@ export interface Harness {
   token: string;
   emulator: StorageEmulator;
   /** fetch against the emulator with the bearer token (unless `auth: false`). */
-  call(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; auth?: boolean; raw?: Buffer | string }): Promise<{ status: number; headers: Headers; json: any; text: string }>;
+  call(
+    method: string,
+    path: string,
+    init?: { body?: unknown; headers?: Record<string, string>; auth?: boolean; raw?: Buffer | string },
+  ): Promise<{ status: number; headers: Headers; json: any; text: string }>;
   close(): Promise<void>;
 }
 
 export async function startStorage(opts: { dataDir?: string; now?: () => Date } = {}): Promise<Harness> {
   const token = 'test-token-' + Math.random().toString(36).slice(2);
   let origin = '';
-  const emulator = createStorage({ apiKey: 'k', accessToken: token, origin: () => origin, dataDir: opts.dataDir }, { now: opts.now });
+  const emulator = createStorage(
+    { apiKey: 'k', accessToken: token, origin: () => origin, dataDir: opts.dataDir },
+    { now: opts.now },
+  );
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
     Promise.resolve(emulator.handle(req, res, url)).catch((e) => {
@@ -43,7 +50,11 @@ export async function startStorage(opts: { dataDir?: string; now?: () => Date } 
         headers['content-type'] ??= 'application/json';
       }
       const res = await fetch(origin + path, { method, headers, body: body as BodyInit | undefined });
-      served.push({ method: headers['x-http-method-override'] ?? method, path: new URL(origin + path).pathname, status: res.status });
+      served.push({
+        method: headers['x-http-method-override'] ?? method,
+        path: new URL(origin + path).pathname,
+        status: res.status,
+      });
       const text = await res.text();
       let json: any;
       try {

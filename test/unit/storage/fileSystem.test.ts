@@ -11,7 +11,11 @@ describe('store: file system core against the sandbox', () => {
 
   before(async () => {
     sb = await startSandbox();
-    client = new StorageClient({ baseUrl: sb.storage, auth: { token: () => sb.accessToken }, retry: { maxRetries: 0 } });
+    client = new StorageClient({
+      baseUrl: sb.storage,
+      auth: { token: () => sb.accessToken },
+      retry: { maxRetries: 0 },
+    });
   });
   after(async () => sb.close());
   beforeEach(() => (fs = new StoreFs(client, { statTtlMs: 0 })));
@@ -35,15 +39,25 @@ describe('store: file system core against the sandbox', () => {
     assert.deepEqual(await fs.readDirectory(`/${st.file.id}`), [['notes.md', 'file']]);
     await assert.rejects(fs.createDirectory(`/${st.file.id}`), code('FileExists'));
     // A file in two folders is reachable from both.
-    assert.equal((await fs.stat('/root/Reports/team-contacts.json')).file.id, (await fs.stat('/root/Projects/team-contacts.json')).file.id);
+    assert.equal(
+      (await fs.stat('/root/Reports/team-contacts.json')).file.id,
+      (await fs.stat('/root/Projects/team-contacts.json')).file.id,
+    );
     await assert.rejects(fs.stat('/root/Projects/missing.txt'), code('FileNotFound'));
     await assert.rejects(fs.readDirectory('/root/README.txt'), code('FileNotADirectory'));
 
     await fs.writeFile('/root/Projects/dup.txt', Buffer.from('one'), { create: true, overwrite: false });
-    await client.call('files.insert', {}, { title: 'dup.txt', parents: [{ id: (await fs.stat('/root/Projects')).file.id! }] });
+    await client.call(
+      'files.insert',
+      {},
+      { title: 'dup.txt', parents: [{ id: (await fs.stat('/root/Projects')).file.id! }] },
+    );
     const names = (await fs.readDirectory('/root/Projects')).map(([n]) => n).filter((n) => n.startsWith('dup'));
     assert.equal(names.length, 2);
-    assert.ok(names.every((n) => /^dup~[A-Za-z0-9_-]{6,}\.txt$/.test(n)), names.join());
+    assert.ok(
+      names.every((n) => /^dup~[A-Za-z0-9_-]{6,}\.txt$/.test(n)),
+      names.join(),
+    );
     const contents = await Promise.all(names.map((n) => fs.readFile(`/root/Projects/${n}`).then((b) => b.toString())));
     assert.deepEqual(contents.sort(), ['', 'one']);
   });
@@ -51,8 +65,15 @@ describe('store: file system core against the sandbox', () => {
   it('opens workspace documents as read-only text exports', async () => {
     const st = await fs.stat('/root/Projects/Roadmap');
     assert.equal(st.readonly, true);
-    assert.match((await fs.readFile('/root/Projects/Roadmap')).toString(), /^\uFEFFRoadmap/, 'the export as Drive sends it: UTF-8 with a BOM (VS Code opens it as such)');
-    await assert.rejects(fs.writeFile('/root/Projects/Roadmap', Buffer.from('x'), { create: false, overwrite: true }), code('NoPermissions'));
+    assert.match(
+      (await fs.readFile('/root/Projects/Roadmap')).toString(),
+      /^\uFEFFRoadmap/,
+      'the export as Drive sends it: UTF-8 with a BOM (VS Code opens it as such)',
+    );
+    await assert.rejects(
+      fs.writeFile('/root/Projects/Roadmap', Buffer.from('x'), { create: false, overwrite: true }),
+      code('NoPermissions'),
+    );
   });
 
   it('saves with If-Match and reports a conflict instead of overwriting a newer server version', async () => {
@@ -65,11 +86,14 @@ describe('store: file system core against the sandbox', () => {
     const other = new StoreFs(client, { statTtlMs: 0 });
     await other.readFile(path);
     await other.writeFile(path, Buffer.from('theirs\n'), { create: false, overwrite: true });
-    await assert.rejects(fs.writeFile(path, Buffer.from('mine\n'), { create: false, overwrite: true }), (e: unknown) => {
-      assert.ok(e instanceof StoreFsError && e.code === 'Conflict');
-      assert.equal(e.server?.id, id);
-      return true;
-    });
+    await assert.rejects(
+      fs.writeFile(path, Buffer.from('mine\n'), { create: false, overwrite: true }),
+      (e: unknown) => {
+        assert.ok(e instanceof StoreFsError && e.code === 'Conflict');
+        assert.equal(e.server?.id, id);
+        return true;
+      },
+    );
     assert.equal((await client.download(id)).toString(), 'theirs\n', 'the newer server version is intact');
     // An explicit overwrite after the user chose it.
     await fs.writeFile(path, Buffer.from('mine\n'), { create: false, overwrite: true, force: true });
@@ -79,32 +103,68 @@ describe('store: file system core against the sandbox', () => {
   });
 
   it('creates, renames, moves, copies and deletes (to the trash)', async () => {
-    await assert.rejects(fs.writeFile('/root/Projects/new.md', Buffer.from('x'), { create: false, overwrite: false }), code('FileNotFound'));
+    await assert.rejects(
+      fs.writeFile('/root/Projects/new.md', Buffer.from('x'), { create: false, overwrite: false }),
+      code('FileNotFound'),
+    );
     await fs.createDirectory('/root/Sandbox work');
     await fs.writeFile('/root/Sandbox work/a.md', Buffer.from('# A'), { create: true, overwrite: false });
-    await assert.rejects(fs.writeFile('/root/Sandbox work/a.md', Buffer.from('again'), { create: true, overwrite: false }), code('FileExists'));
+    await assert.rejects(
+      fs.writeFile('/root/Sandbox work/a.md', Buffer.from('again'), { create: true, overwrite: false }),
+      code('FileExists'),
+    );
     await fs.rename('/root/Sandbox work/a.md', '/root/Sandbox work/b.md', { overwrite: false });
-    assert.deepEqual((await fs.readDirectory('/root/Sandbox work')).map(([n]) => n), ['b.md']);
+    assert.deepEqual(
+      (await fs.readDirectory('/root/Sandbox work')).map(([n]) => n),
+      ['b.md'],
+    );
     await fs.rename('/root/Sandbox work/b.md', '/root/Archive/b.md', { overwrite: false });
     assert.equal((await fs.readFile('/root/Archive/b.md')).toString(), '# A');
     assert.deepEqual(await fs.readDirectory('/root/Sandbox work'), []);
     await fs.copy('/root/Archive/b.md', '/root/Sandbox work/c.md', { overwrite: false });
     await fs.copy('/root/Projects/Design', '/root/Sandbox work/Design copy', { overwrite: false });
-    assert.deepEqual((await fs.readDirectory('/root/Sandbox work/Design copy')).map(([n]) => n).sort(), ['logo.png', 'mockup.svg']);
+    assert.deepEqual((await fs.readDirectory('/root/Sandbox work/Design copy')).map(([n]) => n).sort(), [
+      'logo.png',
+      'mockup.svg',
+    ]);
     await assert.rejects(fs.delete('/root/Sandbox work', { recursive: false }), code('NoPermissions'));
     const id = (await fs.stat('/root/Sandbox work')).file.id!;
     await fs.delete('/root/Sandbox work', { recursive: true });
     await assert.rejects(fs.stat('/root/Sandbox work'), code('FileNotFound'));
-    assert.equal((await client.getFile(id, { fields: 'labels/trashed' })).labels?.trashed, true, 'recoverable from the trash');
+    assert.equal(
+      (await client.getFile(id, { fields: 'labels/trashed' })).labels?.trashed,
+      true,
+      'recoverable from the trash',
+    );
   });
 
   it('round-trips hostile titles: slashes, dot names, control characters, very long and non-Latin', async () => {
     await fs.createDirectory('/root/Hostile');
     const folder = (await fs.stat('/root/Hostile')).file.id!;
-    const titles = ['a/b.txt', '..', 'tab\there.txt', 'x'.repeat(300) + '.md', '日本語のメモ.txt', 'Ελληνικά', 'same.txt', 'same.txt'];
+    const titles = [
+      'a/b.txt',
+      '..',
+      'tab\there.txt',
+      'x'.repeat(300) + '.md',
+      '日本語のメモ.txt',
+      'Ελληνικά',
+      'same.txt',
+      'same.txt',
+    ];
     for (const [i, title] of titles.entries()) {
-      const { id } = await client.call('files.insert', {}, { title, mimeType: 'text/plain', parents: [{ id: folder }] });
-      await client.transport.send({ method: 'PUT', path: `files/${id}`, upload: true, query: { uploadType: 'media' }, body: `content ${i}`, headers: { 'content-type': 'text/plain' } });
+      const { id } = await client.call(
+        'files.insert',
+        {},
+        { title, mimeType: 'text/plain', parents: [{ id: folder }] },
+      );
+      await client.transport.send({
+        method: 'PUT',
+        path: `files/${id}`,
+        upload: true,
+        query: { uploadType: 'media' },
+        body: `content ${i}`,
+        headers: { 'content-type': 'text/plain' },
+      });
     }
     const names = (await fs.readDirectory('/root/Hostile')).map(([n]) => n);
     assert.equal(names.length, titles.length);

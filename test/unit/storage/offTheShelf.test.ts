@@ -17,12 +17,19 @@ describe('storage emulator with an off-the-shelf Drive v2 client (@googleapis/dr
     const d = await client();
     const about = await d.about.get();
     assert.equal(about.data.user?.emailAddress, 'sandbox.user@example.com');
-    const list = await d.files.list({ q: "'root' in parents and trashed = false", maxResults: 3, fields: 'nextPageToken,items(id,title)' });
+    const list = await d.files.list({
+      q: "'root' in parents and trashed = false",
+      maxResults: 3,
+      fields: 'nextPageToken,items(id,title)',
+    });
     assert.equal(list.data.items?.length, 3);
     assert.ok(list.data.nextPageToken);
     // The library builds media-upload URLs from its own host (not rootUrl), so content goes in through the raw API here.
     const made = await d.files.insert({ requestBody: { title: 'from-googleapis.txt', mimeType: 'text/plain' } });
-    await h.call('PUT', `/upload/drive/v2/files/${made.data.id}?uploadType=media`, { raw: 'hello from googleapis', headers: { 'content-type': 'text/plain' } });
+    await h.call('PUT', `/upload/drive/v2/files/${made.data.id}?uploadType=media`, {
+      raw: 'hello from googleapis',
+      headers: { 'content-type': 'text/plain' },
+    });
     const media = await d.files.get({ fileId: made.data.id!, alt: 'media' }, { responseType: 'text' });
     assert.equal(media.data, 'hello from googleapis');
     const patched = await d.files.patch({ fileId: made.data.id!, requestBody: { title: 'renamed.txt' } });
@@ -37,6 +44,10 @@ describe('storage emulator with an off-the-shelf Drive v2 client (@googleapis/dr
 
   it('surfaces the real error shape to the library', async () => {
     const d = await client();
-    await assert.rejects(d.files.get({ fileId: 'missing' }), (e: { status?: number; response?: { data?: { error?: { errors?: { reason: string }[] } } } }) => e.status === 404 && e.response?.data?.error?.errors?.[0]?.reason === 'notFound');
+    await assert.rejects(
+      d.files.get({ fileId: 'missing' }),
+      (e: { status?: number; response?: { data?: { error?: { errors?: { reason: string }[] } } } }) =>
+        e.status === 404 && e.response?.data?.error?.errors?.[0]?.reason === 'notFound',
+    );
   });
 });

@@ -11,10 +11,18 @@ describe('storage emulator: --data DIR persistence', () => {
 
   it('keeps files, content, revisions, trash and the change log across restarts', async () => {
     let h = await startStorage({ dataDir: dir });
-    const made = await h.call('POST', '/upload/store/v2/files?uploadType=media', { raw: 'first', headers: { 'content-type': 'text/plain' } });
-    await h.call('PUT', `/upload/store/v2/files/${made.json.id}?uploadType=media`, { raw: 'second', headers: { 'content-type': 'text/plain' } });
+    const made = await h.call('POST', '/upload/store/v2/files?uploadType=media', {
+      raw: 'first',
+      headers: { 'content-type': 'text/plain' },
+    });
+    await h.call('PUT', `/upload/store/v2/files/${made.json.id}?uploadType=media`, {
+      raw: 'second',
+      headers: { 'content-type': 'text/plain' },
+    });
     await h.call('PATCH', `/store/v2/files/${made.json.id}`, { body: { title: 'kept.txt' } });
-    const readme = (await h.call('GET', `/store/v2/files?q=${encodeURIComponent("title = 'README.txt'")}&fields=items(id)`)).json.items[0];
+    const readme = (
+      await h.call('GET', `/store/v2/files?q=${encodeURIComponent("title = 'README.txt'")}&fields=items(id)`)
+    ).json.items[0];
     await h.call('POST', `/store/v2/files/${readme.id}/trash`);
     const token = (await h.call('GET', '/store/v2/changes/startPageToken')).json.startPageToken;
     await h.close();
@@ -26,9 +34,16 @@ describe('storage emulator: --data DIR persistence', () => {
     assert.equal((await h.call('GET', `/store/v2/files/${made.json.id}?alt=media`)).text, 'second');
     const revs = (await h.call('GET', `/store/v2/files/${made.json.id}/revisions`)).json.items;
     assert.equal(revs.length, 2);
-    assert.equal((await h.call('GET', `/store/v2/files/${made.json.id}?alt=media&revisionId=${revs[0].id}`)).text, 'first');
+    assert.equal(
+      (await h.call('GET', `/store/v2/files/${made.json.id}?alt=media&revisionId=${revs[0].id}`)).text,
+      'first',
+    );
     assert.equal((await h.call('GET', `/store/v2/files/${readme.id}?fields=labels/trashed`)).json.labels.trashed, true);
-    assert.equal((await h.call('GET', '/store/v2/changes/startPageToken')).json.startPageToken, token, 'the change log continues');
+    assert.equal(
+      (await h.call('GET', '/store/v2/changes/startPageToken')).json.startPageToken,
+      token,
+      'the change log continues',
+    );
     // Fresh ids do not collide with the ones made before the restart.
     const another = await h.call('POST', '/store/v2/files', { body: { title: 'new after restart' } });
     assert.notEqual(another.json.id, made.json.id);
@@ -45,7 +60,10 @@ describe('storage emulator: --data DIR persistence', () => {
     await mem.call('POST', '/store/v2/files', { body: { title: 'ephemeral' } });
     await mem.close();
     const again = await startStorage();
-    assert.equal((await again.call('GET', `/store/v2/files?q=${encodeURIComponent("title = 'ephemeral'")}`)).json.items.length, 0);
+    assert.equal(
+      (await again.call('GET', `/store/v2/files?q=${encodeURIComponent("title = 'ephemeral'")}`)).json.items.length,
+      0,
+    );
     await again.close();
   });
 });

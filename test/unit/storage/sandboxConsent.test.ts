@@ -20,13 +20,19 @@ function request(overrides: Record<string, string> = {}) {
     code_challenge_method: 'S256',
     ...overrides,
   };
-  const ticket = consentTicket(SECRET, { clientId: q.client_id, redirectUri: q.redirect_uri, state: q.state, codeChallenge: q.code_challenge });
+  const ticket = consentTicket(SECRET, {
+    clientId: q.client_id,
+    redirectUri: q.redirect_uri,
+    state: q.state,
+    codeChallenge: q.code_challenge,
+  });
   return { q, verifier, ticket };
 }
 
 function hiddenFields(page: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) out[m[1]] = m[2].replace(/&amp;/g, '&');
+  for (const m of page.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+    out[m[1]] = m[2].replace(/&amp;/g, '&');
   return out;
 }
 
@@ -50,7 +56,9 @@ describe('sandbox OAuth consent: only the extension that started the sandbox can
     const other = request();
     const wrong = await fetch(`${auth}?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: other.ticket })}`);
     assert.equal(wrong.status, 403);
-    const forged = await fetch(`${auth}?${new URLSearchParams({ ...q, state: 'changed', [CONSENT_TICKET_PARAM]: ticket })}`);
+    const forged = await fetch(
+      `${auth}?${new URLSearchParams({ ...q, state: 'changed', [CONSENT_TICKET_PARAM]: ticket })}`,
+    );
     assert.equal(forged.status, 403, 'a ticket does not cover a changed request');
   });
 
@@ -73,11 +81,31 @@ describe('sandbox OAuth consent: only the extension that started the sandbox can
     assert.ok(fields.csrf_token, 'the page carries a CSRF token');
     assert.equal(fields[CONSENT_TICKET_PARAM], ticket);
 
-    assert.equal((await decide({ [CONSENT_TICKET_PARAM]: ticket, decision: 'approve' })).status, 403, 'ticket without CSRF');
-    assert.equal((await decide({ csrf_token: fields.csrf_token, decision: 'approve' })).status, 403, 'CSRF without ticket');
+    assert.equal(
+      (await decide({ [CONSENT_TICKET_PARAM]: ticket, decision: 'approve' })).status,
+      403,
+      'ticket without CSRF',
+    );
+    assert.equal(
+      (await decide({ csrf_token: fields.csrf_token, decision: 'approve' })).status,
+      403,
+      'CSRF without ticket',
+    );
     const otherPage = request();
-    const otherHtml = await (await fetch(`${auth}?${new URLSearchParams({ ...otherPage.q, [CONSENT_TICKET_PARAM]: otherPage.ticket })}`)).text();
-    assert.equal((await decide({ csrf_token: hiddenFields(otherHtml).csrf_token, [CONSENT_TICKET_PARAM]: ticket, decision: 'approve' })).status, 403, 'CSRF token of another request');
+    const otherHtml = await (
+      await fetch(`${auth}?${new URLSearchParams({ ...otherPage.q, [CONSENT_TICKET_PARAM]: otherPage.ticket })}`)
+    ).text();
+    assert.equal(
+      (
+        await decide({
+          csrf_token: hiddenFields(otherHtml).csrf_token,
+          [CONSENT_TICKET_PARAM]: ticket,
+          decision: 'approve',
+        })
+      ).status,
+      403,
+      'CSRF token of another request',
+    );
 
     const ok = await decide({ ...fields, decision: 'approve' });
     assert.equal(ok.status, 302);
@@ -90,7 +118,13 @@ describe('sandbox OAuth consent: only the extension that started the sandbox can
 
     const token = await fetch(`${sb.storage}/o/oauth2/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: q.client_id, redirect_uri: q.redirect_uri }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: q.client_id,
+        redirect_uri: q.redirect_uri,
+      }),
     });
     assert.equal(token.status, 200);
     assert.ok(((await token.json()) as { access_token?: string }).access_token);
@@ -98,7 +132,9 @@ describe('sandbox OAuth consent: only the extension that started the sandbox can
 
   it('reports a denied consent to the redirect URI', async () => {
     const { q, ticket } = request();
-    const fields = hiddenFields(await (await fetch(`${auth}?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: ticket })}`)).text());
+    const fields = hiddenFields(
+      await (await fetch(`${auth}?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: ticket })}`)).text(),
+    );
     const res = await decide({ ...fields, decision: 'deny' });
     assert.equal(res.status, 302);
     const target = new URL(res.headers.get('location')!);
@@ -106,11 +142,18 @@ describe('sandbox OAuth consent: only the extension that started the sandbox can
     assert.equal(target.searchParams.get('code'), null);
   });
 
-  it('a ticket signed without this run\'s secret approves nothing; an emulator with no secret shows no consent page', async () => {
+  it("a ticket signed without this run's secret approves nothing; an emulator with no secret shows no consent page", async () => {
     const harness = await startStorage();
     try {
       const { q, ticket } = request();
-      assert.equal((await fetch(`${harness.origin}/o/oauth2/v2/auth?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: ticket })}`)).status, 403);
+      assert.equal(
+        (
+          await fetch(
+            `${harness.origin}/o/oauth2/v2/auth?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: ticket })}`,
+          )
+        ).status,
+        403,
+      );
     } finally {
       await harness.close();
     }
@@ -118,9 +161,18 @@ describe('sandbox OAuth consent: only the extension that started the sandbox can
     try {
       const { q, ticket } = request();
       // A ticket signed with a guessed secret, and one signed with the empty string, both fail.
-      const guessed = consentTicket('', { clientId: q.client_id, redirectUri: q.redirect_uri, state: q.state, codeChallenge: q.code_challenge });
+      const guessed = consentTicket('', {
+        clientId: q.client_id,
+        redirectUri: q.redirect_uri,
+        state: q.state,
+        codeChallenge: q.code_challenge,
+      });
       for (const t of [ticket, guessed]) {
-        assert.equal((await fetch(`${bare.storage}/o/oauth2/v2/auth?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: t })}`)).status, 403);
+        assert.equal(
+          (await fetch(`${bare.storage}/o/oauth2/v2/auth?${new URLSearchParams({ ...q, [CONSENT_TICKET_PARAM]: t })}`))
+            .status,
+          403,
+        );
       }
     } finally {
       await bare.close();

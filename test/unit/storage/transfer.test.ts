@@ -17,7 +17,11 @@ describe('storage client: uploads and downloads', () => {
 
   before(async () => {
     sb = await startSandbox();
-    client = new StorageClient({ baseUrl: sb.storage, auth: { token: () => sb.accessToken }, retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 } });
+    client = new StorageClient({
+      baseUrl: sb.storage,
+      auth: { token: () => sb.accessToken },
+      retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 },
+    });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-storage-'));
   });
   after(async () => {
@@ -29,7 +33,9 @@ describe('storage client: uploads and downloads', () => {
   const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 
   it('uploads small content in one multipart request', async () => {
-    const f = await upload(client, bufferSource(Buffer.from('hello, storage')), { metadata: { title: 'hello.txt', mimeType: 'text/plain' } });
+    const f = await upload(client, bufferSource(Buffer.from('hello, storage')), {
+      metadata: { title: 'hello.txt', mimeType: 'text/plain' },
+    });
     assert.equal(f.title, 'hello.txt');
     assert.equal(f.fileSize, '14');
     assert.equal((await client.download(f.id!)).toString(), 'hello, storage');
@@ -42,10 +48,17 @@ describe('storage client: uploads and downloads', () => {
     fs.writeFileSync(file, data);
     await faults({ queued: [{ kind: 'resetUpload', afterBytes: 700_000 }] });
     const progress: number[] = [];
-    const f = await uploadResumable(client, fileSource(file), { metadata: { title: 'big.bin' }, chunkSize: 1_000_000, onProgress: (n) => progress.push(n) });
+    const f = await uploadResumable(client, fileSource(file), {
+      metadata: { title: 'big.bin' },
+      chunkSize: 1_000_000,
+      onProgress: (n) => progress.push(n),
+    });
     assert.equal(f.fileSize, String(data.length));
     assert.equal(f.md5Checksum, md5(data));
-    assert.ok(progress.every((n) => n % 262_144 === 0 || n === data.length), 'confirmed offsets are whole granules');
+    assert.ok(
+      progress.every((n) => n % 262_144 === 0 || n === data.length),
+      'confirmed offsets are whole granules',
+    );
     assert.ok(progress.includes(524_288), 'resumed from what the server kept after the cut');
     for (let i = 1; i < progress.length; i++) assert.ok(progress[i] >= progress[i - 1]);
     assert.ok(sleeps.length >= 1, 'backed off before resuming');
@@ -53,7 +66,11 @@ describe('storage client: uploads and downloads', () => {
     const n = await downloadToFile(client, f.id!, out);
     assert.equal(n, data.length);
     assert.ok(fs.readFileSync(out).equals(data));
-    assert.deepEqual(fs.readdirSync(dir).filter((x) => x.endsWith('.part')), [], 'no temporary files left');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((x) => x.endsWith('.part')),
+      [],
+      'no temporary files left',
+    );
   });
 
   it('retries chunk requests the server answers with 503', async () => {
@@ -70,12 +87,24 @@ describe('storage client: uploads and downloads', () => {
   });
 
   it('uploads empty content and updates content with If-Match; a stale etag fails with a conflict', async () => {
-    const empty = await uploadResumable(client, bufferSource(Buffer.alloc(0)), { metadata: { title: 'empty.txt', mimeType: 'text/plain' } });
+    const empty = await uploadResumable(client, bufferSource(Buffer.alloc(0)), {
+      metadata: { title: 'empty.txt', mimeType: 'text/plain' },
+    });
     assert.equal(empty.fileSize, '0');
-    const updated = await upload(client, bufferSource(Buffer.from('v2')), { fileId: empty.id, ifMatch: empty.etag, contentType: 'text/plain' });
+    const updated = await upload(client, bufferSource(Buffer.from('v2')), {
+      fileId: empty.id,
+      ifMatch: empty.etag,
+      contentType: 'text/plain',
+    });
     assert.equal(updated.fileSize, '2');
-    await assert.rejects(upload(client, bufferSource(Buffer.from('v3')), { fileId: empty.id, ifMatch: empty.etag }), (e: unknown) => e instanceof StorageError && e.isConflict && e.action === 'reload');
-    await assert.rejects(uploadResumable(client, bufferSource(Buffer.alloc(300_000)), { fileId: empty.id, ifMatch: empty.etag }), (e: unknown) => e instanceof StorageError && e.status === 412);
+    await assert.rejects(
+      upload(client, bufferSource(Buffer.from('v3')), { fileId: empty.id, ifMatch: empty.etag }),
+      (e: unknown) => e instanceof StorageError && e.isConflict && e.action === 'reload',
+    );
+    await assert.rejects(
+      uploadResumable(client, bufferSource(Buffer.alloc(300_000)), { fileId: empty.id, ifMatch: empty.etag }),
+      (e: unknown) => e instanceof StorageError && e.status === 412,
+    );
     assert.equal((await client.download(empty.id!)).toString(), 'v2', 'nothing was overwritten');
   });
 

@@ -16,7 +16,11 @@ describe('storage tree model against the sandbox', () => {
   after(async () => sb.close());
   beforeEach(() => {
     requests = [];
-    const client = new StorageClient({ baseUrl: sb.storage, auth: { token: () => sb.accessToken }, onAttempt: (a) => requests.push(a.url) });
+    const client = new StorageClient({
+      baseUrl: sb.storage,
+      auth: { token: () => sb.accessToken },
+      onAttempt: (a) => requests.push(a.url),
+    });
     model = new StorageTreeModel(client, { pageSize: 100 });
   });
 
@@ -28,14 +32,20 @@ describe('storage tree model against the sandbox', () => {
   };
 
   it('has the six roots and loads nothing until a root expands', async () => {
-    assert.deepEqual((await model.children()).map((r) => model.present(r).label), ['My files', 'Shared drives', 'Shared with me', 'Starred', 'Recent', 'Trash']);
+    assert.deepEqual(
+      (await model.children()).map((r) => model.present(r).label),
+      ['My files', 'Shared drives', 'Shared with me', 'Starred', 'Recent', 'Trash'],
+    );
     assert.equal(requests.length, 0);
   });
 
   it('lists My files folders first with presentation data', async () => {
     const mine = await model.children(await child(undefined, 'My files'));
     const p = mine.map((e) => model.present(e));
-    assert.deepEqual(p.slice(0, 4).map((x) => x.label), ['Archive', 'Photos', 'Projects', 'Reports']);
+    assert.deepEqual(
+      p.slice(0, 4).map((x) => x.label),
+      ['Archive', 'Photos', 'Projects', 'Reports'],
+    );
     assert.ok(p.slice(0, 4).every((x) => x.collapsible && x.icon === 'folder'));
     const readme = p.find((x) => x.label === 'README.txt')!;
     assert.equal(readme.collapsible, false);
@@ -61,24 +71,46 @@ describe('storage tree model against the sandbox', () => {
     assert.equal(fired, 2);
     assert.equal(kids.length, SEED_PHOTO_COUNT, 'no load-more node after the last page');
     assert.equal(model.present(kids[0]).label, 'IMG_0001.jpg');
-    assert.equal(model.present(kids.at(-1)!).label, `IMG_${SEED_PHOTO_COUNT}.jpg`.replace(/IMG_(\d+)/, (_m, n) => `IMG_${n.padStart(4, '0')}`));
+    assert.equal(
+      model.present(kids.at(-1)!).label,
+      `IMG_${SEED_PHOTO_COUNT}.jpg`.replace(/IMG_(\d+)/, (_m, n) => `IMG_${n.padStart(4, '0')}`),
+    );
   });
 
   it('lists shared drives and their content, shared-with-me, starred and the trash', async () => {
     const drives = await model.children(await child(undefined, 'Shared drives'));
-    assert.deepEqual(drives.map((d) => model.present(d).label), ['Team Space']);
+    assert.deepEqual(
+      drives.map((d) => model.present(d).label),
+      ['Team Space'],
+    );
     const inDrive = await model.children(drives[0]);
     assert.deepEqual(inDrive.map((d) => model.present(d).label).sort(), ['Team charter', 'on-call.csv']);
-    assert.deepEqual((await model.children(await child(undefined, 'Shared with me'))).map((e) => model.present(e).label), ['Partner agreement.pdf']);
-    assert.deepEqual((await model.children(await child(undefined, 'Starred'))).map((e) => model.present(e).label), ['Projects']);
+    assert.deepEqual(
+      (await model.children(await child(undefined, 'Shared with me'))).map((e) => model.present(e).label),
+      ['Partner agreement.pdf'],
+    );
+    assert.deepEqual(
+      (await model.children(await child(undefined, 'Starred'))).map((e) => model.present(e).label),
+      ['Projects'],
+    );
     const trash = await model.children(await child(undefined, 'Trash'));
-    assert.deepEqual(trash.map((e) => model.present(e).label), ['Old stuff', 'old-draft.txt'], 'only what was trashed itself, folders first');
+    assert.deepEqual(
+      trash.map((e) => model.present(e).label),
+      ['Old stuff', 'old-draft.txt'],
+      'only what was trashed itself, folders first',
+    );
     assert.equal(model.present(trash[1]).contextValue, 'storage.file.trashed');
-    assert.deepEqual((await model.children(trash[0])).map((e) => model.present(e).label), ['leftover.txt'], 'trashed descendants show inside the trash');
+    assert.deepEqual(
+      (await model.children(trash[0])).map((e) => model.present(e).label),
+      ['leftover.txt'],
+      'trashed descendants show inside the trash',
+    );
   });
 
   it('shows a load error as a node instead of throwing', async () => {
-    const broken = new StorageTreeModel(new StorageClient({ baseUrl: sb.storage, auth: { token: () => 'wrong' }, retry: { maxRetries: 0 } }));
+    const broken = new StorageTreeModel(
+      new StorageClient({ baseUrl: sb.storage, auth: { token: () => 'wrong' }, retry: { maxRetries: 0 } }),
+    );
     const kids = await broken.children((await broken.children())[0]);
     assert.equal(kids.length, 1);
     assert.equal(kids[0].type, 'message');
@@ -93,7 +125,13 @@ describe('storage tree model against the sandbox', () => {
     assert.equal(iconFor({ mimeType: 'image/png' }), 'file-media');
     assert.equal(iconFor({ mimeType: 'application/pdf' }), 'file-pdf');
     assert.equal(iconFor({ mimeType: 'application/vnd.google-apps.spreadsheet' }), 'table');
-    assert.equal(iconFor({ mimeType: 'application/vnd.google-apps.shortcut', shortcutDetails: { targetMimeType: 'application/vnd.google-apps.folder' } }), 'folder-library');
+    assert.equal(
+      iconFor({
+        mimeType: 'application/vnd.google-apps.shortcut',
+        shortcutDetails: { targetMimeType: 'application/vnd.google-apps.folder' },
+      }),
+      'folder-library',
+    );
     assert.equal(iconFor({ mimeType: 'application/x-unknown' }), 'file');
   });
 });

@@ -16,7 +16,11 @@ describe('storage client: resumable upload through repeated cuts', () => {
 
   before(async () => {
     sb = await startSandbox();
-    client = new StorageClient({ baseUrl: sb.storage, auth: { token: () => sb.accessToken }, retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 } });
+    client = new StorageClient({
+      baseUrl: sb.storage,
+      auth: { token: () => sb.accessToken },
+      retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 },
+    });
   });
   after(() => sb.close());
   beforeEach(async () => {
@@ -26,24 +30,38 @@ describe('storage client: resumable upload through repeated cuts', () => {
 
   /** Queues `n` connection cuts, each after `afterBytes` bytes of a chunk. */
   const cuts = (n: number, afterBytes: number) =>
-    client.transport.send({ method: 'POST', path: '__sandbox/faults', json: { queued: Array.from({ length: n }, () => ({ kind: 'resetUpload', afterBytes })) } });
+    client.transport.send({
+      method: 'POST',
+      path: '__sandbox/faults',
+      json: { queued: Array.from({ length: n }, () => ({ kind: 'resetUpload', afterBytes })) },
+    });
 
   it('finishes after ten cuts when every cut kept a granule', async () => {
     const data = Buffer.alloc(12 * GRANULE + 5);
     for (let i = 0; i < data.length; i++) data[i] = (i * 13) & 0xff;
     await cuts(10, GRANULE + 1000);
     const progress: number[] = [];
-    const f = await uploadResumable(client, bufferSource(data), { metadata: { title: 'cut-ten-times.bin' }, chunkSize: 2 * GRANULE, onProgress: (n) => progress.push(n) });
+    const f = await uploadResumable(client, bufferSource(data), {
+      metadata: { title: 'cut-ten-times.bin' },
+      chunkSize: 2 * GRANULE,
+      onProgress: (n) => progress.push(n),
+    });
     assert.equal(f.fileSize, String(data.length));
     assert.equal(f.md5Checksum, createHash('md5').update(data).digest('hex'));
     assert.equal(sleeps.length, 10, 'one backoff per cut');
-    assert.ok(sleeps.every((ms) => ms === sleeps[0]), `the backoff restarts after progress: ${sleeps.join(', ')}`);
+    assert.ok(
+      sleeps.every((ms) => ms === sleeps[0]),
+      `the backoff restarts after progress: ${sleeps.join(', ')}`,
+    );
   });
 
   it('still gives up when cuts keep nothing', async () => {
     await cuts(7, 1000);
     await assert.rejects(
-      uploadResumable(client, bufferSource(Buffer.alloc(3 * GRANULE, 1)), { metadata: { title: 'never.bin' }, chunkSize: 2 * GRANULE }),
+      uploadResumable(client, bufferSource(Buffer.alloc(3 * GRANULE, 1)), {
+        metadata: { title: 'never.bin' },
+        chunkSize: 2 * GRANULE,
+      }),
       (e: unknown) => e instanceof NetworkError,
     );
     assert.equal(sleeps.length, 5, 'the retry budget (5) is spent');

@@ -19,20 +19,40 @@ describe('waterData renderer: appending rows by resultId', () => {
     await waitFor(() => ctx.posted.filter((m) => m.type === 'rendered').length === 2);
     assert.deepEqual(new Set(ctx.posted.map((m) => m.resultId)), new Set(['res-a', 'res-b']));
     b.el.querySelector<HTMLButtonElement>('.wq-load-more')!.click();
-    assert.deepEqual(ctx.posted.at(-1), { type: 'loadMore', resultId: 'res-b', requestUrl: result('Observations', []).requestUrl });
+    assert.deepEqual(ctx.posted.at(-1), {
+      type: 'loadMore',
+      resultId: 'res-b',
+      requestUrl: result('Observations', []).requestUrl,
+    });
     b.el.querySelector<HTMLButtonElement>('.wq-export-csv')!.click();
     assert.equal(ctx.posted.at(-1)!.resultId, 'res-b');
 
-    ctx.send({ type: 'appendRows', resultId: 'res-b', requestUrl: result('Observations', []).requestUrl, rows: generatedObservations(5), nextLink: NEXT, pages: 2 });
+    ctx.send({
+      type: 'appendRows',
+      resultId: 'res-b',
+      requestUrl: result('Observations', []).requestUrl,
+      rows: generatedObservations(5),
+      nextLink: NEXT,
+      pages: 2,
+    });
     assert.match(b.el.querySelector('.wq-summary')!.textContent!, /15 rows · 2 pages/);
-    assert.match(a.el.querySelector('.wq-summary')!.textContent!, /Observations · 10 rows$/, 'the other output, same query, is untouched');
+    assert.match(
+      a.el.querySelector('.wq-summary')!.textContent!,
+      /Observations · 10 rows$/,
+      'the other output, same query, is untouched',
+    );
   });
 
   it('an output saved before resultId existed is still reached by requestUrl, and only by a message without one', () => {
     const ctx = fakeContext();
     const old = result('Observations', generatedObservations(4), { nextLink: NEXT });
     const { el } = mount(R, ctx, old);
-    ctx.send({ type: 'appendRows', resultId: 'someone-else', requestUrl: old.requestUrl, rows: generatedObservations(3) });
+    ctx.send({
+      type: 'appendRows',
+      resultId: 'someone-else',
+      requestUrl: old.requestUrl,
+      rows: generatedObservations(3),
+    });
     assert.match(el.querySelector('.wq-summary')!.textContent!, /4 rows/);
     ctx.send({ type: 'appendRows', requestUrl: old.requestUrl, rows: generatedObservations(3), nextLink: NEXT });
     assert.match(el.querySelector('.wq-summary')!.textContent!, /7 rows · 2 pages/);
@@ -40,7 +60,11 @@ describe('waterData renderer: appending rows by resultId', () => {
 
   it('appends under the rows shown: scroll position, table and selection stay; count, pages, paging state and citations update', () => {
     const ctx = fakeContext();
-    const res = result('Observations', generatedObservations(200), { resultId: 'res-scroll', nextLink: NEXT, truncated: true });
+    const res = result('Observations', generatedObservations(200), {
+      resultId: 'res-scroll',
+      nextLink: NEXT,
+      truncated: true,
+    });
     const { el } = mount(R, ctx, res);
     const scroller = el.querySelector<HTMLElement>('.wq-scroll')!;
     scroller.scrollTop = 600;
@@ -51,7 +75,9 @@ describe('waterData renderer: appending rows by resultId', () => {
     const selectedBefore = el.querySelector('.wq-table-status')!.textContent!;
     assert.match(selectedBefore, /1 selected/);
 
-    const more = generatedObservations(250).slice(200).map((r) => ({ ...r, DOI: '10.25976/yyyy-yy00' }));
+    const more = generatedObservations(250)
+      .slice(200)
+      .map((r) => ({ ...r, DOI: '10.25976/yyyy-yy00' }));
     ctx.send({
       type: 'appendRows',
       resultId: 'res-scroll',
@@ -59,7 +85,14 @@ describe('waterData renderer: appending rows by resultId', () => {
       rows: more,
       pages: 3,
       truncated: false,
-      attributions: [...res.attributions, { doi: '10.25976/yyyy-yy00', datasetName: 'Sample Dataset B', citation: 'Sample Organization B. 2024. https://doi.org/10.25976/yyyy-yy00.' }],
+      attributions: [
+        ...res.attributions,
+        {
+          doi: '10.25976/yyyy-yy00',
+          datasetName: 'Sample Dataset B',
+          citation: 'Sample Organization B. 2024. https://doi.org/10.25976/yyyy-yy00.',
+        },
+      ],
     });
     assert.equal(scroller.scrollTop, 600, 'the scroll position is kept');
     assert.equal(filter.isConnected, true, 'the table was not rebuilt');
@@ -67,9 +100,19 @@ describe('waterData renderer: appending rows by resultId', () => {
     assert.match(el.querySelector('.wq-table-status')!.textContent!, /250 rows.*1 selected/);
     assert.equal(el.querySelector<HTMLElement>('.wq-more-state')!.hidden, true, 'no nextLink: nothing more to load');
     assert.equal(el.querySelector<HTMLButtonElement>('.wq-load-more')!.hidden, true);
-    assert.match(el.querySelector('[data-testid="water-attribution"]')!.textContent!, /Sample Dataset B/, 'the new dataset is cited');
+    assert.match(
+      el.querySelector('[data-testid="water-attribution"]')!.textContent!,
+      /Sample Dataset B/,
+      'the new dataset is cited',
+    );
     assert.equal(el.querySelector<HTMLElement>('.wq-warnings')!.hidden, true);
-    ctx.send({ type: 'appendRows', resultId: 'res-scroll', requestUrl: res.requestUrl, rows: [], warnings: ['Stopped after 250 rows: HTTP 429'] });
+    ctx.send({
+      type: 'appendRows',
+      resultId: 'res-scroll',
+      requestUrl: res.requestUrl,
+      rows: [],
+      warnings: ['Stopped after 250 rows: HTTP 429'],
+    });
     assert.equal(el.querySelector<HTMLElement>('.wq-warnings')!.hidden, false);
     assert.equal(el.querySelector('.wq-warnings')!.textContent, 'Stopped after 250 rows: HTTP 429');
   });
@@ -80,18 +123,37 @@ describe('waterData renderer: appending rows by resultId', () => {
     const { el, renderer, item } = mount(R, ctx, res);
     const view = el.querySelector('.wq-result')!;
     const added = generatedObservations(40).slice(30);
-    ctx.send({ type: 'appendRows', resultId: 'res-store', requestUrl: res.requestUrl, rows: added, nextLink: NEXT + '2', pages: 2 });
+    ctx.send({
+      type: 'appendRows',
+      resultId: 'res-store',
+      requestUrl: res.requestUrl,
+      rows: added,
+      nextLink: NEXT + '2',
+      pages: 2,
+    });
 
     // VS Code re-renders the same output id when its data changes.
     const stored = { ...res, rows: [...res.rows, ...added], nextLink: NEXT + '2', pages: 2 };
     renderer.renderOutputItem({ ...outputItem(stored), id: item.id }, el, new AbortController().signal);
     assert.equal(el.querySelector('.wq-result'), view, 'the same view, not a new one');
     assert.equal(el.querySelectorAll('.wq-result').length, 1);
-    ctx.send({ type: 'appendRows', resultId: 'res-store', requestUrl: res.requestUrl, rows: generatedObservations(1), pages: 3 });
+    ctx.send({
+      type: 'appendRows',
+      resultId: 'res-store',
+      requestUrl: res.requestUrl,
+      rows: generatedObservations(1),
+      pages: 3,
+    });
     assert.match(el.querySelector('.wq-summary')!.textContent!, /41 rows · 3 pages/, 'still listening');
 
     // A failed continuation stores the same rows with a warning: that must be shown.
-    const failed = { ...stored, rows: [...stored.rows, ...generatedObservations(1)], pages: 3, nextLink: undefined, warnings: ['HTTP 503: gave up'] };
+    const failed = {
+      ...stored,
+      rows: [...stored.rows, ...generatedObservations(1)],
+      pages: 3,
+      nextLink: undefined,
+      warnings: ['HTTP 503: gave up'],
+    };
     renderer.renderOutputItem({ ...outputItem(failed), id: item.id }, el, new AbortController().signal);
     assert.notEqual(el.querySelector('.wq-result'), view);
     assert.equal(el.querySelector('.wq-warnings')!.textContent, 'HTTP 503: gave up');

@@ -6,9 +6,26 @@ import { readFileSync } from 'node:fs';
 import { Window } from 'happy-dom';
 
 const GLOBALS = [
-  'window', 'document', 'navigator', 'HTMLElement', 'Element', 'Node', 'SVGElement', 'ShadowRoot', 'DocumentFragment',
-  'getComputedStyle', 'requestAnimationFrame', 'cancelAnimationFrame', 'ResizeObserver', 'matchMedia', 'devicePixelRatio',
-  'Event', 'MouseEvent', 'KeyboardEvent', 'CustomEvent', 'Path2D',
+  'window',
+  'document',
+  'navigator',
+  'HTMLElement',
+  'Element',
+  'Node',
+  'SVGElement',
+  'ShadowRoot',
+  'DocumentFragment',
+  'getComputedStyle',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'ResizeObserver',
+  'matchMedia',
+  'devicePixelRatio',
+  'Event',
+  'MouseEvent',
+  'KeyboardEvent',
+  'CustomEvent',
+  'Path2D',
 ] as const;
 
 // esbuild bundles the uPlot stylesheet as text; seed the module cache with that text so the
@@ -40,7 +57,10 @@ export function useDom(): Window {
       const value = key === 'window' ? shared : (shared as unknown as Record<string, unknown>)[key];
       if (value === undefined) continue;
       Object.defineProperty(globalThis, key, {
-        value: typeof value === 'function' && /^[a-z]/.test(key) ? (value as (...a: unknown[]) => unknown).bind(shared) : value,
+        value:
+          typeof value === 'function' && /^[a-z]/.test(key)
+            ? (value as (...a: unknown[]) => unknown).bind(shared)
+            : value,
         configurable: true,
         writable: true,
       });

@@ -2,13 +2,23 @@
 import { readFileSync } from 'node:fs';
 import { sharedData } from '../../support/sharedData';
 import type { OutputItem, RendererContext } from 'vscode-notebook-renderer';
-import { WATER_RESULT_MIME, type EntitySet, type HostToRenderer, type RendererToHost, type WaterResult } from '../../../src/waterData/protocol';
+import {
+  WATER_RESULT_MIME,
+  type EntitySet,
+  type HostToRenderer,
+  type RendererToHost,
+  type WaterResult,
+} from '../../../src/waterData/protocol';
 
 export function fixtureRows(name: string): Record<string, unknown>[] {
   return JSON.parse(readFileSync(sharedData('datastream', 'fixtures', name), 'utf8')).value;
 }
 
-export function result(entitySet: EntitySet, rows: Record<string, unknown>[], extra: Partial<WaterResult> = {}): WaterResult {
+export function result(
+  entitySet: EntitySet,
+  rows: Record<string, unknown>[],
+  extra: Partial<WaterResult> = {},
+): WaterResult {
   return {
     entitySet,
     requestUrl: `http://127.0.0.1:9/v1/odata/v4/${entitySet}?$top=10`,
@@ -19,7 +29,8 @@ export function result(entitySet: EntitySet, rows: Record<string, unknown>[], ex
       {
         doi: '10.25976/xxxx-xx00',
         datasetName: 'Sample Dataset A',
-        citation: 'Sample Organization A. 2024. "Sample Dataset A" (dataset). 1.0.0. DataStream. https://doi.org/10.25976/xxxx-xx00.',
+        citation:
+          'Sample Organization A. 2024. "Sample Dataset A" (dataset). 1.0.0. DataStream. https://doi.org/10.25976/xxxx-xx00.',
         licence: 'https://opendatacommons.org/licenses/by/1-0/',
       },
     ],
@@ -82,7 +93,11 @@ export function waitFor(cond: () => boolean, ms = 2000): Promise<void> {
 
 /** `count` generated Observations rows with a few characteristics, locations and dates. */
 export function generatedObservations(count: number): Record<string, unknown>[] {
-  const chars = [['pH', ''], ['Temperature, water', 'deg C'], ['Dissolved oxygen (DO)', 'mg/L']];
+  const chars = [
+    ['pH', ''],
+    ['Temperature, water', 'deg C'],
+    ['Dissolved oxygen (DO)', 'mg/L'],
+  ];
   const rows: Record<string, unknown>[] = [];
   for (let i = 0; i < count; i++) {
     const [name, unit] = chars[i % chars.length];
@@ -111,7 +126,11 @@ export interface Mounted {
 }
 
 /** Activates the renderer like VS Code does and renders one output item into a fresh element. */
-export function mount(mod: typeof import('../../../src/waterData/renderer/index'), ctx: RendererContext<unknown>, value: unknown): Mounted {
+export function mount(
+  mod: typeof import('../../../src/waterData/renderer/index'),
+  ctx: RendererContext<unknown>,
+  value: unknown,
+): Mounted {
   const api = mod.activate(ctx) as unknown as Renderer;
   const el = document.createElement('div');
   document.body.append(el);

@@ -11,7 +11,13 @@ describe('waterData renderer: lifecycle', () => {
   after(() => releaseDom());
 
   const located = (n: number, from = 0) =>
-    Array.from({ length: n }, (_, i) => ({ Id: from + i, ID: `S${from + i}`, Name: `Site ${from + i}`, Latitude: 45 + (from + i) / 10, Longitude: -75 - (from + i) / 10 }));
+    Array.from({ length: n }, (_, i) => ({
+      Id: from + i,
+      ID: `S${from + i}`,
+      Name: `Site ${from + i}`,
+      Latitude: 45 + (from + i) / 10,
+      Longitude: -75 - (from + i) / 10,
+    }));
 
   it('redraws the map with rows appended by the host', () => {
     const ctx = fakeContext();

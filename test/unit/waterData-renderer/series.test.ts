@@ -6,9 +6,19 @@ import { boundsOf, fitProjection, graticuleStep, ringsPath } from '../../../src/
 
 describe('waterData renderer: pure helpers', () => {
   it('reads activity times with and without time zones', () => {
-    assert.equal(activityTime({ ActivityStartDate: '2020-01-01', ActivityStartTime: '15:30:00' })!.t, Date.UTC(2020, 0, 1, 15, 30) / 1000);
-    assert.equal(activityTime({ ActivityStartDate: '2021-01-01', ActivityStartTime: '12:00' })!.t, Date.UTC(2021, 0, 1, 12) / 1000);
-    const z = activityTime({ ActivityStartDate: '2020-06-01', ActivityStartTime: '08:00:00', ActivityStartTimeZone: '-05:00' })!;
+    assert.equal(
+      activityTime({ ActivityStartDate: '2020-01-01', ActivityStartTime: '15:30:00' })!.t,
+      Date.UTC(2020, 0, 1, 15, 30) / 1000,
+    );
+    assert.equal(
+      activityTime({ ActivityStartDate: '2021-01-01', ActivityStartTime: '12:00' })!.t,
+      Date.UTC(2021, 0, 1, 12) / 1000,
+    );
+    const z = activityTime({
+      ActivityStartDate: '2020-06-01',
+      ActivityStartTime: '08:00:00',
+      ActivityStartTimeZone: '-05:00',
+    })!;
     assert.deepEqual(z, { t: Date.UTC(2020, 5, 1, 13) / 1000, zoned: true });
     assert.equal(activityTime({ ActivityStartDate: null }), undefined);
   });
@@ -17,7 +27,13 @@ describe('waterData renderer: pure helpers', () => {
     const rows = [];
     for (let loc = 0; loc < 10; loc++) {
       for (let d = 0; d < 3 + (9 - loc); d++) {
-        rows.push({ CharacteristicName: 'pH', LocationId: loc, ActivityStartDate: `2020-01-0${(d % 9) + 1}`, ResultValue: 7 + loc / 10, ResultUnit: 'None' });
+        rows.push({
+          CharacteristicName: 'pH',
+          LocationId: loc,
+          ActivityStartDate: `2020-01-0${(d % 9) + 1}`,
+          ResultValue: 7 + loc / 10,
+          ResultUnit: 'None',
+        });
       }
     }
     rows.push({ CharacteristicName: 'pH', LocationId: 0, ActivityStartDate: 'bad', ResultValue: 1 });
@@ -37,8 +53,15 @@ describe('waterData renderer: pure helpers', () => {
 
   it('maps licence ids and URLs to names', () => {
     assert.equal(describeLicence('odc-by')!.url, 'https://opendatacommons.org/licenses/by/1-0/');
-    assert.equal(describeLicence('https://opendatacommons.org/licenses/pddl/1-0/')!.name, 'Open Data Commons Public Domain Dedication and License (ODC-PDDL) v1.0');
-    assert.deepEqual(describeLicence('OGL'), { name: 'Open Government Licence – Canada', url: undefined, needsDisclaimer: true });
+    assert.equal(
+      describeLicence('https://opendatacommons.org/licenses/pddl/1-0/')!.name,
+      'Open Data Commons Public Domain Dedication and License (ODC-PDDL) v1.0',
+    );
+    assert.deepEqual(describeLicence('OGL'), {
+      name: 'Open Government Licence – Canada',
+      url: undefined,
+      needsDisclaimer: true,
+    });
     assert.equal(describeLicence(''), undefined);
   });
 
@@ -64,9 +87,18 @@ describe('waterData renderer: pure helpers', () => {
     assert.ok(b.east - b.west >= 10 && b.north - b.south >= 6);
     const p = fitProjection({ west: -141, south: 41.7, east: -52.6, north: 83.1 }, 800, 480);
     assert.ok(Math.abs(p.x(-96.8) - 400) < 1 && p.y(83.1) >= -1 && p.y(41.7) <= 481);
-    const ring = [[179, 60], [-179, 60], [-179, 62], [179, 62], [179, 60]];
+    const ring = [
+      [179, 60],
+      [-179, 60],
+      [-179, 62],
+      [179, 62],
+      [179, 60],
+    ];
     const d = ringsPath([ring], fitProjection({ west: -185, south: 55, east: -170, north: 65 }, 800, 480));
-    const xs = d.slice(1, -1).split('L').map((pt) => Number(pt.split(',')[0]));
+    const xs = d
+      .slice(1, -1)
+      .split('L')
+      .map((pt) => Number(pt.split(',')[0]));
     assert.ok(Math.max(...xs) - Math.min(...xs) < 400, `ring spans ${Math.max(...xs) - Math.min(...xs)} px`);
     assert.equal(graticuleStep(40), 5);
     assert.equal(graticuleStep(6), 1);

@@ -44,7 +44,11 @@ describe('waterData renderer: table', () => {
     assert.ok(dataRows(el).length < 60);
     assert.ok(!dataRows(el).some((r) => r.dataset.index === '0'), 'rows scrolled out are removed');
     for (const r of dataRows(el)) {
-      assert.equal(r.classList.contains('wq-odd'), Number(r.getAttribute('aria-rowindex')) % 2 === 1, 'stripes follow display order');
+      assert.equal(
+        r.classList.contains('wq-odd'),
+        Number(r.getAttribute('aria-rowindex')) % 2 === 1,
+        'stripes follow display order',
+      );
     }
   });
 
@@ -62,7 +66,11 @@ describe('waterData renderer: table', () => {
     const first = Number(cells[0].dataset.col);
     assert.ok(first > 5, `first attached column ${first}`);
     assert.equal(cells[0].style.gridColumnStart, String(first + 2));
-    assert.deepEqual(cells.map((c) => Number(c.dataset.col)), cells.map((_, i) => first + i), 'a contiguous run of columns');
+    assert.deepEqual(
+      cells.map((c) => Number(c.dataset.col)),
+      cells.map((_, i) => first + i),
+      'a contiguous run of columns',
+    );
     const names = Object.keys(rows[0]);
     assert.equal(cells[0].textContent, String((many[0] as Record<string, unknown>)[names[first]] ?? ''));
   });
@@ -75,7 +83,8 @@ describe('waterData renderer: table', () => {
       { Id: 4, Name: 'C', Value: null },
     ];
     const { el } = mount(R, fakeContext(), result('Locations', rows));
-    const sortBtn = (name: string) => [...el.querySelectorAll<HTMLButtonElement>('.wq-sort')].find((b) => b.textContent!.startsWith(name))!;
+    const sortBtn = (name: string) =>
+      [...el.querySelectorAll<HTMLButtonElement>('.wq-sort')].find((b) => b.textContent!.startsWith(name))!;
     const ids = () => dataRows(el).map((r) => cellTexts(r)[0]);
     sortBtn('Value').click();
     assert.deepEqual(ids(), ['2', '1', '3', '4']);
@@ -107,10 +116,22 @@ describe('waterData renderer: table', () => {
   it('renders hostile values as text, never as markup', () => {
     const hostile = '<img src=x onerror=alert(1)>';
     const rows = [{ Id: 1, Name: hostile, [hostile]: '<script>alert(2)</script>' }];
-    const { el } = mount(R, fakeContext(), result('Locations', rows, {
-      attributions: [{ doi: '10.25976/ab<b>-cd00', datasetName: hostile, citation: hostile, licence: 'javascript:alert(1)', disclaimer: hostile }],
-      warnings: [hostile],
-    }));
+    const { el } = mount(
+      R,
+      fakeContext(),
+      result('Locations', rows, {
+        attributions: [
+          {
+            doi: '10.25976/ab<b>-cd00',
+            datasetName: hostile,
+            citation: hostile,
+            licence: 'javascript:alert(1)',
+            disclaimer: hostile,
+          },
+        ],
+        warnings: [hostile],
+      }),
+    );
     assert.equal(el.querySelectorAll('img, script, b').length, 0);
     assert.ok(dataRows(el)[0].textContent!.includes(hostile));
     assert.ok([...el.querySelectorAll('.wq-th-name')].some((h) => h.textContent === hostile));
@@ -145,7 +166,8 @@ describe('waterData renderer: table', () => {
   it('moves the selection and the focused cell with the keyboard', async () => {
     const { el } = mount(R, fakeContext(), result('Observations', generatedObservations(1000)));
     const scroller = el.querySelector<HTMLElement>('.wq-scroll')!;
-    const key = (k: string, ctrlKey = false) => scroller.dispatchEvent(new window.KeyboardEvent('keydown', { key: k, ctrlKey, bubbles: true }));
+    const key = (k: string, ctrlKey = false) =>
+      scroller.dispatchEvent(new window.KeyboardEvent('keydown', { key: k, ctrlKey, bubbles: true }));
     // The focused cell's value, read through Ctrl+C (rows far down are not in the DOM of a layout-less window).
     const focused = async () => {
       el.querySelector('.wq-notice')!.textContent = '';
@@ -173,7 +195,10 @@ describe('waterData renderer: table', () => {
   it('shows paging state and posts loadMore / fetchAll, then appends the rows the host sends', async () => {
     const ctx = fakeContext();
     const first = generatedObservations(50);
-    const res = result('Observations', first, { nextLink: 'http://127.0.0.1:9/v1/odata/v4/Observations?$skiptoken=Id:50&$top=50', truncated: true });
+    const res = result('Observations', first, {
+      nextLink: 'http://127.0.0.1:9/v1/odata/v4/Observations?$skiptoken=Id:50&$top=50',
+      truncated: true,
+    });
     const { el } = mount(R, ctx, res);
     await waitFor(() => ctx.posted.some((m) => m.type === 'rendered'));
     assert.deepEqual(ctx.posted[0], { type: 'rendered', requestUrl: res.requestUrl, rows: 50 });
@@ -187,7 +212,12 @@ describe('waterData renderer: table', () => {
     assert.equal(load.disabled, true, 'disabled while the page is being fetched');
     ctx.send({ type: 'appendRows', requestUrl: 'http://other/request', rows: generatedObservations(3) });
     assert.match(el.querySelector('.wq-summary')!.textContent!, /50 rows/, 'rows of another output are ignored');
-    ctx.send({ type: 'appendRows', requestUrl: res.requestUrl, rows: generatedObservations(20), nextLink: 'http://127.0.0.1:9/next2' });
+    ctx.send({
+      type: 'appendRows',
+      requestUrl: res.requestUrl,
+      rows: generatedObservations(20),
+      nextLink: 'http://127.0.0.1:9/next2',
+    });
     assert.match(el.querySelector('.wq-summary')!.textContent!, /70 rows · 2 pages/);
     assert.equal(load.disabled, false);
     el.querySelector<HTMLButtonElement>('.wq-fetch-all')!.click();
@@ -200,7 +230,10 @@ describe('waterData renderer: table', () => {
 
   it('degrades without messaging: paging disabled, export copies to the clipboard, no rendered message needed', async () => {
     const ctx = fakeContext(false);
-    const rows = [{ Id: 1, Name: 'a,b' }, { Id: 2, Name: 'c' }];
+    const rows = [
+      { Id: 1, Name: 'a,b' },
+      { Id: 2, Name: 'c' },
+    ];
     const { el } = mount(R, ctx, result('Locations', rows, { nextLink: 'http://127.0.0.1:9/next' }));
     const load = el.querySelector<HTMLButtonElement>('.wq-load-more')!;
     assert.equal(load.hidden, false);

@@ -20,7 +20,10 @@ describe('waterData renderer: map, chart and dataset card', () => {
       { Id: 4, ID: 'NOPOS', Name: 'No coordinates', Latitude: null, Longitude: null },
     ];
     const { el } = mount(R, fakeContext(), result('Locations', rows));
-    assert.deepEqual([...el.querySelectorAll('.wq-tab')].map((t) => t.textContent), ['Table', 'Map']);
+    assert.deepEqual(
+      [...el.querySelectorAll('.wq-tab')].map((t) => t.textContent),
+      ['Table', 'Map'],
+    );
     assert.equal(tab(el, 'table')!.getAttribute('aria-selected'), 'true');
     tab(el, 'map')!.click();
     assert.equal(el.querySelector<HTMLElement>('.wq-panel-map')!.hidden, false);
@@ -31,7 +34,10 @@ describe('waterData renderer: map, chart and dataset card', () => {
     const canada = el.querySelector('path.wq-canada')!;
     assert.ok(canada.getAttribute('d')!.length > 200, 'Canada outline drawn');
     const labels = [...el.querySelectorAll('.wq-grat-label')].map((t) => t.textContent!);
-    assert.ok(labels.some((l) => /^\d+°N$/.test(l)) && labels.some((l) => /^\d+°W$/.test(l)), `graticule labels ${labels.join(',')}`);
+    assert.ok(
+      labels.some((l) => /^\d+°N$/.test(l)) && labels.some((l) => /^\d+°W$/.test(l)),
+      `graticule labels ${labels.join(',')}`,
+    );
     assert.match(el.querySelector('.wq-map-info')!.textContent!, /3 locations plotted · 1 without coordinates/);
     // Points sit where their coordinates say: the Yukon point is west and north of the Nova Scotia one.
     const pos = (i: number) => ({ x: Number(dots[i].getAttribute('cx')), y: Number(dots[i].getAttribute('cy')) });
@@ -39,7 +45,16 @@ describe('waterData renderer: map, chart and dataset card', () => {
   });
 
   it('selects the row in the table when a point is clicked, and the point when a row is clicked', () => {
-    const rows = fixtureRows('apidocs-sample-locations.json').concat([{ ...fixtureRows('apidocs-sample-locations.json')[0], Id: 100000, ID: 'XYZ', Name: 'Second', Latitude: 49.5, Longitude: -123.1 }]);
+    const rows = fixtureRows('apidocs-sample-locations.json').concat([
+      {
+        ...fixtureRows('apidocs-sample-locations.json')[0],
+        Id: 100000,
+        ID: 'XYZ',
+        Name: 'Second',
+        Latitude: 49.5,
+        Longitude: -123.1,
+      },
+    ]);
     const ctx = fakeContext();
     const { el } = mount(R, ctx, result('Locations', rows));
     tab(el, 'map')!.click();
@@ -57,24 +72,40 @@ describe('waterData renderer: map, chart and dataset card', () => {
   });
 
   it('prefers the Normalized coordinates and reads Records coordinates', () => {
-    const mock = fixtureRows('datastreamr-mock-locations.json').map((r) => ({ ...r, LatitudeNormalized: 45.5, LongitudeNormalized: -73.6 }));
+    const mock = fixtureRows('datastreamr-mock-locations.json').map((r) => ({
+      ...r,
+      LatitudeNormalized: 45.5,
+      LongitudeNormalized: -73.6,
+    }));
     const a = mount(R, fakeContext(), result('Locations', mock)).el;
     tab(a, 'map')!.click();
     assert.match(a.querySelector('circle.wq-pt')!.getAttribute('aria-label')!, /45\.5000, -73\.6000/);
     const records = mount(R, fakeContext(), result('Records', fixtureRows('datastreamr-mock-records.json'))).el;
-    assert.deepEqual([...records.querySelectorAll('.wq-tab')].map((t) => t.textContent), ['Table', 'Map', 'Chart']);
+    assert.deepEqual(
+      [...records.querySelectorAll('.wq-tab')].map((t) => t.textContent),
+      ['Table', 'Map', 'Chart'],
+    );
     tab(records, 'map')!.click();
-    assert.match(records.querySelector('circle.wq-pt')!.getAttribute('aria-label')!, /Location1, 5717 · 40\.7128, -74\.0060/);
+    assert.match(
+      records.querySelector('circle.wq-pt')!.getAttribute('aria-label')!,
+      /Location1, 5717 · 40\.7128, -74\.0060/,
+    );
   });
 
   it('charts Observations per characteristic with its unit, chosen from a selector', async () => {
     const rows = generatedObservations(90);
     const { el } = mount(R, fakeContext(), result('Observations', rows));
-    assert.deepEqual([...el.querySelectorAll('.wq-tab')].map((t) => t.textContent), ['Table', 'Chart']);
+    assert.deepEqual(
+      [...el.querySelectorAll('.wq-tab')].map((t) => t.textContent),
+      ['Table', 'Chart'],
+    );
     assert.equal(el.querySelector('.wq-chart-select'), null, 'the chart is built when its tab is first shown');
     tab(el, 'chart')!.click();
     const select = el.querySelector<HTMLSelectElement>('.wq-chart-select')!;
-    assert.deepEqual([...select.options].map((o) => o.value), ['Dissolved oxygen (DO)', 'pH', 'Temperature, water']);
+    assert.deepEqual(
+      [...select.options].map((o) => o.value),
+      ['Dissolved oxygen (DO)', 'pH', 'Temperature, water'],
+    );
     select.value = 'Temperature, water';
     select.dispatchEvent(new window.Event('change'));
     const box = el.querySelector<HTMLElement>('.wq-chart')!;
@@ -85,14 +116,23 @@ describe('waterData renderer: map, chart and dataset card', () => {
   it('shows Metadata as dataset cards with name, abstract, organisation, keywords, citation, licence and DOI', () => {
     const rows = fixtureRows('apidocs-sample-metadata.json').concat(fixtureRows('datastreamr-mock-metadata.json'));
     const { el } = mount(R, fakeContext(), result('Metadata', rows));
-    assert.deepEqual([...el.querySelectorAll('.wq-tab')].map((t) => t.textContent), ['Datasets', 'Table']);
+    assert.deepEqual(
+      [...el.querySelectorAll('.wq-tab')].map((t) => t.textContent),
+      ['Datasets', 'Table'],
+    );
     const cards = el.querySelectorAll('.wq-card');
     assert.equal(cards.length, 2);
     const c = cards[0];
     assert.equal(c.querySelector('h3')!.textContent, 'Sample Dataset A');
-    assert.equal(c.querySelector('.wq-card-org')!.textContent, 'Sample Organization A · uploaded by Sample Organization B');
+    assert.equal(
+      c.querySelector('.wq-card-org')!.textContent,
+      'Sample Organization A · uploaded by Sample Organization B',
+    );
     assert.equal(c.querySelector('.wq-card-abstract')!.textContent, 'Sample Description');
-    assert.deepEqual([...c.querySelectorAll('.wq-chip')].map((x) => x.textContent), ['Water quality', 'temperature', 'inlandWaters']);
+    assert.deepEqual(
+      [...c.querySelectorAll('.wq-chip')].map((x) => x.textContent),
+      ['Water quality', 'temperature', 'inlandWaters'],
+    );
     assert.match(c.textContent!, /Period2020-01-01 – 2024-01-01/);
     const hrefs = [...c.querySelectorAll('a')].map((a) => a.getAttribute('href'));
     assert.deepEqual(hrefs, ['https://doi.org/10.25976/xxxx-xx00', 'https://opendatacommons.org/licenses/by/1-0/']);

@@ -8,8 +8,19 @@ import { startWaterEmulator, type TestServer } from './emulatorServer';
 
 function io(env: NodeJS.ProcessEnv = {}) {
   const out = { stdout: '', stderr: '' };
-  const sink = (k: 'stdout' | 'stderr') => new Writable({ write(c, _e, cb) { out[k] += String(c); cb(); } });
-  const value: CliIO = { stdout: sink('stdout'), stderr: sink('stderr'), env, interrupted: new Promise(() => undefined) };
+  const sink = (k: 'stdout' | 'stderr') =>
+    new Writable({
+      write(c, _e, cb) {
+        out[k] += String(c);
+        cb();
+      },
+    });
+  const value: CliIO = {
+    stdout: sink('stdout'),
+    stderr: sink('stderr'),
+    env,
+    interrupted: new Promise(() => undefined),
+  };
   return { io: value, out };
 }
 
@@ -23,9 +34,20 @@ describe('waterData CLI: api-workbench query', () => {
 
   it('--dry-run prints the first request URL fully encoded and exits 0', async () => {
     const { io: c, out } = io();
-    const code = await queryCommand(['--dry-run', '--base-url', 'https://api.datastream.org/v1/odata/v4', "/Observations?$filter=CharacteristicName eq 'pH' and RegionId eq 'admin.4.ca.ab'&$top=20"], c);
+    const code = await queryCommand(
+      [
+        '--dry-run',
+        '--base-url',
+        'https://api.datastream.org/v1/odata/v4',
+        "/Observations?$filter=CharacteristicName eq 'pH' and RegionId eq 'admin.4.ca.ab'&$top=20",
+      ],
+      c,
+    );
     assert.equal(code, 0);
-    assert.equal(out.stdout, "https://api.datastream.org/v1/odata/v4/Observations?%24filter=CharacteristicName%20eq%20%27pH%27%20and%20RegionId%20eq%20%27admin.4.ca.ab%27&%24top=20\n");
+    assert.equal(
+      out.stdout,
+      'https://api.datastream.org/v1/odata/v4/Observations?%24filter=CharacteristicName%20eq%20%27pH%27%20and%20RegionId%20eq%20%27admin.4.ca.ab%27&%24top=20\n',
+    );
   });
 
   it('--dry-run prints the validation error with line:column and exits 1', async () => {
@@ -37,9 +59,15 @@ describe('waterData CLI: api-workbench query', () => {
 
   it('streams JSON lines, with citations on stderr and no key anywhere in the output', async () => {
     const { io: c, out } = io({ DATASTREAM_API_KEY: s.apiKey });
-    const code = await queryCommand(['--base-url', s.baseUrl, '--max-rows', '3', '/Locations?$select=Id,Name&$top=3'], c);
+    const code = await queryCommand(
+      ['--base-url', s.baseUrl, '--max-rows', '3', '/Locations?$select=Id,Name&$top=3'],
+      c,
+    );
     assert.equal(code, 0, out.stderr);
-    const lines = out.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = out.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 3);
     assert.deepEqual(Object.keys(lines[0]), ['Id', 'Name']);
     assert.match(out.stderr, /Data sources[\s\S]*https:\/\/doi\.org\/10\./);
@@ -49,7 +77,20 @@ describe('waterData CLI: api-workbench query', () => {
 
   it('streams CSV with a header; --max-rows caps the rows', async () => {
     const { io: c, out } = io();
-    const code = await queryCommand(['--base-url', s.baseUrl, '--api-key', s.apiKey, '--format', 'csv', '--max-rows', '4', "/Observations\n$select = Id, CharacteristicName, ResultValue\n$filter = CharacteristicName eq 'Temperature, water'"], c);
+    const code = await queryCommand(
+      [
+        '--base-url',
+        s.baseUrl,
+        '--api-key',
+        s.apiKey,
+        '--format',
+        'csv',
+        '--max-rows',
+        '4',
+        "/Observations\n$select = Id, CharacteristicName, ResultValue\n$filter = CharacteristicName eq 'Temperature, water'",
+      ],
+      c,
+    );
     assert.equal(code, 0, out.stderr);
     const lines = out.stdout.trimEnd().split('\r\n');
     assert.equal(lines[0], 'Id,CharacteristicName,ResultValue');
@@ -68,31 +109,43 @@ describe('waterData CLI: api-workbench query', () => {
 
   it('$top is the page size: paging follows @odata.nextLink until it is absent', async () => {
     const { io: c, out } = io();
-    const code = await queryCommand(['--base-url', s.baseUrl, '--api-key', s.apiKey, '/Metadata?$select=DOI&$top=5'], c);
+    const code = await queryCommand(
+      ['--base-url', s.baseUrl, '--api-key', s.apiKey, '/Metadata?$select=DOI&$top=5'],
+      c,
+    );
     assert.equal(code, 0, out.stderr);
-    const dois = out.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { DOI: string }).DOI);
+    const dois = out.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { DOI: string }).DOI);
     assert.equal(dois.length, 24, 'every dataset of the sandbox, not just the first page');
     assert.equal(new Set(dois).size, 24);
     assert.match(out.stderr, /24 rows in 5 pages/);
   });
 
-  it('--max-rows caps the rows; the user\'s $top stays the size of every page asked for', async () => {
+  it("--max-rows caps the rows; the user's $top stays the size of every page asked for", async () => {
     // A recording proxy in front of the emulator shows the URLs actually sent.
     const seen: string[] = [];
     const target = new URL(s.baseUrl);
     const proxy = http.createServer((req, res) => {
       seen.push(req.url ?? '');
-      const up = http.request({ host: target.hostname, port: target.port, path: req.url, headers: req.headers }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
+      const up = http.request(
+        { host: target.hostname, port: target.port, path: req.url, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
       req.pipe(up);
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
     const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${target.pathname}`;
     const { io: c, out } = io();
     try {
-      const code = await queryCommand(['--base-url', base, '--api-key', s.apiKey, '--max-rows', '3', '/Metadata?$select=DOI&$top=5'], c);
+      const code = await queryCommand(
+        ['--base-url', base, '--api-key', s.apiKey, '--max-rows', '3', '/Metadata?$select=DOI&$top=5'],
+        c,
+      );
       assert.equal(code, 0, out.stderr);
     } finally {
       proxy.closeAllConnections();

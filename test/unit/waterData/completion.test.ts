@@ -32,10 +32,22 @@ describe('waterData completion', () => {
     assert.ok(labels('/Observations?$filter=|').includes('CharacteristicName'));
     assert.ok(labels('/Observations?$filter=|').includes('endswith'));
     assert.ok(!labels('/Records?$filter=|').includes('Latitude'), 'Records has no Latitude filter');
-    assert.deepEqual(labels('/Observations?$filter=CharacteristicName |'), ['eq', 'ne', 'lt', 'gt', 'lte', 'gte', 'in']);
+    assert.deepEqual(labels('/Observations?$filter=CharacteristicName |'), [
+      'eq',
+      'ne',
+      'lt',
+      'gt',
+      'lte',
+      'gte',
+      'in',
+    ]);
     const values = at("/Observations?$filter=CharacteristicName eq 'Temp|");
     assert.ok(values.items.some((i) => i.insertText === "'Temperature, water'"));
-    assert.equal(values.text.slice(values.items[0].replaceStart, values.items[0].replaceEnd), "'Temp", 'replaces the partial string');
+    assert.equal(
+      values.text.slice(values.items[0].replaceStart, values.items[0].replaceEnd),
+      "'Temp",
+      'replaces the partial string',
+    );
     assert.deepEqual(labels("/Observations?$filter=CharacteristicName eq 'pH' |"), ['and', 'or']);
     assert.ok(labels("/Observations?$filter=CharacteristicName eq 'pH' and |").includes('RegionId'));
   });

@@ -9,7 +9,11 @@ async function get(s: TestServer, path: string, key: string | null = s.apiKey) {
   return { status: r.status, body: JSON.parse(text), link: r.headers.get('link') };
 }
 const enc = (s: string) => encodeURIComponent(s).replace(/'/g, '%27').replace(/\(/g, '%28').replace(/\)/g, '%29');
-const q = (params: Record<string, string>) => '?' + Object.entries(params).map(([k, v]) => `%24${k.slice(1)}=${enc(v)}`).join('&');
+const q = (params: Record<string, string>) =>
+  '?' +
+  Object.entries(params)
+    .map(([k, v]) => `%24${k.slice(1)}=${enc(v)}`)
+    .join('&');
 
 describe('waterData emulator: conformance', () => {
   let s: TestServer;
@@ -19,8 +23,16 @@ describe('waterData emulator: conformance', () => {
   after(() => s.close());
 
   it('requires x-api-key: 401 missing, 403 invalid (the documented bodies)', async () => {
-    assert.deepEqual(await get(s, '/Locations', null), { status: 401, body: { message: 'Missing API key' }, link: null });
-    assert.deepEqual(await get(s, '/Locations', 'wrong'), { status: 403, body: { message: 'Invalid API key' }, link: null });
+    assert.deepEqual(await get(s, '/Locations', null), {
+      status: 401,
+      body: { message: 'Missing API key' },
+      link: null,
+    });
+    assert.deepEqual(await get(s, '/Locations', 'wrong'), {
+      status: 403,
+      body: { message: 'Invalid API key' },
+      link: null,
+    });
   });
 
   it('rejects an unencoded $ with 400 {"message":null}', async () => {
@@ -56,20 +68,40 @@ describe('waterData emulator: conformance', () => {
       ids.push(...b.value.map((x) => x.Id));
       url = b['@odata.nextLink'];
     }
-    assert.deepEqual(ids, all.body.value.map((x: { Id: number }) => x.Id));
-    assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]), 'ascending Id order');
+    assert.deepEqual(
+      ids,
+      all.body.value.map((x: { Id: number }) => x.Id),
+    );
+    assert.ok(
+      ids.every((id, i) => i === 0 || id > ids[i - 1]),
+      'ascending Id order',
+    );
   });
 
   it('$filter basics: eq, in, and/or, bounding box, RegionId', async () => {
     const atl = await get(s, '/Locations' + q({ $filter: "RegionId eq 'hub.atlantic'", $top: '10000' }));
     assert.ok(atl.body.value.length > 0);
     for (const l of atl.body.value) assert.ok(l.Longitude > -70 && l.Latitude < 52, 'atlantic provinces');
-    const box = await get(s, '/Locations' + q({ $filter: "Longitude gt '-102.01' and Longitude lt '-88.99' and Latitude gt '49' and Latitude lt '60'", $top: '10000' }));
-    for (const l of box.body.value) assert.ok(l.Longitude > -102.01 && l.Longitude < -88.99 && l.Latitude > 49 && l.Latitude < 60);
+    const box = await get(
+      s,
+      '/Locations' +
+        q({
+          $filter: "Longitude gt '-102.01' and Longitude lt '-88.99' and Latitude gt '49' and Latitude lt '60'",
+          $top: '10000',
+        }),
+    );
+    for (const l of box.body.value)
+      assert.ok(l.Longitude > -102.01 && l.Longitude < -88.99 && l.Latitude > 49 && l.Latitude < 60);
     assert.ok(box.body.value.length > 0);
     const one = atl.body.value[0];
-    const byDoi = await get(s, '/Locations' + q({ $filter: `DOI in ('${one.DOI}', '10.25976/zzzz-zz99') and (Id eq ${one.Id} or Id eq '1')` }));
-    assert.deepEqual(byDoi.body.value.map((l: { Id: number }) => l.Id), [one.Id]);
+    const byDoi = await get(
+      s,
+      '/Locations' + q({ $filter: `DOI in ('${one.DOI}', '10.25976/zzzz-zz99') and (Id eq ${one.Id} or Id eq '1')` }),
+    );
+    assert.deepEqual(
+      byDoi.body.value.map((l: { Id: number }) => l.Id),
+      [one.Id],
+    );
   });
 
   it('$count=true returns only the count, consistent with paging', async () => {
@@ -114,7 +146,7 @@ describe('waterData emulator: conformance', () => {
 });
 
 describe('waterData emulator: rate limit', () => {
-  it('strict (burst 1): refuses a second request within 500 ms with the front end\'s bare body, 429 when configured', async () => {
+  it("strict (burst 1): refuses a second request within 500 ms with the front end's bare body, 429 when configured", async () => {
     for (const status of [403, 429] as const) {
       const s = await startWaterEmulator({ rateLimitStatus: status, burst: 1 });
       try {
@@ -157,7 +189,10 @@ describe('waterData emulator: rate limit', () => {
   it('answers 403 to parallel requests', async () => {
     const s = await startWaterEmulator({ minIntervalMs: 1 });
     try {
-      const both = await Promise.all([get(s, '/Observations' + q({ $top: '3000' })), get(s, '/Observations' + q({ $top: '3000' }))]);
+      const both = await Promise.all([
+        get(s, '/Observations' + q({ $top: '3000' })),
+        get(s, '/Observations' + q({ $top: '3000' })),
+      ]);
       assert.deepEqual(both.map((r) => r.status).sort(), [200, 403]);
     } finally {
       await s.close();

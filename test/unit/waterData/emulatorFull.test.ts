@@ -18,35 +18,76 @@ describe('waterData emulator: full query semantics', () => {
 
   it('every comparison operator (and ge/le spellings) on ActivityStartYear agrees with the rows', async () => {
     const loc = (await get(s, '/Locations?%24top=1')).body.value[0].Id;
-    const rows = (await get(s, `/Observations${filter(`LocationId eq ${loc}`, '&%24top=10000&%24select=Id%2CActivityStartDate')}`)).body.value as { ActivityStartDate: string }[];
+    const rows = (
+      await get(s, `/Observations${filter(`LocationId eq ${loc}`, '&%24top=10000&%24select=Id%2CActivityStartDate')}`)
+    ).body.value as { ActivityStartDate: string }[];
     const years = rows.map((r) => Number(r.ActivityStartDate.slice(0, 4)));
     const y = years[Math.floor(years.length / 2)];
     const cases: [string, (v: number) => boolean][] = [
-      ['eq', (v) => v === y], ['ne', (v) => v !== y], ['lt', (v) => v < y], ['gt', (v) => v > y],
-      ['lte', (v) => v <= y], ['gte', (v) => v >= y], ['le', (v) => v <= y], ['ge', (v) => v >= y],
+      ['eq', (v) => v === y],
+      ['ne', (v) => v !== y],
+      ['lt', (v) => v < y],
+      ['gt', (v) => v > y],
+      ['lte', (v) => v <= y],
+      ['gte', (v) => v >= y],
+      ['le', (v) => v <= y],
+      ['ge', (v) => v >= y],
     ];
     for (const [op, pred] of cases) {
-      const got = (await get(s, `/Observations${filter(`LocationId eq ${loc} and ActivityStartYear ${op} '${y}'`, '&%24count=true')}`)).body.value;
+      const got = (
+        await get(
+          s,
+          `/Observations${filter(`LocationId eq ${loc} and ActivityStartYear ${op} '${y}'`, '&%24count=true')}`,
+        )
+      ).body.value;
       assert.equal(got, years.filter(pred).length, op);
     }
   });
 
   it('in lists, or, parentheses, endswith on DOI', async () => {
     const md = (await get(s, '/Metadata?%24top=3&%24select=DOI')).body.value.map((d: { DOI: string }) => d.DOI);
-    const inList = (await get(s, `/Metadata${filter(`DOI in ('${md[0]}', '${md[1]}')`, '&%24select=DOI')}`)).body.value.map((d: { DOI: string }) => d.DOI);
+    const inList = (
+      await get(s, `/Metadata${filter(`DOI in ('${md[0]}', '${md[1]}')`, '&%24select=DOI')}`)
+    ).body.value.map((d: { DOI: string }) => d.DOI);
     assert.deepEqual(inList.sort(), [md[0], md[1]].sort());
-    const ends = (await get(s, `/Metadata${filter(`endswith(DOI, '${md[2].slice(-4)}')`, '&%24select=DOI')}`)).body.value.map((d: { DOI: string }) => d.DOI);
+    const ends = (
+      await get(s, `/Metadata${filter(`endswith(DOI, '${md[2].slice(-4)}')`, '&%24select=DOI')}`)
+    ).body.value.map((d: { DOI: string }) => d.DOI);
     assert.ok(ends.includes(md[2]) && ends.every((d: string) => d.endsWith(md[2].slice(-4))));
-    const a = (await get(s, `/Locations${filter(`(DOI eq '${md[0]}' or DOI eq '${md[1]}') and MonitoringLocationType eq 'River/Stream'`, '&%24count=true')}`)).body.value;
-    const b1 = (await get(s, `/Locations${filter(`DOI eq '${md[0]}' and MonitoringLocationType eq 'River/Stream'`, '&%24count=true')}`)).body.value;
-    const b2 = (await get(s, `/Locations${filter(`DOI eq '${md[1]}' and MonitoringLocationType eq 'River/Stream'`, '&%24count=true')}`)).body.value;
+    const a = (
+      await get(
+        s,
+        `/Locations${filter(`(DOI eq '${md[0]}' or DOI eq '${md[1]}') and MonitoringLocationType eq 'River/Stream'`, '&%24count=true')}`,
+      )
+    ).body.value;
+    const b1 = (
+      await get(
+        s,
+        `/Locations${filter(`DOI eq '${md[0]}' and MonitoringLocationType eq 'River/Stream'`, '&%24count=true')}`,
+      )
+    ).body.value;
+    const b2 = (
+      await get(
+        s,
+        `/Locations${filter(`DOI eq '${md[1]}' and MonitoringLocationType eq 'River/Stream'`, '&%24count=true')}`,
+      )
+    ).body.value;
     assert.equal(a, b1 + b2);
   });
 
   it('Metadata filters by location-level fields (datasets having such locations)', async () => {
-    const hubs = (await get(s, `/Metadata${filter("RegionId in ('hub.mackenzie', 'hub.lakewinnipeg')", '&%24select=DOI%2CDatasetName%2CLicence%2CCitation%2CVersion')}`)).body.value;
+    const hubs = (
+      await get(
+        s,
+        `/Metadata${filter("RegionId in ('hub.mackenzie', 'hub.lakewinnipeg')", '&%24select=DOI%2CDatasetName%2CLicence%2CCitation%2CVersion')}`,
+      )
+    ).body.value;
     assert.ok(hubs.length > 0);
-    assert.ok(hubs.every((d: { DatasetName: string }) => /\((Alberta|Northwest Territories|Saskatchewan|Manitoba)\)$/.test(d.DatasetName)));
+    assert.ok(
+      hubs.every((d: { DatasetName: string }) =>
+        /\((Alberta|Northwest Territories|Saskatchewan|Manitoba)\)$/.test(d.DatasetName),
+      ),
+    );
   });
 
   it('Records: 44 columns, flattened location, @data.context', async () => {
@@ -59,15 +100,28 @@ describe('waterData emulator: full query semantics', () => {
 
   it('observations use the vocabularies and characteristic → unit lookups', async () => {
     const rows = (await get(s, '/Observations?%24top=2000')).body.value as Record<string, unknown>[];
-    const units: Record<string, string | null> = { 'Temperature, water': 'deg C', pH: null, 'Dissolved oxygen (DO)': 'mg/L', 'Specific conductance': 'uS/cm' };
+    const units: Record<string, string | null> = {
+      'Temperature, water': 'deg C',
+      pH: null,
+      'Dissolved oxygen (DO)': 'mg/L',
+      'Specific conductance': 'uS/cm',
+    };
     for (const r of rows) {
-      if (r.CharacteristicName as string in units) assert.equal(r.ResultUnit, units[r.CharacteristicName as string]);
+      if ((r.CharacteristicName as string) in units) assert.equal(r.ResultUnit, units[r.CharacteristicName as string]);
       assert.ok(['Surface Water', 'Groundwater'].includes(r.ActivityMediaName as string));
       assert.match(r.ActivityStartDate as string, /^\d{4}-\d{2}-\d{2}$/);
       assert.match(r.ActivityStartTime as string, /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/);
     }
-    const phRows = (await get(s, `/Observations${filter("CharacteristicName eq 'pH'", '&%24top=2000&%24select=ResultValue%2CResultUnit')}`)).body.value as { ResultValue: number | null; ResultUnit: unknown }[];
-    assert.ok(phRows.every((r) => r.ResultUnit === null), 'pH has no unit');
+    const phRows = (
+      await get(
+        s,
+        `/Observations${filter("CharacteristicName eq 'pH'", '&%24top=2000&%24select=ResultValue%2CResultUnit')}`,
+      )
+    ).body.value as { ResultValue: number | null; ResultUnit: unknown }[];
+    assert.ok(
+      phRows.every((r) => r.ResultUnit === null),
+      'pH has no unit',
+    );
     const ph = phRows.filter((r) => r.ResultValue !== null).map((r) => r.ResultValue as number);
     assert.ok(ph.length && ph.every((v) => v >= 0 && v <= 14), 'pH within the quality-control range');
   });

@@ -16,15 +16,23 @@ function allowedUnits(): (name: string) => Set<string> | undefined {
   const group = read('CharacteristicName-CharacteristicWQXGroup.json') as Record<string, string>;
   const byGroup = read('CharacteristicWQXGroup-MeasurementUnit.json') as Record<string, string[]>;
   return (name) => {
-    const units = [...(byName[name] ?? []), ...(byGuideline[name] ?? []), ...(group[name] ? byGroup[group[name]] ?? [] : [])];
+    const units = [
+      ...(byName[name] ?? []),
+      ...(byGuideline[name] ?? []),
+      ...(group[name] ? (byGroup[group[name]] ?? []) : []),
+    ];
     return units.length ? new Set(units) : undefined;
   };
 }
 
 describe('waterData emulator: realism of generated data', () => {
-  const world = new World({ seed: DEFAULT_WATER_EMULATOR_OPTIONS.seed, datasets: DEFAULT_WATER_EMULATOR_OPTIONS.datasets, observations: 120_000 });
+  const world = new World({
+    seed: DEFAULT_WATER_EMULATOR_OPTIONS.seed,
+    datasets: DEFAULT_WATER_EMULATOR_OPTIONS.datasets,
+    observations: 120_000,
+  });
 
-  it('every observation carries a unit its characteristic\'s lookup (or its group\'s) allows', () => {
+  it("every observation carries a unit its characteristic's lookup (or its group's) allows", () => {
     const allowed = allowedUnits();
     let checked = 0;
     const wrong = new Map<string, number>();
@@ -36,8 +44,13 @@ describe('waterData emulator: realism of generated data', () => {
         checked++;
         // A unitless lookup ("" for pH) is a null unit on the wire.
         const unit = o.ResultUnit === null ? '' : String(o.ResultUnit);
-        if (!units.has(unit)) wrong.set(`${String(o.CharacteristicName)} in ${unit}`, (wrong.get(`${String(o.CharacteristicName)} in ${unit}`) ?? 0) + 1);
-        if (o.ResultDetectionQuantitationLimitUnit !== null) assert.ok(units.has(String(o.ResultDetectionQuantitationLimitUnit)));
+        if (!units.has(unit))
+          wrong.set(
+            `${String(o.CharacteristicName)} in ${unit}`,
+            (wrong.get(`${String(o.CharacteristicName)} in ${unit}`) ?? 0) + 1,
+          );
+        if (o.ResultDetectionQuantitationLimitUnit !== null)
+          assert.ok(units.has(String(o.ResultDetectionQuantitationLimitUnit)));
       }
     }
     assert.ok(checked > 5000, `${checked} observations checked`);
@@ -63,10 +76,13 @@ describe('waterData emulator: realism of generated data', () => {
     }
   });
 
-  it('other sites stay inside their province\'s extent', () => {
+  it("other sites stay inside their province's extent", () => {
     for (const l of world.locations.slice(0, 400)) {
       assert.ok(Number.isFinite(l.latitude) && Number.isFinite(l.longitude));
-      assert.ok(l.latitude >= 41.5 && l.latitude <= 70.5 && l.longitude >= -141 && l.longitude <= -52, `${l.latitude}, ${l.longitude}`);
+      assert.ok(
+        l.latitude >= 41.5 && l.latitude <= 70.5 && l.longitude >= -141 && l.longitude <= -52,
+        `${l.latitude}, ${l.longitude}`,
+      );
     }
   });
 });

@@ -15,10 +15,14 @@ export class FakeClock implements Clock {
       if (signal?.aborted) return reject(new AbortError());
       const s = { until: this.t + ms, resolve };
       this.sleepers.push(s);
-      signal?.addEventListener('abort', () => {
-        this.sleepers = this.sleepers.filter((x) => x !== s);
-        reject(new AbortError());
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.sleepers = this.sleepers.filter((x) => x !== s);
+          reject(new AbortError());
+        },
+        { once: true },
+      );
     });
   }
 

@@ -29,7 +29,10 @@ describe('waterData TextMate grammar', () => {
   });
 
   it('its expressions compile and recognise the query pieces', () => {
-    const all = [...matches(grammar.patterns), ...Object.values(grammar.repository).flatMap((r) => matches([r as never]))];
+    const all = [
+      ...matches(grammar.patterns),
+      ...Object.values(grammar.repository).flatMap((r) => matches([r as never])),
+    ];
     assert.ok(all.length >= 12);
     const request = toJs(grammar.repository.request.match);
     assert.ok(request.test('/Observations?$top=5'));

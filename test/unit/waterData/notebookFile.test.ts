@@ -4,10 +4,17 @@ import { WATER_RESULT_MIME } from '../../../src/waterData/protocol';
 
 describe('waterData .wqnb format', () => {
   it('round-trips cells, environment and outputs, with line-array sources', () => {
-    const nb = { environment: 'qa', cells: [
-      { kind: 'markdown' as const, source: '# Title\ntext' },
-      { kind: 'query' as const, source: "/Observations\n$top = 5", outputs: [{ items: [{ mime: 'text/plain', value: 'hello' }] }] },
-    ] };
+    const nb = {
+      environment: 'qa',
+      cells: [
+        { kind: 'markdown' as const, source: '# Title\ntext' },
+        {
+          kind: 'query' as const,
+          source: '/Observations\n$top = 5',
+          outputs: [{ items: [{ mime: 'text/plain', value: 'hello' }] }],
+        },
+      ],
+    };
     const text = serializeNotebookFile(nb);
     assert.match(text, /"source": \[\n\s+"\/Observations",\n\s+"\$top = 5"\n\s+\]/);
     assert.ok(text.endsWith('\n'));
@@ -17,8 +24,23 @@ describe('waterData .wqnb format', () => {
 
   it('caps saved results: keeps the first rows and says how many were dropped', () => {
     const rows = Array.from({ length: 1000 }, (_, i) => ({ Id: i, Name: `Location number ${i}` }));
-    const result = { entitySet: 'Locations', requestUrl: 'u', columns: ['Id', 'Name'], rows, pages: 1, attributions: [{ doi: '10.25976/abcd-ef12', citation: 'c' }] };
-    const text = serializeNotebookFile({ cells: [{ kind: 'query', source: '/Locations', outputs: [{ items: [{ mime: WATER_RESULT_MIME, value: result }] }] }] }, 8 * 1024, WATER_RESULT_MIME);
+    const result = {
+      entitySet: 'Locations',
+      requestUrl: 'u',
+      columns: ['Id', 'Name'],
+      rows,
+      pages: 1,
+      attributions: [{ doi: '10.25976/abcd-ef12', citation: 'c' }],
+    };
+    const text = serializeNotebookFile(
+      {
+        cells: [
+          { kind: 'query', source: '/Locations', outputs: [{ items: [{ mime: WATER_RESULT_MIME, value: result }] }] },
+        ],
+      },
+      8 * 1024,
+      WATER_RESULT_MIME,
+    );
     assert.ok(text.length < 12 * 1024);
     const saved = parseNotebookFile(text).cells[0].outputs![0].items[0].value as typeof result & { warnings: string[] };
     assert.ok(saved.rows.length > 10 && saved.rows.length < 1000);

@@ -16,7 +16,10 @@ describe('waterData partitioning and streaming', () => {
   after(() => s.close());
 
   it("wraps the user's filter in parentheses (the official clients' `or` bug)", () => {
-    assert.equal(andFilter('LocationId eq 5', "DOI eq 'a' or DOI eq 'b'"), "LocationId eq 5 and (DOI eq 'a' or DOI eq 'b')");
+    assert.equal(
+      andFilter('LocationId eq 5', "DOI eq 'a' or DOI eq 'b'"),
+      "LocationId eq 5 and (DOI eq 'a' or DOI eq 'b')",
+    );
     assert.equal(andFilter('LocationId eq 5', undefined), 'LocationId eq 5');
   });
 
@@ -34,17 +37,28 @@ describe('waterData partitioning and streaming', () => {
     assert.ok(parts.length >= Math.ceil(total / 4000));
     for (const p of parts) {
       assert.ok(p.count! <= 4000);
-      assert.match(p.filter!, /^LocationId (eq \d+|in \([\d, ]+\)) and \(RegionId eq 'hub\.atlantic' or CharacteristicName eq 'pH'\)$/);
+      assert.match(
+        p.filter!,
+        /^LocationId (eq \d+|in \([\d, ]+\)) and \(RegionId eq 'hub\.atlantic' or CharacteristicName eq 'pH'\)$/,
+      );
     }
-    assert.equal(parts.reduce((n, p) => n + p.count!, 0), total);
+    assert.equal(
+      parts.reduce((n, p) => n + p.count!, 0),
+      total,
+    );
 
     const seen = new Set<number>();
-    const summary = await streamRows(client, { entitySet: 'Records', filter, select: ['Id', 'DOI'] }, (rows) => {
-      for (const r of rows) {
-        assert.ok(!seen.has(r.Id as number), `row ${r.Id} once`);
-        seen.add(r.Id as number);
-      }
-    }, { partitionThreshold: 4000, pageSize: 2000 });
+    const summary = await streamRows(
+      client,
+      { entitySet: 'Records', filter, select: ['Id', 'DOI'] },
+      (rows) => {
+        for (const r of rows) {
+          assert.ok(!seen.has(r.Id as number), `row ${r.Id} once`);
+          seen.add(r.Id as number);
+        }
+      },
+      { partitionThreshold: 4000, pageSize: 2000 },
+    );
     assert.equal(seen.size, total);
     assert.equal(summary.partitions, parts.length);
     assert.ok(summary.dois.length > 0);
@@ -59,24 +73,43 @@ describe('waterData partitioning and streaming', () => {
     const parts = await planPartitions(client, 'Observations', filter, { threshold });
     assert.ok(parts.length > 1);
     for (const p of parts) assert.match(p.filter!, /ActivityStartYear (gte|lt) '\d{4}'.* and \(LocationId eq \d+\)$/);
-    assert.equal(parts.reduce((n, p) => n + p.count!, 0), total);
+    assert.equal(
+      parts.reduce((n, p) => n + p.count!, 0),
+      total,
+    );
   });
 
   it('streams CSV with a header, quoting and one line per row', async () => {
     let out = '';
-    const sink = new Writable({ write(chunk, _e, cb) { out += String(chunk); cb(); } });
-    const summary = await streamCsv(client, { entitySet: 'Records', select: ['Id', 'MonitoringLocationName', 'CharacteristicName', 'ResultValue'] }, writableSink(sink), { maxRows: 2500, partition: false, pageSize: 1000 });
+    const sink = new Writable({
+      write(chunk, _e, cb) {
+        out += String(chunk);
+        cb();
+      },
+    });
+    const summary = await streamCsv(
+      client,
+      { entitySet: 'Records', select: ['Id', 'MonitoringLocationName', 'CharacteristicName', 'ResultValue'] },
+      writableSink(sink),
+      { maxRows: 2500, partition: false, pageSize: 1000 },
+    );
     const lines = out.trimEnd().split('\r\n');
     assert.equal(lines[0], 'Id,MonitoringLocationName,CharacteristicName,ResultValue');
     assert.equal(lines.length, 2501);
     assert.equal(summary.pages, 3);
-    assert.ok(lines.some((l) => /"Temperature, water"/.test(l)), 'values with commas are quoted');
+    assert.ok(
+      lines.some((l) => /"Temperature, water"/.test(l)),
+      'values with commas are quoted',
+    );
   });
 });
 
 describe('waterData CSV fields', () => {
   it('quotes, escapes, keeps numbers and neutralises formulas', async () => {
     const { csvLine } = await import('../../../src/waterData/core/csv');
-    assert.equal(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, 3.5, -2, '-0.25', '=SUM(A1)', ['x', 'y']]), 'a,"b,c","say ""hi""","two\nlines",,3.5,-2,-0.25,\'=SUM(A1),x; y\r\n');
+    assert.equal(
+      csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, 3.5, -2, '-0.25', '=SUM(A1)', ['x', 'y']]),
+      'a,"b,c","say ""hi""","two\nlines",,3.5,-2,-0.25,\'=SUM(A1),x; y\r\n',
+    );
   });
 });

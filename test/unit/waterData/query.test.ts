@@ -10,7 +10,10 @@ function errorsOf(text: string) {
 
 function urlOf(text: string): string {
   const q = analyzeQuery(text);
-  assert.deepEqual(q.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    q.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return buildUrl(BASE, toRequest(q));
 }
 
@@ -24,22 +27,30 @@ describe('waterData query cells: parsing both forms', () => {
   });
 
   it('decodes an encoded single line and keeps positions in the source', () => {
-    const text = "/Observations?%24filter=CharacteristicName%20eq%20%27Dissolved%20oxygen%20saturation%27&%24top=10";
+    const text = '/Observations?%24filter=CharacteristicName%20eq%20%27Dissolved%20oxygen%20saturation%27&%24top=10';
     const q = analyzeQuery(text);
     assert.equal(q.entitySet, 'Observations');
     assert.equal(q.top, 10);
     const ast = q.filter!.ast!;
     assert.equal(ast.kind, 'compare');
-    assert.equal(ast.kind === 'compare' && ast.value.kind === 'string' && ast.value.value, 'Dissolved oxygen saturation');
-    const bad = analyzeQuery("/Observations?%24filter=Colour%20eq%20%27x%27");
+    assert.equal(
+      ast.kind === 'compare' && ast.value.kind === 'string' && ast.value.value,
+      'Dissolved oxygen saturation',
+    );
+    const bad = analyzeQuery('/Observations?%24filter=Colour%20eq%20%27x%27');
     const e = bad.diagnostics.find((d) => /Colour/.test(d.message))!;
-    assert.equal(text.slice(0, 0) + "/Observations?%24filter=Colour%20eq%20%27x%27".slice(e.start, e.end), 'Colour');
+    assert.equal(text.slice(0, 0) + '/Observations?%24filter=Colour%20eq%20%27x%27'.slice(e.start, e.end), 'Colour');
   });
 
   it('accepts a full URL from the docs and a GET prefix', () => {
-    const q = analyzeQuery("GET https://api.datastream.org/v1/odata/v4/Metadata?$select=DOI,DatasetName,Licence,Citation,Version&$filter=RegionId in ('hub.mackenzie', 'hub.lakewinnipeg')");
+    const q = analyzeQuery(
+      "GET https://api.datastream.org/v1/odata/v4/Metadata?$select=DOI,DatasetName,Licence,Citation,Version&$filter=RegionId in ('hub.mackenzie', 'hub.lakewinnipeg')",
+    );
     assert.equal(q.entitySet, 'Metadata');
-    assert.deepEqual(q.select!.map((s) => s.name), ['DOI', 'DatasetName', 'Licence', 'Citation', 'Version']);
+    assert.deepEqual(
+      q.select!.map((s) => s.name),
+      ['DOI', 'DatasetName', 'Licence', 'Citation', 'Version'],
+    );
     assert.equal(hasErrors(q), false);
   });
 
@@ -57,15 +68,23 @@ describe('waterData query cells: parsing both forms', () => {
     assert.equal(q.form, 'multi-line');
     assert.deepEqual(q.diagnostics, []);
     assert.equal(q.top, 50);
-    assert.deepEqual(q.select!.map((s) => s.name), ['Id', 'LocationId', 'ResultValue']);
+    assert.deepEqual(
+      q.select!.map((s) => s.name),
+      ['Id', 'LocationId', 'ResultValue'],
+    );
     assert.equal(toRequest(q).filter, "CharacteristicName eq 'pH' and RegionId eq 'admin.4.ca.ab'");
     const sel = q.select![2];
     assert.equal(text.slice(sel.start, sel.end), 'ResultValue');
   });
 
   it('builds URLs with every name and value encoded (no raw $, quotes or spaces)', () => {
-    const url = urlOf("/Observations?$filter=CharacteristicName in ('Temperature, water', 'pH')&$select=Id,DOI&$top=100");
-    assert.equal(url, `${BASE}/Observations?%24select=Id%2CDOI&%24filter=CharacteristicName%20in%20%28%27Temperature%2C%20water%27%2C%20%27pH%27%29&%24top=100`);
+    const url = urlOf(
+      "/Observations?$filter=CharacteristicName in ('Temperature, water', 'pH')&$select=Id,DOI&$top=100",
+    );
+    assert.equal(
+      url,
+      `${BASE}/Observations?%24select=Id%2CDOI&%24filter=CharacteristicName%20in%20%28%27Temperature%2C%20water%27%2C%20%27pH%27%29&%24top=100`,
+    );
     assert.doesNotMatch(url.slice(url.indexOf('?')), /[$' ()]/);
   });
 
@@ -84,10 +103,14 @@ describe('waterData query cells: parsing both forms', () => {
   });
 
   it('accepts every operator, in lists, endswith, and/or with parentheses', () => {
-    const f = "(DOI eq '10.25976/7cny-7h34' or DOI ne '10.25976/1q5q-zy55') and RegionId in ('hub.atlantic','admin.4.ca.ns') and Latitude gt '44' and Latitude lt '47.5' and Longitude gte -66 and Longitude lte -60 and endswith(DOI, 'zy55')";
+    const f =
+      "(DOI eq '10.25976/7cny-7h34' or DOI ne '10.25976/1q5q-zy55') and RegionId in ('hub.atlantic','admin.4.ca.ns') and Latitude gt '44' and Latitude lt '47.5' and Longitude gte -66 and Longitude lte -60 and endswith(DOI, 'zy55')";
     const q = analyzeQuery(`/Locations?$filter=${f}`);
     assert.deepEqual(q.diagnostics, []);
-    assert.equal(toRequest(q).filter, "(DOI eq '10.25976/7cny-7h34' or DOI ne '10.25976/1q5q-zy55') and RegionId in ('hub.atlantic', 'admin.4.ca.ns') and Latitude gt '44' and Latitude lt '47.5' and Longitude gte -66 and Longitude lte -60 and endswith(DOI, 'zy55')");
+    assert.equal(
+      toRequest(q).filter,
+      "(DOI eq '10.25976/7cny-7h34' or DOI ne '10.25976/1q5q-zy55') and RegionId in ('hub.atlantic', 'admin.4.ca.ns') and Latitude gt '44' and Latitude lt '47.5' and Longitude gte -66 and Longitude lte -60 and endswith(DOI, 'zy55')",
+    );
   });
 });
 
@@ -141,12 +164,15 @@ describe('waterData query cells: errors with positions', () => {
   it('syntax errors point at the offending token', () => {
     at("/Locations?$filter=RegionId eq 'hub.atlantic", "'hub.atlantic", /Unterminated string/);
     at("/Locations?$filter=RegionId equals 'x'", 'equals', /Unknown operator/);
-    at("/Locations?$filter=RegionId eq hub", 'hub', /Quote text values/);
+    at('/Locations?$filter=RegionId eq hub', 'hub', /Quote text values/);
     at("/Locations?$filter=RegionId eq 'a' )", ')', /Unbalanced/);
     at("/Locations?$filter=contains(Name, 'x')", 'contains', /not offered/);
-    at("/Locations?$filter=CreateTimestamp gt 2020-03-23", '2020-03-23', /Quote dates/);
-    at("/Locations?$filter=RegionId eq \"x\"", '"x"', /single quotes/);
-    for (const [text, re] of [["/Locations?$filter=(RegionId eq 'hub.atlantic'", /Expected "\)" to close the "\(" at column 1/], ["/Locations?$filter=RegionId eq 'x' and", /Expected a field name, found the end/]] as const) {
+    at('/Locations?$filter=CreateTimestamp gt 2020-03-23', '2020-03-23', /Quote dates/);
+    at('/Locations?$filter=RegionId eq "x"', '"x"', /single quotes/);
+    for (const [text, re] of [
+      ["/Locations?$filter=(RegionId eq 'hub.atlantic'", /Expected "\)" to close the "\(" at column 1/],
+      ["/Locations?$filter=RegionId eq 'x' and", /Expected a field name, found the end/],
+    ] as const) {
       const e = errorsOf(text).find((d) => re.test(d.message));
       assert.ok(e, `${re} in ${JSON.stringify(errorsOf(text))}`);
       assert.equal(e.start, text.length, 'at the end of the filter');
@@ -158,14 +184,23 @@ describe('waterData query cells: errors with positions', () => {
     at("/Locations?$filter=Latitude gt '95'", "'95'", /between -90 and 90/);
     at("/Observations?$filter=LocationId eq 'abc'", "'abc'", /whole number/);
     at("/Metadata?$filter=CreateTimestamp gt '2020/03/23'", "'2020/03/23'", /yyyy-mm-dd/);
-    at("/Locations?$filter=RegionId eq 'ds.hub.atlantic'", "'ds.hub.atlantic'", /old RegionId spelling; use 'hub.atlantic'/);
+    at(
+      "/Locations?$filter=RegionId eq 'ds.hub.atlantic'",
+      "'ds.hub.atlantic'",
+      /old RegionId spelling; use 'hub.atlantic'/,
+    );
   });
 
   it('vocabulary and RegionId problems are warnings with suggestions', () => {
-    const q = analyzeQuery("/Observations?$filter=CharacteristicName eq 'temperature, WATER' and RegionId eq 'hub.arctic'");
+    const q = analyzeQuery(
+      "/Observations?$filter=CharacteristicName eq 'temperature, WATER' and RegionId eq 'hub.arctic'",
+    );
     assert.equal(hasErrors(q), false);
     const msgs = q.diagnostics.map((d) => d.message);
-    assert.ok(msgs.some((m) => /did you mean 'Temperature, water'/.test(m)), msgs.join('\n'));
+    assert.ok(
+      msgs.some((m) => /did you mean 'Temperature, water'/.test(m)),
+      msgs.join('\n'),
+    );
     assert.ok(msgs.some((m) => /Unknown RegionId "hub.arctic"/.test(m)));
   });
 

@@ -10,7 +10,12 @@ describe('waterData rate limiter (fake clock)', () => {
     const all = [0, 1, 2, 3].map((i) => limiter.run(async () => void starts.push([i, clock.now()])));
     await clock.advance(2000);
     await Promise.all(all);
-    assert.deepEqual(starts, [[0, 0], [1, 500], [2, 1000], [3, 1500]]);
+    assert.deepEqual(starts, [
+      [0, 0],
+      [1, 500],
+      [2, 1000],
+      [3, 1500],
+    ]);
   });
 
   it('never runs two at once: the next waits for a slow request to finish', async () => {
@@ -19,14 +24,15 @@ describe('waterData rate limiter (fake clock)', () => {
     let active = 0;
     let maxActive = 0;
     const events: string[] = [];
-    const task = (name: string, ms: number) => limiter.run(async () => {
-      active++;
-      maxActive = Math.max(maxActive, active);
-      events.push(`${name} start ${clock.now()}`);
-      await clock.sleep(ms);
-      events.push(`${name} end ${clock.now()}`);
-      active--;
-    });
+    const task = (name: string, ms: number) =>
+      limiter.run(async () => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        events.push(`${name} start ${clock.now()}`);
+        await clock.sleep(ms);
+        events.push(`${name} end ${clock.now()}`);
+        active--;
+      });
     await limiter.run(async () => undefined);
     const p = [task('a', 1200), task('b', 10)];
     await clock.advance(3000);
@@ -39,7 +45,13 @@ describe('waterData rate limiter (fake clock)', () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ minIntervalMs: 500, clock });
     const starts: number[] = [];
-    const p = [limiter.run(async () => { starts.push(clock.now()); await clock.sleep(80); }), limiter.run(async () => void starts.push(clock.now()))];
+    const p = [
+      limiter.run(async () => {
+        starts.push(clock.now());
+        await clock.sleep(80);
+      }),
+      limiter.run(async () => void starts.push(clock.now())),
+    ];
     await clock.advance(2000);
     await Promise.all(p);
     assert.deepEqual(starts, [0, 580]);

@@ -17,7 +17,8 @@ describe('waterData runQuery against the emulator', () => {
   });
   after(() => s.close());
 
-  const run = (text: string, rowLimit = 10000) => runQuery(analyzeQuery(text), { client, attributions: new AttributionCache(), rowLimit });
+  const run = (text: string, rowLimit = 10000) =>
+    runQuery(analyzeQuery(text), { client, attributions: new AttributionCache(), rowLimit });
 
   it('/Locations?$top=5 → 5 rows, more available, every dataset cited', async () => {
     const r = await run('/Locations?$top=5');
@@ -30,7 +31,10 @@ describe('waterData runQuery against the emulator', () => {
       assert.ok(a.citation?.includes(`https://doi.org/${a.doi}`));
       assert.ok(a.licence);
     }
-    assert.match(summarizeResult(r), /Locations: 5 rows in 1 page \(more available\)[\s\S]*Data sources:[\s\S]*https:\/\/doi\.org\/10\./);
+    assert.match(
+      summarizeResult(r),
+      /Locations: 5 rows in 1 page \(more available\)[\s\S]*Data sources:[\s\S]*https:\/\/doi\.org\/10\./,
+    );
   });
 
   it('a pasted nextLink keeps its $top on "Load more" (Metadata stays 7, not the default 100)', async () => {
@@ -41,8 +45,8 @@ describe('waterData runQuery against the emulator', () => {
     assert.equal(pasted.rows.length, 7);
     assert.equal(pasted.pageTop, 7);
     const more = await continueResult(pasted, 3, { client, attributions: new AttributionCache(), rowLimit: 10000 });
-    assert.equal(more.rows.length, 14, 'a whole page of the user\'s size, none dropped');
-    assert.match(more.nextLink!, /%24top=7(&|$)/, 'the next link still asks for the user\'s $top');
+    assert.equal(more.rows.length, 14, "a whole page of the user's size, none dropped");
+    assert.match(more.nextLink!, /%24top=7(&|$)/, "the next link still asks for the user's $top");
     const rest = await continueResult(more, 100, { client, attributions: new AttributionCache(), rowLimit: 10000 });
     const dois = rest.rows.map((x) => x.DOI);
     assert.equal(dois.length, 24 - 7, 'everything after the pasted position, each once');
@@ -73,12 +77,27 @@ describe('waterData attribution text', () => {
   it('names the licences by id or URL and never repeats the DOI link', async () => {
     const { licenceName, citationWithLink } = await import('../../../src/waterData/core/summary');
     assert.equal(licenceName('odc-by'), 'Attribution Licence (ODC-By) v1.0');
-    assert.equal(licenceName('https://opendatacommons.org/licenses/pddl/1-0/'), 'Public Domain Dedication and Licence (ODC-PDDL) v1.0');
+    assert.equal(
+      licenceName('https://opendatacommons.org/licenses/pddl/1-0/'),
+      'Public Domain Dedication and Licence (ODC-PDDL) v1.0',
+    );
     assert.equal(licenceName('ogl'), 'Open Government Licence (OGL)');
-    assert.equal(licenceName('https://open.canada.ca/en/open-government-licence-canada'), 'Open Government Licence (OGL)');
+    assert.equal(
+      licenceName('https://open.canada.ca/en/open-government-licence-canada'),
+      'Open Government Licence (OGL)',
+    );
     assert.equal(licenceName('https://example.org/other'), 'https://example.org/other');
-    assert.equal(citationWithLink({ doi: '10.25976/abcd-ef12', citation: 'Org. 2024. "X" (dataset). DataStream. https://doi.org/10.25976/abcd-ef12.' }), 'Org. 2024. "X" (dataset). DataStream. https://doi.org/10.25976/abcd-ef12.');
-    assert.equal(citationWithLink({ doi: '10.25976/abcd-ef12', datasetName: 'X' }), 'X https://doi.org/10.25976/abcd-ef12');
+    assert.equal(
+      citationWithLink({
+        doi: '10.25976/abcd-ef12',
+        citation: 'Org. 2024. "X" (dataset). DataStream. https://doi.org/10.25976/abcd-ef12.',
+      }),
+      'Org. 2024. "X" (dataset). DataStream. https://doi.org/10.25976/abcd-ef12.',
+    );
+    assert.equal(
+      citationWithLink({ doi: '10.25976/abcd-ef12', datasetName: 'X' }),
+      'X https://doi.org/10.25976/abcd-ef12',
+    );
   });
 });
 
@@ -86,8 +105,16 @@ describe('waterData result URL', () => {
   it('requestUrl is the first request actually sent, with the key nowhere in it', async () => {
     const s = await startWaterEmulator({ minIntervalMs: 0 });
     try {
-      const client = new WaterClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, limiter: new RateLimiter({ minIntervalMs: 0 }) });
-      const r = await runQuery(analyzeQuery("/Locations?$filter=RegionId eq 'hub.atlantic'&$top=3"), { client, attributions: new AttributionCache(), rowLimit: 100 });
+      const client = new WaterClient({
+        baseUrl: s.baseUrl,
+        apiKey: s.apiKey,
+        limiter: new RateLimiter({ minIntervalMs: 0 }),
+      });
+      const r = await runQuery(analyzeQuery("/Locations?$filter=RegionId eq 'hub.atlantic'&$top=3"), {
+        client,
+        attributions: new AttributionCache(),
+        rowLimit: 100,
+      });
       assert.equal(r.requestUrl, `${s.baseUrl}/Locations?%24filter=RegionId%20eq%20%27hub.atlantic%27&%24top=3`);
       assert.ok(!JSON.stringify(r).includes(s.apiKey));
     } finally {

@@ -12,13 +12,25 @@ export const baseUrlMismatch: Rule = {
     const expected = root + service;
     const baseUrl = str(model.root.baseUrl);
     if (baseUrl !== undefined && baseUrl !== expected) {
-      report({ path: ['baseUrl'], message: `baseUrl "${baseUrl}" differs from rootUrl + servicePath ("${expected}"); clients use rootUrl + servicePath, baseUrl is deprecated.`, data: { expected } });
+      report({
+        path: ['baseUrl'],
+        message: `baseUrl "${baseUrl}" differs from rootUrl + servicePath ("${expected}"); clients use rootUrl + servicePath, baseUrl is deprecated.`,
+        data: { expected },
+      });
     }
     const basePath = str(model.root.basePath);
     let expectedPath: string | undefined;
-    try { expectedPath = new URL(expected).pathname; } catch { expectedPath = undefined; }
+    try {
+      expectedPath = new URL(expected).pathname;
+    } catch {
+      expectedPath = undefined;
+    }
     if (basePath !== undefined && basePath !== '' && expectedPath !== undefined && basePath !== expectedPath) {
-      report({ path: ['basePath'], message: `basePath "${basePath}" differs from the path of rootUrl + servicePath ("${expectedPath}"); basePath is deprecated.`, data: { expected: expectedPath } });
+      report({
+        path: ['basePath'],
+        message: `basePath "${basePath}" differs from the path of rootUrl + servicePath ("${expectedPath}"); basePath is deprecated.`,
+        data: { expected: expectedPath },
+      });
     }
   },
 };
@@ -30,7 +42,12 @@ export const documentIdMismatch: Rule = {
   check(model, report) {
     const { id, name, version } = model.root;
     if (typeof name !== 'string' || typeof version !== 'string' || id === undefined) return;
-    if (id !== `${name}:${version}`) report({ path: ['id'], message: `id ${JSON.stringify(id)} should be "${name}:${version}" (name:version).`, data: { expected: `${name}:${version}` } });
+    if (id !== `${name}:${version}`)
+      report({
+        path: ['id'],
+        message: `id ${JSON.stringify(id)} should be "${name}:${version}" (name:version).`,
+        data: { expected: `${name}:${version}` },
+      });
   },
 };
 

@@ -9,7 +9,8 @@ export const enumDescriptionsLength: Rule = {
       const { enum: values, enumDescriptions: descs } = n.value;
       if (!Array.isArray(values) || !Array.isArray(descs) || values.length === descs.length) continue;
       report({
-        path: [...n.path, 'enumDescriptions'], at: 'key',
+        path: [...n.path, 'enumDescriptions'],
+        at: 'key',
         message: `enumDescriptions has ${descs.length} entr${descs.length === 1 ? 'y' : 'ies'} for ${values.length} enum value${values.length === 1 ? '' : 's'}; position i describes enum[i], so make the lengths equal.`,
         data: { enumLength: values.length, descriptionsLength: descs.length },
       });
@@ -26,7 +27,8 @@ export const enumDeprecatedLength: Rule = {
       const { enum: values, enumDeprecated: flags } = n.value;
       if (!Array.isArray(values) || !Array.isArray(flags) || values.length === flags.length) continue;
       report({
-        path: [...n.path, 'enumDeprecated'], at: 'key',
+        path: [...n.path, 'enumDeprecated'],
+        at: 'key',
         message: `enumDeprecated has ${flags.length} flags for ${values.length} enum values; position i flags enum[i], so make the lengths equal.`,
         data: { enumLength: values.length, deprecatedLength: flags.length },
       });
@@ -44,7 +46,12 @@ export const enumDuplicateValue: Rule = {
       if (!Array.isArray(values)) continue;
       const seen = new Set<unknown>();
       values.forEach((v, i) => {
-        if (seen.has(v)) report({ path: [...n.path, 'enum', i], message: `Enum value ${JSON.stringify(v)} is listed twice; remove the repeat (and its description).`, data: { index: i } });
+        if (seen.has(v))
+          report({
+            path: [...n.path, 'enum', i],
+            message: `Enum value ${JSON.stringify(v)} is listed twice; remove the repeat (and its description).`,
+            data: { index: i },
+          });
         seen.add(v);
       });
     }

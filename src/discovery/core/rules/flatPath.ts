@@ -76,7 +76,8 @@ export function flatPathFollowsPath(path: string, flat: string): boolean | undef
 export const flatPathInconsistent: Rule = {
   code: 'flat-path-inconsistent',
   defaultSeverity: 'warning',
-  summary: '`flatPath` spells out `path`: the same literal text, `{var}` kept, each `{+var}` expanded into segments, and only simple `{var}` forms.',
+  summary:
+    '`flatPath` spells out `path`: the same literal text, `{var}` kept, each `{+var}` expanded into segments, and only simple `{var}` forms.',
   check(model, report) {
     for (const m of model.methods) {
       const flat = str(m.value.flatPath);
@@ -85,11 +86,19 @@ export const flatPathInconsistent: Rule = {
       const at = [...m.path, 'flatPath'];
       const { nonSimple } = flatUnits(flat);
       if (nonSimple.length > 0) {
-        report({ path: at, message: `flatPath of ${describeMethod(m)} uses ${nonSimple.join(', ')}; flatPath spells every segment out, so write only simple {name} variables.`, data: { nonSimple } });
+        report({
+          path: at,
+          message: `flatPath of ${describeMethod(m)} uses ${nonSimple.join(', ')}; flatPath spells every segment out, so write only simple {name} variables.`,
+          data: { nonSimple },
+        });
         continue;
       }
       if (flatPathFollowsPath(path, flat) === false) {
-        report({ path: at, message: `flatPath "${flat}" of ${describeMethod(m)} does not follow path "${path}": the literal text must be the same, each {var} must stay one variable and each {+var} must expand into segments.`, data: { path } });
+        report({
+          path: at,
+          message: `flatPath "${flat}" of ${describeMethod(m)} does not follow path "${path}": the literal text must be the same, each {var} must stay one variable and each {+var} must expand into segments.`,
+          data: { path },
+        });
       }
     }
   },

@@ -4,17 +4,36 @@ import { baseUrlMismatch, documentIdMismatch, revisionFormat } from './document'
 import { enumDeprecatedLength, enumDescriptionsLength, enumDuplicateValue } from './enums';
 import { flatPathInconsistent } from './flatPath';
 import {
-  annotationRequiredUnknownMethod, httpMethodUnknown, mediaUploadInconsistent, mediaUploadMaxSize,
-  methodIdDuplicate, requestBodyOnGet, requestParameterNameDeprecated, scopeUnknown,
+  annotationRequiredUnknownMethod,
+  httpMethodUnknown,
+  mediaUploadInconsistent,
+  mediaUploadMaxSize,
+  methodIdDuplicate,
+  requestBodyOnGet,
+  requestParameterNameDeprecated,
+  scopeUnknown,
 } from './methods';
 import {
-  globalParameterShadowed, parameterLocationInvalid, parameterOrderDuplicate, parameterOrderMissingRequired,
-  parameterOrderOptional, parameterOrderUnknown, pathParameterNotRequired, pathParameterUnused,
-  pathReservedExpansionMultiple, pathVariableUndeclared,
+  globalParameterShadowed,
+  parameterLocationInvalid,
+  parameterOrderDuplicate,
+  parameterOrderMissingRequired,
+  parameterOrderOptional,
+  parameterOrderUnknown,
+  pathParameterNotRequired,
+  pathParameterUnused,
+  pathReservedExpansionMultiple,
+  pathVariableUndeclared,
 } from './parameters';
 import { refUnresolved, schemaIdMismatch, schemaUnused } from './references';
 import {
-  arrayWithoutItems, formatTypeMismatch, formatUnknown, itemsOnNonArray, patternInvalid, propertiesOnNonObject, typeUnknown,
+  arrayWithoutItems,
+  formatTypeMismatch,
+  formatUnknown,
+  itemsOnNonArray,
+  patternInvalid,
+  propertiesOnNonObject,
+  typeUnknown,
 } from './schemaTypes';
 import { keyMissing, keyUnknown, valueNotAllowed, valueType } from './structure';
 import type { Rule } from './types';

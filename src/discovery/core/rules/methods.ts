@@ -10,7 +10,11 @@ export const methodIdDuplicate: Rule = {
     for (const [id, list] of model.methodsById) {
       if (list.length < 2) continue;
       for (const m of list.slice(1)) {
-        report({ path: [...m.path, 'id'], message: `Method id "${id}" is also used by ${[...list[0].resource, list[0].name].join('.')}; give each method its own id.`, data: { id } });
+        report({
+          path: [...m.path, 'id'],
+          message: `Method id "${id}" is also used by ${[...list[0].resource, list[0].name].join('.')}; give each method its own id.`,
+          data: { id },
+        });
       }
     }
   },
@@ -26,10 +30,18 @@ export const httpMethodUnknown: Rule = {
     for (const m of model.methods) {
       const verb = m.value.httpMethod;
       if (verb === undefined) {
-        report({ path: m.path, at: 'key', message: `Method ${describeMethod(m)} has no "httpMethod"; add one such as "GET".` });
+        report({
+          path: m.path,
+          at: 'key',
+          message: `Method ${describeMethod(m)} has no "httpMethod"; add one such as "GET".`,
+        });
       } else if (typeof verb !== 'string' || !HTTP_METHODS.has(verb)) {
         const upper = typeof verb === 'string' && HTTP_METHODS.has(verb.toUpperCase()) ? verb.toUpperCase() : undefined;
-        report({ path: [...m.path, 'httpMethod'], message: `httpMethod ${JSON.stringify(verb)} is not an HTTP method${upper ? `; write "${upper}"` : '; use GET, POST, PUT, PATCH or DELETE'}.`, data: { replacement: upper } });
+        report({
+          path: [...m.path, 'httpMethod'],
+          message: `httpMethod ${JSON.stringify(verb)} is not an HTTP method${upper ? `; write "${upper}"` : '; use GET, POST, PUT, PATCH or DELETE'}.`,
+          data: { replacement: upper },
+        });
       }
     }
   },
@@ -42,7 +54,11 @@ export const scopeUnknown: Rule = {
   check(model, report) {
     for (const use of model.scopeUses) {
       if (model.scopes.has(use.scope)) continue;
-      report({ path: use.path, message: `Scope "${use.scope}" of ${describeMethod(use.method)} is not declared in auth.oauth2.scopes; declare it there with a description.`, data: { scope: use.scope } });
+      report({
+        path: use.path,
+        message: `Scope "${use.scope}" of ${describeMethod(use.method)} is not declared in auth.oauth2.scopes; declare it there with a description.`,
+        data: { scope: use.scope },
+      });
     }
   },
 };
@@ -57,7 +73,10 @@ export const annotationRequiredUnknownMethod: Rule = {
       if (!isObj(ann) || !Array.isArray(ann.required)) continue;
       ann.required.forEach((id, i) => {
         if (typeof id === 'string' && !model.methodsById.has(id)) {
-          report({ path: [...n.path, 'annotations', 'required', i], message: `annotations.required names "${id}", which is not a method id in this document.` });
+          report({
+            path: [...n.path, 'annotations', 'required', i],
+            message: `annotations.required names "${id}", which is not a method id in this document.`,
+          });
         }
       });
     }
@@ -73,9 +92,18 @@ export const mediaUploadInconsistent: Rule = {
       const has = m.value.mediaUpload !== undefined;
       const supports = m.value.supportsMediaUpload === true;
       if (has && !supports) {
-        report({ path: [...m.path, 'mediaUpload'], at: 'key', message: `${describeMethod(m)} describes mediaUpload but does not set "supportsMediaUpload": true.`, data: { add: 'supportsMediaUpload' } });
+        report({
+          path: [...m.path, 'mediaUpload'],
+          at: 'key',
+          message: `${describeMethod(m)} describes mediaUpload but does not set "supportsMediaUpload": true.`,
+          data: { add: 'supportsMediaUpload' },
+        });
       } else if (supports && !has) {
-        report({ path: [...m.path, 'supportsMediaUpload'], at: 'key', message: `${describeMethod(m)} sets supportsMediaUpload but has no "mediaUpload" (accept, maxSize, protocols).` });
+        report({
+          path: [...m.path, 'supportsMediaUpload'],
+          at: 'key',
+          message: `${describeMethod(m)} sets supportsMediaUpload but has no "mediaUpload" (accept, maxSize, protocols).`,
+        });
       }
     }
   },
@@ -92,7 +120,10 @@ export const mediaUploadMaxSize: Rule = {
       const mu = m.value.mediaUpload;
       if (!isObj(mu) || mu.maxSize === undefined) continue;
       if (typeof mu.maxSize !== 'string' || !MAX_SIZE.test(mu.maxSize.trim())) {
-        report({ path: [...m.path, 'mediaUpload', 'maxSize'], message: `maxSize ${JSON.stringify(mu.maxSize)} is not a size; write a string such as "10MB", "2GB" or a byte count like "10737418240".` });
+        report({
+          path: [...m.path, 'mediaUpload', 'maxSize'],
+          message: `maxSize ${JSON.stringify(mu.maxSize)} is not a size; write a string such as "10MB", "2GB" or a byte count like "10737418240".`,
+        });
       }
     }
   },
@@ -105,7 +136,11 @@ export const requestBodyOnGet: Rule = {
   check(model, report) {
     for (const m of model.methods) {
       if (m.value.httpMethod === 'GET' && m.value.request !== undefined) {
-        report({ path: [...m.path, 'request'], at: 'key', message: `GET method ${describeMethod(m)} declares a request body; proxies and clients may drop it. Use POST or move the fields to query parameters.` });
+        report({
+          path: [...m.path, 'request'],
+          at: 'key',
+          message: `GET method ${describeMethod(m)} declares a request body; proxies and clients may drop it. Use POST or move the fields to query parameters.`,
+        });
       }
     }
   },
@@ -119,7 +154,12 @@ export const requestParameterNameDeprecated: Rule = {
     for (const m of model.methods) {
       const req = m.value.request;
       if (isObj(req) && str(req.parameterName) !== undefined) {
-        report({ path: [...m.path, 'request', 'parameterName'], at: 'key', message: '"parameterName" is deprecated; clients ignore it.', data: { deprecatedHint: true } });
+        report({
+          path: [...m.path, 'request', 'parameterName'],
+          at: 'key',
+          message: '"parameterName" is deprecated; clients ignore it.',
+          data: { deprecatedHint: true },
+        });
       }
     }
   },

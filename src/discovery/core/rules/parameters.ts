@@ -9,7 +9,11 @@ export const parameterOrderUnknown: Rule = {
   check(model, report) {
     eachParameterOrderEntry(model.methods, (m, name, i, params) => {
       if (typeof name === 'string' && !(name in params)) {
-        report({ path: [...m.path, 'parameterOrder', i], message: `"${name}" in parameterOrder of ${describeMethod(m)} is not one of its parameters; declare it under "parameters" or remove it.`, data: { name } });
+        report({
+          path: [...m.path, 'parameterOrder', i],
+          message: `"${name}" in parameterOrder of ${describeMethod(m)} is not one of its parameters; declare it under "parameters" or remove it.`,
+          data: { name },
+        });
       }
     });
   },
@@ -23,7 +27,12 @@ export const parameterOrderDuplicate: Rule = {
     let seen = new Set<unknown>();
     eachParameterOrderEntry(model.methods, (m, name, i) => {
       if (i === 0) seen = new Set();
-      if (seen.has(name)) report({ path: [...m.path, 'parameterOrder', i], message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`, data: { name, index: i } });
+      if (seen.has(name))
+        report({
+          path: [...m.path, 'parameterOrder', i],
+          message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`,
+          data: { name, index: i },
+        });
       seen.add(name);
     });
   },
@@ -40,7 +49,12 @@ export const parameterOrderMissingRequired: Rule = {
       for (const name in params) {
         const p = params[name];
         if (isObj(p) && p.required === true && !order.includes(name)) {
-          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Required parameter "${name}" is missing from parameterOrder of ${describeMethod(m)}; add it so generated clients take it as an argument.`, data: { name, method: m.path } });
+          report({
+            path: [...m.path, 'parameters', name],
+            at: 'key',
+            message: `Required parameter "${name}" is missing from parameterOrder of ${describeMethod(m)}; add it so generated clients take it as an argument.`,
+            data: { name, method: m.path },
+          });
         }
       }
     }
@@ -55,7 +69,11 @@ export const parameterOrderOptional: Rule = {
     eachParameterOrderEntry(model.methods, (m, name, i, params) => {
       const p = typeof name === 'string' ? params[name] : undefined;
       if (isObj(p) && p.required !== true) {
-        report({ path: [...m.path, 'parameterOrder', i], message: `"${String(name)}" is in parameterOrder but not required; mark it "required": true or remove it from parameterOrder.`, data: { name } });
+        report({
+          path: [...m.path, 'parameterOrder', i],
+          message: `"${String(name)}" is in parameterOrder but not required; mark it "required": true or remove it from parameterOrder.`,
+          data: { name },
+        });
       }
     });
   },
@@ -73,9 +91,17 @@ export const pathVariableUndeclared: Rule = {
       for (const v of templateVariables(path)) {
         const p = params[v.name] ?? model.globalParameters.get(v.name);
         if (!isObj(p)) {
-          report({ path: [...m.path, 'path'], message: `Path variable {${v.operator}${v.name}} of ${describeMethod(m)} has no parameter; add a "${v.name}" parameter with "location": "path".`, data: { name: v.name, method: m.path } });
+          report({
+            path: [...m.path, 'path'],
+            message: `Path variable {${v.operator}${v.name}} of ${describeMethod(m)} has no parameter; add a "${v.name}" parameter with "location": "path".`,
+            data: { name: v.name, method: m.path },
+          });
         } else if (p.location !== 'path') {
-          report({ path: [...m.path, 'path'], message: `Path variable {${v.operator}${v.name}} names parameter "${v.name}", whose location is "${String(p.location)}"; set its "location" to "path".`, data: { name: v.name, method: m.path, wrongLocation: true } });
+          report({
+            path: [...m.path, 'path'],
+            message: `Path variable {${v.operator}${v.name}} names parameter "${v.name}", whose location is "${String(p.location)}"; set its "location" to "path".`,
+            data: { name: v.name, method: m.path, wrongLocation: true },
+          });
         }
       }
     }
@@ -95,7 +121,12 @@ export const pathParameterUnused: Rule = {
       for (const name in params) {
         const p = params[name];
         if (isObj(p) && p.location === 'path' && !vars.has(name)) {
-          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Path parameter "${name}" does not appear in path "${path}"; add {${name}} to the path or change its location to "query".`, data: { name } });
+          report({
+            path: [...m.path, 'parameters', name],
+            at: 'key',
+            message: `Path parameter "${name}" does not appear in path "${path}"; add {${name}} to the path or change its location to "query".`,
+            data: { name },
+          });
         }
       }
     }
@@ -112,7 +143,12 @@ export const pathParameterNotRequired: Rule = {
       for (const name in params) {
         const p = params[name];
         if (isObj(p) && p.location === 'path' && p.required !== true) {
-          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Path parameter "${name}" is not marked "required": true; a URL cannot omit it.`, data: { name } });
+          report({
+            path: [...m.path, 'parameters', name],
+            at: 'key',
+            message: `Path parameter "${name}" is not marked "required": true; a URL cannot omit it.`,
+            data: { name },
+          });
         }
       }
     }
@@ -129,7 +165,11 @@ export const pathReservedExpansionMultiple: Rule = {
       const path = str(m.value.path);
       if (path === undefined) continue;
       const plus = templateVariables(path).filter((v) => v.operator === '+');
-      if (plus.length > 1) report({ path: [...m.path, 'path'], message: `Path "${path}" has ${plus.length} {+var} expansions; older generators cannot tell where one ends.` });
+      if (plus.length > 1)
+        report({
+          path: [...m.path, 'path'],
+          message: `Path "${path}" has ${plus.length} {+var} expansions; older generators cannot tell where one ends.`,
+        });
     }
   },
 };
@@ -139,15 +179,23 @@ const LOCATIONS = new Set(['query', 'path']);
 export const parameterLocationInvalid: Rule = {
   code: 'parameter-location-invalid',
   defaultSeverity: 'error',
-  summary: 'A parameter\'s `location` is `query` or `path`.',
+  summary: "A parameter's `location` is `query` or `path`.",
   check(model, report) {
     for (const n of model.schemaNodes) {
       if (n.context !== 'parameter' && n.context !== 'globalParameter') continue;
       const loc = n.value.location;
       if (loc === undefined) {
-        report({ path: n.path, at: 'key', message: `Parameter "${String(n.path[n.path.length - 1])}" has no "location"; add "location": "query" or "path".`, data: { name: n.path[n.path.length - 1] } });
+        report({
+          path: n.path,
+          at: 'key',
+          message: `Parameter "${String(n.path[n.path.length - 1])}" has no "location"; add "location": "query" or "path".`,
+          data: { name: n.path[n.path.length - 1] },
+        });
       } else if (typeof loc !== 'string' || !LOCATIONS.has(loc)) {
-        report({ path: [...n.path, 'location'], message: `Location ${JSON.stringify(loc)} is not supported; use "query" or "path".` });
+        report({
+          path: [...n.path, 'location'],
+          message: `Location ${JSON.stringify(loc)} is not supported; use "query" or "path".`,
+        });
       }
     }
   },
@@ -161,7 +209,11 @@ export const globalParameterShadowed: Rule = {
     for (const m of model.methods) {
       for (const name in methodParameters(m)) {
         if (model.globalParameters.has(name)) {
-          report({ path: [...m.path, 'parameters', name], at: 'key', message: `Parameter "${name}" of ${describeMethod(m)} shadows the document-level parameter of the same name; generated clients may expose only one.` });
+          report({
+            path: [...m.path, 'parameters', name],
+            at: 'key',
+            message: `Parameter "${name}" of ${describeMethod(m)} shadows the document-level parameter of the same name; generated clients may expose only one.`,
+          });
         }
       }
     }

@@ -23,14 +23,23 @@ export const refUnresolved: Rule = {
 export const schemaIdMismatch: Rule = {
   code: 'schema-id-mismatch',
   defaultSeverity: 'error',
-  summary: 'A top-level schema\'s `id` equals its key in `schemas`.',
+  summary: "A top-level schema's `id` equals its key in `schemas`.",
   check(m, report) {
     for (const s of m.schemas.values()) {
       const id = s.value.id;
       if (id === undefined) {
-        report({ path: s.path, at: 'key', message: `Schema "${s.name}" has no "id"; add "id": "${s.name}".`, data: { name: s.name } });
+        report({
+          path: s.path,
+          at: 'key',
+          message: `Schema "${s.name}" has no "id"; add "id": "${s.name}".`,
+          data: { name: s.name },
+        });
       } else if (id !== s.name) {
-        report({ path: [...s.path, 'id'], message: `Schema id "${String(id)}" differs from its key "${s.name}"; clients resolve $ref by the key. Set "id" to "${s.name}".`, data: { name: s.name } });
+        report({
+          path: [...s.path, 'id'],
+          message: `Schema id "${String(id)}" differs from its key "${s.name}"; clients resolve $ref by the key. Set "id" to "${s.name}".`,
+          data: { name: s.name },
+        });
       }
     }
   },
@@ -44,19 +53,33 @@ export const schemaUnused: Rule = {
     const reached = new Set<string>();
     const queue: string[] = [];
     for (const r of m.refs) {
-      if (r.holder.method && !reached.has(r.target)) { reached.add(r.target); queue.push(r.target); }
+      if (r.holder.method && !reached.has(r.target)) {
+        reached.add(r.target);
+        queue.push(r.target);
+      }
     }
     const refsIn = new Map<string, string[]>();
     for (const r of m.refs) {
       if (!r.holder.inSchema) continue;
       const l = refsIn.get(r.holder.inSchema);
-      if (l) l.push(r.target); else refsIn.set(r.holder.inSchema, [r.target]);
+      if (l) l.push(r.target);
+      else refsIn.set(r.holder.inSchema, [r.target]);
     }
     while (queue.length) {
-      for (const t of refsIn.get(queue.pop()!) ?? []) if (!reached.has(t)) { reached.add(t); queue.push(t); }
+      for (const t of refsIn.get(queue.pop()!) ?? [])
+        if (!reached.has(t)) {
+          reached.add(t);
+          queue.push(t);
+        }
     }
     for (const s of m.schemas.values()) {
-      if (!reached.has(s.name)) report({ path: s.path, at: 'key', message: `Schema "${s.name}" is not used by any method.`, data: { name: s.name } });
+      if (!reached.has(s.name))
+        report({
+          path: s.path,
+          at: 'key',
+          message: `Schema "${s.name}" is not used by any method.`,
+          data: { name: s.name },
+        });
     }
   },
 };

@@ -5,7 +5,17 @@ const TYPES = new Set<string>(JSON_TYPES);
 
 /** Formats by the type they belong to (reference §3; 64-bit integers travel as strings). */
 export const FORMATS_BY_TYPE: Record<string, readonly string[]> = {
-  string: ['int64', 'uint64', 'byte', 'date', 'date-time', 'google-datetime', 'google-duration', 'google-fieldmask', 'fixed64'],
+  string: [
+    'int64',
+    'uint64',
+    'byte',
+    'date',
+    'date-time',
+    'google-datetime',
+    'google-duration',
+    'google-fieldmask',
+    'fixed64',
+  ],
   integer: ['int32', 'uint32', 'fixed32'],
   number: ['float', 'double'],
 };
@@ -21,7 +31,11 @@ export const typeUnknown: Rule = {
       const t = n.value.type;
       if (t === undefined || (typeof t === 'string' && TYPES.has(t))) continue;
       const lower = typeof t === 'string' && TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined;
-      report({ path: [...n.path, 'type'], message: `Type ${JSON.stringify(t)} is not a JSON-schema type${lower ? `; write "${lower}"` : '; use string, integer, number, boolean, object, array or any'}.`, data: { replacement: lower } });
+      report({
+        path: [...n.path, 'type'],
+        message: `Type ${JSON.stringify(t)} is not a JSON-schema type${lower ? `; write "${lower}"` : '; use string, integer, number, boolean, object, array or any'}.`,
+        data: { replacement: lower },
+      });
     }
   },
 };
@@ -33,7 +47,11 @@ export const arrayWithoutItems: Rule = {
   check(model, report) {
     for (const n of model.schemaNodes) {
       if (n.value.type === 'array' && n.value.items === undefined && n.value.$ref === undefined) {
-        report({ path: [...n.path, 'type'], message: 'Array schema without "items": generators cannot type its elements. Add "items", e.g. {"type": "string"}.' });
+        report({
+          path: [...n.path, 'type'],
+          message:
+            'Array schema without "items": generators cannot type its elements. Add "items", e.g. {"type": "string"}.',
+        });
       }
     }
   },
@@ -47,7 +65,11 @@ export const itemsOnNonArray: Rule = {
     for (const n of model.schemaNodes) {
       const t = n.value.type;
       if (n.value.items !== undefined && typeof t === 'string' && t !== 'array' && t !== 'any') {
-        report({ path: [...n.path, 'items'], at: 'key', message: `"items" on a schema of type "${t}" is ignored; set "type": "array" or remove "items".` });
+        report({
+          path: [...n.path, 'items'],
+          at: 'key',
+          message: `"items" on a schema of type "${t}" is ignored; set "type": "array" or remove "items".`,
+        });
       }
     }
   },
@@ -63,7 +85,11 @@ export const propertiesOnNonObject: Rule = {
       if (typeof t !== 'string' || t === 'object' || t === 'any') continue;
       for (const key of ['properties', 'additionalProperties'] as const) {
         if (n.value[key] !== undefined) {
-          report({ path: [...n.path, key], at: 'key', message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".` });
+          report({
+            path: [...n.path, key],
+            at: 'key',
+            message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".`,
+          });
         }
       }
     }
@@ -80,8 +106,15 @@ export const formatTypeMismatch: Rule = {
       if (typeof format !== 'string' || typeof type !== 'string') continue;
       const owner = FORMAT_OWNER.get(format);
       if (owner && owner !== type) {
-        const note = owner === 'string' && (format === 'int64' || format === 'uint64') ? ' (64-bit integers travel as JSON strings)' : '';
-        report({ path: [...n.path, 'format'], message: `Format "${format}" belongs on type "${owner}"${note}, not "${type}".`, data: { expectedType: owner } });
+        const note =
+          owner === 'string' && (format === 'int64' || format === 'uint64')
+            ? ' (64-bit integers travel as JSON strings)'
+            : '';
+        report({
+          path: [...n.path, 'format'],
+          message: `Format "${format}" belongs on type "${owner}"${note}, not "${type}".`,
+          data: { expectedType: owner },
+        });
       }
     }
   },
@@ -90,12 +123,15 @@ export const formatTypeMismatch: Rule = {
 export const formatUnknown: Rule = {
   code: 'format-unknown',
   defaultSeverity: 'info',
-  summary: '`format` is one the format\'s generators know.',
+  summary: "`format` is one the format's generators know.",
   check(model, report) {
     for (const n of model.schemaNodes) {
       const format = n.value.format;
       if (typeof format !== 'string' || FORMAT_OWNER.has(format) || format.startsWith('google.protobuf.')) continue;
-      report({ path: [...n.path, 'format'], message: `Format "${format}" is not one generators know; they will treat the value as its plain type.` });
+      report({
+        path: [...n.path, 'format'],
+        message: `Format "${format}" is not one generators know; they will treat the value as its plain type.`,
+      });
     }
   },
 };
@@ -117,8 +153,14 @@ export function patternCompiles(pattern: string): boolean {
 /** Translates the RE2 features real documents use into ECMAScript; undefined when it cannot. */
 export function re2ToRegExp(pattern: string): RegExp | undefined {
   let flags = '';
-  let p = pattern.replace(/^\(\?([imsU]+)\)/, (_, f: string) => { flags = [...new Set(f.replace('U', ''))].join(''); return ''; });
-  p = p.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$');
+  let p = pattern.replace(/^\(\?([imsU]+)\)/, (_, f: string) => {
+    flags = [...new Set(f.replace('U', ''))].join('');
+    return '';
+  });
+  p = p
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$');
   try {
     return new RegExp(p, flags);
   } catch {
@@ -134,7 +176,11 @@ export const patternInvalid: Rule = {
     for (const n of model.schemaNodes) {
       const p = n.value.pattern;
       if (typeof p !== 'string') continue;
-      if (!patternCompiles(p)) report({ path: [...n.path, 'pattern'], message: `Pattern ${JSON.stringify(p)} does not compile as a regular expression; clients cannot check values against it.` });
+      if (!patternCompiles(p))
+        report({
+          path: [...n.path, 'pattern'],
+          message: `Pattern ${JSON.stringify(p)} does not compile as a regular expression; clients cannot check values against it.`,
+        });
     }
   },
 };

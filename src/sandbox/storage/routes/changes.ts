@@ -16,16 +16,34 @@ function startToken(_ctx: RequestContext, svc: StorageService): Reply {
 }
 
 function badToken(): ApiError {
-  return new ApiError(400, { domain: 'global', reason: 'invalid', message: 'Invalid Value', locationType: 'parameter', location: 'pageToken' });
+  return new ApiError(400, {
+    domain: 'global',
+    reason: 'invalid',
+    message: 'Invalid Value',
+    locationType: 'parameter',
+    location: 'pageToken',
+  });
 }
 
 function renderChange(ctx: RequestContext, svc: StorageService, c: StoredChange): Record<string, unknown> {
   const s = svc.store.state;
-  const base = { kind: 'drive#change', id: String(c.id), modificationDate: c.time, selfLink: apiUrl(ctx.base, `changes/${c.id}`) };
+  const base = {
+    kind: 'drive#change',
+    id: String(c.id),
+    modificationDate: c.time,
+    selfLink: apiUrl(ctx.base, `changes/${c.id}`),
+  };
   if (c.changeType === 'drive') {
     const d = s.drives[c.targetId];
     const gone = c.removed || !d;
-    return { ...base, changeType: 'drive', type: 'drive', driveId: c.targetId, deleted: gone, ...(gone ? {} : { drive: renderDrive(svc.store, d) }) };
+    return {
+      ...base,
+      changeType: 'drive',
+      type: 'drive',
+      driveId: c.targetId,
+      deleted: gone,
+      ...(gone ? {} : { drive: renderDrive(svc.store, d) }),
+    };
   }
   const f = s.files[c.targetId];
   const gone = c.removed || !f || !svc.canSee(f);
@@ -78,7 +96,9 @@ function list(ctx: RequestContext, svc: StorageService): Reply {
       etag: `"${s.nextChangeId}"`,
       selfLink: ctx.url.href,
       largestChangeId: String(s.nextChangeId - 1),
-      ...(next ? { nextPageToken: next, nextLink: withToken(ctx, next) } : { newStartPageToken: String(s.nextChangeId) }),
+      ...(next
+        ? { nextPageToken: next, nextLink: withToken(ctx, next) }
+        : { newStartPageToken: String(s.nextChangeId) }),
       items: page.map((c) => renderChange(ctx, svc, c)),
     },
   };
@@ -97,22 +117,43 @@ function get(ctx: RequestContext, svc: StorageService): Reply {
   return { status: 200, json: renderChange(ctx, svc, c) };
 }
 
-function channelJson(ch: { id: string; resourceId: string; resourceUri: string; token?: string; expiration: number }): Channel {
-  return { kind: 'api#channel', id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, ...(ch.token ? { token: ch.token } : {}), expiration: String(ch.expiration) };
+function channelJson(ch: {
+  id: string;
+  resourceId: string;
+  resourceUri: string;
+  token?: string;
+  expiration: number;
+}): Channel {
+  return {
+    kind: 'api#channel',
+    id: ch.id,
+    resourceId: ch.resourceId,
+    resourceUri: ch.resourceUri,
+    ...(ch.token ? { token: ch.token } : {}),
+    expiration: String(ch.expiration),
+  };
 }
 
 async function watchChanges(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   changesFor(ctx, svc); // validates the token and drive like changes.list would
   const body = (await readResource<Channel>(ctx.req, 'Channel')) ?? {};
   const driveId = ctx.query.get('driveId') ?? undefined;
-  const ch = svc.channels.open(body, { kind: 'changes', driveId }, `${ctx.base.origin}${ctx.base.service}/changes?alt=json${driveId ? `&driveId=${driveId}` : ''}`);
+  const ch = svc.channels.open(
+    body,
+    { kind: 'changes', driveId },
+    `${ctx.base.origin}${ctx.base.service}/changes?alt=json${driveId ? `&driveId=${driveId}` : ''}`,
+  );
   return { status: 200, json: channelJson(ch) };
 }
 
 async function watchFile(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const f = svc.visibleFile(ctx.params.fileId);
   const body = (await readResource<Channel>(ctx.req, 'Channel')) ?? {};
-  const ch = svc.channels.open(body, { kind: 'file', fileId: f.id }, `${ctx.base.origin}${ctx.base.service}/files/${f.id}?alt=json`);
+  const ch = svc.channels.open(
+    body,
+    { kind: 'file', fileId: f.id },
+    `${ctx.base.origin}${ctx.base.service}/files/${f.id}?alt=json`,
+  );
   return { status: 200, json: channelJson(ch) };
 }
 

@@ -17,8 +17,11 @@ const MAX_CONTENT = 64 * 1024;
 function commentable(svc: StorageService, fileId: string): StoredFile {
   const f = svc.visibleFile(fileId);
   const role = roleOf(svc.store, f);
-  const commenter = canWrite(role) || f.permissions.some((p) => p.id === svc.store.state.meId && p.additionalRoles.includes('commenter'));
-  if (!commenter) throw forbidden('insufficientFilePermissions', 'The user does not have permission to comment on this file.');
+  const commenter =
+    canWrite(role) ||
+    f.permissions.some((p) => p.id === svc.store.state.meId && p.additionalRoles.includes('commenter'));
+  if (!commenter)
+    throw forbidden('insufficientFilePermissions', 'The user does not have permission to comment on this file.');
   return f;
 }
 
@@ -36,12 +39,14 @@ function reply(c: StoredComment, id: string, includeDeleted = true): StoredReply
 
 function content(value: unknown, field = 'content'): string {
   if (typeof value !== 'string' || value.trim() === '') throw required(field);
-  if (value.length > MAX_CONTENT) throw badRequest(`The ${field} is longer than ${MAX_CONTENT} characters.`, field, 'invalid');
+  if (value.length > MAX_CONTENT)
+    throw badRequest(`The ${field} is longer than ${MAX_CONTENT} characters.`, field, 'invalid');
   return value;
 }
 
 function mustBeAuthor(svc: StorageService, authorId: string, what: string): void {
-  if (authorId !== svc.store.state.meId) throw forbidden('insufficientFilePermissions', `Only the author can change this ${what}.`);
+  if (authorId !== svc.store.state.meId)
+    throw forbidden('insufficientFilePermissions', `Only the author can change this ${what}.`);
 }
 
 function list(ctx: RequestContext, svc: StorageService): Reply {
@@ -50,7 +55,8 @@ function list(ctx: RequestContext, svc: StorageService): Reply {
   const max = intParam(ctx.query, 'maxResults', 20, 0, 100) || 20;
   const updatedMin = ctx.query.get('updatedMin');
   const since = updatedMin ? Date.parse(updatedMin) : undefined;
-  if (updatedMin && Number.isNaN(since)) throw badRequest('updatedMin is not an RFC 3339 date.', 'updatedMin', 'invalid');
+  if (updatedMin && Number.isNaN(since))
+    throw badRequest('updatedMin is not an RFC 3339 date.', 'updatedMin', 'invalid');
   const all = f.comments
     .filter((c) => includeDeleted || !c.deleted)
     .filter((c) => since === undefined || Date.parse(c.modifiedDate) >= since!)
@@ -58,14 +64,22 @@ function list(ctx: RequestContext, svc: StorageService): Reply {
   const page = paginate(all, ctx.query.get('pageToken'), max, `comments|${f.id}|${includeDeleted}|${updatedMin}`);
   return {
     status: 200,
-    json: { kind: 'drive#commentList', selfLink: ctx.url.href, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), items: page.items.map((c) => renderComment(ctx.base, svc.store, f, c, includeDeleted)) },
+    json: {
+      kind: 'drive#commentList',
+      selfLink: ctx.url.href,
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      items: page.items.map((c) => renderComment(ctx.base, svc.store, f, c, includeDeleted)),
+    },
   };
 }
 
 function get(ctx: RequestContext, svc: StorageService): Reply {
   const f = svc.visibleFile(ctx.params.fileId);
   const includeDeleted = boolParam(ctx.query, 'includeDeleted', false);
-  return { status: 200, json: renderComment(ctx.base, svc.store, f, comment(f, ctx.params.commentId, includeDeleted), includeDeleted) };
+  return {
+    status: 200,
+    json: renderComment(ctx.base, svc.store, f, comment(f, ctx.params.commentId, includeDeleted), includeDeleted),
+  };
 }
 
 async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
@@ -74,7 +88,13 @@ async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> 
   const now = svc.store.nowIso();
   const c: StoredComment = {
     commentId: makeId(`comment:${f.id}`, f.comments.length + 1 + f.version, 20).slice(1),
-    createdDate: now, modifiedDate: now, authorId: svc.store.state.meId, content: content(body.content), status: 'open', deleted: false, replies: [],
+    createdDate: now,
+    modifiedDate: now,
+    authorId: svc.store.state.meId,
+    content: content(body.content),
+    status: 'open',
+    deleted: false,
+    replies: [],
     ...(body.anchor ? { anchor: String(body.anchor) } : {}),
     ...(body.context ? { context: { type: body.context.type, value: body.context.value } } : {}),
   };
@@ -113,13 +133,24 @@ function replyList(ctx: RequestContext, svc: StorageService): Reply {
   const max = intParam(ctx.query, 'maxResults', 20, 0, 100) || 20;
   const all = c.replies.filter((r) => includeDeleted || !r.deleted);
   const page = paginate(all, ctx.query.get('pageToken'), max, `replies|${f.id}|${c.commentId}|${includeDeleted}`);
-  return { status: 200, json: { kind: 'drive#commentReplyList', selfLink: ctx.url.href, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), items: page.items.map((r) => renderReply(svc.store, r)) } };
+  return {
+    status: 200,
+    json: {
+      kind: 'drive#commentReplyList',
+      selfLink: ctx.url.href,
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      items: page.items.map((r) => renderReply(svc.store, r)),
+    },
+  };
 }
 
 function replyGet(ctx: RequestContext, svc: StorageService): Reply {
   const f = svc.visibleFile(ctx.params.fileId);
   const c = comment(f, ctx.params.commentId);
-  return { status: 200, json: renderReply(svc.store, reply(c, ctx.params.replyId, boolParam(ctx.query, 'includeDeleted', false))) };
+  return {
+    status: 200,
+    json: renderReply(svc.store, reply(c, ctx.params.replyId, boolParam(ctx.query, 'includeDeleted', false))),
+  };
 }
 
 async function replyInsert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
@@ -127,12 +158,18 @@ async function replyInsert(ctx: RequestContext, svc: StorageService): Promise<Re
   const c = comment(f, ctx.params.commentId, false);
   const body = (await readResource<CommentReply>(ctx.req, 'CommentReply')) ?? {};
   const verb = body.verb;
-  if (verb !== undefined && verb !== 'resolve' && verb !== 'reopen') throw badRequest(`Invalid verb ${verb}; use resolve or reopen.`, 'verb', 'invalid');
+  if (verb !== undefined && verb !== 'resolve' && verb !== 'reopen')
+    throw badRequest(`Invalid verb ${verb}; use resolve or reopen.`, 'verb', 'invalid');
   const text = verb && (body.content === undefined || body.content === '') ? '' : content(body.content);
   const now = svc.store.nowIso();
   const r: StoredReply = {
     replyId: makeId(`reply:${c.commentId}`, c.replies.length + 1 + f.version, 20).slice(1),
-    createdDate: now, modifiedDate: now, authorId: svc.store.state.meId, content: text, deleted: false, ...(verb ? { verb } : {}),
+    createdDate: now,
+    modifiedDate: now,
+    authorId: svc.store.state.meId,
+    content: text,
+    deleted: false,
+    ...(verb ? { verb } : {}),
   };
   c.replies.push(r);
   if (verb === 'resolve') c.status = 'resolved';

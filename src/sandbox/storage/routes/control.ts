@@ -24,15 +24,18 @@ async function setFaults(ctx: RequestContext, svc: StorageService): Promise<Repl
     f.rateLimitStatus = 403;
   }
   if (body.rateLimitPerSecond !== undefined) {
-    if (!Number.isInteger(body.rateLimitPerSecond) || body.rateLimitPerSecond < 0) throw badRequest('rateLimitPerSecond must be a non-negative integer');
+    if (!Number.isInteger(body.rateLimitPerSecond) || body.rateLimitPerSecond < 0)
+      throw badRequest('rateLimitPerSecond must be a non-negative integer');
     f.rateLimitPerSecond = body.rateLimitPerSecond;
   }
   if (body.rateLimitStatus !== undefined) {
-    if (body.rateLimitStatus !== 403 && body.rateLimitStatus !== 429) throw badRequest('rateLimitStatus must be 403 or 429');
+    if (body.rateLimitStatus !== 403 && body.rateLimitStatus !== 429)
+      throw badRequest('rateLimitStatus must be 403 or 429');
     f.rateLimitStatus = body.rateLimitStatus;
   }
   if (body.shortPageBy !== undefined) {
-    if (!Number.isInteger(body.shortPageBy) || body.shortPageBy < 0) throw badRequest('shortPageBy must be a non-negative integer');
+    if (!Number.isInteger(body.shortPageBy) || body.shortPageBy < 0)
+      throw badRequest('shortPageBy must be a non-negative integer');
     f.shortPageBy = body.shortPageBy;
   }
   if (body.queued !== undefined && !Array.isArray(body.queued)) throw badRequest('queued must be a list of faults');
@@ -59,8 +62,16 @@ async function seedFolder(ctx: RequestContext, svc: StorageService): Promise<Rep
   const body = controlBody(await readJson<{ title?: string; count?: number }>(ctx.req));
   if (body.title !== undefined && typeof body.title !== 'string') throw badRequest('title must be a string');
   const count = body.count ?? 0;
-  if (!Number.isInteger(count) || count < 0 || count > 200_000) throw badRequest('count must be an integer from 0 to 200000');
-  const folder = blankFile(svc, svc.store.newId(), body.title ?? `Seeded ${count}`, FOLDER_MIME, [svc.store.state.rootId], undefined);
+  if (!Number.isInteger(count) || count < 0 || count > 200_000)
+    throw badRequest('count must be an integer from 0 to 200000');
+  const folder = blankFile(
+    svc,
+    svc.store.newId(),
+    body.title ?? `Seeded ${count}`,
+    FOLDER_MIME,
+    [svc.store.state.rootId],
+    undefined,
+  );
   svc.store.addFile(folder);
   for (let i = 1; i <= count; i++) {
     const name = `item-${String(i).padStart(6, '0')}.txt`;
@@ -77,7 +88,8 @@ async function seedFolder(ctx: RequestContext, svc: StorageService): Promise<Rep
 async function oauthConfig(ctx: RequestContext, svc: StorageService): Promise<Reply> {
   const body = controlBody(await readJson<{ accessTokenTtlSeconds?: number }>(ctx.req));
   if (body.accessTokenTtlSeconds !== undefined) {
-    if (!Number.isInteger(body.accessTokenTtlSeconds) || body.accessTokenTtlSeconds < 0) throw badRequest('accessTokenTtlSeconds must be a non-negative integer');
+    if (!Number.isInteger(body.accessTokenTtlSeconds) || body.accessTokenTtlSeconds < 0)
+      throw badRequest('accessTokenTtlSeconds must be a non-negative integer');
     svc.oauth.accessTtlSeconds = body.accessTokenTtlSeconds;
   }
   return { status: 200, json: { accessTokenTtlSeconds: svc.oauth.accessTtlSeconds } };

@@ -27,11 +27,16 @@ function drive(svc: StorageService, id: string): StoredDrive {
 }
 
 function requireOrganizer(svc: StorageService, d: StoredDrive): void {
-  if (!d.organizerIds.includes(svc.store.state.meId)) throw forbidden('insufficientFilePermissions', 'The user does not have sufficient permissions for this shared drive.');
+  if (!d.organizerIds.includes(svc.store.state.meId))
+    throw forbidden(
+      'insufficientFilePermissions',
+      'The user does not have sufficient permissions for this shared drive.',
+    );
 }
 
 function checkColor(c: string | undefined): void {
-  if (c !== undefined && !/^#[0-9a-fA-F]{6}$/.test(c)) throw badRequest('Invalid value for colorRgb; expected #rrggbb.', 'colorRgb', 'invalid');
+  if (c !== undefined && !/^#[0-9a-fA-F]{6}$/.test(c))
+    throw badRequest('Invalid value for colorRgb; expected #rrggbb.', 'colorRgb', 'invalid');
 }
 
 async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> {
@@ -41,7 +46,13 @@ async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> 
   const s = svc.store.state;
   const existing = Object.values(s.drives).find((d) => d.requestId === requestId);
   if (existing) {
-    throw new ApiError(409, { domain: 'global', reason: 'duplicate', message: `A shared drive with requestId ${requestId} already exists.`, locationType: 'parameter', location: 'requestId' });
+    throw new ApiError(409, {
+      domain: 'global',
+      reason: 'duplicate',
+      message: `A shared drive with requestId ${requestId} already exists.`,
+      locationType: 'parameter',
+      location: 'requestId',
+    });
   }
   if (!body.name?.trim()) throw required('name');
   checkColor(body.colorRgb);
@@ -49,16 +60,58 @@ async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> 
   const now = svc.store.nowIso();
   const me = svc.store.me;
   const d: StoredDrive = {
-    id, name: body.name.trim(), colorRgb: body.colorRgb ?? '#4285f4', themeId: body.themeId, hidden: false, createdDate: now, requestId,
+    id,
+    name: body.name.trim(),
+    colorRgb: body.colorRgb ?? '#4285f4',
+    themeId: body.themeId,
+    hidden: false,
+    createdDate: now,
+    requestId,
     organizerIds: [me.permissionId],
-    restrictions: { adminManagedRestrictions: false, copyRequiresWriterPermission: false, domainUsersOnly: false, driveMembersOnly: false, ...(body.restrictions ?? {}) },
+    restrictions: {
+      adminManagedRestrictions: false,
+      copyRequiresWriterPermission: false,
+      domainUsersOnly: false,
+      driveMembersOnly: false,
+      ...(body.restrictions ?? {}),
+    },
   };
   s.drives[id] = d;
   const root: StoredFile = {
-    id, title: d.name, mimeType: FOLDER_MIME, parents: [], driveId: id, starred: false, hidden: false, restricted: false, viewed: true, trashed: false,
-    explicitlyTrashed: false, createdDate: now, modifiedDate: now, version: 1, ownerId: me.permissionId, lastModifyingUserId: me.permissionId,
-    revisions: [], properties: [], comments: [], labels: [], spaces: ['drive'], copyRequiresWriterPermission: false, writersCanShare: true,
-    permissions: [{ id: me.permissionId, type: 'user', role: 'organizer', additionalRoles: [], emailAddress: me.emailAddress, name: me.displayName, version: 1 }],
+    id,
+    title: d.name,
+    mimeType: FOLDER_MIME,
+    parents: [],
+    driveId: id,
+    starred: false,
+    hidden: false,
+    restricted: false,
+    viewed: true,
+    trashed: false,
+    explicitlyTrashed: false,
+    createdDate: now,
+    modifiedDate: now,
+    version: 1,
+    ownerId: me.permissionId,
+    lastModifyingUserId: me.permissionId,
+    revisions: [],
+    properties: [],
+    comments: [],
+    labels: [],
+    spaces: ['drive'],
+    copyRequiresWriterPermission: false,
+    writersCanShare: true,
+    permissions: [
+      {
+        id: me.permissionId,
+        type: 'user',
+        role: 'organizer',
+        additionalRoles: [],
+        emailAddress: me.emailAddress,
+        name: me.displayName,
+        version: 1,
+      },
+    ],
   };
   s.files[id] = root;
   svc.store.recordDriveChange(id, false);
@@ -75,7 +128,14 @@ function list(ctx: RequestContext, svc: StorageService): Reply {
   try {
     ast = qText.trim() ? parseQuery(qText, 'drives') : undefined;
   } catch (e) {
-    if (e instanceof QuerySyntaxError) throw new ApiError(400, { domain: 'global', reason: 'invalid', message: 'Invalid query', locationType: 'parameter', location: 'q' });
+    if (e instanceof QuerySyntaxError)
+      throw new ApiError(400, {
+        domain: 'global',
+        reason: 'invalid',
+        message: 'Invalid query',
+        locationType: 'parameter',
+        location: 'q',
+      });
     throw e;
   }
   const max = intParam(ctx.query, 'maxResults', 10, 1, 100);
@@ -85,11 +145,24 @@ function list(ctx: RequestContext, svc: StorageService): Reply {
     .filter((d) => {
       if (!ast) return true;
       const perms = s.files[d.id]?.permissions ?? [];
-      return evaluateDrive(ast, { name: d.name, hidden: d.hidden, createdDate: d.createdDate, memberCount: perms.length, organizerCount: perms.filter((p) => p.role === 'organizer').length });
+      return evaluateDrive(ast, {
+        name: d.name,
+        hidden: d.hidden,
+        createdDate: d.createdDate,
+        memberCount: perms.length,
+        organizerCount: perms.filter((p) => p.role === 'organizer').length,
+      });
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   const page = paginate(all, ctx.query.get('pageToken'), max, `drives|${qText}`);
-  return { status: 200, json: { kind: 'drive#driveList', ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), items: page.items.map((d) => renderDrive(svc.store, d)) } };
+  return {
+    status: 200,
+    json: {
+      kind: 'drive#driveList',
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      items: page.items.map((d) => renderDrive(svc.store, d)),
+    },
+  };
 }
 
 async function update(ctx: RequestContext, svc: StorageService): Promise<Reply> {
@@ -127,7 +200,8 @@ function remove(ctx: RequestContext, svc: StorageService): Reply {
   if (allowItemDeletion && !boolParam(ctx.query, 'useDomainAdminAccess', false)) {
     throw forbidden('insufficientAdministratorPrivileges', 'allowItemDeletion needs useDomainAdminAccess.');
   }
-  if (items.length > 0 && !allowItemDeletion) throw forbidden('cannotDeleteNonEmptyDrive', 'The shared drive cannot be deleted because it contains items.');
+  if (items.length > 0 && !allowItemDeletion)
+    throw forbidden('cannotDeleteNonEmptyDrive', 'The shared drive cannot be deleted because it contains items.');
   for (const f of items) svc.store.removeFile(f.id);
   delete svc.store.state.files[d.id];
   delete svc.store.state.drives[d.id];

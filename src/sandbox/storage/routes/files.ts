@@ -1,8 +1,25 @@
 // Mutating file operations on the metadata path, plus export and labels; parents/children edits.
-import { FOLDER_MIME, isWorkspaceDocument, type LabelField, type ModifyLabelsRequest } from '../../../shared/wire/storage';
+import {
+  FOLDER_MIME,
+  isWorkspaceDocument,
+  type LabelField,
+  type ModifyLabelsRequest,
+} from '../../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, required } from '../errors';
 import { convert, EXPORT_LIMIT_BYTES, exportTargets } from '../exports';
-import { applyMetadata, applyModifiedDate, copyFile, createFile, deleteTree, moveFile, requireOwner, trash, untrash, checkParents, type FileBody } from '../fileOps';
+import {
+  applyMetadata,
+  applyModifiedDate,
+  copyFile,
+  createFile,
+  deleteTree,
+  moveFile,
+  requireOwner,
+  trash,
+  untrash,
+  checkParents,
+  type FileBody,
+} from '../fileOps';
 import { paginate } from '../paging';
 import { boolParam, intParam, requiredParam } from '../params';
 import { apiUrl, renderCreatedFile, renderFile, renderParent } from '../render';
@@ -15,7 +32,8 @@ async function body(ctx: RequestContext): Promise<FileBody> {
   return (await readResource<FileBody>(ctx.req, 'File')) ?? {};
 }
 
-const supports = (q: URLSearchParams) => boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
+const supports = (q: URLSearchParams) =>
+  boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
 
 /** Shared-drive items need supportsAllDrives=true, otherwise they do not exist for the caller. */
 function target(ctx: RequestContext, svc: StorageService, write: boolean): StoredFile {
@@ -76,8 +94,11 @@ function emptyTrash(ctx: RequestContext, svc: StorageService): Reply {
   const driveId = ctx.query.get('driveId') ?? undefined;
   const s = svc.store.state;
   if (driveId && !s.drives[driveId]) throw notFound('Shared drive', driveId);
-  if (driveId && !s.drives[driveId].organizerIds.includes(s.meId)) throw forbidden('insufficientFilePermissions', 'Only organizers can empty the trash of a shared drive.');
-  const doomed = Object.values(s.files).filter((f) => f.explicitlyTrashed && (driveId ? f.driveId === driveId : !f.driveId && f.ownerId === s.meId));
+  if (driveId && !s.drives[driveId].organizerIds.includes(s.meId))
+    throw forbidden('insufficientFilePermissions', 'Only organizers can empty the trash of a shared drive.');
+  const doomed = Object.values(s.files).filter(
+    (f) => f.explicitlyTrashed && (driveId ? f.driveId === driveId : !f.driveId && f.ownerId === s.meId),
+  );
   for (const f of doomed) if (s.files[f.id]) deleteTree(svc, f);
   return { status: 204, empty: true };
 }
@@ -96,14 +117,23 @@ function exportFile(ctx: RequestContext, svc: StorageService): Reply {
   const mimeType = requiredParam(ctx.query, 'mimeType');
   const f = target(ctx, svc, false);
   if (!isWorkspaceDocument(f)) throw forbidden('fileNotExportable', 'Export only supports Docs Editors files.');
-  const bytes = convert(f.mimeType, mimeType, f.content ? svc.store.blobs.readAll(f.content) : Buffer.alloc(0), f.title);
+  const bytes = convert(
+    f.mimeType,
+    mimeType,
+    f.content ? svc.store.blobs.readAll(f.content) : Buffer.alloc(0),
+    f.title,
+  );
   if (!bytes) {
     throw new ApiError(400, {
-      domain: 'global', reason: 'badRequest', message: `The requested conversion is not supported. Targets for ${f.mimeType}: ${exportTargets(f.mimeType).join(', ')}.`,
-      locationType: 'parameter', location: 'convertTo',
+      domain: 'global',
+      reason: 'badRequest',
+      message: `The requested conversion is not supported. Targets for ${f.mimeType}: ${exportTargets(f.mimeType).join(', ')}.`,
+      locationType: 'parameter',
+      location: 'convertTo',
     });
   }
-  if (bytes.length > EXPORT_LIMIT_BYTES) throw forbidden('exportSizeLimitExceeded', 'This file is too large to be exported.');
+  if (bytes.length > EXPORT_LIMIT_BYTES)
+    throw forbidden('exportSizeLimitExceeded', 'This file is too large to be exported.');
   return { status: 200, bytes, contentType: mimeType };
 }
 
@@ -113,7 +143,11 @@ function listLabels(ctx: RequestContext, svc: StorageService): Reply {
   const page = paginate(f.labels, ctx.query.get('pageToken'), max, `labels|${f.id}`);
   return {
     status: 200,
-    json: { kind: 'drive#labelList', ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}), items: page.items.map((l) => ({ kind: 'drive#label', id: l.id, revisionId: l.revisionId, fields: l.fields })) },
+    json: {
+      kind: 'drive#labelList',
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      items: page.items.map((l) => ({ kind: 'drive#label', id: l.id, revisionId: l.revisionId, fields: l.fields })),
+    },
   };
 }
 
@@ -141,8 +175,13 @@ async function modifyLabels(ctx: RequestContext, svc: StorageService): Promise<R
       if (fm.setTextValues) Object.assign(field, { valueType: 'text', text: fm.setTextValues });
       else if (fm.setIntegerValues) Object.assign(field, { valueType: 'integer', integer: fm.setIntegerValues });
       else if (fm.setDateValues) Object.assign(field, { valueType: 'dateString', dateString: fm.setDateValues });
-      else if (fm.setSelectionValues) Object.assign(field, { valueType: 'selection', selection: fm.setSelectionValues });
-      else if (fm.setUserValues) Object.assign(field, { valueType: 'user', user: fm.setUserValues.map((email) => ({ kind: 'drive#user', emailAddress: email })) });
+      else if (fm.setSelectionValues)
+        Object.assign(field, { valueType: 'selection', selection: fm.setSelectionValues });
+      else if (fm.setUserValues)
+        Object.assign(field, {
+          valueType: 'user',
+          user: fm.setUserValues.map((email) => ({ kind: 'drive#user', emailAddress: email })),
+        });
       else throw badRequest(`Field modification of ${fm.fieldId} sets no value.`, 'fieldModifications', 'invalid');
       label.fields[fm.fieldId] = field;
     }
@@ -166,9 +205,11 @@ async function parentsInsert(ctx: RequestContext, svc: StorageService): Promise<
 function addParent(svc: StorageService, f: StoredFile, parentId: string, supportsAll: boolean): string {
   const [pid] = checkParents(svc, [parentId], supportsAll || !!f.driveId).ids;
   if (f.parents.includes(pid)) return pid;
-  if (f.mimeType === FOLDER_MIME && (pid === f.id || svc.store.ancestors(pid).has(f.id))) throw badRequest('A folder cannot be put into itself or its descendants.', 'id', 'invalidParent');
+  if (f.mimeType === FOLDER_MIME && (pid === f.id || svc.store.ancestors(pid).has(f.id)))
+    throw badRequest('A folder cannot be put into itself or its descendants.', 'id', 'invalidParent');
   const targetDrive = svc.store.state.files[pid].driveId;
-  if (targetDrive || f.driveId) throw forbidden('teamDrivesParentLimit', 'A shared drive item must have exactly one parent.');
+  if (targetDrive || f.driveId)
+    throw forbidden('teamDrivesParentLimit', 'A shared drive item must have exactly one parent.');
   svc.store.setParents(f, [...f.parents, pid]);
   svc.store.touchFile(f);
   return pid;
@@ -177,7 +218,10 @@ function addParent(svc: StorageService, f: StoredFile, parentId: string, support
 function removeParent(svc: StorageService, f: StoredFile, parentId: string): void {
   const pid = svc.store.resolveId(parentId);
   if (!f.parents.includes(pid)) throw notFound('Parent', parentId);
-  svc.store.setParents(f, f.parents.filter((p) => p !== pid));
+  svc.store.setParents(
+    f,
+    f.parents.filter((p) => p !== pid),
+  );
   svc.store.touchFile(f);
 }
 
@@ -193,7 +237,15 @@ async function childrenInsert(ctx: RequestContext, svc: StorageService): Promise
   if (!b.id) throw required('id');
   const child = svc.writableFile(b.id);
   addParent(svc, child, folder.id, supports(ctx.query));
-  return { status: 200, json: { kind: 'drive#childReference', id: child.id, selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${child.id}`), childLink: apiUrl(ctx.base, `files/${child.id}`) } };
+  return {
+    status: 200,
+    json: {
+      kind: 'drive#childReference',
+      id: child.id,
+      selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${child.id}`),
+      childLink: apiUrl(ctx.base, `files/${child.id}`),
+    },
+  };
 }
 
 function childrenDelete(ctx: RequestContext, svc: StorageService): Reply {

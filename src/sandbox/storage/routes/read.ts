@@ -37,17 +37,41 @@ export function filesList(ctx: RequestContext, svc: StorageService): Reply {
   const allDrives = boolParam(q, 'includeItemsFromAllDrives', false) || boolParam(q, 'includeTeamDriveItems', false);
   const supports = boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
   if (corpora === 'drive' && !driveId) {
-    throw new ApiError(400, { domain: 'global', reason: 'invalid', message: 'The driveId parameter must be specified if and only if corpora is set to drive.', locationType: 'parameter', location: 'driveId' });
+    throw new ApiError(400, {
+      domain: 'global',
+      reason: 'invalid',
+      message: 'The driveId parameter must be specified if and only if corpora is set to drive.',
+      locationType: 'parameter',
+      location: 'driveId',
+    });
   }
   if (driveId && !svc.store.state.drives[driveId]) throw notFound('Shared drive', driveId);
   if ((corpora === 'drive' || corpora === 'allDrives') && !(allDrives && supports)) {
-    throw new ApiError(403, { domain: 'global', reason: 'teamDrivesSupportRequired', message: 'The includeItemsFromAllDrives parameter must be set to true when corpora is drive or allDrives.' });
+    throw new ApiError(403, {
+      domain: 'global',
+      reason: 'teamDrivesSupportRequired',
+      message: 'The includeItemsFromAllDrives parameter must be set to true when corpora is drive or allDrives.',
+    });
   }
-  const corpus = corpora === 'drive' && driveId ? { driveId } : corpora === 'allDrives' || (allDrives && supports) ? ('all' as const) : ('user' as const);
-  const spaces = (q.get('spaces') ?? 'drive').split(',').map((s) => s.trim()).filter(Boolean);
+  const corpus =
+    corpora === 'drive' && driveId
+      ? { driveId }
+      : corpora === 'allDrives' || (allDrives && supports)
+        ? ('all' as const)
+        : ('user' as const);
+  const spaces = (q.get('spaces') ?? 'drive')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const ids = svc.listIds({ q: ast, qText, orderBy, orderText, corpus, spaces });
   const max = listMax(ctx, 100, 1000);
-  const page = paginate(ids, q.get('pageToken'), max, `files|${qText}|${orderText}|${JSON.stringify(corpus)}|${spaces}`, svc.faults.shortPageBy);
+  const page = paginate(
+    ids,
+    q.get('pageToken'),
+    max,
+    `files|${qText}|${orderText}|${JSON.stringify(corpus)}|${spaces}`,
+    svc.faults.shortPageBy,
+  );
   const s = svc.store.state;
   return {
     status: 200,
@@ -68,9 +92,23 @@ export function childrenList(ctx: RequestContext, svc: StorageService): Reply {
   const ast = svc.parseQ(qText);
   const orderText = ctx.query.get('orderBy') ?? '';
   const orderBy = svc.parseOrderBy(orderText);
-  const ids = svc.listIds({ q: ast, qText, orderBy, orderText, corpus: 'all', spaces: ['drive', 'appDataFolder'], within: folder.id });
+  const ids = svc.listIds({
+    q: ast,
+    qText,
+    orderBy,
+    orderText,
+    corpus: 'all',
+    spaces: ['drive', 'appDataFolder'],
+    within: folder.id,
+  });
   const max = listMax(ctx, 100, 1000);
-  const page = paginate(ids, ctx.query.get('pageToken'), max, `children|${folder.id}|${qText}|${orderText}`, svc.faults.shortPageBy);
+  const page = paginate(
+    ids,
+    ctx.query.get('pageToken'),
+    max,
+    `children|${folder.id}|${qText}|${orderText}`,
+    svc.faults.shortPageBy,
+  );
   return {
     status: 200,
     json: {
@@ -78,7 +116,12 @@ export function childrenList(ctx: RequestContext, svc: StorageService): Reply {
       etag: `"${svc.store.generation}"`,
       selfLink: ctx.url.href,
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken, nextLink: nextLink(ctx, page.nextPageToken) } : {}),
-      items: page.items.map((id) => ({ kind: 'drive#childReference', id, selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${id}`), childLink: apiUrl(ctx.base, `files/${id}`) })),
+      items: page.items.map((id) => ({
+        kind: 'drive#childReference',
+        id,
+        selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${id}`),
+        childLink: apiUrl(ctx.base, `files/${id}`),
+      })),
     },
   };
 }
@@ -87,12 +130,28 @@ export function childrenGet(ctx: RequestContext, svc: StorageService): Reply {
   const folder = svc.visibleFile(ctx.params.folderId);
   const child = svc.store.file(ctx.params.childId);
   if (!child || !child.parents.includes(folder.id) || !svc.canSee(child)) throw notFound('Child', ctx.params.childId);
-  return { status: 200, json: { kind: 'drive#childReference', id: child.id, selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${child.id}`), childLink: apiUrl(ctx.base, `files/${child.id}`) } };
+  return {
+    status: 200,
+    json: {
+      kind: 'drive#childReference',
+      id: child.id,
+      selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${child.id}`),
+      childLink: apiUrl(ctx.base, `files/${child.id}`),
+    },
+  };
 }
 
 export function parentsList(ctx: RequestContext, svc: StorageService): Reply {
   const f = svc.visibleFile(ctx.params.fileId);
-  return { status: 200, json: { kind: 'drive#parentList', etag: `"${f.version}"`, selfLink: ctx.url.href, items: f.parents.map((p) => renderParent(svc.store, ctx.base, f.id, p)) } };
+  return {
+    status: 200,
+    json: {
+      kind: 'drive#parentList',
+      etag: `"${f.version}"`,
+      selfLink: ctx.url.href,
+      items: f.parents.map((p) => renderParent(svc.store, ctx.base, f.id, p)),
+    },
+  };
 }
 
 export function parentsGet(ctx: RequestContext, svc: StorageService): Reply {
@@ -105,7 +164,12 @@ export function parentsGet(ctx: RequestContext, svc: StorageService): Reply {
 export function filesGet(ctx: RequestContext, svc: StorageService): Reply {
   const f = svc.visibleFile(ctx.params.fileId);
   // Shared-drive items do not exist for callers that did not say they support shared drives.
-  if (f.driveId && f.id !== f.driveId && !(boolParam(ctx.query, 'supportsAllDrives', false) || boolParam(ctx.query, 'supportsTeamDrives', false))) throw notFound('File', ctx.params.fileId);
+  if (
+    f.driveId &&
+    f.id !== f.driveId &&
+    !(boolParam(ctx.query, 'supportsAllDrives', false) || boolParam(ctx.query, 'supportsTeamDrives', false))
+  )
+    throw notFound('File', ctx.params.fileId);
   if (ctx.query.get('alt') === 'media') return download(ctx, svc);
   if (boolParam(ctx.query, 'updateViewedDate', false)) {
     f.lastViewedByMeDate = svc.store.nowIso();
@@ -115,7 +179,11 @@ export function filesGet(ctx: RequestContext, svc: StorageService): Reply {
   // The file's etag doubles as the HTTP ETag, so a client can revalidate a cached resource with If-None-Match.
   const etag = etagOf('file', f.id, f.version);
   if (noneMatch(ctx.req.headers['if-none-match'], etag)) return { status: 304, empty: true, headers: { etag } };
-  return { status: 200, json: renderFile(svc.store, ctx.base, f, ctx.fields ? new Set(ctx.fields.keys()) : undefined), headers: { etag } };
+  return {
+    status: 200,
+    json: renderFile(svc.store, ctx.base, f, ctx.fields ? new Set(ctx.fields.keys()) : undefined),
+    headers: { etag },
+  };
 }
 
 function noneMatch(header: string | undefined, etag: string): boolean {
@@ -139,7 +207,10 @@ function download(ctx: RequestContext, svc: StorageService): Reply {
     });
   }
   if (f.abusive && !boolParam(ctx.query, 'acknowledgeAbuse', false)) {
-    throw forbidden('cannotDownloadAbusiveFile', 'This file has been identified as malware or spam and cannot be downloaded.');
+    throw forbidden(
+      'cannotDownloadAbusiveFile',
+      'This file has been identified as malware or spam and cannot be downloaded.',
+    );
   }
   let content = f.content ?? EMPTY;
   let mime = f.mimeType;
@@ -156,20 +227,37 @@ function download(ctx: RequestContext, svc: StorageService): Reply {
     let start = range[1] === '' ? Math.max(0, total - Number(range[2])) : Number(range[1]);
     let end = range[1] === '' ? total - 1 : range[2] === '' ? total - 1 : Math.min(Number(range[2]), total - 1);
     if (start >= total || start > end) {
-      return { status: 416, bytes: Buffer.alloc(0), contentType: mime, headers: { 'content-range': `bytes */${total}` } };
+      return {
+        status: 416,
+        bytes: Buffer.alloc(0),
+        contentType: mime,
+        headers: { 'content-range': `bytes */${total}` },
+      };
     }
     start = Math.max(0, start);
     end = Math.max(start, end);
     const blob = content;
     return {
-      status: 206, stream: () => svc.store.blobs.read(blob, { start, end }), length: end - start + 1, contentType: mime,
+      status: 206,
+      stream: () => svc.store.blobs.read(blob, { start, end }),
+      length: end - start + 1,
+      contentType: mime,
       headers: { 'content-range': `bytes ${start}-${end}/${total}`, 'accept-ranges': 'bytes' },
     };
   }
   const blob = content;
-  if (blob.size === 0) return { status: 200, bytes: Buffer.alloc(0), contentType: mime, headers: { 'accept-ranges': 'bytes', 'x-goog-hash': `md5=${Buffer.from(blob.md5, 'hex').toString('base64')}` } };
+  if (blob.size === 0)
+    return {
+      status: 200,
+      bytes: Buffer.alloc(0),
+      contentType: mime,
+      headers: { 'accept-ranges': 'bytes', 'x-goog-hash': `md5=${Buffer.from(blob.md5, 'hex').toString('base64')}` },
+    };
   return {
-    status: 200, stream: () => svc.store.blobs.read(blob), length: blob.size, contentType: mime,
+    status: 200,
+    stream: () => svc.store.blobs.read(blob),
+    length: blob.size,
+    contentType: mime,
     headers: { 'accept-ranges': 'bytes', 'x-goog-hash': `md5=${Buffer.from(blob.md5, 'hex').toString('base64')}` },
   };
 }
@@ -180,12 +268,23 @@ export function aboutGet(ctx: RequestContext, svc: StorageService): Reply {
   let inTrash = 0;
   for (const f of Object.values(s.files)) {
     if (f.ownerId !== s.meId || f.driveId) continue;
-    const size = (f.content?.size ?? 0) + f.revisions.slice(0, -1).filter((r) => r.pinned).reduce((n, r) => n + r.content.size, 0);
+    const size =
+      (f.content?.size ?? 0) +
+      f.revisions
+        .slice(0, -1)
+        .filter((r) => r.pinned)
+        .reduce((n, r) => n + r.content.size, 0);
     used += size;
     if (f.trashed) inTrash += size;
   }
   const me = svc.store.me;
-  const sources = ['application/vnd.google-apps.document', 'application/vnd.google-apps.spreadsheet', 'application/vnd.google-apps.presentation', 'application/vnd.google-apps.drawing', 'application/vnd.google-apps.script'];
+  const sources = [
+    'application/vnd.google-apps.document',
+    'application/vnd.google-apps.spreadsheet',
+    'application/vnd.google-apps.presentation',
+    'application/vnd.google-apps.drawing',
+    'application/vnd.google-apps.script',
+  ];
   const largest = s.nextChangeId - 1;
   return {
     status: 200,
@@ -225,10 +324,39 @@ export function aboutGet(ctx: RequestContext, svc: StorageService): Reply {
       ],
       features: [{ featureName: 'ocr' }, { featureName: 'translation', featureRate: 0.5 }],
       additionalRoleInfo: [{ type: '*', roleSets: [{ primaryRole: 'reader', additionalRoles: ['commenter'] }] }],
-      folderColorPalette: ['#ac725e', '#d06b64', '#f83a22', '#fa573c', '#ff7537', '#ffad46', '#42d692', '#16a765', '#7bd148', '#b3dc6c', '#fbe983', '#fad165', '#92e1c0', '#9fe1e7', '#9fc6e7', '#4986e7', '#9a9cff', '#b99aff', '#c2c2c2', '#cabdbf', '#cca6ac', '#f691b2', '#cd74e6', '#a47ae2'],
+      folderColorPalette: [
+        '#ac725e',
+        '#d06b64',
+        '#f83a22',
+        '#fa573c',
+        '#ff7537',
+        '#ffad46',
+        '#42d692',
+        '#16a765',
+        '#7bd148',
+        '#b3dc6c',
+        '#fbe983',
+        '#fad165',
+        '#92e1c0',
+        '#9fe1e7',
+        '#9fc6e7',
+        '#4986e7',
+        '#9a9cff',
+        '#b99aff',
+        '#c2c2c2',
+        '#cabdbf',
+        '#cca6ac',
+        '#f691b2',
+        '#cd74e6',
+        '#a47ae2',
+      ],
       driveThemes: [
         { id: 'abacus', backgroundImageLink: 'https://example.com/sandbox/themes/abacus.jpg', colorRgb: '#0f9d58' },
-        { id: 'mountains', backgroundImageLink: 'https://example.com/sandbox/themes/mountains.jpg', colorRgb: '#4285f4' },
+        {
+          id: 'mountains',
+          backgroundImageLink: 'https://example.com/sandbox/themes/mountains.jpg',
+          colorRgb: '#4285f4',
+        },
       ],
     },
   };
@@ -241,7 +369,8 @@ export function generateIds(ctx: RequestContext, svc: StorageService): Reply {
   const ids: string[] = [];
   for (let i = 0; i < max; i++) ids.push(svc.store.newId());
   svc.store.state.reservedIds.push(...ids);
-  if (svc.store.state.reservedIds.length > 10_000) svc.store.state.reservedIds.splice(0, svc.store.state.reservedIds.length - 10_000);
+  if (svc.store.state.reservedIds.length > 10_000)
+    svc.store.state.reservedIds.splice(0, svc.store.state.reservedIds.length - 10_000);
   svc.store.mutated();
   return { status: 200, json: { kind: 'drive#generatedIds', space, ids } };
 }

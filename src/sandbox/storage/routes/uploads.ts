@@ -43,7 +43,17 @@ function header(ctx: RequestContext, name: string): string | undefined {
  * Creates or updates the file once all bytes are stored; returns the JSON answer. Runs synchronously
  * from the precondition check to the change, so nothing can slip in between.
  */
-function commitUpload(ctx: RequestContext, svc: StorageService, kind: 'insert' | 'update', fileId: string | undefined, metadata: FileBody, blob: BlobRef, type: string | undefined, query: URLSearchParams, ifMatch: string | undefined): { status: number; json: unknown } {
+function commitUpload(
+  ctx: RequestContext,
+  svc: StorageService,
+  kind: 'insert' | 'update',
+  fileId: string | undefined,
+  metadata: FileBody,
+  blob: BlobRef,
+  type: string | undefined,
+  query: URLSearchParams,
+  ifMatch: string | undefined,
+): { status: number; json: unknown } {
   if (kind === 'insert') {
     const f = createFile(svc, query, metadata, { blob, type: metadata.mimeType ?? type });
     return { status: 200, json: renderCreatedFile(svc.store, ctx.base, f) };
@@ -64,7 +74,8 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
   const uploadId = q.get('upload_id');
   if (uploadId) return chunk(ctx, svc, uploadId);
   const type = q.get('uploadType') ?? 'media';
-  if (ctx.method === 'DELETE') throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'No upload session given.' });
+  if (ctx.method === 'DELETE')
+    throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'No upload session given.' });
   // Fail early on a missing or read-only file; the precondition itself is checked at commit time.
   if (kind === 'update') svc.writableFile(ctx.params.fileId);
   const ifMatch = header(ctx, 'if-match');
@@ -76,12 +87,28 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
     }
     case 'multipart': {
       const boundary = boundaryOf(contentType);
-      if (!/^multipart\/related/i.test(contentType ?? '') || !boundary) throw badRequest('uploadType=multipart needs Content-Type multipart/related with a boundary.', 'Content-Type', 'badContent');
+      if (!/^multipart\/related/i.test(contentType ?? '') || !boundary)
+        throw badRequest(
+          'uploadType=multipart needs Content-Type multipart/related with a boundary.',
+          'Content-Type',
+          'badContent',
+        );
       const { metadata, media, mediaType } = await readMultipart(ctx.req, boundary);
       checkBody(metadata, 'File');
       const blob = await svc.store.blobs.putStream(media, MAX_SIMPLE_UPLOAD);
-      if (kind === 'insert' && header(ctx, 'if-none-match') === '*' && typeof metadata.id === 'string' && svc.store.file(metadata.id)) {
-        throw new ApiError(412, { domain: 'global', reason: 'conditionNotMet', message: 'Precondition Failed', locationType: 'header', location: 'If-None-Match' });
+      if (
+        kind === 'insert' &&
+        header(ctx, 'if-none-match') === '*' &&
+        typeof metadata.id === 'string' &&
+        svc.store.file(metadata.id)
+      ) {
+        throw new ApiError(412, {
+          domain: 'global',
+          reason: 'conditionNotMet',
+          message: 'Precondition Failed',
+          locationType: 'header',
+          location: 'If-None-Match',
+        });
       }
       return commitUpload(ctx, svc, kind, ctx.params.fileId, metadata as FileBody, blob, mediaType, q, ifMatch);
     }
@@ -89,13 +116,25 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
       const metadata = await readMetadata(ctx.req);
       const lengthHeader = header(ctx, 'x-upload-content-length');
       const total = lengthHeader !== undefined ? Number(lengthHeader) : undefined;
-      if (total !== undefined && (!Number.isSafeInteger(total) || total < 0)) throw badRequest('Invalid X-Upload-Content-Length.', 'X-Upload-Content-Length', 'invalid');
+      if (total !== undefined && (!Number.isSafeInteger(total) || total < 0))
+        throw badRequest('Invalid X-Upload-Content-Length.', 'X-Upload-Content-Length', 'invalid');
       const id = randomBytes(24).toString('base64url');
       const query = new URLSearchParams(q);
       query.set('upload_id', id);
       const s: UploadSession = {
-        id, kind, fileId: ctx.params.fileId, metadata, contentType: header(ctx, 'x-upload-content-type') ?? metadata.mimeType,
-        total, received: 0, partial: await svc.store.blobs.startPartial(), query: query.toString(), created: Date.now(), token: ctx.token, ifMatch, busy: false,
+        id,
+        kind,
+        fileId: ctx.params.fileId,
+        metadata,
+        contentType: header(ctx, 'x-upload-content-type') ?? metadata.mimeType,
+        total,
+        received: 0,
+        partial: await svc.store.blobs.startPartial(),
+        query: query.toString(),
+        created: Date.now(),
+        token: ctx.token,
+        ifMatch,
+        busy: false,
       };
       await pruneSessions(svc);
       svc.uploads.set(id, s);
@@ -104,7 +143,11 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
       return { status: 200, empty: true, headers: { location, 'x-guploader-uploadid': id } };
     }
     default:
-      throw badRequest(`Invalid uploadType ${type}; use media, multipart or resumable.`, 'uploadType', 'invalidParameter');
+      throw badRequest(
+        `Invalid uploadType ${type}; use media, multipart or resumable.`,
+        'uploadType',
+        'invalidParameter',
+      );
   }
 }
 
@@ -124,7 +167,8 @@ function rangeHeaders(s: UploadSession): Record<string, string> {
 function incomplete(ctx: RequestContext, s: UploadSession): Reply {
   const headers = rangeHeaders(s);
   // Some clients cannot see 308s; they ask for 200 plus an override header instead.
-  if (ctx.req.headers['x-guploader-no-308'] === 'yes') return { status: 200, empty: true, headers: { ...headers, 'x-http-status-code-override': '308' } };
+  if (ctx.req.headers['x-guploader-no-308'] === 'yes')
+    return { status: 200, empty: true, headers: { ...headers, 'x-http-status-code-override': '308' } };
   return { status: 308, empty: true, headers };
 }
 
@@ -133,7 +177,11 @@ async function chunk(ctx: RequestContext, svc: StorageService, uploadId: string)
   // Another client's session does not exist for this caller (the URL alone grants nothing).
   if (!s || s.token !== ctx.token) {
     await drain(ctx.req);
-    throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'The upload session was not found or has expired; start a new upload.' });
+    throw new ApiError(404, {
+      domain: 'global',
+      reason: 'notFound',
+      message: 'The upload session was not found or has expired; start a new upload.',
+    });
   }
   if (ctx.method === 'DELETE') {
     svc.uploads.delete(uploadId);
@@ -159,12 +207,20 @@ async function chunk(ctx: RequestContext, svc: StorageService, uploadId: string)
     else start = Number(m[1]);
     if (total !== undefined && (!Number.isSafeInteger(total) || (s.total !== undefined && total !== s.total))) {
       await drain(ctx.req);
-      throw badRequest(`Content-Range total ${m[3]} differs from the announced length ${s.total}.`, 'Content-Range', 'invalid');
+      throw badRequest(
+        `Content-Range total ${m[3]} differs from the announced length ${s.total}.`,
+        'Content-Range',
+        'invalid',
+      );
     }
   }
   if (start > s.received) {
     await drain(ctx.req);
-    throw badRequest(`The upload offset ${start} is past the ${s.received} bytes stored so far.`, 'Content-Range', 'invalid');
+    throw badRequest(
+      `The upload offset ${start} is past the ${s.received} bytes stored so far.`,
+      'Content-Range',
+      'invalid',
+    );
   }
   if (s.busy && !statusQuery) {
     await drain(ctx.req);
@@ -184,7 +240,13 @@ async function chunk(ctx: RequestContext, svc: StorageService, uploadId: string)
 }
 
 /** Appends a chunk's bytes to the session's partial blob as they arrive. */
-async function receive(ctx: RequestContext, svc: StorageService, s: UploadSession, start: number, total: number | undefined): Promise<Reply> {
+async function receive(
+  ctx: RequestContext,
+  svc: StorageService,
+  s: UploadSession,
+  start: number,
+  total: number | undefined,
+): Promise<Reply> {
   const fault = takeResetFault(svc);
   let skip = s.received - start;
   let written = 0;

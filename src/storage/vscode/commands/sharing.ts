@@ -26,15 +26,13 @@ function shareTarget(e: TreeEntry | undefined): ShareTarget | undefined {
 
 async function addGrant(sharing: Sharing, id: string, target: ShareTarget) {
   const type = (await vscode.window.showQuickPick([...GRANTEE_TYPES], { placeHolder: 'Share with' })) as
-    | GranteeType
-    | undefined;
+    GranteeType | undefined;
   if (!type) return;
   const prompt = granteePrompt(type);
   const value = prompt === undefined ? '' : await vscode.window.showInputBox({ prompt });
   if (value === undefined) return;
   const role = (await vscode.window.showQuickPick(grantRoles(target), { placeHolder: 'Role' })) as
-    | GrantRole
-    | undefined;
+    GrantRole | undefined;
   if (!role) return;
   return sharing.grant(id, grantBody(type, role, value));
 }
@@ -60,8 +58,7 @@ async function managePermissions(ctx: CommandContext, e: TreeEntry) {
   const action = await vscode.window.showQuickPick(['Change role', 'Remove access'], { placeHolder: pick.label });
   if (action === 'Change role') {
     const role = (await vscode.window.showQuickPick(assignableRoles(target), { placeHolder: 'New role' })) as
-      | Role
-      | undefined;
+      Role | undefined;
     if (role) return sharing.changeRole(id, p.id!, role);
   } else if (action === 'Remove access') {
     const ok = await vscode.window.showWarningMessage(`Remove the access of ${pick.label}?`, { modal: true }, 'Remove');

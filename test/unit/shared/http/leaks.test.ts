@@ -19,7 +19,9 @@ interface Seen {
   headers: http.IncomingHttpHeaders;
 }
 
-async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ origin: string; seen: Seen[]; close(): Promise<void> }> {
+async function listen(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<{ origin: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
@@ -28,7 +30,15 @@ async function listen(handler: (req: http.IncomingMessage, res: http.ServerRespo
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, seen, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    origin,
+    seen,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** A port nothing listens on: connections are refused. */
@@ -72,38 +82,73 @@ describe('shared http: no credential leaves its origin or reaches a message', ()
   });
 
   it('generation: the x-goog-api-key header is not forwarded to another origin', async () => {
-    await generateContent({ baseUrl: redirector.origin, apiKey: KEY, model: 'models/m', request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, retry: { maxAttempts: 1 } });
+    await generateContent({
+      baseUrl: redirector.origin,
+      apiKey: KEY,
+      model: 'models/m',
+      request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      retry: { maxAttempts: 1 },
+    });
     assert.ok(other.seen.length > 0, 'the redirect was followed');
     assert.ok(!carries(other.seen, KEY), 'the key reached the other origin');
   });
 
   it('generation: the key in the query is not forwarded to another origin', async () => {
-    await generateContent({ baseUrl: redirector.origin, apiKey: KEY, keyInQuery: true, model: 'models/m', request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, retry: { maxAttempts: 1 } });
+    await generateContent({
+      baseUrl: redirector.origin,
+      apiKey: KEY,
+      keyInQuery: true,
+      model: 'models/m',
+      request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      retry: { maxAttempts: 1 },
+    });
     assert.ok(!carries(other.seen, KEY), 'the key reached the other origin');
   });
 
   it('generation: a redirect loop with the key in the query gives an error without the key', async () => {
-    const r = await streamGenerateContent({ baseUrl: loop.origin, apiKey: KEY, keyInQuery: true, model: 'models/m', request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, retry: { maxAttempts: 1 } });
+    const r = await streamGenerateContent({
+      baseUrl: loop.origin,
+      apiKey: KEY,
+      keyInQuery: true,
+      model: 'models/m',
+      request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      retry: { maxAttempts: 1 },
+    });
     assert.ok(r.error, 'an error is reported');
     assert.ok(!JSON.stringify(r.error).includes(KEY), `the error holds the key: ${r.error.message}`);
   });
 
   it('generation: a refused connection with the key in the query gives an error without the key', async () => {
     const port = await closedPort();
-    const r = await streamGenerateContent({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, keyInQuery: true, model: 'models/m', request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, retry: { maxAttempts: 1 } });
+    const r = await streamGenerateContent({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: KEY,
+      keyInQuery: true,
+      model: 'models/m',
+      request: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      retry: { maxAttempts: 1 },
+    });
     assert.ok(r.error);
     assert.ok(!JSON.stringify(r.error).includes(KEY), `the error holds the key: ${r.error.message}`);
   });
 
   it('water data: the x-api-key header is not forwarded to another origin', async () => {
-    const client = new WaterClient({ baseUrl: `${redirector.origin}/v1/odata/v4`, apiKey: KEY, limiter: new RateLimiter({ minIntervalMs: 0 }) });
+    const client = new WaterClient({
+      baseUrl: `${redirector.origin}/v1/odata/v4`,
+      apiKey: KEY,
+      limiter: new RateLimiter({ minIntervalMs: 0 }),
+    });
     await client.get(`${redirector.origin}/v1/odata/v4/Locations`).catch(() => undefined);
     assert.ok(other.seen.length > 0, 'the redirect was followed');
     assert.ok(!carries(other.seen, KEY), 'the key reached the other origin');
   });
 
   it('storage: the bearer token is not forwarded to another origin', async () => {
-    const client = new StorageClient({ baseUrl: redirector.origin, auth: { token: () => TOKEN }, retry: { maxRetries: 0 } });
+    const client = new StorageClient({
+      baseUrl: redirector.origin,
+      auth: { token: () => TOKEN },
+      retry: { maxRetries: 0 },
+    });
     await client.transport.send({ method: 'GET', path: 'about' }).catch(() => undefined);
     assert.ok(other.seen.length > 0, 'the redirect was followed');
     assert.ok(!carries(other.seen, TOKEN), 'the token reached the other origin');
@@ -112,7 +157,9 @@ describe('shared http: no credential leaves its origin or reaches a message', ()
   it('storage: a resumable upload that loses its session server gives an error without the upload_id', async () => {
     const port = await closedPort();
     const api = await listen((_req, res) => {
-      res.writeHead(200, { location: `http://127.0.0.1:${port}/upload/store/v2/files?uploadType=resumable&upload_id=${UPLOAD_ID}` });
+      res.writeHead(200, {
+        location: `http://127.0.0.1:${port}/upload/store/v2/files?uploadType=resumable&upload_id=${UPLOAD_ID}`,
+      });
       res.end();
     });
     try {

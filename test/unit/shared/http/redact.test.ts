@@ -12,7 +12,8 @@ describe('shared http: redaction', () => {
   });
 
   it('finds URLs and bearer tokens inside free text (library error messages)', () => {
-    const msg = 'request to http://127.0.0.1:1/v1beta/m:stream?alt=sse&key=AIzaSECRET failed, reason: maximum redirect reached at: http://a/b?key=AIzaSECRET';
+    const msg =
+      'request to http://127.0.0.1:1/v1beta/m:stream?alt=sse&key=AIzaSECRET failed, reason: maximum redirect reached at: http://a/b?key=AIzaSECRET';
     const out = redactText(msg);
     assert.ok(!out.includes('AIzaSECRET'), out);
     assert.match(out, /alt=sse&key=REDACTED/);
@@ -21,17 +22,29 @@ describe('shared http: redaction', () => {
   });
 
   it('redacts credential headers whatever their case, and keeps the others', () => {
-    assert.deepEqual(redactHeaders({ Authorization: 'Bearer abcdefgh', 'x-goog-api-key': 'k', 'X-Api-Key': 'k', Cookie: 'a=b', accept: 'application/json' }), {
-      Authorization: 'REDACTED',
-      'x-goog-api-key': 'REDACTED',
-      'X-Api-Key': 'REDACTED',
-      Cookie: 'REDACTED',
-      accept: 'application/json',
-    });
+    assert.deepEqual(
+      redactHeaders({
+        Authorization: 'Bearer abcdefgh',
+        'x-goog-api-key': 'k',
+        'X-Api-Key': 'k',
+        Cookie: 'a=b',
+        accept: 'application/json',
+      }),
+      {
+        Authorization: 'REDACTED',
+        'x-goog-api-key': 'REDACTED',
+        'X-Api-Key': 'REDACTED',
+        Cookie: 'REDACTED',
+        accept: 'application/json',
+      },
+    );
   });
 
   it('gives an error with the same name and code but no credential in message or stack', () => {
-    const e = Object.assign(new Error('request to http://h/?key=SECRET123 failed'), { code: 'ECONNREFUSED', name: 'FetchError' });
+    const e = Object.assign(new Error('request to http://h/?key=SECRET123 failed'), {
+      code: 'ECONNREFUSED',
+      name: 'FetchError',
+    });
     const clean = redactError(e);
     assert.equal(clean.name, 'FetchError');
     assert.equal((clean as Error & { code?: string }).code, 'ECONNREFUSED');

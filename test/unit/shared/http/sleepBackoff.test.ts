@@ -20,7 +20,10 @@ describe('shared http: backoff', () => {
     const lo = { ...policy, random: () => 0 };
     const hi = { ...policy, random: () => 1 };
     const mid = { ...policy, random: () => 0.5 };
-    assert.deepEqual([0, 1, 2, 3, 4, 10].map((a) => backoffDelay(mid, a)), [100, 200, 400, 800, 1000, 1000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 10].map((a) => backoffDelay(mid, a)),
+      [100, 200, 400, 800, 1000, 1000],
+    );
     assert.equal(backoffDelay(lo, 1), 160);
     assert.equal(backoffDelay(hi, 1), 240);
   });
