@@ -57,7 +57,8 @@ export async function runHostTests({
       ['extensionTestsPath', remote(testsModule)],
     ];
     const url = `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
-    await page.goto(url);
+    // A loaded 2-core machine can take well over the default 30 s to serve the workbench.
+    await page.goto(url, { timeout: 180_000 });
     if (onPage) await onPage(page);
     const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
     const code = await Promise.race([exit, timeout]);
