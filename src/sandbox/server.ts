@@ -21,6 +21,8 @@ function googleError(code: number, message: string, status: string, reason: stri
 }
 
 /** Host headers the sandbox answers: loopback names and the bind address on its port, plus configured names. */
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 function expectedHosts(port: number, extra: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const name of ['localhost', '127.0.0.1', '[::1]', ...extra]) {
@@ -39,6 +41,9 @@ function expectedHosts(port: number, extra: readonly string[]): Set<string> {
 function hostRefusal(host: string | undefined, allowed: ReadonlySet<string>): string | undefined {
   if (allowed.size === 0) return undefined;
   if (host !== undefined && allowed.has(host.toLowerCase())) return undefined;
+  // A loopback name on any port is a proxy on this machine (code-server's or a remote window's port
+  // forwarding keeps its own Host); a rebinding page can never send one of these names.
+  if (host !== undefined && LOOPBACK_NAMES.has(host.toLowerCase().replace(/:\d+$/, ''))) return undefined;
   return `Unexpected Host header ${JSON.stringify(host ?? '')}: the sandbox answers only ${[...allowed].join(', ')}. Start it with --allow-host NAME to accept another name.`;
 }
 

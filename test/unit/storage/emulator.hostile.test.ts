@@ -185,6 +185,9 @@ describe('sandbox server: Host header check (DNS rebinding)', () => {
       `LOCALHOST:${port}`,
       `[::1]:${port}`,
       `workbench.test:${port}`,
+      // a local reverse proxy (code-server, port forwarding) keeps its own loopback Host and port
+      'localhost:1',
+      '127.0.0.1:8080',
     ]) {
       const a = await raw(sb.url, 'GET', '/store/v2/about?fields=kind', {
         headers: { host, authorization: `Bearer ${sb.accessToken}` },
@@ -195,7 +198,12 @@ describe('sandbox server: Host header check (DNS rebinding)', () => {
 
   it('refuses any other Host with 421 and a clear body', async () => {
     const port = new URL(sb.url).port;
-    for (const host of [`evil.example:${port}`, 'localhost:1', `127.0.0.1.evil.example:${port}`]) {
+    for (const host of [
+      `evil.example:${port}`,
+      'localhost.evil.example:1',
+      `127.0.0.1.evil.example:${port}`,
+      'evil.example',
+    ]) {
       const a = await raw(sb.url, 'GET', '/store/v2/about', {
         headers: { host, authorization: `Bearer ${sb.accessToken}` },
       });
