@@ -16,6 +16,11 @@ import type { GenerateContentRequest } from '../shared/wire/generation';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 
+/** Only "an object" is checked here: validateRequest then reports every rule the request breaks at once. */
+function isJsonObject(v: unknown): v is GenerateContentRequest {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export const GENERATE_USAGE =
   'usage: api-workbench generate --base-url URL --model NAME [--api-key KEY] (--prompt TEXT | --request FILE.json) [--json] [--key-in-query]\n' +
   '  --model        models/<id> or tunedModels/<name> (a bare id means models/<id>)\n' +
@@ -57,11 +62,14 @@ export const generateCommand: CliCommand = async (args, io) => {
       } catch (e) {
         throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
       }
+      let parsed: unknown;
       try {
-        request = JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch (e) {
         throw new UsageError(`${file} is not valid JSON: ${(e as Error).message}`);
       }
+      if (!isJsonObject(parsed)) throw new UsageError(`${file} must hold a JSON object with a contents array`);
+      request = parsed;
     }
     json = p.flags.has('json');
     keyInQuery = p.flags.has('key-in-query');

@@ -34,9 +34,9 @@ Requests are spaced 0.5 s apart, never in parallel; results over 1,000,000 rows 
 `;
 
 export const queryCommand: CliCommand = async (args, io) => {
-  let format: 'json' | 'csv' = 'json';
+  let format: 'json' | 'csv';
   let maxRows: number | undefined;
-  let dryRun = false;
+  let dryRun: boolean;
   let baseUrl: string;
   let apiKey: string | undefined;
   let text: string;

@@ -10,7 +10,7 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   let host = '127.0.0.1';
   let dataDir: string | undefined;
   let apiKey: string | undefined;
-  let allowedHosts: string[] = [];
+  let allowedHosts: string[];
   try {
     const p = parseArgs(args, { values: ['port', 'host', 'data', 'api-key', 'allow-host'] });
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 
 export async function run(): Promise<void> {
   const report = process.env.API_WORKBENCH_TEST_REPORT!;
-  const ours = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+  const ours = vscode.extensions.getExtension('api-workbench.api-workbench');
   const empty = vscode.extensions.getExtension('bench.empty-peer');
   if (!ours || !empty) throw new Error(`extensions not found: ours=${!!ours} empty=${!!empty}`);
   if (ours.isActive || empty.isActive)

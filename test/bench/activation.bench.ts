@@ -11,9 +11,16 @@ import type { BenchResult, BenchSuite } from './types';
 const BUDGET_MS = 100;
 const RUNS = 3;
 
+type Sample = { oursMs: number; emptyMs: number };
+
+function isSample(v: unknown): v is Sample {
+  const s = v as Partial<Record<keyof Sample, unknown>> | null;
+  return typeof s === 'object' && s !== null && typeof s.oursMs === 'number' && typeof s.emptyMs === 'number';
+}
+
 const suite: BenchSuite = async () => {
-  const support = await import('../support/codeServer.mjs' as string);
-  const { runHostTests } = await import('../support/hostRunner.mjs' as string);
+  const support = await import('../support/codeServer.mjs');
+  const { runHostTests } = await import('../support/hostRunner.mjs');
   support.ensureCodeServer();
   const root = resolve(__dirname, '..', '..');
   const work = mkdtempSync(join(tmpdir(), 'apiwb-bench-act-'));
@@ -55,7 +62,7 @@ const suite: BenchSuite = async () => {
   const folder = join(work, 'ws');
   mkdirSync(folder);
 
-  const samples: { oursMs: number; emptyMs: number }[] = [];
+  const samples: Sample[] = [];
   for (let i = 0; i < RUNS; i++) {
     await runHostTests({
       extensionPath: root,
@@ -66,7 +73,11 @@ const suite: BenchSuite = async () => {
       env: { BENCH_ORDER: i % 2 ? 'ours-first' : 'empty-first' },
       extensionsDir: extDir,
       onLine: (line: string) => {
-        if (line.startsWith('ACTIVATION ')) samples.push(JSON.parse(line.slice(11)));
+        if (line.startsWith('ACTIVATION ')) {
+          const sample: unknown = JSON.parse(line.slice(11));
+          if (!isSample(sample)) throw new Error(`malformed activation report: ${line}`);
+          samples.push(sample);
+        }
       },
     });
   }

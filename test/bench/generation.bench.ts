@@ -54,13 +54,12 @@ interface Server {
 async function serve(body: Buffer, firstDelayMs = 0): Promise<Server> {
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on('end', async () => {
+    req.on('end', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'content-disposition': 'attachment' });
       if (firstDelayMs) {
         const first = body.indexOf('\r\n\r\n') + 4;
         res.write(body.subarray(0, first));
-        await new Promise((r) => setTimeout(r, firstDelayMs));
-        res.end(body.subarray(first));
+        setTimeout(() => res.end(body.subarray(first)), firstDelayMs);
       } else {
         res.end(body);
       }

@@ -7,7 +7,7 @@
 // Run alone: BENCH=scaling npm run bench (or node --import tsx --expose-gc test/bench/one.mjs test/bench/scaling.bench.ts)
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import nodeFetch from 'node-fetch';
 import { GoogleGenerativeAI } from '@google/generative-ai';
@@ -35,7 +35,7 @@ function time(fn: () => void, minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 5): num
     gc();
     let n = 0;
     const t0 = performance.now();
-    let el = 0;
+    let el: number;
     do {
       fn();
       n++;

@@ -28,10 +28,15 @@ startSandbox().then((s) => console.log(JSON.stringify({ storage: s.storage, acce
   });
   const info = await new Promise<{ storage: string; accessToken: string }>((resolve, reject) => {
     let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
       const line = buf.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
+      if (!line) return;
+      const parsed: unknown = JSON.parse(line);
+      const p = parsed as Partial<Record<'storage' | 'accessToken', unknown>> | null;
+      if (typeof p?.storage === 'string' && typeof p.accessToken === 'string')
+        resolve({ storage: p.storage, accessToken: p.accessToken });
+      else reject(new Error(`unexpected sandbox line: ${line}`));
     });
     child.once('exit', (c) => reject(new Error(`sandbox exited with ${c}`)));
   });

@@ -169,8 +169,11 @@ function csvPeak(
     child.on('exit', (codeNum) => {
       clearInterval(poll);
       if (codeNum !== 0) return reject(new Error(`CSV child exited ${codeNum}`));
-      const r = JSON.parse(out.trim().split('\n').pop()!);
-      resolvePeak({ peakKb, ms: r.ms, lines: r.lines });
+      const last = out.trim().split('\n').pop() ?? '';
+      const r: unknown = JSON.parse(last);
+      const { ms, lines } = (r ?? {}) as { ms?: unknown; lines?: unknown };
+      if (typeof ms !== 'number' || typeof lines !== 'number') return reject(new Error(`CSV child said: ${last}`));
+      resolvePeak({ peakKb, ms, lines });
     });
   });
 }

@@ -72,26 +72,6 @@ export function fuzz(
   return i;
 }
 
-export async function fuzzAsync(
-  seed: number,
-  limits: { iterations: number; seconds: number },
-  body: (r: Random, i: number) => Promise<void>,
-): Promise<number> {
-  const deadline = performance.now() + limits.seconds * 1000;
-  let i = 0;
-  for (; i < limits.iterations && (i === 0 || performance.now() < deadline); i++) {
-    const r = new Random(seed * 1_000_003 + i);
-    try {
-      await body(r, i);
-    } catch (err) {
-      const e = err as Error;
-      e.message = `seed ${seed}, iteration ${i}: ${e.message}`;
-      throw e;
-    }
-  }
-  return i;
-}
-
 const NASTY_STRINGS = [
   '',
   ' ',

@@ -357,21 +357,24 @@ function send(origin: string, s: Sent): Promise<{ status: number; uploadStatus?:
 
 /** The error shapes of the services: Google JSON errors, OData errors (water data), OAuth errors. */
 function hasErrorShape(path: string, text: string): boolean {
-  let json: any;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     return false;
   }
-  if (json && typeof json === 'object' && json.error && typeof json.error === 'object') {
+  if (!isRecord(json)) return false;
+  if (isRecord(json.error)) {
     const e = json.error;
     // Google v1 (code, message[, errors]) and OData (code, message) both use an `error` object.
     return (typeof e.code === 'number' || typeof e.code === 'string') && typeof e.message === 'string';
   }
   // The water-data front end answers some refusals with its documented {"message": …}.
-  if (path.startsWith('/v1/odata/v4') && json && 'message' in json) return true;
+  if (path.startsWith('/v1/odata/v4') && 'message' in json) return true;
   return false;
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 describe('fuzz: sandbox HTTP routes', function () {
   this.timeout(BUDGET_MS + 60_000);

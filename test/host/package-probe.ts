@@ -16,7 +16,7 @@ export async function run(): Promise<void> {
   say(`installed at ${ext.extensionPath}`);
   const returned: unknown = await ext.activate();
   if (!ext.isActive) throw new Error('the installed extension did not activate');
-  const info = (await vscode.commands.executeCommand('apiWorkbench.showSandbox')) as { directory: string };
+  const info = await vscode.commands.executeCommand<{ directory: string }>('apiWorkbench.showSandbox');
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   const res = await fetch(info.directory);
   const body = (await res.json()) as { kind?: string };
@@ -26,7 +26,7 @@ export async function run(): Promise<void> {
   const open: string[] = [];
   const exported: unknown = ext.exports;
   if (returned !== undefined || exported !== undefined)
-    open.push(`exports: ${typeof exported} ${JSON.stringify(Object.keys((exported ?? returned ?? {}) as object))}`);
+    open.push(`exports: ${typeof exported} ${JSON.stringify(Object.keys(exported ?? returned ?? {}))}`);
   const registered = (await vscode.commands.getCommands(true)).filter(
     (c) => c.startsWith('apiWorkbench.') && c.includes('_test'),
   );

@@ -44,7 +44,7 @@ describe('peer: google-api-python-client (Python) against the sandbox', function
       console.log(`  skipping the Python peer check: ${found.skip}`);
       this.skip();
     }
-    python = found as string;
+    python = found;
     sb = await startSandbox();
   });
   after(async () => sb?.close());

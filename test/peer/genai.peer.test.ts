@@ -2,7 +2,7 @@
 // httpOptions.baseUrl points elsewhere. Every call here is one a user's script would make.
 import * as assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { ApiError, FunctionCallingConfigMode, GoogleGenAI, Type, createPartFromUri } from '@google/genai';
+import { ApiError, FileState, FunctionCallingConfigMode, GoogleGenAI, Type, createPartFromUri } from '@google/genai';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 import { runScript } from './runScript';
 
@@ -118,7 +118,7 @@ describe('peer: @google/genai against the sandbox', () => {
     assert.match(file.name ?? '', /^files\//);
     assert.equal(file.sizeBytes, '13');
     let got = await ai.files.get({ name: file.name! });
-    for (let i = 0; i < 50 && got.state === 'PROCESSING'; i++) {
+    for (let i = 0; i < 50 && got.state === FileState.PROCESSING; i++) {
       await new Promise((r) => setTimeout(r, 100));
       got = await ai.files.get({ name: file.name! });
     }

@@ -155,7 +155,7 @@ const steps: Record<string, () => Promise<void>> = {
 };
 
 export async function run(): Promise<void> {
-  const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+  const ext = vscode.extensions.getExtension('api-workbench.api-workbench');
   await ext?.activate();
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const only = (process.env.API_WORKBENCH_UI_STEPS ?? '').split(',').filter(Boolean);

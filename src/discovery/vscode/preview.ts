@@ -9,8 +9,10 @@ import type { DiscoveryDocuments } from './documents';
 /** The page shell: a strict CSP with a per-load nonce; script and CSS are the extension's own files. */
 function shellHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'discoveryPreview.js'));
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'discovery', 'preview.css'));
+  const script = webview
+    .asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'discoveryPreview.js'))
+    .toString();
+  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'discovery', 'preview.css')).toString();
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,

@@ -33,7 +33,7 @@ function pathOf(holder: Element): PreviewPath | undefined {
   try {
     const parsed: unknown = JSON.parse(holder.getAttribute(PATH_ATTRIBUTE) ?? '');
     return Array.isArray(parsed) && parsed.every((s) => typeof s === 'string' || typeof s === 'number')
-      ? (parsed as PreviewPath)
+      ? parsed
       : undefined;
   } catch {
     return undefined;

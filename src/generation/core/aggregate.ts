@@ -5,14 +5,7 @@
 // wrong type is left out of the typed aggregate (so no reader of it can trip over it) but kept raw in
 // `problems` and reported; it never throws. Keys are set as own data properties, so a `__proto__`
 // key is data, not a prototype swap.
-import type {
-  Candidate,
-  CitationMetadata,
-  Content,
-  GenerateContentResponse,
-  Part,
-  SafetyRating,
-} from '../../shared/wire/generation';
+import type { Candidate, Content, GenerateContentResponse, Part, SafetyRating } from '../../shared/wire/generation';
 
 const PLAIN_TEXT_KEYS = new Set(['text', 'thought', 'thoughtSignature']);
 
@@ -105,7 +98,7 @@ export class Aggregator {
         }
         // The service sends it on the first chunk only; a later one must not erase a block reason.
         if (!out.promptFeedback || (!out.promptFeedback.blockReason && value.blockReason)) {
-          out.promptFeedback = value as GenerateContentResponse['promptFeedback'];
+          out.promptFeedback = value;
         }
       } else if (key === 'usageMetadata' && !isObject(value)) {
         this.problem('usageMetadata', 'an object', value);
@@ -235,7 +228,7 @@ export class Aggregator {
       this.problem(`${at}.citationMetadata`, 'an object', meta);
       return;
     }
-    const into = (state.candidate.citationMetadata ??= {}) as CitationMetadata;
+    const into = (state.candidate.citationMetadata ??= {});
     for (const key in meta) {
       const value = meta[key];
       if (value === undefined) continue;
@@ -246,7 +239,7 @@ export class Aggregator {
         continue;
       }
       // citationSources (or Vertex's `citations`): union across chunks, without duplicates.
-      const list = ((into[key] as unknown[] | undefined) ??= []) as unknown[];
+      const list = ((into[key] as unknown[] | undefined) ??= []);
       let seen = state.citationKeys.get(key);
       if (!seen) state.citationKeys.set(key, (seen = new Set()));
       for (const item of value as unknown[]) {

@@ -1,6 +1,5 @@
 // Citation offsets are UTF-8 byte positions into the candidate's text; JavaScript strings index
 // UTF-16 units. Mapping them wrongly shifts every citation after the first non-ASCII character.
-import type { CitationSource } from '../../shared/wire/generation';
 
 export interface MappedCitation {
   /** 1-based number shown to the user. */
@@ -34,8 +33,8 @@ const offset = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
-/** Sources come from the wire: anything but a list of objects maps to nothing, wrong-typed fields are ignored. */
-export function mapCitations(text: string, sources: readonly CitationSource[] | unknown): MappedCitation[] {
+/** Sources (CitationSource[]) come from the wire unchecked: anything but a list of objects maps to nothing, wrong-typed fields are ignored. */
+export function mapCitations(text: string, sources: unknown): MappedCitation[] {
   if (!Array.isArray(sources)) return [];
   const out: MappedCitation[] = [];
   for (const s of sources as unknown[]) {

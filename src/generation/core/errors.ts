@@ -69,8 +69,8 @@ export function fromHttpBody(status: number, statusText: string, body: string): 
   const trimmed = body.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
-      const parsed = JSON.parse(trimmed);
-      const e = fromErrorBody(Array.isArray(parsed) ? parsed[0] : parsed);
+      const parsed: unknown = JSON.parse(trimmed);
+      const e = fromErrorBody(Array.isArray(parsed) ? (parsed as unknown[])[0] : parsed);
       if (e) return e;
     } catch {
       // fall through: report the text itself

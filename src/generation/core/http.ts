@@ -5,7 +5,6 @@ import {
   backoffDelay,
   defaultFetch,
   isAbortError,
-  redactUrl,
   sleep as sharedSleep,
   type HttpFetch,
   type HttpResponse,
@@ -75,8 +74,6 @@ export function headersFor(
   if (!opts.keyInQuery) h['x-goog-api-key'] = opts.apiKey;
   return h;
 }
-
-export { redactUrl };
 
 function isAbort(err: unknown, signal?: AbortSignal): boolean {
   return !!signal?.aborted || isAbortError(err);

@@ -1,5 +1,5 @@
 // Panel settings → the request the API expects.
-import type { Content, GenerateContentRequest, GenerationConfig, Tool } from '../../shared/wire/generation';
+import type { Content, GenerateContentRequest, GenerationConfig, Schema, Tool } from '../../shared/wire/generation';
 import type { PanelSettings } from '../protocol';
 
 export const DEFAULT_SETTINGS: PanelSettings = {
@@ -42,6 +42,11 @@ export interface BuiltRequest {
   problems: string[];
 }
 
+/** Only "an object" is checked: the service reports what it cannot read inside a schema. */
+function isSchemaObject(v: unknown): v is Schema {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export function buildRequest(settings: PanelSettings, contents: Content[], tools: Tool[] = []): BuiltRequest {
   const problems: string[] = [];
   const request: GenerateContentRequest = { contents };
@@ -55,11 +60,14 @@ export function buildRequest(settings: PanelSettings, contents: Content[], tools
   if (settings.jsonMode) {
     g.responseMimeType = 'application/json';
     if (settings.responseSchema.trim()) {
+      let schema: unknown;
       try {
-        g.responseSchema = JSON.parse(settings.responseSchema);
+        schema = JSON.parse(settings.responseSchema);
       } catch (e) {
         problems.push(`The response schema is not valid JSON: ${(e as Error).message}`);
       }
+      if (isSchemaObject(schema)) g.responseSchema = schema;
+      else if (schema !== undefined) problems.push('The response schema must be a JSON object.');
     }
   }
   if (Object.keys(g).length) request.generationConfig = g;

@@ -1,5 +1,5 @@
 // Turns a stream's outcome into what the panel (and the CLI) shows about a reply.
-import type { Candidate, GenerateContentResponse } from '../../shared/wire/generation';
+import type { GenerateContentResponse } from '../../shared/wire/generation';
 import type { ErrorView, FunctionCallView, RatingView, TurnSummary } from '../protocol';
 import { candidateText } from './aggregate';
 import { mapCitations } from './citations';
@@ -81,7 +81,7 @@ export function summarize(outcome: {
   const c = read.obj(read.list(r.candidates, 'candidates')[0], 'candidates[0]');
   const content = read.obj(c?.content, 'candidates[0].content');
   const parts = read.list(content?.parts, 'candidates[0].content.parts');
-  const text = candidateText(c as Candidate | undefined);
+  const text = candidateText(c);
   const feedback = read.obj(r.promptFeedback, 'promptFeedback');
   const block = read.str(feedback?.blockReason, 'promptFeedback.blockReason');
   const calls: FunctionCallView[] = [];
@@ -137,15 +137,6 @@ export function summarize(outcome: {
   const warnings = [...(outcome.problems ?? []).map((p) => p.message), ...read.warnings];
   if (warnings.length) summary.warnings = warnings;
   return summary;
-}
-
-/** Thought text of a candidate, shown apart from the answer. */
-export function thoughtText(r: GenerateContentResponse): string {
-  let s = '';
-  const parts = (r as { candidates?: { content?: { parts?: unknown } }[] }).candidates?.[0]?.content?.parts;
-  if (!Array.isArray(r.candidates) || !Array.isArray(parts)) return s;
-  for (const p of parts as unknown[]) if (isObj(p) && p.thought && typeof p.text === 'string') s += p.text;
-  return s;
 }
 
 export { candidateText };

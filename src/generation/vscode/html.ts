@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'generation.js'));
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'generation', 'panel.css'));
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'generation.js')).toString();
+  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'generation', 'panel.css')).toString();
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,

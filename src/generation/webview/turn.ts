@@ -369,7 +369,7 @@ export function stableSplit(text: string, from: number): number {
   let fence = '';
   let lineStart = from;
   while (lineStart < text.length) {
-    let nl = text.indexOf('\n', lineStart);
+    const nl = text.indexOf('\n', lineStart);
     if (nl === -1) break;
     const line = text.slice(lineStart, nl);
     const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);

@@ -12,8 +12,8 @@ export interface CatalogEntry {
 }
 
 export const CATALOG: readonly CatalogEntry[] = [
-  { doc: store as Record<string, unknown>, preferred: true },
-  { doc: generation as Record<string, unknown>, preferred: true },
+  { doc: store, preferred: true },
+  { doc: generation, preferred: true },
   // The directory describes itself too, so clients can be generated for it like for any other API.
-  { doc: discovery as Record<string, unknown>, preferred: true },
+  { doc: discovery, preferred: true },
 ];

@@ -33,7 +33,7 @@ export function directoryItem(entry: CatalogEntry, origin: string): DirectoryIte
   };
   if (str(d.title)) item.title = str(d.title);
   if (str(d.description)) item.description = str(d.description);
-  if (typeof d.icons === 'object' && d.icons) item.icons = d.icons as DirectoryItem['icons'];
+  if (typeof d.icons === 'object' && d.icons) item.icons = d.icons;
   if (str(d.documentationLink)) item.documentationLink = str(d.documentationLink);
   if (Array.isArray(d.labels)) item.labels = d.labels.filter((l): l is string => typeof l === 'string');
   return item;

@@ -34,8 +34,10 @@ function resolve(schema: unknown, root: unknown, depth: number): JsonObject {
 }
 
 function typeOf(s: JsonObject): string {
-  const t = Array.isArray(s.type) ? (s.type.find((x) => String(x).toLowerCase() !== 'null') ?? s.type[0]) : s.type;
-  if (t !== undefined) return String(t).toLowerCase();
+  const t: unknown = Array.isArray(s.type)
+    ? (s.type.find((x) => String(x).toLowerCase() !== 'null') ?? s.type[0])
+    : s.type;
+  if (t !== undefined) return (typeof t === 'string' ? t : JSON.stringify(t)).toLowerCase();
   if (isObject(s.properties)) return 'object';
   if (s.items !== undefined) return 'array';
   if (Array.isArray(s.enum) && s.enum.length) return typeof s.enum[0] === 'number' ? 'number' : 'string';

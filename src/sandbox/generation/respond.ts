@@ -57,7 +57,8 @@ export async function writeStream(res: ServerResponse, plan: Plan, sse: boolean)
       if (fault.kind === 'reset') {
         // Let the events already written reach the client first, as on a real dropped connection.
         await sleep(Math.max(delayMs, 30));
-        res.socket?.resetAndDestroy?.() ?? res.destroy();
+        if (res.socket?.resetAndDestroy) res.socket.resetAndDestroy();
+        else res.destroy();
         return;
       }
       // The real service appends the pretty-printed error to the 200 body without `data:`, in its own
@@ -90,7 +91,8 @@ export function writeUnary(res: ServerResponse, plan: Plan): void {
   if (plan.fault) {
     // A unary call cannot fail mid-body; it fails as a whole.
     if (plan.fault.kind === 'reset') {
-      res.socket?.resetAndDestroy?.() ?? res.destroy();
+      if (res.socket?.resetAndDestroy) res.socket.resetAndDestroy();
+      else res.destroy();
       return;
     }
     const text = errorText(rpcError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'));

@@ -21,7 +21,7 @@ const asHtml: Converter = (b, title) =>
 const asRtf: Converter = (b) =>
   Buffer.from(
     `{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Arial;}}\\f0 ${lines(b)
-      .map((l) => l.replace(/[\\{}]/g, (c) => '\\' + c).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0)}?`))
+      .map((l) => l.replace(/[\\{}]/g, (c) => '\\' + c).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0)}?`))
       .join('\\par\n')}}\n`,
     'latin1',
   );

@@ -179,7 +179,7 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
     handle,
     async close() {
       await service.close();
-      await persister.flush();
+      persister.flush();
       await blobs.close();
     },
   };

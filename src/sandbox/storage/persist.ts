@@ -22,13 +22,30 @@ export function loadState(dataDir: string): StoreState | undefined {
   const dir = dirOf(dataDir);
   const file = path.join(dir, STATE_FILE);
   if (!fs.existsSync(file)) return undefined;
-  return JSON.parse(fs.readFileSync(file, 'utf8'), (_key, value) => {
+  const state: unknown = JSON.parse(fs.readFileSync(file, 'utf8'), (_key, value: unknown) => {
     // Data directories written before the blob store held `{$blob: sha256}` markers for the same files.
     if (value && typeof value === 'object' && typeof (value as { $blob?: unknown }).$blob === 'string') {
       return blobRefOf(fs.readFileSync(path.join(dir, BLOB_DIR, (value as { $blob: string }).$blob)));
     }
     return value;
-  }) as StoreState;
+  });
+  if (!isStoreState(state)) throw new Error(`${file} does not hold a sandbox storage state.`);
+  return state;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The collections the store indexes on load; the records in them are the sandbox's own writing. */
+function isStoreState(v: unknown): v is StoreState {
+  return (
+    isRecord(v) &&
+    isRecord(v.users) &&
+    isRecord(v.files) &&
+    isRecord(v.drives) &&
+    Array.isArray(v.changes) &&
+    typeof v.rootId === 'string' &&
+    typeof v.meId === 'string'
+  );
 }
 
 /** Writes the state after mutations and lets the blob store drop contents nothing refers to any more. */
@@ -51,7 +68,7 @@ export class Persister {
     this.timer.unref?.();
   }
 
-  async flush(): Promise<void> {
+  flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;

@@ -230,7 +230,7 @@ export function sortFiles(files: StoredFile[], orderBy: { key: SortKey; desc: bo
     for (const { key, desc } of orderBy) {
       const va = sortValue(a, key);
       const vb = sortValue(b, key);
-      let c = 0;
+      let c: number;
       if (typeof va === 'string' && typeof vb === 'string')
         c = key === 'title_natural' ? collator.compare(va, vb) : va < vb ? -1 : va > vb ? 1 : 0;
       else c = (va as number) - (vb as number);

@@ -195,8 +195,8 @@ function compare(a: string | number | null, op: string, b: Lit, numeric: boolean
     if (op === 'ne') return a !== b;
     return false;
   }
-  let x: string | number = a;
-  let y: string | number | boolean = b;
+  let x: string | number;
+  let y: string | number | boolean;
   if (numeric) {
     x = Number(a);
     y = Number(b);

@@ -259,14 +259,14 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
       res.once('close', release);
       try {
         if (options.latencyMs > 0) await new Promise((r) => setTimeout(r, options.latencyMs));
-        await serve(req, res, url);
+        serve(req, res, url);
       } catch (e) {
         release();
         throw e;
       }
     };
 
-    const serve = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const serve = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
       try {
         if (req.method !== 'GET') throw new HttpError(405, { message: 'Method Not Allowed' });
         const key = req.headers[WATER_API_KEY_HEADER];

@@ -13,5 +13,4 @@ export {
   parseCredential,
   serializeCredential,
   type BoundCredential,
-  type CredentialDecision,
 } from './credentialOrigin';

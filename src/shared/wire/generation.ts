@@ -253,11 +253,6 @@ export interface FileRecord {
   [extra: string]: unknown;
 }
 
-export interface ListFilesResponse {
-  files?: FileRecord[];
-  nextPageToken?: string;
-}
-
 /** One entry of google.rpc.Status.details; `@type` names the detail message. */
 export interface RpcDetail {
   '@type': string;

@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import type { StorageClient } from './client';
 import type { ResponseLike } from './transport';
 import { nodeLocalFiles, type LocalFiles } from './localFiles';
+import { stripControlChars } from './storePaths';
 
 export interface DownloadOptions {
   revisionId?: string;
@@ -79,8 +80,7 @@ export async function exportToFile(
 
 /** A local file name for a title: no path separators, control or reserved characters, not empty, not too long. */
 export function safeLocalName(title: string, extension = ''): string {
-  let name = title
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+  let name = stripControlChars(title)
     .replace(/[\\/:*?"<>|]/g, '_')
     .replace(/^\.+$/, '_')
     .trim()

@@ -104,7 +104,7 @@ function describe(status: number, reason: string, serverMessage: string, locatio
 /** Builds a StorageError from a response's status, body text and Retry-After header. */
 export function errorFromResponse(status: number, bodyText: string, retryAfter?: string | null): StorageError {
   let item: ErrorItem | undefined;
-  let message = '';
+  let message: string;
   try {
     const parsed = JSON.parse(bodyText) as Partial<ErrorBody> & { error?: { status?: string } };
     item = parsed.error?.errors?.[0];

@@ -118,5 +118,5 @@ export class OperationTable {
 let cached: OperationTable | undefined;
 
 export function defaultOperations(): OperationTable {
-  return (cached ??= new OperationTable(storeDescription as DescriptionLike));
+  return (cached ??= new OperationTable(storeDescription));
 }

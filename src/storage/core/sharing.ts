@@ -14,10 +14,6 @@ export const GRANTEE_TYPES: readonly GranteeType[] = ['user', 'group', 'domain',
 /** What a permission can be shared on: a file (maybe in a shared drive) or a shared drive itself. */
 export type ShareTarget = { kind: 'file'; file: File } | { kind: 'drive'; driveId: string };
 
-export function targetId(target: ShareTarget): string | undefined {
-  return target.kind === 'drive' ? target.driveId : target.file.id;
-}
-
 /**
  * Roles a grant or a role change may pick. Organizer roles exist only in shared drives; nobody
  * grants `owner` from here (ownership transfer is a separate, confirmed action in the service).

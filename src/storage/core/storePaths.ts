@@ -6,12 +6,19 @@
 // Display names replace `/` and control characters; when several children of a folder share a
 // name, each gets `~<id prefix>` before its extension, so every name in a listing is unique.
 
+// eslint-disable-next-line no-control-regex -- matching the C0 controls and DEL is the point: names must not hold them
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+
+/** The text without C0 control characters and DEL, which no file name or label should carry. */
+export function stripControlChars(text: string): string {
+  return text.replace(CONTROL_CHARS, '');
+}
+
 const SLASH = '\u2215'; // ∕ DIVISION SLASH: looks like `/`, is not a separator
 const BACKSLASH = '\u29f5'; // ⧵ REVERSE SOLIDUS OPERATOR
 
 export function displayName(title: string | undefined): string {
-  let n = (title ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+  let n = stripControlChars(title ?? '')
     .replace(/\//g, SLASH)
     .replace(/\\/g, BACKSLASH);
   if (n === '') n = 'Untitled';

@@ -12,7 +12,7 @@ import {
   type HttpFetch,
   type HttpResponse,
 } from '../../shared/http';
-import { errorFromResponse, NetworkError, StorageError } from './errors';
+import { errorFromResponse, NetworkError } from './errors';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 
 export type ResponseLike = HttpResponse;
@@ -154,7 +154,7 @@ function appendQuery(u: URL, query?: Record<string, QueryValue>): void {
   if (!query) return;
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue;
-    if (Array.isArray(v)) for (const item of v) u.searchParams.append(k, item);
+    if (typeof v === 'object') for (const item of v) u.searchParams.append(k, item);
     else u.searchParams.set(k, String(v));
   }
 }

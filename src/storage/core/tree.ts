@@ -257,7 +257,7 @@ export class StorageTreeModel {
               fields: this.options.fields ?? LIST_FIELDS,
               supportsAllDrives: true,
               includeItemsFromAllDrives: true,
-            } as never);
+            });
             const items = (page.items ?? []).filter(source.filter ?? (() => true));
             this.rootId ??= items.flatMap((i) => i.parents ?? []).find((p) => p.isRoot)?.id;
             listing.items.push(...items);

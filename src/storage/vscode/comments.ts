@@ -90,7 +90,7 @@ export class StoreComments implements vscode.Disposable {
         }),
         vscode.commands.registerCommand(
           'apiWorkbench.storage._testAddComment',
-          async (uri: vscode.Uri, text: string, line = 0, replyToIndex?: number) => {
+          async (uri: vscode.Uri, text: string, line: number = 0, replyToIndex?: number) => {
             const doc = await vscode.workspace.openTextDocument(uri);
             await this.load(doc);
             const existing = replyToIndex !== undefined ? this.threads.get(uri.toString())?.[replyToIndex] : undefined;

@@ -216,7 +216,8 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
             async (labels: string[], command: string, ...args: unknown[]) => {
               const node = await walk(labels);
               const result = await vscode.commands.executeCommand(`apiWorkbench.storage.${command}`, node, ...args);
-              return JSON.parse(JSON.stringify(result ?? null));
+              const plain: unknown = JSON.parse(JSON.stringify(result ?? null));
+              return plain;
             },
           ),
           vscode.commands.registerCommand('apiWorkbench.storage._testUri', async (labels: string[]) => {
@@ -228,9 +229,9 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
             }).toString();
           }),
           vscode.commands.registerCommand('apiWorkbench.storage._testConflictChoice', (choice: ConflictChoice) => {
-            fsp.prompt = async () => {
+            fsp.prompt = () => {
               conflictPrompts++;
-              return choice;
+              return Promise.resolve(choice);
             };
             return true;
           }),

@@ -99,7 +99,7 @@ export class WaterClient {
           redactUrl(url),
         );
       }
-      let body: unknown = undefined;
+      let body: unknown;
       try {
         body = res.text ? JSON.parse(res.text) : undefined;
       } catch {

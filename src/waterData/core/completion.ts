@@ -216,7 +216,7 @@ function scan(s: string): Tok[] {
     } else if ('(),'.includes(c)) {
       out.push({ t: 'punct', v: c, start: i++ });
     } else {
-      const m = /^[A-Za-z_][A-Za-z0-9_.]*|^-?[0-9][0-9.\-]*/.exec(s.slice(i));
+      const m = /^[A-Za-z_][A-Za-z0-9_.]*|^-?[0-9][0-9.-]*/.exec(s.slice(i));
       if (!m) {
         i++;
         continue;

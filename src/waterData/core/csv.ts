@@ -5,6 +5,13 @@ const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+@-]/;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
+/** A non-array cell value as text: scalars as themselves, objects as JSON, anything JSON cannot hold as ''. */
+export function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v) ?? '';
+}
+
 export function csvField(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return String(v);
@@ -12,7 +19,7 @@ export function csvField(v: unknown): string {
   if (typeof v === 'string') {
     s = FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
   } else {
-    s = Array.isArray(v) ? v.map((x) => String(x)).join('; ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    s = Array.isArray(v) ? v.map((x) => String(x)).join('; ') : scalarText(v);
   }
   return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -36,7 +36,8 @@ export function serverMessage(body: unknown): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const b = body as { message?: unknown; errors?: unknown };
   if (Array.isArray(b.errors)) {
-    const parts = b.errors
+    const errors: unknown[] = b.errors;
+    const parts = errors
       .map((e) =>
         e && typeof e === 'object'
           ? ((e as { detail?: unknown; title?: unknown; message?: unknown }).detail ??

@@ -27,7 +27,7 @@ export function parseNotebookFile(text: string): NotebookFile {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`Not a water-quality notebook (invalid JSON: ${(e as Error).message})`);
+    throw new Error(`Not a water-quality notebook (invalid JSON: ${(e as Error).message})`, { cause: e });
   }
   const obj = raw as { environment?: unknown; cells?: unknown };
   if (!obj || typeof obj !== 'object' || !Array.isArray(obj.cells))

@@ -56,7 +56,7 @@ export async function fetchPage(client: WaterClient, url: string, signal?: Abort
     (typeof body['@odata.nextLink'] === 'string' && body['@odata.nextLink']) ||
     (typeof body['odata.nextLink'] === 'string' && body['odata.nextLink']) ||
     parseLinkHeader(res.link);
-  let nextLink = rawNext ? followableNextLink(client.baseUrl, rawNext as string) : undefined;
+  let nextLink = rawNext ? followableNextLink(client.baseUrl, rawNext) : undefined;
   // A link back to the page just read would loop forever (a failure the R client guards against too).
   if (nextLink && reencodeQuery(nextLink) === reencodeQuery(url)) nextLink = undefined;
   return { url, rows: body.value as Record<string, unknown>[], nextLink, body };

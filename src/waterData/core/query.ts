@@ -350,7 +350,7 @@ function splitKeepingOffsetsMapped(m: MappedText): MappedText[] {
   let from = 0;
   SPLIT_BEFORE_OPTION.lastIndex = 0;
   for (const match of m.text.matchAll(SPLIT_BEFORE_OPTION)) {
-    const at = match.index!;
+    const at = match.index;
     out.push({ text: m.text.slice(from, at), offsets: m.offsets.slice(from, at + 1) });
     from = at + 1;
   }

@@ -111,7 +111,7 @@ async function toResult(
   const warnings: string[] = [];
   if (paged.error)
     warnings.push(`Stopped after ${paged.rows.length} rows: ${paged.error.message} ${paged.error.advice}`.trim());
-  let attributions: DatasetAttribution[] = [];
+  let attributions: DatasetAttribution[];
   const dois = doisOf(paged.rows);
   if (set === 'Metadata') {
     for (const r of paged.rows) {

@@ -1,11 +1,12 @@
 // The text/plain twin of a result: what a reader without our renderer (or a diff) sees.
 import type { DatasetAttribution, WaterResult } from '../protocol';
+import { scalarText } from './csv';
 
 const MAX_ROWS = 20;
 const MAX_WIDTH = 28;
 
 function cell(v: unknown): string {
-  const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join('; ') : String(v);
+  const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join('; ') : scalarText(v);
   const flat = s.replace(/\s+/g, ' ');
   return flat.length > MAX_WIDTH ? flat.slice(0, MAX_WIDTH - 1) + '…' : flat;
 }

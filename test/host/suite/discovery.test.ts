@@ -177,8 +177,11 @@ suite('discovery: language features', () => {
       'Bookcase',
     );
     assert.ok(await vscode.workspace.applyEdit(edit));
-    const value = JSON.parse(doc.getText());
-    assert.equal(value.schemas.Bookcase.id, 'Bookcase');
+    const value = JSON.parse(doc.getText()) as {
+      schemas: Record<string, { id?: string } | undefined>;
+      resources: { shelves: { methods: { create: { request: { $ref: string } } } } };
+    };
+    assert.equal(value.schemas.Bookcase?.id, 'Bookcase');
     assert.equal(value.schemas.Shelf, undefined);
     assert.equal(value.resources.shelves.methods.create.request.$ref, 'Bookcase');
   });
@@ -228,7 +231,7 @@ suite('discovery: directory', () => {
       item: items[0],
     });
     assert.ok(doc);
-    assert.equal(JSON.parse(doc.getText()).kind, 'discovery#restDescription');
+    assert.equal((JSON.parse(doc.getText()) as { kind?: unknown }).kind, 'discovery#restDescription');
     const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
       'vscode.executeDocumentSymbolProvider',
       doc.uri,
@@ -239,7 +242,7 @@ suite('discovery: directory', () => {
       .getDiagnostics(doc.uri)
       .filter((d) => d.source === 'discovery' && d.severity === vscode.DiagnosticSeverity.Error);
     assert.deepEqual(
-      errors.map((d) => `${d.code}: ${d.message}`),
+      errors.map((d) => `${String(typeof d.code === 'object' ? d.code.value : d.code)}: ${d.message}`),
       [],
     );
   });

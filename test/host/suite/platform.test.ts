@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../../src/platform/services';
 
 async function services(): Promise<WorkbenchServices> {
-  const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+  const ext = vscode.extensions.getExtension('api-workbench.api-workbench');
   assert.ok(ext, 'the extension is loaded');
   return (await ext.activate()) as WorkbenchServices;
 }
@@ -26,7 +26,7 @@ describe('platform: endpoints, sandbox, secrets', () => {
     const res = await fetch(dir.baseUrl);
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { kind: string }).kind, 'discovery#directoryList');
-    const info = (await vscode.commands.executeCommand('apiWorkbench.showSandbox')) as { waterData: string };
+    const info = await vscode.commands.executeCommand<{ waterData: string }>('apiWorkbench.showSandbox');
     assert.equal(info.waterData, water.baseUrl);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

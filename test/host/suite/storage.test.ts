@@ -17,7 +17,7 @@ const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 
 describe('storage: tree view on the sandbox', () => {
   before(async () => {
-    const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+    const ext = vscode.extensions.getExtension('api-workbench.api-workbench');
     assert.ok(ext, 'the extension is loaded');
     await ext.activate();
     // Revealing the view is cosmetic here; the provider is driven through the test commands.
@@ -249,7 +249,7 @@ describe('storage: sign-in', () => {
   const PROVIDER = 'api-workbench-storage';
   const session = () => vscode.authentication.getSession(PROVIDER, [], { silent: true });
   before(async () => {
-    await vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench')?.activate();
+    await vscode.extensions.getExtension('api-workbench.api-workbench')?.activate();
   });
 
   const SCOPES = ['https://api-workbench.dev/auth/store'];

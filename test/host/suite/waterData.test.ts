@@ -47,7 +47,7 @@ function resultOf(outputs: readonly vscode.NotebookCellOutput[]): Result {
 
 describe('waterData: query notebook on the sandbox', () => {
   before(async () => {
-    const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'api-workbench');
+    const ext = vscode.extensions.getExtension('api-workbench.api-workbench');
     assert.ok(ext, 'the extension is loaded');
     await ext.activate();
   });

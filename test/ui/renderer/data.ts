@@ -9,7 +9,14 @@ const FIXTURES = process.env.API_WORKBENCH_DATA
   : resolve(__dirname, '../../../../shared/data/datastream/fixtures');
 
 export function fixtureRows(name: string): Record<string, unknown>[] {
-  return JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')).value;
+  const page: unknown = JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+  if (!isPage(page)) throw new Error(`fixture ${name} is not a {"value": [rows]} page`);
+  return page.value;
+}
+
+function isPage(v: unknown): v is { value: Record<string, unknown>[] } {
+  const rows = typeof v === 'object' && v !== null ? (v as { value?: unknown }).value : undefined;
+  return Array.isArray(rows) && rows.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r));
 }
 
 /** Small linear congruential generator: the same data on every run. */

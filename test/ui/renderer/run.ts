@@ -52,7 +52,7 @@ const checks: [string, Check][] = [
       await p.locator('.wq-scroll').evaluate((s) => (s.scrollTop = 0));
       await p.locator('input[aria-label="Filter CharacteristicName"]').fill('temp');
       await p.waitForFunction(() =>
-        /of 10,000 rows match/.test(document.querySelector('.wq-table-status')!.textContent!),
+        /of 10,000 rows match/.test(document.querySelector('.wq-table-status')!.textContent),
       );
       // Rows are recycled, so DOM order is not display order: address rows by aria-rowindex.
       const first = p.locator('.wq-data-row[aria-rowindex="2"]');
@@ -63,7 +63,7 @@ const checks: [string, Check][] = [
           Number(document.querySelector(`.wq-data-row[aria-rowindex="${i}"] .wq-num[data-col="17"]`)?.textContent),
         ),
       );
-      assert.ok(values[0] >= values[1] && values[1] >= values[2], `descending ResultValue: ${values}`);
+      assert.ok(values[0] >= values[1] && values[1] >= values[2], `descending ResultValue: ${values.join(',')}`);
       await p.locator('.wq-data-row[aria-rowindex="3"] [data-col="14"]').click();
       // Widen CharacteristicName by dragging its header edge: header and rows follow together.
       const grip = p
@@ -165,13 +165,13 @@ const checks: [string, Check][] = [
       await p.waitForSelector('.wq-tooltip:not([hidden])');
       assert.equal(
         await p.locator('.wq-tooltip').textContent(),
-        `${row.Name}\n${row.ID} · ${(row.Latitude as number).toFixed(4)}, ${(row.Longitude as number).toFixed(4)}`,
+        `${String(row.Name)}\n${String(row.ID)} · ${(row.Latitude as number).toFixed(4)}, ${(row.Longitude as number).toFixed(4)}`,
       );
       await shot(h, 'map-tooltip');
       await dot.click();
       assert.equal(
         await p.locator('.wq-map-info').textContent(),
-        `Selected: ${row.Name} · ${row.ID} · ${(row.Latitude as number).toFixed(4)}, ${(row.Longitude as number).toFixed(4)}`,
+        `Selected: ${String(row.Name)} · ${String(row.ID)} · ${(row.Latitude as number).toFixed(4)}, ${(row.Longitude as number).toFixed(4)}`,
       );
       await shot(h, 'map');
       await h.theme('light');
@@ -188,9 +188,7 @@ const checks: [string, Check][] = [
       await h.render(
         waterResult(
           'Locations',
-          fixtureRows('apidocs-sample-locations.json').concat(
-            fixtureRows('datastreamr-mock-locations.json') as never[],
-          ),
+          fixtureRows('apidocs-sample-locations.json').concat(fixtureRows('datastreamr-mock-locations.json')),
         ),
       );
       await h.page.locator('.wq-tab[data-tab="map"]').click();
@@ -269,7 +267,7 @@ export async function runRendererUiTests(): Promise<{ passed: number; failed: nu
         console.log(`  ✔ renderer ui: ${name}`);
       } catch (e) {
         failed++;
-        console.log(`  ✖ renderer ui: ${name}\n    ${(e as Error).stack ?? e}`);
+        console.log(`  ✖ renderer ui: ${name}\n    ${(e as Error).stack ?? String(e)}`);
         await h.page.screenshot({ path: join(OUT, `failed-${passed + failed}.png`) }).catch(() => undefined);
       }
     }

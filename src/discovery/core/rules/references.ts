@@ -37,7 +37,7 @@ export const schemaIdMismatch: Rule = {
       } else if (id !== s.name) {
         report({
           path: [...s.path, 'id'],
-          message: `Schema id "${String(id)}" differs from its key "${s.name}"; clients resolve $ref by the key. Set "id" to "${s.name}".`,
+          message: `Schema id "${typeof id === 'string' ? id : JSON.stringify(id)}" differs from its key "${s.name}"; clients resolve $ref by the key. Set "id" to "${s.name}".`,
           data: { name: s.name },
         });
       }

@@ -59,7 +59,7 @@ function list(ctx: RequestContext, svc: StorageService): Reply {
     throw badRequest('updatedMin is not an RFC 3339 date.', 'updatedMin', 'invalid');
   const all = f.comments
     .filter((c) => includeDeleted || !c.deleted)
-    .filter((c) => since === undefined || Date.parse(c.modifiedDate) >= since!)
+    .filter((c) => since === undefined || Date.parse(c.modifiedDate) >= since)
     .sort((a, b) => b.modifiedDate.localeCompare(a.modifiedDate) || a.commentId.localeCompare(b.commentId));
   const page = paginate(all, ctx.query.get('pageToken'), max, `comments|${f.id}|${includeDeleted}|${updatedMin}`);
   return {

@@ -69,7 +69,7 @@ export function filesList(ctx: RequestContext, svc: StorageService): Reply {
     ids,
     q.get('pageToken'),
     max,
-    `files|${qText}|${orderText}|${JSON.stringify(corpus)}|${spaces}`,
+    `files|${qText}|${orderText}|${JSON.stringify(corpus)}|${spaces.join(',')}`,
     svc.faults.shortPageBy,
   );
   const s = svc.store.state;

@@ -110,7 +110,7 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
           location: 'If-None-Match',
         });
       }
-      return commitUpload(ctx, svc, kind, ctx.params.fileId, metadata as FileBody, blob, mediaType, q, ifMatch);
+      return commitUpload(ctx, svc, kind, ctx.params.fileId, metadata, blob, mediaType, q, ifMatch);
     }
     case 'resumable': {
       const metadata = await readMetadata(ctx.req);
@@ -300,7 +300,7 @@ async function complete(ctx: RequestContext, svc: StorageService, s: UploadSessi
   const blob = await s.partial.complete();
   const q = new URLSearchParams(s.query);
   try {
-    const result = commitUpload(ctx, svc, s.kind, s.fileId, s.metadata as FileBody, blob, s.contentType, q, s.ifMatch);
+    const result = commitUpload(ctx, svc, s.kind, s.fileId, s.metadata, blob, s.contentType, q, s.ifMatch);
     s.result = { status: s.kind === 'insert' ? 201 : 200, json: result.json };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;

@@ -11,7 +11,7 @@ import { registerSharingCommands } from './sharing';
 import { registerTransferCommands } from './transfer';
 
 export { aboutLine } from './account';
-export { type CommandContext, fileOf, folderIdOf } from './common';
+export { type CommandContext, folderIdOf } from './common';
 export { uploadPaths } from './transfer';
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

@@ -29,7 +29,7 @@ async function manageProperties(ctx: CommandContext, f: File | undefined) {
       ...items.map((p) => ({
         label: `${p.key} = ${p.value}`,
         description: p.visibility,
-        property: p as Property | undefined,
+        property: p,
       })),
     ],
     {

@@ -49,7 +49,7 @@ async function managePermissions(ctx: CommandContext, e: TreeEntry) {
     permission: undefined as Permission | undefined,
   };
   const pick = await vscode.window.showQuickPick(
-    [add, ...items.map((p) => ({ ...describePermission(p), permission: p as Permission | undefined }))],
+    [add, ...items.map((p) => ({ ...describePermission(p), permission: p }))],
     { placeHolder: 'Who has access' },
   );
   if (!pick) return;
