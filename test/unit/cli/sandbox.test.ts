@@ -3,6 +3,21 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
+import type { DirectoryList } from '../../../src/shared/wire/discovery';
+import type { ErrorBody as GenerationErrorBody } from '../../../src/shared/wire/generation';
+import type { FileList } from '../../../src/shared/wire/storage';
+import { jsonOf, parseAs } from '../../support/typedJson';
+
+/** The line `api-workbench sandbox` prints: where each emulator listens and the sandbox's credentials. */
+interface SandboxInfo {
+  url: string;
+  storage: string;
+  generation: string;
+  waterData: string;
+  directory: string;
+  apiKey: string;
+  accessToken: string;
+}
 
 function io() {
   const stdout = new PassThrough();
@@ -43,11 +58,11 @@ describe('api-workbench CLI', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
+      createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (c) => reject(new Error(`exited ${c} before printing`)));
     });
-    const info = JSON.parse(line);
-    for (const k of ['url', 'storage', 'generation', 'waterData', 'directory', 'apiKey', 'accessToken'])
+    const info = parseAs<SandboxInfo>(line);
+    for (const k of ['url', 'storage', 'generation', 'waterData', 'directory', 'apiKey', 'accessToken'] as const)
       assert.equal(typeof info[k], 'string', k);
     assert.match(info.waterData, /\/v1\/odata\/v4$/);
     assert.match(info.directory, /\/discovery\/v1\/apis$/);
@@ -60,7 +75,7 @@ describe('api-workbench CLI', () => {
       { headers: { authorization: `Bearer ${info.accessToken}` } },
     );
     assert.equal(withAuth.status, 200);
-    assert.ok(Array.isArray((await withAuth.json()).items));
+    assert.ok(Array.isArray((await jsonOf<FileList>(withAuth)).items));
     assert.equal((await fetch(`${info.waterData}/Locations?%24top=1`)).status, 401);
     await new Promise((r) => setTimeout(r, 600)); // the water-data limit is 2 requests a second
     const loc = await fetch(`${info.waterData}/Locations?%24top=1`, { headers: { 'x-api-key': info.apiKey } });
@@ -71,9 +86,9 @@ describe('api-workbench CLI', () => {
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
     });
     assert.equal(gen.status, 400);
-    assert.equal((await gen.json()).error.status, 'INVALID_ARGUMENT');
+    assert.equal((await jsonOf<GenerationErrorBody>(gen)).error.status, 'INVALID_ARGUMENT');
     const dir = await fetch(info.directory);
-    assert.equal((await dir.json()).kind, 'discovery#directoryList');
+    assert.equal((await jsonOf<DirectoryList>(dir)).kind, 'discovery#directoryList');
 
     const code = await new Promise<number | null>((resolve) => {
       child.once('exit', resolve);

@@ -43,7 +43,7 @@ describe('api-workbench lint', function () {
   });
 
   it('reports seeded defects with codes, 1-based lines and exit 1', async () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.resources.items.methods.get.response = { $ref: 'Nothing' };
     doc.resources.items.methods.get.parameterOrder = ['name', 'ghost'];
     const text = JSON.stringify(doc, null, 2);
@@ -71,7 +71,7 @@ describe('api-workbench lint', function () {
   });
 
   it('applies a --rules file and exits 0 when only warnings remain', async () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.resources.items.methods.get.response = { $ref: 'Nothing' };
     const file = join(dir, 'ruled.json');
     writeFileSync(file, JSON.stringify(doc, null, 2));

@@ -85,7 +85,7 @@ describe('directory client', () => {
 
 describe('reference preview body', () => {
   it('escapes document text and links $refs to schema anchors', () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.title = '<script>alert(1)</script>';
     doc.resources.items.methods.get.description = '<img src=x onerror=alert(1)>';
     const a = analyzeText(JSON.stringify(doc));

@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PARSE_CODES, RULES } from '../../../src/discovery/core';
+import { parseAs } from '../../support/typedJson';
 import { REPO_ROOT } from './helpers';
+
+/** The parts of the feature's contributes.json these tests read. */
+interface Contributes {
+  configuration: { properties: Record<string, { properties: Record<string, unknown> }> };
+  commands: { command: string; category: string }[];
+}
 
 describe('docs/rules.md', () => {
   const text = readFileSync(join(REPO_ROOT, 'docs/rules.md'), 'utf8');
@@ -20,7 +27,7 @@ describe('docs/rules.md', () => {
 });
 
 describe('src/discovery/contributes.json', () => {
-  const contributes = JSON.parse(readFileSync(join(REPO_ROOT, 'src/discovery/contributes.json'), 'utf8'));
+  const contributes = parseAs<Contributes>(readFileSync(join(REPO_ROOT, 'src/discovery/contributes.json'), 'utf8'));
   it('offers a severity setting for every rule code', () => {
     const props = contributes.configuration.properties['apiWorkbench.discovery.rules'].properties;
     for (const r of RULES) assert.ok(props[r.code], r.code);
@@ -28,7 +35,7 @@ describe('src/discovery/contributes.json', () => {
       assert.ok(props[code], code);
   });
   it('declares every command the adapter registers, with the category', () => {
-    const ids = contributes.commands.map((c: { command: string; category: string }) => {
+    const ids = contributes.commands.map((c) => {
       assert.equal(c.category, 'API Workbench');
       return c.command;
     });

@@ -1,12 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { analyzeText, applyEdits, completionsAt, quickFixes } from '../../../src/discovery/core';
-import { minimalDocument } from './helpers';
+import { minimalDocument, type SeedDocument } from './helpers';
 
-type Doc = any;
-const get = (d: Doc) => d.resources.items.methods.get;
-const insert = (d: Doc) => d.resources.items.methods.insert;
+const get = (d: SeedDocument) => d.resources.items.methods.get;
+const insert = (d: SeedDocument) => d.resources.items.methods.insert;
 
-const CASES: { code: string; seed(d: Doc): void; title: RegExp }[] = [
+const CASES: { code: string; seed(d: SeedDocument): void; title: RegExp }[] = [
   {
     code: 'ref-unresolved',
     seed: (d) => {

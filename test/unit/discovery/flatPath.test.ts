@@ -27,7 +27,7 @@ describe('flat-path-inconsistent', () => {
   });
 
   it('reports reserved forms inside flatPath on the flatPath value', () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.resources.items.methods.get.flatPath = 'v1/{+name}';
     const hits = analyzeText(JSON.stringify(doc, null, 2)).diagnostics.filter(
       (d) => d.code === 'flat-path-inconsistent',
@@ -37,7 +37,7 @@ describe('flat-path-inconsistent', () => {
   });
 
   it('stays silent on a consistent flatPath', () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.resources.items.methods.get.flatPath = 'v1/shelves/{shelvesId}/items/{itemsId}';
     assert.deepEqual(
       analyzeText(JSON.stringify(doc)).diagnostics.filter((d) => d.code === 'flat-path-inconsistent'),

@@ -21,8 +21,86 @@ export function lineOfText(text: string, marker: string, from = 0): number {
   return new LineIndex(text).positionAt(at).line;
 }
 
+// The shape of `minimalDocument()` as the tests edit it. Seeds write wrong JSON types on purpose (a
+// `required: "true"`, an unknown `type`), so fields are typed as the JSON they may hold, not as the schema allows.
+interface SeedRef {
+  $ref: string;
+  parameterName?: string;
+}
+export interface SeedProperty {
+  $ref?: string;
+  type?: string;
+  format?: string;
+  description?: string;
+  items?: SeedProperty;
+  properties?: Record<string, SeedProperty>;
+  additionalProperties?: SeedProperty;
+  enum?: string[];
+  enumDescriptions?: string[];
+  enumDeprecated?: boolean[];
+  annotations?: { required?: string[] };
+}
+export interface SeedSchema extends SeedProperty {
+  id: string;
+  properties: Record<string, SeedProperty>;
+  variant?: { discriminant: string; map: { type_value: string; $ref: string }[] };
+}
+export interface SeedParameter {
+  type: string;
+  location: string;
+  required?: boolean | string;
+  pattern?: string;
+  description?: string;
+}
+export interface SeedMethod {
+  id: string;
+  path?: string;
+  flatPath?: string;
+  httpMethod: string;
+  httpVerb?: string;
+  description?: string;
+  parameters?: Record<string, SeedParameter>;
+  parameterOrder?: string[];
+  request?: SeedRef;
+  response?: SeedRef;
+  scopes?: string[];
+  supportsMediaUpload?: boolean;
+  mediaUpload?: { accept: string[]; maxSize: string };
+}
+type SeedMethodWithParameters = SeedMethod & { parameters: Record<string, SeedParameter> };
+export interface SeedDocument {
+  kind: string;
+  discoveryVersion: string;
+  id: string;
+  name: string;
+  version: string;
+  revision: string;
+  title: string;
+  description: string;
+  protocol: string;
+  rootUrl: string;
+  servicePath: string;
+  baseUrl: string;
+  basePath: string;
+  batchPath: string;
+  auth: { oauth2: { scopes: Record<string, { description: string }> } };
+  parameters: Record<string, SeedParameter>;
+  schemas: Record<string, SeedSchema> & {
+    Item: SeedSchema & { properties: Record<'name' | 'size' | 'tags' | 'kind', SeedProperty> };
+  };
+  resources: {
+    items: {
+      methods: {
+        get: SeedMethodWithParameters;
+        list: SeedMethodWithParameters;
+        insert: SeedMethod & { request: SeedRef };
+      };
+    };
+  };
+}
+
 /** A small valid description document to seed defects into. */
-export function minimalDocument(): Record<string, unknown> {
+export function minimalDocument(): SeedDocument {
   return {
     kind: 'discovery#restDescription',
     discoveryVersion: 'v1',

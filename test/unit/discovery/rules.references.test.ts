@@ -12,7 +12,7 @@ describe('rule ref-unresolved', () => {
   });
 
   it('flags an unknown $ref on the line of its value, with a suggestion', () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.resources.items.methods.get.response = { $ref: 'Itme' };
     const text = JSON.stringify(doc, null, 2);
     const found = errorsOf(text, 'ref-unresolved');
@@ -24,7 +24,7 @@ describe('rule ref-unresolved', () => {
   });
 
   it('reads a "$ref" key inside properties as a property name, not a reference', () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.schemas.Item.properties.$ref = { type: 'string', description: 'a property literally named $ref' };
     assert.deepEqual(errorsOf(JSON.stringify(doc), 'ref-unresolved'), []);
     doc.schemas.Item.properties.$ref = { $ref: 'Nope' };
@@ -32,7 +32,7 @@ describe('rule ref-unresolved', () => {
   });
 
   it('follows refs in items, additionalProperties, parameters and variants', () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.schemas.Item.properties.map = { type: 'object', additionalProperties: { $ref: 'Missing1' } };
     doc.schemas.Item.properties.tags.items = { $ref: 'Missing2' };
     doc.schemas.Item.variant = { discriminant: 'kind', map: [{ type_value: 'A', $ref: 'Missing3' }] };
@@ -44,7 +44,7 @@ describe('rule ref-unresolved', () => {
   });
 
   it('handles self and mutual $ref cycles without looping', () => {
-    const doc = minimalDocument() as any;
+    const doc = minimalDocument();
     doc.schemas.Node = { id: 'Node', type: 'object', properties: { next: { $ref: 'Node' }, other: { $ref: 'Other' } } };
     doc.schemas.Other = { id: 'Other', type: 'object', properties: { back: { $ref: 'Node' } } };
     assert.deepEqual(

@@ -2,21 +2,20 @@
 // and nothing else at error level.
 import * as assert from 'node:assert/strict';
 import { analyzeText, RULES } from '../../../src/discovery/core';
-import { lineOf, minimalDocument } from './helpers';
+import { lineOf, minimalDocument, type SeedDocument } from './helpers';
 
-type Doc = any;
 interface Case {
   code: string;
-  seed(d: Doc): void;
+  seed(d: SeedDocument): void;
   /** Text on the line the diagnostic must start on. */
   line: string;
   /** Rules that are off by default are switched on for their case. */
   enable?: boolean;
 }
 
-const get = (d: Doc) => d.resources.items.methods.get;
-const list = (d: Doc) => d.resources.items.methods.list;
-const insert = (d: Doc) => d.resources.items.methods.insert;
+const get = (d: SeedDocument) => d.resources.items.methods.get;
+const list = (d: SeedDocument) => d.resources.items.methods.list;
+const insert = (d: SeedDocument) => d.resources.items.methods.insert;
 
 const CASES: Case[] = [
   {
@@ -358,7 +357,7 @@ describe('rules: one seeded defect each', () => {
 
 describe('rule severity settings', () => {
   it('changes a severity or switches a rule off', () => {
-    const doc = minimalDocument() as Doc;
+    const doc = minimalDocument();
     doc.resources.items.methods.get.response = { $ref: 'Nothing' };
     const text = JSON.stringify(doc);
     assert.equal(analyzeText(text, { rules: { 'ref-unresolved': 'hint' } }).diagnostics[0].severity, 'hint');

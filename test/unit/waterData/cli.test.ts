@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { queryCommand } from '../../../src/cli/query';
 import type { CliIO } from '../../../src/cli/io';
+import { parseAs } from '../../support/typedJson';
 import { startWaterEmulator, type TestServer } from './emulatorServer';
 
 function io(env: NodeJS.ProcessEnv = {}) {
@@ -67,7 +68,7 @@ describe('waterData CLI: api-workbench query', () => {
     const lines = out.stdout
       .trimEnd()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l) => parseAs<Record<string, unknown>>(l));
     assert.equal(lines.length, 3);
     assert.deepEqual(Object.keys(lines[0]), ['Id', 'Name']);
     assert.match(out.stderr, /Data sources[\s\S]*https:\/\/doi\.org\/10\./);

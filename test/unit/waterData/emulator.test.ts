@@ -1,12 +1,20 @@
 import * as assert from 'node:assert/strict';
 import { startWaterEmulator, type TestServer } from './emulatorServer';
-import { WATER_SELECT_FIELDS } from '../../../src/shared/wire/waterData';
+import {
+  WATER_SELECT_FIELDS,
+  type WaterAppError,
+  type WaterCountBody,
+  type WaterPage,
+} from '../../../src/shared/wire/waterData';
+import { parseAs } from '../../support/typedJson';
+import type { LocationRow, MetadataRow } from './wireRows';
 import { FrontEnd } from '../../../src/sandbox/waterData/frontEnd';
 
-async function get(s: TestServer, path: string, key: string | null = s.apiKey) {
+/** `Body` names the answer the request asks for. */
+async function get<Body = unknown>(s: TestServer, path: string, key: string | null = s.apiKey) {
   const r = await fetch(s.baseUrl + path, { headers: key === null ? {} : { 'x-api-key': key } });
   const text = await r.text();
-  return { status: r.status, body: JSON.parse(text), link: r.headers.get('link') };
+  return { status: r.status, body: parseAs<Body>(text), link: r.headers.get('link') };
 }
 const enc = (s: string) => encodeURIComponent(s).replace(/'/g, '%27').replace(/\(/g, '%28').replace(/\)/g, '%29');
 const q = (params: Record<string, string>) =>
@@ -42,7 +50,7 @@ describe('waterData emulator: conformance', () => {
   });
 
   it('defaults to 10 rows and returns every Locations column with the documented types', async () => {
-    const r = await get(s, '/Locations');
+    const r = await get<WaterPage<LocationRow>>(s, '/Locations');
     assert.equal(r.status, 200);
     assert.equal(r.body.value.length, 10);
     const row = r.body.value[0];
@@ -53,13 +61,13 @@ describe('waterData emulator: conformance', () => {
   });
 
   it('$top, $select and paging by @odata.nextLink and Link header cover every row exactly once', async () => {
-    const first = await get(s, '/Locations' + q({ $top: '7', $select: 'Id,Name' }));
+    const first = await get<WaterPage<LocationRow>>(s, '/Locations' + q({ $top: '7', $select: 'Id,Name' }));
     assert.equal(first.body.value.length, 7);
     assert.deepEqual(Object.keys(first.body.value[0]), ['Id', 'Name']);
     const next = first.body['@odata.nextLink'] as string;
     assert.match(next, /\/Locations\?%24skiptoken=Id%3A\d+&%24top=7&%24select=Id%2CName$/);
     assert.equal(first.link, `<${next}>; rel="next"`);
-    const all = await get(s, '/Locations' + q({ $top: '10000', $select: 'Id' }));
+    const all = await get<WaterPage<LocationRow>>(s, '/Locations' + q({ $top: '10000', $select: 'Id' }));
     const ids: number[] = [];
     let url: string | undefined = s.baseUrl + '/Locations' + q({ $top: '97', $select: 'Id' });
     while (url) {
@@ -79,10 +87,13 @@ describe('waterData emulator: conformance', () => {
   });
 
   it('$filter basics: eq, in, and/or, bounding box, RegionId', async () => {
-    const atl = await get(s, '/Locations' + q({ $filter: "RegionId eq 'hub.atlantic'", $top: '10000' }));
+    const atl = await get<WaterPage<LocationRow>>(
+      s,
+      '/Locations' + q({ $filter: "RegionId eq 'hub.atlantic'", $top: '10000' }),
+    );
     assert.ok(atl.body.value.length > 0);
     for (const l of atl.body.value) assert.ok(l.Longitude > -70 && l.Latitude < 52, 'atlantic provinces');
-    const box = await get(
+    const box = await get<WaterPage<LocationRow>>(
       s,
       '/Locations' +
         q({
@@ -94,7 +105,7 @@ describe('waterData emulator: conformance', () => {
       assert.ok(l.Longitude > -102.01 && l.Longitude < -88.99 && l.Latitude > 49 && l.Latitude < 60);
     assert.ok(box.body.value.length > 0);
     const one = atl.body.value[0];
-    const byDoi = await get(
+    const byDoi = await get<WaterPage<LocationRow>>(
       s,
       '/Locations' + q({ $filter: `DOI in ('${one.DOI}', '10.25976/zzzz-zz99') and (Id eq ${one.Id} or Id eq '1')` }),
     );
@@ -105,14 +116,20 @@ describe('waterData emulator: conformance', () => {
   });
 
   it('$count=true returns only the count, consistent with paging', async () => {
-    const c = await get(s, '/Locations' + q({ $filter: "RegionId eq 'hub.pacific'", $count: 'true' }));
-    const rows = await get(s, '/Locations' + q({ $filter: "RegionId eq 'hub.pacific'", $top: '10000' }));
+    const c = await get<WaterCountBody & { '@odata.nextLink'?: string }>(
+      s,
+      '/Locations' + q({ $filter: "RegionId eq 'hub.pacific'", $count: 'true' }),
+    );
+    const rows = await get<WaterPage<LocationRow>>(
+      s,
+      '/Locations' + q({ $filter: "RegionId eq 'hub.pacific'", $top: '10000' }),
+    );
     assert.equal(c.body.value, rows.body.value.length);
     assert.equal(c.body['@odata.nextLink'], undefined);
   });
 
   it('$top above 10000 and unknown fields are rejected with an errors body', async () => {
-    const top = await get(s, '/Locations' + q({ $top: '10001' }));
+    const top = await get<WaterAppError>(s, '/Locations' + q({ $top: '10001' }));
     assert.equal(top.status, 400);
     assert.match(top.body.errors[0].detail, /maximum of 10000/);
     const sel = await get(s, '/Locations' + q({ $select: 'Colour' }));
@@ -122,7 +139,7 @@ describe('waterData emulator: conformance', () => {
   });
 
   it('Metadata carries licence, citation with a DOI link, and pages by UUID', async () => {
-    const m = await get(s, '/Metadata' + q({ $top: '2' }));
+    const m = await get<WaterPage<MetadataRow>>(s, '/Metadata' + q({ $top: '2' }));
     assert.equal(m.body.value.length, 2);
     for (const d of m.body.value) {
       assert.match(d.Id, /^[0-9a-f-]{36}$/);
@@ -130,14 +147,14 @@ describe('waterData emulator: conformance', () => {
       assert.match(d.Licence, /^https:\/\//);
       assert.ok(Array.isArray(d.Keywords) && Array.isArray(d.TopicCategoryCode) && d.TemporalExtent.length === 2);
     }
-    assert.match(m.body['@odata.nextLink'], /%24skiptoken=Id%3A[0-9a-f-]{36}&/);
+    assert.match(m.body['@odata.nextLink'] ?? '', /%24skiptoken=Id%3A[0-9a-f-]{36}&/);
   });
 
   it('is deterministic across instances', async () => {
     const other = await startWaterEmulator({ minIntervalMs: 0 });
     try {
-      const a = await get(s, '/Observations' + q({ $top: '50' }));
-      const b = await get(other, '/Observations' + q({ $top: '50' }));
+      const a = await get<WaterPage>(s, '/Observations' + q({ $top: '50' }));
+      const b = await get<WaterPage>(other, '/Observations' + q({ $top: '50' }));
       assert.deepEqual(a.body.value, b.body.value);
     } finally {
       await other.close();

@@ -9,6 +9,13 @@ import { DEFAULT_WATER_EMULATOR_OPTIONS } from '../../../src/sandbox/waterData';
 const LOOKUP = resolve(__dirname, '../../../../shared/data/datastream/schema/lookup');
 const read = (name: string) => JSON.parse(readFileSync(resolve(LOOKUP, name), 'utf8')) as Record<string, unknown>;
 
+/** A unit column as text: the wire carries a string, or null for "no unit". */
+function unitText(value: unknown): string {
+  if (value === null) return '';
+  assert.equal(typeof value, 'string', `unit ${JSON.stringify(value)}`);
+  return value as string;
+}
+
 /** Units the schema allows for a characteristic: its own lookups and its WQX group's; undefined when none says. */
 function allowedUnits(): (name: string) => Set<string> | undefined {
   const byName = read('CharacteristicName-MeasurementUnit.json') as Record<string, string[]>;
@@ -43,14 +50,14 @@ describe('waterData emulator: realism of generated data', () => {
         if (!units) continue;
         checked++;
         // A unitless lookup ("" for pH) is a null unit on the wire.
-        const unit = o.ResultUnit === null ? '' : String(o.ResultUnit);
+        const unit = unitText(o.ResultUnit);
         if (!units.has(unit))
           wrong.set(
             `${String(o.CharacteristicName)} in ${unit}`,
             (wrong.get(`${String(o.CharacteristicName)} in ${unit}`) ?? 0) + 1,
           );
         if (o.ResultDetectionQuantitationLimitUnit !== null)
-          assert.ok(units.has(String(o.ResultDetectionQuantitationLimitUnit)));
+          assert.ok(units.has(unitText(o.ResultDetectionQuantitationLimitUnit)));
       }
     }
     assert.ok(checked > 5000, `${checked} observations checked`);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { HttpFetch } from '../../../src/shared/http';
 import { WaterClient } from '../../../src/waterData/core/client';
+import { WaterApiError } from '../../../src/waterData/core/errors';
 import { collectRows, parseLinkHeader } from '../../../src/waterData/core/pager';
 import { RateLimiter } from '../../../src/waterData/core/rateLimiter';
 import { FakeClock } from './fakeClock';
@@ -15,20 +16,20 @@ interface Scripted {
 
 function scriptedFetch(script: (url: string, n: number) => Scripted) {
   const calls: { url: string; key?: string }[] = [];
-  const fetch: HttpFetch = async (url, init) => {
+  const fetch: HttpFetch = (url, init) => {
     calls.push({ url, key: init?.headers?.['x-api-key'] });
     const r = script(url, calls.length);
     const status = r.status ?? 200;
     const text = JSON.stringify(r.body);
-    return {
+    return Promise.resolve({
       status,
       ok: status >= 200 && status < 300,
       statusText: '',
       headers: { get: (n: string) => (n.toLowerCase() === 'link' ? (r.link ?? null) : null) },
       body: null,
-      text: async () => text,
-      arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer,
-    };
+      text: () => Promise.resolve(text),
+      arrayBuffer: () => Promise.resolve(new TextEncoder().encode(text).buffer),
+    });
   };
   return { fetch, calls };
 }
@@ -175,7 +176,10 @@ describe('waterData client error handling', () => {
     const client = new WaterClient({ baseUrl: BASE, apiKey: 'k', fetch, limiter: new RateLimiter({ clock }) });
     const p = client.get(`${BASE}/Locations`).then(
       (r) => ({ ok: r }),
-      (e) => ({ err: e }),
+      (e: unknown) => {
+        assert.ok(e instanceof WaterApiError, String(e));
+        return { err: e };
+      },
     );
     await clock.advance(advance);
     return { result: await p, calls, clock };

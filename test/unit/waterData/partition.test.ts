@@ -53,7 +53,7 @@ describe('waterData partitioning and streaming', () => {
       { entitySet: 'Records', filter, select: ['Id', 'DOI'] },
       (rows) => {
         for (const r of rows) {
-          assert.ok(!seen.has(r.Id as number), `row ${r.Id} once`);
+          assert.ok(!seen.has(r.Id as number), `row ${String(r.Id)} once`);
           seen.add(r.Id as number);
         }
       },

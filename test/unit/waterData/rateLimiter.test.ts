@@ -7,7 +7,7 @@ describe('waterData rate limiter (fake clock)', () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ minIntervalMs: 500, clock });
     const starts: [number, number][] = [];
-    const all = [0, 1, 2, 3].map((i) => limiter.run(async () => void starts.push([i, clock.now()])));
+    const all = [0, 1, 2, 3].map((i) => limiter.run(() => Promise.resolve(starts.push([i, clock.now()]))));
     await clock.advance(2000);
     await Promise.all(all);
     assert.deepEqual(starts, [
@@ -33,7 +33,7 @@ describe('waterData rate limiter (fake clock)', () => {
         events.push(`${name} end ${clock.now()}`);
         active--;
       });
-    await limiter.run(async () => undefined);
+    await limiter.run(() => Promise.resolve());
     const p = [task('a', 1200), task('b', 10)];
     await clock.advance(3000);
     await Promise.all(p);
@@ -50,7 +50,7 @@ describe('waterData rate limiter (fake clock)', () => {
         starts.push(clock.now());
         await clock.sleep(80);
       }),
-      limiter.run(async () => void starts.push(clock.now())),
+      limiter.run(() => Promise.resolve(starts.push(clock.now()))),
     ];
     await clock.advance(2000);
     await Promise.all(p);
@@ -60,10 +60,10 @@ describe('waterData rate limiter (fake clock)', () => {
   it('holdOff delays every waiting caller', async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ minIntervalMs: 500, clock });
-    await limiter.run(async () => undefined);
+    await limiter.run(() => Promise.resolve());
     limiter.holdOff(2000);
     const starts: number[] = [];
-    const p = limiter.run(async () => void starts.push(clock.now()));
+    const p = limiter.run(() => Promise.resolve(starts.push(clock.now())));
     await clock.advance(1999);
     assert.deepEqual(starts, []);
     await clock.advance(1);
@@ -74,10 +74,10 @@ describe('waterData rate limiter (fake clock)', () => {
   it('a cancelled waiter leaves the queue without blocking the next one', async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ minIntervalMs: 500, clock });
-    await limiter.run(async () => undefined);
+    await limiter.run(() => Promise.resolve());
     const ac = new AbortController();
-    const cancelled = limiter.run(async () => 'never', ac.signal);
-    const after = limiter.run(async () => clock.now());
+    const cancelled = limiter.run(() => Promise.resolve('never'), ac.signal);
+    const after = limiter.run(() => Promise.resolve(clock.now()));
     await flush();
     ac.abort();
     await assert.rejects(cancelled, AbortError);

@@ -17,19 +17,19 @@ function answer(status: number, headers: Record<string, string> = {}, body = '')
     statusText: '',
     headers: { get: (n) => headers[n.toLowerCase()] ?? null },
     body: null,
-    text: async () => body,
-    arrayBuffer: async () => new TextEncoder().encode(body).buffer as ArrayBuffer,
+    text: () => Promise.resolve(body),
+    arrayBuffer: () => Promise.resolve(new TextEncoder().encode(body).buffer),
   };
 }
 
 /** A scripted single-hop fetch that records what each hop was sent. */
 function scripted(routes: Record<string, () => HttpResponse>) {
   const sent: { url: string; init: HttpRequest }[] = [];
-  const inner: HttpFetch = async (url, init = {}) => {
+  const inner: HttpFetch = (url, init = {}) => {
     sent.push({ url, init });
     const route = routes[url];
-    if (!route) throw new Error(`no route ${url}`);
-    return route();
+    if (!route) return Promise.reject(new Error(`no route ${url}`));
+    return Promise.resolve(route());
   };
   return { sent, fetch: guardFetch(inner) };
 }
@@ -120,9 +120,9 @@ describe('shared http: redirect policy', () => {
   });
 
   it('rewrites a failing fetch error so it holds no credential', async () => {
-    const fetch = guardFetch(async (url) => {
-      throw Object.assign(new Error(`request to ${url} failed, reason: boom`), { code: 'ECONNRESET' });
-    });
+    const fetch = guardFetch((url) =>
+      Promise.reject(Object.assign(new Error(`request to ${url} failed, reason: boom`), { code: 'ECONNRESET' })),
+    );
     await assert.rejects(
       fetch('https://a.test/?upload_id=SESSION12345'),
       (e: unknown) =>
