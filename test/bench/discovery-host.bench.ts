@@ -28,8 +28,10 @@ interface Sample {
 }
 
 const suite: BenchSuite = async () => {
-  const support = (await import('../support/codeServer.mjs')) as { ensureCodeServer: () => void };
-  const { runHostTests } = (await import('../support/hostRunner.mjs')) as {
+  // Plain .mjs without declarations: imported by a computed specifier and typed here.
+  const supportDir: string = '../support';
+  const support = (await import(`${supportDir}/codeServer.mjs`)) as { ensureCodeServer: () => void };
+  const { runHostTests } = (await import(`${supportDir}/hostRunner.mjs`)) as {
     runHostTests: (options: Record<string, unknown>) => Promise<number>;
   };
   support.ensureCodeServer();
