@@ -1,13 +1,17 @@
-// Discovery language service figures, each a ratio measured in this run:
-//  1. full validation of the largest shared document vs vscode-json-languageservice parsing and
-//     validating it against our schema (it does fewer checks: no cross-references);
-//  2. lint of every shared document vs JSON.parse of the same texts;
+// Discovery language service figures, each a ratio measured in this run (issue 11 states the first two):
+//  1. full validation of aiplatform.v1beta1 (4 MB, the largest shared document) vs
+//     vscode-json-languageservice parsing and validating it against our schema (it does fewer checks:
+//     no cross-references); goal <= 0.3 under the same load as the peer;
+//  2. lint of every shared document vs JSON.parse of the same texts; goal <= 4;
 //  3. hover + completion on the largest document vs a ~200 KB one (served from indexes);
 //  4. the longest main-thread block while typing into the 4 MB document (validation on the
 //     analysis worker) vs a 100 ms budget;
 //  5. refusing a 50 MB document (over the analysis limit) vs one linear scan of the same text, and
 //     `api-workbench lint` of that file vs reading it from disk (was a timed assertion in the unit tests).
-// Run alone: BENCH=discovery npm run bench
+// Each run times ours and the peer back to back; the figure is the median of the per-run ratios (the
+// machine is shared, so a pair measured together sees the same load), and every run's ratio and
+// times are in the detail. Run alone: node --import tsx test/bench/one.mjs test/bench/discovery.bench.ts
+// (BENCH_SMOKE=1: one short iteration).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
@@ -18,12 +22,14 @@ import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { lintCommand } from '../../src/cli/lint';
 import { AnalysisWorker, analyzeText, completionsAt, hoverAt, parseJson, RULES } from '../../src/discovery/core';
+import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 
 const DATA = process.env.API_WORKBENCH_DATA
   ? join(process.env.API_WORKBENCH_DATA, 'discovery')
   : resolve(__dirname, '../../../shared/data/discovery');
-const RUNS = 9;
+const RUNS = SMOKE ? 1 : 9;
+const VALIDATED = 'aiplatform.v1beta1.json';
 
 // The fastest of several interleaved runs: the machine is shared, and load only ever adds time.
 function best(xs: number[]): number {
@@ -57,12 +63,23 @@ function wall<T>(f: () => T): [number, T] {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Every run's figures in one detail string: "ratio (ours/peer ms)" per run. */
+function runs(ours: number[], peer: number[]): string {
+  return ours.map((o, i) => `${round(o / peer[i])} (${round(o)}/${round(peer[i])})`).join(' ');
+}
+
 const suite: BenchSuite = async () => {
   const files = readdirSync(DATA)
     .filter((f) => f.endsWith('.json') && f !== 'directory-list.json')
     .map((f) => join(DATA, f));
   const bySize = files.map((f) => ({ f, size: statSync(f).size })).sort((a, b) => b.size - a.size);
-  const largest = bySize[0].f;
+  const largest = files.find((f) => f.endsWith(`/${VALIDATED}`));
+  if (!largest) throw new Error(`${VALIDATED} is missing from ${DATA}; the validation figure needs it`);
   const small = bySize.reduce((best, x) => (Math.abs(x.size - 200_000) < Math.abs(best.size - 200_000) ? x : best)).f;
   const bigText = readFileSync(largest, 'utf8');
   const smallText = readFileSync(small, 'utf8');
@@ -99,14 +116,15 @@ const suite: BenchSuite = async () => {
     peerCpu.push(bc);
     peerCount = diags.length;
   }
-  const r1 = best(ours) / best(peer);
+  const r1 = median(ours.map((o, i) => o / peer[i]));
   results.push({
-    name: `discovery: full validation of ${largest.split('/').pop()} vs vscode-json-languageservice (our schema)`,
+    name: `discovery: full validation of ${VALIDATED} vs vscode-json-languageservice (our schema)`,
     ratio: round(r1),
-    goal: '<= 0.5',
-    met: r1 <= 0.5,
+    goal: '<= 0.3',
+    met: r1 <= 0.3,
     detail: {
       loadAverage1m: loadavg()[0],
+      runs: runs(ours, peer),
       oursMs: best(ours),
       peerMs: best(peer),
       oursCpuMs: best(oursCpu),
@@ -137,13 +155,15 @@ const suite: BenchSuite = async () => {
     parse.push(p[0]);
     parseCpu.push(p[2]);
   }
-  const r2 = best(lint) / best(parse);
+  const r2 = median(lint.map((l, i) => l / parse[i]));
   results.push({
     name: `discovery: lint all ${texts.length} shared documents vs JSON.parse of the same bytes`,
     ratio: round(r2),
-    goal: '<= 6',
-    met: r2 <= 6,
+    goal: '<= 4',
+    met: r2 <= 4,
     detail: {
+      loadAverage1m: loadavg()[0],
+      runs: runs(lint, parse),
       lintMs: best(lint),
       jsonParseMs: best(parse),
       cpuRatio: round(best(lintCpu) / best(parseCpu)),
@@ -200,7 +220,10 @@ const suite: BenchSuite = async () => {
   const entry = resolve(__dirname, '../../src/discovery/worker/main.ts');
   const worker = new AnalysisWorker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true });
   const at = bigText.indexOf('"description": "') + 16;
-  const edits = Array.from({ length: 10 }, (_, i) => bigText.slice(0, at) + 'x'.repeat(i + 1) + bigText.slice(at));
+  const edits = Array.from(
+    { length: SMOKE ? 2 : 10 },
+    (_, i) => bigText.slice(0, at) + 'x'.repeat(i + 1) + bigText.slice(at),
+  );
   let workerFindings = 0;
   await worker.analyze('warm', smallText, {});
   const withWorker = await longestGap(async () => {
@@ -252,20 +275,21 @@ async function oversized(): Promise<BenchResult[]> {
       interrupted: new Promise<void>(() => undefined),
     };
     const lintRuns: number[] = [];
-    for (let i = 0; i < 3; i++) lintRuns.push((await timeAsync(() => lintCommand(['--format', 'json', file], io)))[0]);
+    for (let i = 0; i < (SMOKE ? 1 : 3); i++)
+      lintRuns.push((await timeAsync(() => lintCommand(['--format', 'json', file], io)))[0]);
     const lintMs = best(lintRuns);
-    const readMs = best([0, 1, 2].map(() => wall(() => readFileSync(file, 'utf8'))[0]));
+    const readMs = best((SMOKE ? [0] : [0, 1, 2]).map(() => wall(() => readFileSync(file, 'utf8'))[0]));
     const r6 = lintMs / readMs;
     return [
       {
-        name: 'discovery: refuse a 50 MB document vs one indexOf scan of it',
+        name: `discovery: refuse a 50 MB document vs one indexOf scan of it`,
         ratio: round(r5),
         goal: '<= 1',
         met: r5 <= 1,
         detail: { refuseMs, scanMs },
       },
       {
-        name: 'discovery: api-workbench lint of a 50 MB file vs reading it',
+        name: `discovery: api-workbench lint of a 50 MB file vs reading it`,
         ratio: round(r6),
         goal: '<= 3',
         met: r6 <= 3,

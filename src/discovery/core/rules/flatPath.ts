@@ -5,72 +5,106 @@
 import type { Rule } from './types';
 import { describeMethod, str } from './util';
 
-/** A flatPath variable, kept apart from literal characters. */
-const VAR = Symbol('var');
-type FlatUnit = string | typeof VAR;
-
-/** What one piece of `path` may stand for in flatPath. */
-type PathUnit =
-  | { kind: 'char'; ch: string }
-  /** {var}: exactly one flatPath variable. */
-  | { kind: 'one' }
-  /** {+var} and other multi-segment operators: one or more units of any kind. */
-  | { kind: 'many' };
+// Both templates become code-point arrays in reused scratch buffers (no string or object per
+// character): this rule ran over every method of every document and was the lint's largest cost.
+/** A flatPath variable, and the path unit that must meet exactly one of them ({var}). */
+const VAR = -1;
+/** The path's multi-segment operators ({+var} …) become ANY (one unit) followed by STAR (any more). */
+const ANY = -2;
+const STAR = -3;
 
 // Past this the comparison would cost more than it is worth; such paths are not real ones.
 const MAX_WORK = 1_000_000;
 
-function flatUnits(flat: string): { units: FlatUnit[]; nonSimple: string[] } {
-  const units: FlatUnit[] = [];
-  const nonSimple: string[] = [];
-  const re = /\{([^{}]*)\}/g;
-  let last = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(flat))) {
-    units.push(...flat.slice(last, m.index));
-    if (!/^[A-Za-z0-9_.-]+$/.test(m[1])) nonSimple.push(m[0]);
-    units.push(VAR);
-    last = m.index + m[0].length;
+let flatBuf = new Int32Array(256);
+let pathBuf = new Int32Array(256);
+
+/** Index of the `}` closing the `{` at `open` with no brace between, or -1 (then `{` is literal text). */
+function closeOf(s: string, open: number): number {
+  for (let j = open + 1; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 125) return j;
+    if (c === 123) return -1;
   }
-  units.push(...flat.slice(last));
-  return { units, nonSimple };
+  return -1;
 }
 
-function pathUnits(path: string): PathUnit[] {
-  const units: PathUnit[] = [];
-  const re = /\{([+#./;?&]?)([^{}]*)\}/g;
-  let last = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(path))) {
-    for (const ch of path.slice(last, m.index)) units.push({ kind: 'char', ch });
-    units.push(m[1] === '' && !m[2].includes(',') && !m[2].endsWith('*') ? { kind: 'one' } : { kind: 'many' });
-    last = m.index + m[0].length;
+const SIMPLE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** Fills flatBuf with flatPath's units; returns their count and the {…} forms that are not simple names. */
+function flatUnits(flat: string, nonSimple?: string[]): number {
+  if (flatBuf.length < flat.length) flatBuf = new Int32Array(flat.length * 2);
+  let n = 0;
+  for (let i = 0; i < flat.length;) {
+    const cp = flat.codePointAt(i)!;
+    const close = cp === 123 ? closeOf(flat, i) : -1;
+    if (close >= 0) {
+      if (nonSimple && !SIMPLE_NAME.test(flat.slice(i + 1, close))) nonSimple.push(flat.slice(i, close + 1));
+      flatBuf[n++] = VAR;
+      i = close + 1;
+    } else {
+      flatBuf[n++] = cp;
+      i += cp > 0xffff ? 2 : 1;
+    }
   }
-  for (const ch of path.slice(last)) units.push({ kind: 'char', ch });
-  return units;
+  return n;
+}
+
+const OPERATORS = '+#./;?&';
+
+/** Fills pathBuf with path's units; returns the number of units (a multi-segment operator counts once) and of entries. */
+function pathUnits(path: string): { units: number; entries: number } {
+  if (pathBuf.length < path.length * 2) pathBuf = new Int32Array(path.length * 4);
+  let n = 0;
+  let units = 0;
+  for (let i = 0; i < path.length; units++) {
+    const cp = path.codePointAt(i)!;
+    const close = cp === 123 ? closeOf(path, i) : -1;
+    if (close >= 0) {
+      const hasOperator = close > i + 1 && OPERATORS.includes(path[i + 1]);
+      const name = path.slice(hasOperator ? i + 2 : i + 1, close);
+      if (!hasOperator && !name.includes(',') && !name.endsWith('*')) pathBuf[n++] = VAR;
+      else {
+        pathBuf[n++] = ANY;
+        pathBuf[n++] = STAR;
+      }
+      i = close + 1;
+    } else {
+      pathBuf[n++] = cp;
+      i += cp > 0xffff ? 2 : 1;
+    }
+  }
+  return { units, entries: n };
 }
 
 /** Whether flatPath is one spelling-out of path; undefined when too large to decide. */
 export function flatPathFollowsPath(path: string, flat: string): boolean | undefined {
-  const p = pathUnits(path);
-  const f = flatUnits(flat).units;
-  if ((p.length + 1) * (f.length + 1) > MAX_WORK) return undefined;
-  // ok[i][j]: p[i..] matches f[j..]; filled from the end so no recursion depth limit applies.
-  const width = f.length + 1;
-  const ok = new Uint8Array((p.length + 1) * width);
-  ok[p.length * width + f.length] = 1;
-  for (let i = p.length - 1; i >= 0; i--) {
-    const u = p[i];
-    for (let j = f.length; j >= 0; j--) {
-      let v = 0;
-      if (u.kind === 'char') v = j < f.length && f[j] === u.ch ? ok[(i + 1) * width + j + 1] : 0;
-      else if (u.kind === 'one') v = j < f.length && f[j] === VAR ? ok[(i + 1) * width + j + 1] : 0;
-      // One unit consumed, then either stop here or keep consuming.
-      else if (j < f.length) v = ok[(i + 1) * width + j + 1] || ok[i * width + j + 1];
-      ok[i * width + j] = v;
-    }
+  const { units, entries: pn } = pathUnits(path);
+  const fn = flatUnits(flat);
+  if ((units + 1) * (fn + 1) > MAX_WORK) return undefined;
+  // Wildcard matching with single-unit tokens and stars: on a mismatch only the last star needs to
+  // take one more unit (an earlier star's choices are subsumed), so this is linear on real paths.
+  const p = pathBuf;
+  const f = flatBuf;
+  let pi = 0;
+  let fi = 0;
+  let star = -1;
+  let mark = 0;
+  while (fi < fn) {
+    const u = pi < pn ? p[pi] : 0;
+    if (pi < pn && u !== STAR && (u === ANY || u === f[fi])) {
+      pi++;
+      fi++;
+    } else if (pi < pn && u === STAR) {
+      star = pi++;
+      mark = fi;
+    } else if (star >= 0) {
+      pi = star + 1;
+      fi = ++mark;
+    } else return false;
   }
-  return ok[0] === 1;
+  while (pi < pn && p[pi] === STAR) pi++;
+  return pi === pn;
 }
 
 export const flatPathInconsistent: Rule = {
@@ -83,11 +117,11 @@ export const flatPathInconsistent: Rule = {
       const flat = str(m.value.flatPath);
       const path = str(m.value.path);
       if (flat === undefined || path === undefined) continue;
-      const at = [...m.path, 'flatPath'];
-      const { nonSimple } = flatUnits(flat);
+      const nonSimple: string[] = [];
+      flatUnits(flat, nonSimple);
       if (nonSimple.length > 0) {
         report({
-          path: at,
+          path: [...m.path, 'flatPath'],
           message: `flatPath of ${describeMethod(m)} uses ${nonSimple.join(', ')}; flatPath spells every segment out, so write only simple {name} variables.`,
           data: { nonSimple },
         });
@@ -95,7 +129,7 @@ export const flatPathInconsistent: Rule = {
       }
       if (flatPathFollowsPath(path, flat) === false) {
         report({
-          path: at,
+          path: [...m.path, 'flatPath'],
           message: `flatPath "${flat}" of ${describeMethod(m)} does not follow path "${path}": the literal text must be the same, each {var} must stay one variable and each {+var} must expand into segments.`,
           data: { path },
         });

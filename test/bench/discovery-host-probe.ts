@@ -1,0 +1,79 @@
+// Runs inside the extension host (as extensionTestsPath): opens the 4 MB aiplatform.v1beta1 document in
+// an editor and times what a user waits for: the first diagnostics, updated diagnostics after an edit
+// inside a description, and hover and completion answered by VS Code's commands (every provider
+// registered for JSON, the built-in JSON language server included). One JSON line per figure.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+
+const SOURCE = 'discovery';
+
+function discoveryDiagnostics(uri: vscode.Uri): readonly vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE);
+}
+
+/** Resolves with the milliseconds from `start` until our diagnostics for `uri` are next published. */
+function nextPublish(uri: vscode.Uri, start: number, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`no diagnostics for ${uri.fsPath} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
+      if (discoveryDiagnostics(uri).length === 0) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(performance.now() - start);
+    });
+  });
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function run(): Promise<void> {
+  const report = process.env.API_WORKBENCH_TEST_REPORT!;
+  const file = process.env.BENCH_DOCUMENT!;
+  const edits = Number(process.env.BENCH_EDITS ?? '3');
+  const line = (figure: string, ms: number, extra: Record<string, unknown> = {}) =>
+    fs.appendFileSync(report, `DISCOVERY-HOST ${JSON.stringify({ figure, ms, ...extra })}\n`);
+  const ours = vscode.extensions.all.find((e) => (e.packageJSON as { name?: string })?.name === 'api-workbench');
+  if (!ours) throw new Error('api-workbench is not installed in this host');
+  // Activation is the activation bench's figure; here the extension is already running when the file opens.
+  await ours.activate();
+  const uri = vscode.Uri.file(file);
+
+  let t0 = performance.now();
+  const firstShown = nextPublish(uri, t0, 60_000);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const editor = await vscode.window.showTextDocument(doc);
+  line('open', await firstShown, { findings: discoveryDiagnostics(uri).length, bytes: doc.getText().length });
+
+  // Hover and completion on a "$ref" value deep in the document, first right after opening, then warm.
+  const text = doc.getText();
+  const refAt = text.indexOf('"$ref": "', text.length >> 1) + 10;
+  const position = doc.positionAt(refAt);
+  for (const state of ['first', 'warm', 'warm']) {
+    t0 = performance.now();
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+    line('hover', performance.now() - t0, { state, answers: hovers.length });
+    t0 = performance.now();
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      uri,
+      position,
+    );
+    line('completion', performance.now() - t0, { state, items: list.items.length });
+  }
+
+  // Typing one character into a description: the findings stay the same, only their offsets move.
+  const descAt = text.indexOf('"description": "', text.length >> 2) + 16;
+  for (let i = 0; i < edits; i++) {
+    await pause(500);
+    t0 = performance.now();
+    const updated = nextPublish(uri, t0, 60_000);
+    const applied = await editor.edit((b) => b.insert(doc.positionAt(descAt + i), 'x'));
+    if (!applied) throw new Error('the edit was not applied');
+    line('edit', await updated, { findings: discoveryDiagnostics(uri).length });
+  }
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+}
