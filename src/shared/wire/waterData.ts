@@ -222,4 +222,27 @@ export const WATER_OPERATOR_ALIASES: Record<string, string> = { ge: 'gte', le: '
 
 export const WATER_DOI_PATTERN = /^10\.(25976|81029)\/[a-z0-9]{4}-[a-z0-9]{2}[0-9]{2}$/;
 
+/** A list response. The OpenAPI document spells the paging keys without `@`; README and clients use `@odata.nextLink`. */
+export interface WaterPage<Row = Record<string, unknown>> {
+  value: Row[];
+  '@odata.nextLink'?: string;
+  /** Records only (spec §2.4). */
+  '@data.context'?: string;
+}
+
+/** `$count=true` answers only the number (clients read the scalar `value`). */
+export interface WaterCountBody {
+  value: number;
+  'odata.count'?: number;
+  /** Sandbox and service mark large counts as estimates. */
+  '@odata.count.estimate'?: boolean;
+}
+
+/** Gateway-level rejections (bad encoding, key, throttling, timeouts) carry a bare `message`. */
+
+/** Application errors carry an `errors` member (the shell client prints `.errors`). */
+export interface WaterAppError {
+  errors: { status: string; title: string; detail: string; source?: { parameter: string } }[];
+}
+
 export const RECORDS_DATA_CONTEXT = 'odata/v4/Records/$links/Metadata(Id=@DatasetId)';
