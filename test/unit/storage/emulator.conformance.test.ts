@@ -34,6 +34,7 @@ import type {
   RevisionList,
   StartPageToken,
 } from '../../../src/shared/wire/storage';
+import { jsonOf } from '../../support/typedJson';
 import { defaultOperations } from '../../../src/storage/core/operations';
 
 const q = (s: string) => encodeURIComponent(s);
@@ -394,7 +395,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       );
       r = await put(`bytes 524288-${total - 1}/${total}`, data.subarray(524_288));
       assert.equal(r.status, 201);
-      const file = (await r.json()) as { id: string; fileSize: string; md5Checksum: string };
+      const file = await jsonOf<{ id: string; fileSize: string; md5Checksum: string }>(r);
       assert.equal(file.fileSize, String(total));
       const back = await fetch(`${h.origin}/store/v2/files/${file.id}?alt=media`, {
         headers: { authorization: `Bearer ${h.token}` },
@@ -423,7 +424,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         body: Buffer.from('hello') as unknown as BodyInit,
       });
       assert.equal(done.status, 200, 'a finished update answers 200');
-      assert.equal(((await done.json()) as { fileSize: string }).fileSize, '5');
+      assert.equal((await jsonOf<{ fileSize: string }>(done)).fileSize, '5');
     });
   });
 
