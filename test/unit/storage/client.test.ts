@@ -5,12 +5,20 @@ import { StorageError } from '../../../src/storage/core/errors';
 import { defaultFetch, type HttpFetch } from '../../../src/shared/http';
 import { SEED_PHOTO_COUNT } from '../../../src/sandbox/storage/seed';
 import nodeFetch from 'node-fetch';
+import type { FileList } from '../../../src/shared/wire/storage';
+import { parseAs } from '../../support/typedJson';
 
 describe('storage client against the sandbox', () => {
   let sb: RunningSandbox;
   let client: StorageClient;
   const sleeps: number[] = [];
-  const fast = { sleep: async (ms: number) => void sleeps.push(ms), random: () => 0.5 };
+  const fast = {
+    sleep: (ms: number) => {
+      sleeps.push(ms);
+      return Promise.resolve();
+    },
+    random: () => 0.5,
+  };
 
   before(async () => {
     sb = await startSandbox();
@@ -35,16 +43,16 @@ describe('storage client against the sandbox', () => {
       calls++;
       const res = await defaultFetch(url, init);
       if (calls > 2) return res;
-      const body = JSON.parse(await res.text());
-      body.items = calls === 1 ? [] : body.items.slice(0, 1);
+      const body = parseAs<FileList>(await res.text());
+      body.items = calls === 1 ? [] : body.items?.slice(0, 1);
       const text = JSON.stringify(body);
       return {
         status: 200,
         ok: true,
         statusText: 'OK',
         headers: res.headers,
-        text: async () => text,
-        arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer,
+        text: () => Promise.resolve(text),
+        arrayBuffer: () => Promise.resolve(new TextEncoder().encode(text).buffer),
         body: null,
       };
     };
@@ -84,10 +92,10 @@ describe('storage client against the sandbox', () => {
       baseUrl: sb.storage,
       auth: {
         token: () => token,
-        refresh: async () => {
+        refresh: () => {
           refreshes++;
           token = sb.accessToken;
-          return true;
+          return Promise.resolve(true);
         },
       },
     });
@@ -96,7 +104,7 @@ describe('storage client against the sandbox', () => {
     assert.equal(refreshes, 1);
     const signedOut = new StorageClient({
       baseUrl: sb.storage,
-      auth: { token: () => 'bad', refresh: async () => false },
+      auth: { token: () => 'bad', refresh: () => Promise.resolve(false) },
     });
     await assert.rejects(
       signedOut.about(),

@@ -1,7 +1,9 @@
 // Batch requests as Drive v2 takes them: multipart/mixed of application/http parts, each answered with
 // its own status and body, Content-ID echoed as response-…, at most 100 parts.
 import * as assert from 'node:assert/strict';
-import { startStorage, type Harness } from './emulatorHarness';
+import { startStorage, type Harness, type Present } from './emulatorHarness';
+import type { About, ErrorBody, File } from '../../../src/shared/wire/storage';
+import { parseAs } from '../../support/typedJson';
 
 function batchBody(boundary: string, parts: { id: string; request: string }[]): string {
   return (
@@ -11,7 +13,7 @@ function batchBody(boundary: string, parts: { id: string; request: string }[]): 
   );
 }
 
-function parseBatch(contentType: string, text: string): { id?: string; status: number; json: any }[] {
+function parseBatch(contentType: string, text: string): { id?: string; status: number; json: unknown }[] {
   const boundary = /boundary=([^;]+)/.exec(contentType)![1];
   return text
     .split(`--${boundary}`)
@@ -20,7 +22,7 @@ function parseBatch(contentType: string, text: string): { id?: string; status: n
       const id = /Content-ID: (<[^>]+>)/i.exec(part)?.[1];
       const status = Number(/HTTP\/1\.1 (\d{3})/.exec(part)![1]);
       const body = part.slice(part.indexOf('{'));
-      return { id, status, json: JSON.parse(body) };
+      return { id, status, json: parseAs<unknown>(body) };
     });
 }
 
@@ -57,10 +59,11 @@ describe('storage emulator: batch requests', () => {
           ['<response-item3>', 200],
         ],
       );
-      assert.equal(parts[0].json.kind, 'drive#about');
-      assert.equal(parts[1].json.error.errors[0].reason, 'notFound');
-      assert.equal(parts[2].json.title, 'from a batch');
-      const found = await h.call('GET', `/store/v2/files/${parts[2].json.id}`);
+      const [about, missing, inserted] = parts.map((p) => p.json) as [Present<About>, ErrorBody, Present<File>];
+      assert.equal(about.kind, 'drive#about');
+      assert.equal(missing.error.errors[0].reason, 'notFound');
+      assert.equal(inserted.title, 'from a batch');
+      const found = await h.call('GET', `/store/v2/files/${inserted.id}`);
       assert.equal(found.status, 200, 'the inserted file exists');
     });
   }
@@ -78,7 +81,7 @@ describe('storage emulator: batch requests', () => {
       'b',
       Array.from({ length: 101 }, (_, i) => ({ id: `p${i}`, request: 'GET /store/v2/about' })),
     );
-    const tooMany = await h.call('POST', '/batch/store/v2', {
+    const tooMany = await h.call<ErrorBody>('POST', '/batch/store/v2', {
       raw: many,
       headers: { 'content-type': 'multipart/mixed; boundary=b' },
     });

@@ -2,6 +2,39 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startStorage, served, type Harness } from './emulatorHarness';
+import type {
+  About,
+  App,
+  AppList,
+  Change,
+  ChangeList,
+  Channel,
+  ChildList,
+  ChildReference,
+  Comment,
+  CommentList,
+  CommentReply,
+  CommentReplyList,
+  Drive,
+  DriveList,
+  ErrorBody,
+  File,
+  FileList,
+  GeneratedIds,
+  LabelList,
+  ModifyLabelsResponse,
+  ParentList,
+  ParentReference,
+  Permission,
+  PermissionId,
+  PermissionList,
+  Property,
+  PropertyList,
+  Revision,
+  RevisionList,
+  StartPageToken,
+} from '../../../src/shared/wire/storage';
+import { jsonOf } from '../../support/typedJson';
 import { defaultOperations } from '../../../src/storage/core/operations';
 
 const q = (s: string) => encodeURIComponent(s);
@@ -43,9 +76,9 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
   before(async () => {
     h = await startStorage();
     firstServed = served.length;
-    root = (await h.call('GET', '/store/v2/about?fields=rootFolderId')).json.rootFolderId;
-    notes = (await h.call('GET', `/store/v2/files?q=${q("title = 'notes.md'")}&fields=items(id,title,etag)`)).json
-      .items[0];
+    root = (await h.call<About>('GET', '/store/v2/about?fields=rootFolderId')).json.rootFolderId;
+    notes = (await h.call<FileList>('GET', `/store/v2/files?q=${q("title = 'notes.md'")}&fields=items(id,title,etag)`))
+      .json.items[0];
     receiver = http.createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -64,7 +97,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   const find = async (title: string) =>
     (
-      await h.call(
+      await h.call<FileList>(
         'GET',
         `/store/v2/files?q=${q(`title = '${title}'`)}&fields=items(id,etag,parents(id),mimeType)&supportsAllDrives=true&includeItemsFromAllDrives=true`,
       )
@@ -76,24 +109,24 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('files', () => {
     it('insert creates folders and files (default parent root), honours reserved ids and rejects others', async () => {
-      const folder = await h.call('POST', '/store/v2/files', { body: { title: 'Work', mimeType: FOLDER } });
+      const folder = await h.call<File>('POST', '/store/v2/files', { body: { title: 'Work', mimeType: FOLDER } });
       assert.equal(folder.status, 200);
       assert.equal(folder.json.kind, 'drive#file');
       assert.deepEqual(
         folder.json.parents.map((p: { id: string; isRoot: boolean }) => [p.id, p.isRoot]),
         [[root, true]],
       );
-      const ids = await h.call('GET', '/store/v2/files/generateIds?maxResults=3');
+      const ids = await h.call<GeneratedIds>('GET', '/store/v2/files/generateIds?maxResults=3');
       assert.equal(ids.json.kind, 'drive#generatedIds');
       assert.equal(ids.json.ids.length, 3);
-      const withId = await h.call('POST', '/store/v2/files', {
+      const withId = await h.call<File>('POST', '/store/v2/files', {
         body: { id: ids.json.ids[0], title: 'plan.txt', mimeType: 'text/plain', parents: [{ id: folder.json.id }] },
       });
       assert.equal(withId.json.id, ids.json.ids[0]);
       assert.equal(withId.json.fileSize, '0');
       const again = await h.call('POST', '/store/v2/files', { body: { id: ids.json.ids[0], title: 'dup' } });
       assert.equal(again.status, 409, 'a retried insert with the same id does not duplicate');
-      const made = await h.call('POST', '/store/v2/files', { body: { id: 'invented-id', title: 'x' } });
+      const made = await h.call<ErrorBody>('POST', '/store/v2/files', { body: { id: 'invented-id', title: 'x' } });
       assert.equal(made.status, 400);
       assert.equal(made.json.error.errors[0].reason, 'fileIdNotUsable');
       const notFolder = await h.call('POST', '/store/v2/files', {
@@ -102,7 +135,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       assert.equal(notFolder.status, 400);
       const noParent = await h.call('POST', '/store/v2/files', { body: { title: 'x', parents: [{ id: 'missing' }] } });
       assert.equal(noParent.status, 404);
-      const dupTitle = await h.call('POST', '/store/v2/files', {
+      const dupTitle = await h.call<File>('POST', '/store/v2/files', {
         body: { title: 'plan.txt', parents: [{ id: folder.json.id }] },
       });
       assert.equal(dupTitle.status, 200, 'titles need not be unique');
@@ -113,7 +146,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       const work = await find('Work');
       const projects = await find('Projects');
       const plan = await find('plan.txt');
-      const renamed = await h.call('PATCH', `/store/v2/files/${plan.id}`, {
+      const renamed = await h.call<File>('PATCH', `/store/v2/files/${plan.id}`, {
         body: { title: 'plan v2.txt', labels: { starred: true } },
         headers: { 'if-match': plan.etag },
       });
@@ -122,13 +155,13 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       assert.equal(renamed.json.labels.starred, true);
       assert.notEqual(renamed.json.etag, plan.etag, 'etag changes with every change');
       assert.equal(Number(renamed.json.version) > 1, true);
-      const stale = await h.call('PATCH', `/store/v2/files/${plan.id}`, {
+      const stale = await h.call<ErrorBody>('PATCH', `/store/v2/files/${plan.id}`, {
         body: { title: 'lost' },
         headers: { 'if-match': plan.etag },
       });
       assert.equal(stale.status, 412);
       assert.equal(stale.json.error.code, 412);
-      const moved = await h.call(
+      const moved = await h.call<File>(
         'PUT',
         `/store/v2/files/${plan.id}?addParents=${projects.id}&removeParents=${work.id}`,
         { body: {}, headers: { 'if-match': renamed.json.etag } },
@@ -143,11 +176,13 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       });
       assert.equal(cycle.status, 400, 'a folder cannot go into its own descendant');
       const partner = await find('Partner agreement.pdf');
-      const readOnly = await h.call('PATCH', `/store/v2/files/${partner.id}`, { body: { title: 'mine now' } });
+      const readOnly = await h.call<ErrorBody>('PATCH', `/store/v2/files/${partner.id}`, {
+        body: { title: 'mine now' },
+      });
       assert.equal(readOnly.status, 403);
       assert.equal(readOnly.json.error.errors[0].reason, 'insufficientFilePermissions');
       const when = '2025-03-04T05:06:07.000Z';
-      const dated = await h.call('PATCH', `/store/v2/files/${plan.id}?setModifiedDate=true`, {
+      const dated = await h.call<File>('PATCH', `/store/v2/files/${plan.id}?setModifiedDate=true`, {
         body: { modifiedDate: when },
       });
       assert.equal(dated.json.modifiedDate, when);
@@ -155,12 +190,14 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
     it('copy, touch, trash/untrash (descendants follow), delete and emptyTrash', async () => {
       const budget = await find('budget.csv');
-      const copy = await h.call('POST', `/store/v2/files/${budget.id}/copy`, { body: { title: 'budget copy.csv' } });
+      const copy = await h.call<File>('POST', `/store/v2/files/${budget.id}/copy`, {
+        body: { title: 'budget copy.csv' },
+      });
       assert.equal(copy.status, 200);
       assert.equal(copy.json.title, 'budget copy.csv');
       assert.equal(
         copy.json.md5Checksum,
-        (await h.call('GET', `/store/v2/files/${budget.id}?fields=md5Checksum`)).json.md5Checksum,
+        (await h.call<File>('GET', `/store/v2/files/${budget.id}?fields=md5Checksum`)).json.md5Checksum,
       );
       assert.equal(
         (await h.call('POST', `/store/v2/files/${(await find('Design')).id}/copy`, { body: {} })).status,
@@ -169,22 +206,25 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       );
       const before = copy.json.modifiedDate;
       await new Promise((r) => setTimeout(r, 5));
-      const touched = await h.call('POST', `/store/v2/files/${copy.json.id}/touch`);
+      const touched = await h.call<File>('POST', `/store/v2/files/${copy.json.id}/touch`);
       assert.ok(touched.json.modifiedDate > before);
 
       const work = await find('Work');
-      const inner = await h.call('POST', '/store/v2/files', {
+      const inner = await h.call<File>('POST', '/store/v2/files', {
         body: { title: 'inner.txt', parents: [{ id: work.id }] },
       });
-      const trashed = await h.call('POST', `/store/v2/files/${work.id}/trash`);
+      const trashed = await h.call<File>('POST', `/store/v2/files/${work.id}/trash`);
       assert.equal(trashed.json.labels.trashed, true);
       assert.equal(trashed.json.explicitlyTrashed, true);
-      const child = await h.call('GET', `/store/v2/files/${inner.json.id}?fields=labels/trashed,explicitlyTrashed`);
+      const child = await h.call<File>(
+        'GET',
+        `/store/v2/files/${inner.json.id}?fields=labels/trashed,explicitlyTrashed`,
+      );
       assert.deepEqual(child.json, { labels: { trashed: true }, explicitlyTrashed: false });
-      const restored = await h.call('POST', `/store/v2/files/${work.id}/untrash`);
+      const restored = await h.call<File>('POST', `/store/v2/files/${work.id}/untrash`);
       assert.equal(restored.json.labels.trashed, false);
       assert.equal(
-        (await h.call('GET', `/store/v2/files/${inner.json.id}?fields=labels/trashed`)).json.labels.trashed,
+        (await h.call<File>('GET', `/store/v2/files/${inner.json.id}?fields=labels/trashed`)).json.labels.trashed,
         false,
       );
 
@@ -200,8 +240,8 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       assert.equal(empty.status, 204);
       assert.equal((await h.call('GET', `/store/v2/files/${inner.json.id}`)).status, 404);
       assert.equal(
-        (await h.call('GET', `/store/v2/files?q=${q("trashed = true and 'me' in owners")}&fields=items(id)`)).json.items
-          .length,
+        (await h.call<FileList>('GET', `/store/v2/files?q=${q("trashed = true and 'me' in owners")}&fields=items(id)`))
+          .json.items.length,
         0,
         'nothing of mine left in the trash',
       );
@@ -228,13 +268,13 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       assert.equal((await h.call('GET', `/store/v2/files/${roadmap.id}/export?mimeType=image/gif`)).status, 400);
       assert.equal((await h.call('GET', `/store/v2/files/${roadmap.id}/export`)).status, 400, 'mimeType is required');
       const csv = await find('budget.csv');
-      const notDoc = await h.call('GET', `/store/v2/files/${csv.id}/export?mimeType=text/plain`);
+      const notDoc = await h.call<ErrorBody>('GET', `/store/v2/files/${csv.id}/export?mimeType=text/plain`);
       assert.equal(notDoc.status, 403);
       assert.equal(notDoc.json.error.errors[0].reason, 'fileNotExportable');
     });
 
     it('listLabels and modifyLabels apply, change and remove labels', async () => {
-      const mod = await h.call('POST', `/store/v2/files/${notes.id}/modifyLabels`, {
+      const mod = await h.call<ModifyLabelsResponse>('POST', `/store/v2/files/${notes.id}/modifyLabels`, {
         body: {
           labelModifications: [
             {
@@ -250,7 +290,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       assert.equal(mod.status, 200);
       assert.equal(mod.json.kind, 'drive#modifyLabelsResponse');
       assert.deepEqual(mod.json.modifiedLabels[0].fields.state.selection, ['approved']);
-      const listed = await h.call('GET', `/store/v2/files/${notes.id}/listLabels`);
+      const listed = await h.call<LabelList>('GET', `/store/v2/files/${notes.id}/listLabels`);
       assert.equal(listed.json.kind, 'drive#labelList');
       assert.deepEqual(
         listed.json.items.map((l: { id: string }) => l.id),
@@ -259,13 +299,13 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       await h.call('POST', `/store/v2/files/${notes.id}/modifyLabels`, {
         body: { labelModifications: [{ labelId: 'lbl-status', removeLabel: true }] },
       });
-      assert.deepEqual((await h.call('GET', `/store/v2/files/${notes.id}/listLabels`)).json.items, []);
+      assert.deepEqual((await h.call<LabelList>('GET', `/store/v2/files/${notes.id}/listLabels`)).json.items, []);
     });
   });
 
   describe('uploads', () => {
     it('media and multipart inserts, update with a new revision, If-Match on content updates', async () => {
-      const media = await h.call('POST', '/upload/store/v2/files?uploadType=media', {
+      const media = await h.call<File>('POST', '/upload/store/v2/files?uploadType=media', {
         raw: 'plain bytes',
         headers: { 'content-type': 'text/plain' },
       });
@@ -281,14 +321,14 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         Buffer.from([0, 1, 2, 255, 13, 10, 45, 45]),
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
-      const multi = await h.call('POST', '/upload/store/v2/files?uploadType=multipart', {
+      const multi = await h.call<File>('POST', '/upload/store/v2/files?uploadType=multipart', {
         raw: body,
         headers: { 'content-type': `multipart/related; boundary=${boundary}` },
       });
       assert.equal(multi.status, 200);
       assert.equal(multi.json.title, 'data.bin');
       assert.equal(multi.json.fileSize, '8', 'binary-safe');
-      const upd = await h.call('PUT', `/upload/store/v2/files/${media.json.id}?uploadType=media`, {
+      const upd = await h.call<File>('PUT', `/upload/store/v2/files/${media.json.id}?uploadType=media`, {
         raw: 'new content!',
         headers: { 'content-type': 'text/plain', 'if-match': media.json.etag },
       });
@@ -301,7 +341,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       });
       assert.equal(conflict.status, 412, 'a stale etag never overwrites');
       assert.equal((await h.call('GET', `/store/v2/files/${media.json.id}?alt=media`)).text, 'new content!');
-      const converted = await h.call('POST', '/upload/store/v2/files?uploadType=multipart&convert=true', {
+      const converted = await h.call<File>('POST', '/upload/store/v2/files?uploadType=multipart&convert=true', {
         raw: `--x\r\nContent-Type: application/json\r\n\r\n{"title":"memo.txt"}\r\n--x\r\nContent-Type: text/plain\r\n\r\nA memo\r\n--x--`,
         headers: { 'content-type': 'multipart/related; boundary=x' },
       });
@@ -355,7 +395,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       );
       r = await put(`bytes 524288-${total - 1}/${total}`, data.subarray(524_288));
       assert.equal(r.status, 201);
-      const file = (await r.json()) as { id: string; fileSize: string; md5Checksum: string };
+      const file = await jsonOf<{ id: string; fileSize: string; md5Checksum: string }>(r);
       assert.equal(file.fileSize, String(total));
       const back = await fetch(`${h.origin}/store/v2/files/${file.id}?alt=media`, {
         headers: { authorization: `Bearer ${h.token}` },
@@ -384,7 +424,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         body: Buffer.from('hello') as unknown as BodyInit,
       });
       assert.equal(done.status, 200, 'a finished update answers 200');
-      assert.equal(((await done.json()) as { fileSize: string }).fileSize, '5');
+      assert.equal((await jsonOf<{ fileSize: string }>(done)).fileSize, '5');
     });
   });
 
@@ -392,21 +432,31 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
     it('insert/get/list/delete keep both views consistent (a file in several folders)', async () => {
       const readme = await find('README.txt');
       const archive = await find('Archive');
-      const added = await h.call('POST', `/store/v2/files/${readme.id}/parents`, { body: { id: archive.id } });
+      const added = await h.call<ParentReference>('POST', `/store/v2/files/${readme.id}/parents`, {
+        body: { id: archive.id },
+      });
       assert.equal(added.json.kind, 'drive#parentReference');
-      const parents = await h.call('GET', `/store/v2/files/${readme.id}/parents`);
+      const parents = await h.call<ParentList>('GET', `/store/v2/files/${readme.id}/parents`);
       assert.equal(parents.json.kind, 'drive#parentList');
       assert.deepEqual(parents.json.items.map((p: { id: string }) => p.id).sort(), [root, archive.id].sort());
-      assert.equal((await h.call('GET', `/store/v2/files/${readme.id}/parents/${archive.id}`)).json.isRoot, false);
-      assert.equal((await h.call('GET', `/store/v2/files/${archive.id}/children/${readme.id}`)).json.id, readme.id);
+      assert.equal(
+        (await h.call<ParentReference>('GET', `/store/v2/files/${readme.id}/parents/${archive.id}`)).json.isRoot,
+        false,
+      );
+      assert.equal(
+        (await h.call<ChildReference>('GET', `/store/v2/files/${archive.id}/children/${readme.id}`)).json.id,
+        readme.id,
+      );
       await h.call('DELETE', `/store/v2/files/${archive.id}/children/${readme.id}`);
       assert.equal((await h.call('GET', `/store/v2/files/${readme.id}/parents/${archive.id}`)).status, 404);
-      const viaChildren = await h.call('POST', `/store/v2/files/${archive.id}/children`, { body: { id: readme.id } });
+      const viaChildren = await h.call<ChildReference>('POST', `/store/v2/files/${archive.id}/children`, {
+        body: { id: readme.id },
+      });
       assert.equal(viaChildren.json.kind, 'drive#childReference');
       const del = await h.call('DELETE', `/store/v2/files/${readme.id}/parents/${archive.id}`);
       assert.equal(del.status, 204);
       assert.ok(
-        !(await h.call('GET', `/store/v2/files/${archive.id}/children?maxResults=1000`)).json.items.some(
+        !(await h.call<ChildList>('GET', `/store/v2/files/${archive.id}/children?maxResults=1000`)).json.items.some(
           (c: { id: string }) => c.id === readme.id,
         ),
       );
@@ -415,7 +465,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('shared drives', () => {
     it('insert (idempotent by requestId), get, list with q, update, hide/unhide, delete only when empty', async () => {
-      const made = await h.call('POST', '/store/v2/drives?requestId=req-1', { body: { name: 'Launch' } });
+      const made = await h.call<Drive>('POST', '/store/v2/drives?requestId=req-1', { body: { name: 'Launch' } });
       assert.equal(made.status, 200);
       assert.equal(made.json.kind, 'drive#drive');
       assert.equal(
@@ -428,19 +478,21 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         'requestId is required',
       );
       const id = made.json.id;
-      assert.equal((await h.call('GET', `/store/v2/drives/${id}`)).json.name, 'Launch');
-      const upd = await h.call('PUT', `/store/v2/drives/${id}`, { body: { name: 'Launch 2026', colorRgb: '#112233' } });
+      assert.equal((await h.call<Drive>('GET', `/store/v2/drives/${id}`)).json.name, 'Launch');
+      const upd = await h.call<Drive>('PUT', `/store/v2/drives/${id}`, {
+        body: { name: 'Launch 2026', colorRgb: '#112233' },
+      });
       assert.equal(upd.json.name, 'Launch 2026');
-      assert.equal((await h.call('POST', `/store/v2/drives/${id}/hide`)).json.hidden, true);
-      const visible = await h.call('GET', `/store/v2/drives?q=${q('hidden = false')}`);
+      assert.equal((await h.call<Drive>('POST', `/store/v2/drives/${id}/hide`)).json.hidden, true);
+      const visible = await h.call<DriveList>('GET', `/store/v2/drives?q=${q('hidden = false')}`);
       assert.ok(!visible.json.items.some((d: { id: string }) => d.id === id));
-      assert.equal((await h.call('POST', `/store/v2/drives/${id}/unhide`)).json.hidden, false);
-      const named = await h.call('GET', `/store/v2/drives?q=${q("name contains 'Launch'")}`);
+      assert.equal((await h.call<Drive>('POST', `/store/v2/drives/${id}/unhide`)).json.hidden, false);
+      const named = await h.call<DriveList>('GET', `/store/v2/drives?q=${q("name contains 'Launch'")}`);
       assert.deepEqual(
         named.json.items.map((d: { id: string }) => d.id),
         [id],
       );
-      const file = await h.call('POST', '/store/v2/files?supportsAllDrives=true', {
+      const file = await h.call<File>('POST', '/store/v2/files?supportsAllDrives=true', {
         body: { title: 'plan', parents: [{ id }] },
       });
       assert.equal(file.json.driveId, id);
@@ -449,7 +501,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         404,
         'shared-drive items need supportsAllDrives',
       );
-      const full = await h.call('DELETE', `/store/v2/drives/${id}`);
+      const full = await h.call<ErrorBody>('DELETE', `/store/v2/drives/${id}`);
       assert.equal(full.status, 403);
       assert.equal(full.json.error.errors[0].reason, 'cannotDeleteNonEmptyDrive');
       assert.equal((await h.call('DELETE', `/store/v2/files/${file.json.id}?supportsAllDrives=true`)).status, 204);
@@ -460,37 +512,37 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('changes and channels', () => {
     it('getStartPageToken, list pages with newStartPageToken on the last page, get', async () => {
-      const start = (await h.call('GET', '/store/v2/changes/startPageToken')).json;
+      const start = (await h.call<StartPageToken>('GET', '/store/v2/changes/startPageToken')).json;
       assert.equal(start.kind, 'drive#startPageToken');
-      const a = await h.call('POST', '/store/v2/files', { body: { title: 'c1' } });
-      const b = await h.call('POST', '/store/v2/files', { body: { title: 'c2' } });
+      const a = await h.call<File>('POST', '/store/v2/files', { body: { title: 'c1' } });
+      const b = await h.call<File>('POST', '/store/v2/files', { body: { title: 'c2' } });
       await h.call('DELETE', `/store/v2/files/${a.json.id}`);
-      const page1 = await h.call('GET', `/store/v2/changes?pageToken=${start.startPageToken}&maxResults=1`);
+      const page1 = await h.call<ChangeList>('GET', `/store/v2/changes?pageToken=${start.startPageToken}&maxResults=1`);
       assert.equal(page1.json.kind, 'drive#changeList');
       assert.equal(page1.json.items.length, 1);
       assert.ok(page1.json.nextPageToken);
       assert.equal(page1.json.newStartPageToken, undefined);
-      const rest = await h.call('GET', `/store/v2/changes?pageToken=${page1.json.nextPageToken}`);
+      const rest = await h.call<ChangeList>('GET', `/store/v2/changes?pageToken=${page1.json.nextPageToken}`);
       assert.ok(rest.json.newStartPageToken, 'the last page says where to continue');
       const all = [...page1.json.items, ...rest.json.items];
-      const removed = all.find((c: { fileId: string }) => c.fileId === a.json.id);
+      const removed = all.find((c: { fileId: string }) => c.fileId === a.json.id)!;
       assert.equal(removed.deleted, true);
       assert.equal(removed.file, undefined);
-      const added = all.find((c: { fileId: string }) => c.fileId === b.json.id);
+      const added = all.find((c: { fileId: string }) => c.fileId === b.json.id)!;
       assert.equal(added.file.title, 'c2');
-      assert.equal((await h.call('GET', `/store/v2/changes/${added.id}`)).json.fileId, b.json.id);
+      assert.equal((await h.call<Change>('GET', `/store/v2/changes/${added.id}`)).json.fileId, b.json.id);
       assert.equal((await h.call('GET', '/store/v2/changes?pageToken=abc')).status, 400);
-      const none = await h.call('GET', `/store/v2/changes?pageToken=${rest.json.newStartPageToken}`);
+      const none = await h.call<ChangeList>('GET', `/store/v2/changes?pageToken=${rest.json.newStartPageToken}`);
       assert.deepEqual(none.json.items, []);
     });
 
     it('changes.watch and files.watch POST notifications to the address; channels.stop ends them', async () => {
-      const ch = await h.call('POST', '/store/v2/changes/watch?pageToken=1', {
+      const ch = await h.call<Channel>('POST', '/store/v2/changes/watch?pageToken=1', {
         body: { id: 'chan-1', type: 'web_hook', address: receiverUrl, token: 'tok' },
       });
       assert.equal(ch.status, 200);
       assert.equal(ch.json.kind, 'api#channel');
-      const fileCh = await h.call('POST', `/store/v2/files/${notes.id}/watch`, {
+      const fileCh = await h.call<Channel>('POST', `/store/v2/files/${notes.id}/watch`, {
         body: { id: 'chan-2', type: 'web_hook', address: receiverUrl },
       });
       assert.equal(fileCh.json.id, 'chan-2');
@@ -538,7 +590,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('comments and replies', () => {
     it('insert/get/list/patch/update/delete comments; replies resolve and reopen', async () => {
-      const c = await h.call('POST', `/store/v2/files/${notes.id}/comments`, {
+      const c = await h.call<Comment>('POST', `/store/v2/files/${notes.id}/comments`, {
         body: { content: 'Typo in line 2', context: { type: 'text/plain', value: 'tree view' } },
       });
       assert.equal(c.status, 200);
@@ -550,32 +602,44 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         400,
         'content is required',
       );
-      assert.equal((await h.call('GET', `/store/v2/files/${notes.id}/comments/${id}`)).json.content, 'Typo in line 2');
       assert.equal(
-        (await h.call('PATCH', `/store/v2/files/${notes.id}/comments/${id}`, { body: { content: 'Typo in line 3' } }))
-          .json.content,
+        (await h.call<Comment>('GET', `/store/v2/files/${notes.id}/comments/${id}`)).json.content,
+        'Typo in line 2',
+      );
+      assert.equal(
+        (
+          await h.call<Comment>('PATCH', `/store/v2/files/${notes.id}/comments/${id}`, {
+            body: { content: 'Typo in line 3' },
+          })
+        ).json.content,
         'Typo in line 3',
       );
       assert.equal(
-        (await h.call('PUT', `/store/v2/files/${notes.id}/comments/${id}`, { body: { content: 'Typo, line 3' } })).json
-          .htmlContent,
+        (
+          await h.call<Comment>('PUT', `/store/v2/files/${notes.id}/comments/${id}`, {
+            body: { content: 'Typo, line 3' },
+          })
+        ).json.htmlContent,
         'Typo, line 3',
       );
-      const r1 = await h.call('POST', `/store/v2/files/${notes.id}/comments/${id}/replies`, {
+      const r1 = await h.call<CommentReply>('POST', `/store/v2/files/${notes.id}/comments/${id}/replies`, {
         body: { content: 'Fixed', verb: 'resolve' },
       });
       assert.equal(r1.json.kind, 'drive#commentReply');
-      assert.equal((await h.call('GET', `/store/v2/files/${notes.id}/comments/${id}`)).json.status, 'resolved');
+      assert.equal(
+        (await h.call<Comment>('GET', `/store/v2/files/${notes.id}/comments/${id}`)).json.status,
+        'resolved',
+      );
       await h.call('POST', `/store/v2/files/${notes.id}/comments/${id}/replies`, { body: { verb: 'reopen' } });
-      assert.equal((await h.call('GET', `/store/v2/files/${notes.id}/comments/${id}`)).json.status, 'open');
+      assert.equal((await h.call<Comment>('GET', `/store/v2/files/${notes.id}/comments/${id}`)).json.status, 'open');
       const rid = r1.json.replyId;
       assert.equal(
-        (await h.call('GET', `/store/v2/files/${notes.id}/comments/${id}/replies/${rid}`)).json.content,
+        (await h.call<CommentReply>('GET', `/store/v2/files/${notes.id}/comments/${id}/replies/${rid}`)).json.content,
         'Fixed',
       );
       assert.equal(
         (
-          await h.call('PATCH', `/store/v2/files/${notes.id}/comments/${id}/replies/${rid}`, {
+          await h.call<CommentReply>('PATCH', `/store/v2/files/${notes.id}/comments/${id}/replies/${rid}`, {
             body: { content: 'Fixed now' },
           })
         ).json.content,
@@ -583,34 +647,41 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       );
       assert.equal(
         (
-          await h.call('PUT', `/store/v2/files/${notes.id}/comments/${id}/replies/${rid}`, {
+          await h.call<CommentReply>('PUT', `/store/v2/files/${notes.id}/comments/${id}/replies/${rid}`, {
             body: { content: 'Fixed!' },
           })
         ).json.content,
         'Fixed!',
       );
-      const replies = await h.call('GET', `/store/v2/files/${notes.id}/comments/${id}/replies`);
+      const replies = await h.call<CommentReplyList>('GET', `/store/v2/files/${notes.id}/comments/${id}/replies`);
       assert.equal(replies.json.kind, 'drive#commentReplyList');
       assert.equal(replies.json.items.length, 2);
       assert.equal((await h.call('DELETE', `/store/v2/files/${notes.id}/comments/${id}/replies/${rid}`)).status, 204);
-      assert.equal((await h.call('GET', `/store/v2/files/${notes.id}/comments/${id}/replies`)).json.items.length, 1);
       assert.equal(
-        (await h.call('GET', `/store/v2/files/${notes.id}/comments/${id}/replies?includeDeleted=true`)).json.items
-          .length,
+        (await h.call<CommentReplyList>('GET', `/store/v2/files/${notes.id}/comments/${id}/replies`)).json.items.length,
+        1,
+      );
+      assert.equal(
+        (
+          await h.call<CommentReplyList>(
+            'GET',
+            `/store/v2/files/${notes.id}/comments/${id}/replies?includeDeleted=true`,
+          )
+        ).json.items.length,
         2,
       );
       assert.equal((await h.call('DELETE', `/store/v2/files/${notes.id}/comments/${id}`)).status, 204);
-      const list = await h.call('GET', `/store/v2/files/${notes.id}/comments`);
+      const list = await h.call<CommentList>('GET', `/store/v2/files/${notes.id}/comments`);
       assert.equal(list.json.kind, 'drive#commentList');
       assert.ok(!list.json.items.some((x: { commentId: string }) => x.commentId === id));
       assert.equal(
-        (await h.call('GET', `/store/v2/files/${notes.id}/comments?includeDeleted=true`)).json.items.find(
+        (await h.call<CommentList>('GET', `/store/v2/files/${notes.id}/comments?includeDeleted=true`)).json.items.find(
           (x: { commentId: string }) => x.commentId === id,
-        ).deleted,
+        )!.deleted,
         true,
       );
       const roadmap = await find('Roadmap');
-      const theirs = (await h.call('GET', `/store/v2/files/${roadmap.id}/comments`)).json.items[0];
+      const theirs = (await h.call<CommentList>('GET', `/store/v2/files/${roadmap.id}/comments`)).json.items[0];
       assert.equal(
         (
           await h.call('PATCH', `/store/v2/files/${roadmap.id}/comments/${theirs.commentId}`, {
@@ -625,37 +696,47 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('permissions', () => {
     it('insert/get/list/patch/update/delete and getIdForEmail', async () => {
-      const p = await h.call('POST', `/store/v2/files/${notes.id}/permissions?sendNotificationEmails=false`, {
-        body: { type: 'user', role: 'reader', value: 'new.person@example.net' },
-      });
+      const p = await h.call<Permission>(
+        'POST',
+        `/store/v2/files/${notes.id}/permissions?sendNotificationEmails=false`,
+        {
+          body: { type: 'user', role: 'reader', value: 'new.person@example.net' },
+        },
+      );
       assert.equal(p.status, 200);
       assert.equal(p.json.kind, 'drive#permission');
-      const idForEmail = await h.call('GET', `/store/v2/permissionIds/${q('new.person@example.net')}`);
+      const idForEmail = await h.call<PermissionId>('GET', `/store/v2/permissionIds/${q('new.person@example.net')}`);
       assert.equal(idForEmail.json.kind, 'drive#permissionId');
       assert.equal(idForEmail.json.id, p.json.id);
-      assert.equal((await h.call('GET', `/store/v2/files/${notes.id}/permissions/${p.json.id}`)).json.role, 'reader');
       assert.equal(
-        (await h.call('PATCH', `/store/v2/files/${notes.id}/permissions/${p.json.id}`, { body: { role: 'writer' } }))
-          .json.role,
+        (await h.call<Permission>('GET', `/store/v2/files/${notes.id}/permissions/${p.json.id}`)).json.role,
+        'reader',
+      );
+      assert.equal(
+        (
+          await h.call<Permission>('PATCH', `/store/v2/files/${notes.id}/permissions/${p.json.id}`, {
+            body: { role: 'writer' },
+          })
+        ).json.role,
         'writer',
       );
       assert.deepEqual(
         (
-          await h.call('PUT', `/store/v2/files/${notes.id}/permissions/${p.json.id}`, {
+          await h.call<Permission>('PUT', `/store/v2/files/${notes.id}/permissions/${p.json.id}`, {
             body: { role: 'reader', additionalRoles: ['commenter'] },
           })
         ).json.additionalRoles,
         ['commenter'],
       );
-      const list = await h.call('GET', `/store/v2/files/${notes.id}/permissions`);
+      const list = await h.call<PermissionList>('GET', `/store/v2/files/${notes.id}/permissions`);
       assert.equal(list.json.kind, 'drive#permissionList');
       assert.equal(list.json.items.length, 2);
-      const q2 = await h.call(
+      const q2 = await h.call<FileList>(
         'GET',
         `/store/v2/files?q=${q("'new.person@example.net' in readers")}&fields=items(title)`,
       );
       assert.deepEqual(q2.json.items, [{ title: 'notes.md' }]);
-      const anyone = await h.call('POST', `/store/v2/files/${notes.id}/permissions`, {
+      const anyone = await h.call<Permission>('POST', `/store/v2/files/${notes.id}/permissions`, {
         body: { type: 'anyone', role: 'reader', withLink: true },
       });
       assert.equal(anyone.json.id, 'anyoneWithLink');
@@ -673,11 +754,14 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         400,
         'type is required',
       );
-      const owner = list.json.items.find((x: { role: string }) => x.role === 'owner');
+      const owner = list.json.items.find((x: { role: string }) => x.role === 'owner')!;
       assert.equal((await h.call('DELETE', `/store/v2/files/${notes.id}/permissions/${owner.id}`)).status, 403);
       assert.equal(
-        (await h.call('PATCH', `/store/v2/files/${notes.id}/permissions/${p.json.id}`, { body: { role: 'owner' } }))
-          .status,
+        (
+          await h.call('PATCH', `/store/v2/files/${notes.id}/permissions/${p.json.id}`, {
+            body: { role: 'owner' },
+          })
+        ).status,
         403,
         'ownership moves only with transferOwnership',
       );
@@ -698,13 +782,13 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('properties', () => {
     it('insert (upsert), get/patch/update/delete by key and visibility, list; limits', async () => {
-      const ins = await h.call('POST', `/store/v2/files/${notes.id}/properties`, {
+      const ins = await h.call<Property>('POST', `/store/v2/files/${notes.id}/properties`, {
         body: { key: 'color', value: 'blue', visibility: 'PUBLIC' },
       });
       assert.equal(ins.json.kind, 'drive#property');
       assert.equal(
         (
-          await h.call('POST', `/store/v2/files/${notes.id}/properties`, {
+          await h.call<Property>('POST', `/store/v2/files/${notes.id}/properties`, {
             body: { key: 'color', value: 'green', visibility: 'PUBLIC' },
           })
         ).json.value,
@@ -715,11 +799,11 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         404,
         'visibility defaults to private',
       );
-      const got = await h.call('GET', `/store/v2/files/${notes.id}/properties/color?visibility=PUBLIC`);
+      const got = await h.call<Property>('GET', `/store/v2/files/${notes.id}/properties/color?visibility=PUBLIC`);
       assert.equal(got.json.value, 'green');
       assert.equal(
         (
-          await h.call('PATCH', `/store/v2/files/${notes.id}/properties/color?visibility=PUBLIC`, {
+          await h.call<Property>('PATCH', `/store/v2/files/${notes.id}/properties/color?visibility=PUBLIC`, {
             body: { value: 'red' },
           })
         ).json.value,
@@ -727,7 +811,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       );
       assert.equal(
         (
-          await h.call('PUT', `/store/v2/files/${notes.id}/properties/color?visibility=PUBLIC`, {
+          await h.call<Property>('PUT', `/store/v2/files/${notes.id}/properties/color?visibility=PUBLIC`, {
             body: { value: 'teal' },
           })
         ).json.value,
@@ -742,20 +826,23 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         ).status,
         412,
       );
-      const list = await h.call('GET', `/store/v2/files/${notes.id}/properties`);
+      const list = await h.call<PropertyList>('GET', `/store/v2/files/${notes.id}/properties`);
       assert.equal(list.json.kind, 'drive#propertyList');
       assert.deepEqual(
         list.json.items.map((p: { key: string; visibility: string }) => `${p.key}/${p.visibility}`).sort(),
         ['color/PUBLIC', 'reviewed/PUBLIC', 'syncToken/PRIVATE'],
       );
-      const q2 = await h.call(
+      const q2 = await h.call<FileList>(
         'GET',
         `/store/v2/files?q=${q("properties has { key='color' and value='teal' }")}&fields=items(id)`,
       );
       assert.deepEqual(q2.json.items, [{ id: notes.id }]);
       assert.equal(
-        (await h.call('POST', `/store/v2/files/${notes.id}/properties`, { body: { key: 'k', value: 'v'.repeat(200) } }))
-          .status,
+        (
+          await h.call('POST', `/store/v2/files/${notes.id}/properties`, {
+            body: { key: 'k', value: 'v'.repeat(200) },
+          })
+        ).status,
         400,
       );
       assert.equal(
@@ -768,7 +855,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('revisions', () => {
     it('content updates add revisions; get/list/patch/update/delete; old content stays downloadable', async () => {
-      const f = await h.call('POST', '/upload/store/v2/files?uploadType=media', {
+      const f = await h.call<File>('POST', '/upload/store/v2/files?uploadType=media', {
         raw: 'v1',
         headers: { 'content-type': 'text/plain' },
       });
@@ -780,20 +867,29 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
         raw: 'v2b',
         headers: { 'content-type': 'text/plain' },
       });
-      const list = await h.call('GET', `/store/v2/files/${f.json.id}/revisions`);
+      const list = await h.call<RevisionList>('GET', `/store/v2/files/${f.json.id}/revisions`);
       assert.equal(list.json.kind, 'drive#revisionList');
       assert.equal(list.json.items.length, 2, 'newRevision=false replaced the head');
       const [first, head] = list.json.items;
       assert.equal((await h.call('GET', `/store/v2/files/${f.json.id}?alt=media&revisionId=${first.id}`)).text, 'v1');
-      assert.equal((await h.call('GET', `/store/v2/files/${f.json.id}/revisions/${head.id}`)).json.fileSize, '3');
       assert.equal(
-        (await h.call('PATCH', `/store/v2/files/${f.json.id}/revisions/${first.id}`, { body: { pinned: true } })).json
-          .pinned,
+        (await h.call<Revision>('GET', `/store/v2/files/${f.json.id}/revisions/${head.id}`)).json.fileSize,
+        '3',
+      );
+      assert.equal(
+        (
+          await h.call<Revision>('PATCH', `/store/v2/files/${f.json.id}/revisions/${first.id}`, {
+            body: { pinned: true },
+          })
+        ).json.pinned,
         true,
       );
       assert.equal(
-        (await h.call('PUT', `/store/v2/files/${f.json.id}/revisions/${first.id}`, { body: { pinned: false } })).json
-          .pinned,
+        (
+          await h.call<Revision>('PUT', `/store/v2/files/${f.json.id}/revisions/${first.id}`, {
+            body: { pinned: false },
+          })
+        ).json.pinned,
         false,
       );
       assert.equal(
@@ -814,26 +910,26 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
 
   describe('apps and about', () => {
     it('lists apps with filters and gets one', async () => {
-      const all = await h.call('GET', '/store/v2/apps');
+      const all = await h.call<AppList>('GET', '/store/v2/apps');
       assert.equal(all.json.kind, 'drive#appList');
       assert.equal(all.json.items.length, 2);
-      const md = await h.call('GET', '/store/v2/apps?appFilterExtensions=md');
+      const md = await h.call<AppList>('GET', '/store/v2/apps?appFilterExtensions=md');
       assert.deepEqual(
         md.json.items.map((a: { name: string }) => a.name),
         ['Sandbox Text Editor'],
       );
-      const one = await h.call('GET', `/store/v2/apps/${all.json.items[1].id}`);
+      const one = await h.call<App>('GET', `/store/v2/apps/${all.json.items[1].id}`);
       assert.equal(one.json.kind, 'drive#app');
       assert.equal((await h.call('GET', '/store/v2/apps/nope')).status, 404);
     });
 
     it('about.get reflects quota used by uploads', async () => {
-      const before = Number((await h.call('GET', '/store/v2/about?fields=quotaBytesUsed')).json.quotaBytesUsed);
+      const before = Number((await h.call<About>('GET', '/store/v2/about?fields=quotaBytesUsed')).json.quotaBytesUsed);
       await h.call('POST', '/upload/store/v2/files?uploadType=media', {
         raw: Buffer.alloc(5000),
         headers: { 'content-type': 'application/octet-stream' },
       });
-      const after = Number((await h.call('GET', '/store/v2/about?fields=quotaBytesUsed')).json.quotaBytesUsed);
+      const after = Number((await h.call<About>('GET', '/store/v2/about?fields=quotaBytesUsed')).json.quotaBytesUsed);
       assert.equal(after - before, 5000);
     });
   });
@@ -851,7 +947,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       });
       const s2: { status: number; reason?: string }[] = [];
       for (let i = 0; i < 4; i++) {
-        const r = await h.call('GET', '/store/v2/about?fields=kind');
+        const r = await h.call<Partial<ErrorBody>>('GET', '/store/v2/about?fields=kind');
         s2.push({ status: r.status, reason: r.json?.error?.errors?.[0]?.reason });
       }
       assert.ok(s2.some((x) => x.status === 403 && x.reason === 'userRateLimitExceeded'));
@@ -859,7 +955,7 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       await h.call('POST', '/store/v2/__sandbox/faults', {
         body: { reset: true, queued: [{ kind: 'status', status: 503 }] },
       });
-      const r = await h.call('GET', '/store/v2/about?fields=kind');
+      const r = await h.call<ErrorBody>('GET', '/store/v2/about?fields=kind');
       assert.equal(r.status, 503);
       assert.equal(r.json.error.errors[0].reason, 'backendError');
       assert.equal((await h.call('GET', '/store/v2/about?fields=kind')).status, 200, 'one-shot');

@@ -5,21 +5,24 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 import { startStorage, type Harness } from './emulatorHarness';
+import type { ErrorBody, File } from '../../../src/shared/wire/storage';
+import { parseAs } from '../../support/typedJson';
 
-interface Answer {
+/** `json` is the body in the shape the test expects (an error unless it says otherwise); `undefined` if not JSON. */
+interface Answer<T = ErrorBody> {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
-  json: any;
+  json: T;
 }
 
 /** Raw node:http request, so Host and malformed paths go out exactly as written. */
-function raw(
+function raw<T = ErrorBody>(
   origin: string,
   method: string,
   path: string,
   opts: { headers?: Record<string, string>; body?: Buffer | string } = {},
-): Promise<Answer> {
+): Promise<Answer<T>> {
   const u = new URL(origin);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -29,13 +32,14 @@ function raw(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let json: any;
+          let json: T | undefined;
           try {
-            json = JSON.parse(text);
+            json = parseAs<T>(text);
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          // Tests read `json` only where they expect a JSON body; assertDriveError checks it is there.
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: json as T });
         });
       },
     );
@@ -47,7 +51,7 @@ function raw(
 
 function assertDriveError(a: Answer, status: number): void {
   assert.equal(a.status, status, a.text);
-  assert.equal(a.json?.error?.code, status, a.text);
+  assert.equal((a.json as ErrorBody | undefined)?.error?.code, status, a.text);
   assert.equal(typeof a.json.error.message, 'string');
   assert.ok(Array.isArray(a.json.error.errors) && typeof a.json.error.errors[0].reason === 'string', a.text);
 }
@@ -123,14 +127,14 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
     const storage = await raw(sb.url, 'POST', '/store/v2/files', {
       headers: { ...auth, 'content-type': 'application/json', 'content-length': String(big) },
     }).catch((e: Error) => e);
-    assert.ok(!(storage instanceof Error), String(storage));
-    assertDriveError(storage as Answer, 413);
+    if (storage instanceof Error) assert.fail(String(storage));
+    assertDriveError(storage, 413);
     const gen = await raw(sb.url, 'POST', `/v1beta/models/gemini-2.5-flash:generateContent?key=${sb.apiKey}`, {
       headers: { 'content-type': 'application/json', 'content-length': String(big) },
     }).catch((e: Error) => e);
-    assert.ok(!(gen instanceof Error), String(gen));
-    assert.equal((gen as Answer).status, 413, (gen as Answer).text);
-    assert.equal((gen as Answer).json.error.code, 413);
+    if (gen instanceof Error) assert.fail(String(gen));
+    assert.equal(gen.status, 413, gen.text);
+    assert.equal(gen.json.error.code, 413);
   });
 
   it('a streamed (chunked) JSON body over 64 MiB → 413 without holding it all', async () => {
@@ -149,7 +153,7 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
           let text = '';
           res.on('data', (c) => (text += c));
           res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: JSON.parse(text) }),
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseAs<ErrorBody>(text) }),
           );
         },
       );
@@ -239,7 +243,7 @@ describe('sandbox storage: upload sessions are bound to the token that opened th
       body: 'hello',
     });
     assertDriveError(foreign, 404);
-    const own = await raw(h.origin, 'PUT', session, {
+    const own = await raw<File>(h.origin, 'PUT', session, {
       headers: { authorization: `Bearer ${h.token}`, 'content-range': 'bytes 0-4/5' },
       body: 'hello',
     });

@@ -7,6 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
+import type { File } from '../../../src/shared/wire/storage';
+import { parseAs } from '../../support/typedJson';
 
 /** Sends `chunks` chunks of `chunk` as one request body, calling `midway` after half of them. */
 function streamUpload(
@@ -92,7 +94,7 @@ describe('sandbox storage uploads: streamed to the blob store', () => {
     );
     clearInterval(sampler);
     assert.equal(up.status, 200, up.text);
-    const file = JSON.parse(up.text);
+    const file = parseAs<Required<File>>(up.text);
     assert.equal(file.fileSize, String(count * chunk.length));
     assert.equal(file.md5Checksum, md5);
     // The bytes are a file in the blob directory, named by their SHA-256.
@@ -259,6 +261,6 @@ describe('sandbox storage uploads: If-Match is checked when the upload commits',
       2,
     );
     assert.equal(up.status, 200, up.text);
-    assert.equal(JSON.parse(up.text).fileSize, '6');
+    assert.equal(parseAs<File>(up.text).fileSize, '6');
   });
 });

@@ -3,20 +3,39 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createStorage, type StorageEmulator } from '../../../src/sandbox/storage';
+import { parseAs } from '../../support/typedJson';
 
 /** Every `METHOD path` (query dropped) a harness served, for the §4.2 coverage check. */
 export const served: { method: string; path: string; status: number }[] = [];
+
+/**
+ * A reply body as a test reads it: the wire types mark almost every field optional, while a test
+ * reads only fields it expects the emulator to send (a missing one fails the assertion reading it).
+ */
+export type Present<T> = T extends (infer U)[]
+  ? Present<U>[]
+  : T extends object
+    ? { [K in keyof T]-?: Present<NonNullable<T[K]>> }
+    : T;
+
+export interface Reply<T> {
+  status: number;
+  headers: Headers;
+  /** The parsed body in the shape the test expects; `undefined` when the body is empty or not JSON. */
+  json: Present<T>;
+  text: string;
+}
 
 export interface Harness {
   origin: string;
   token: string;
   emulator: StorageEmulator;
   /** fetch against the emulator with the bearer token (unless `auth: false`). */
-  call(
+  call<T = unknown>(
     method: string,
     path: string,
     init?: { body?: unknown; headers?: Record<string, string>; auth?: boolean; raw?: Buffer | string },
-  ): Promise<{ status: number; headers: Headers; json: any; text: string }>;
+  ): Promise<Reply<T>>;
   close(): Promise<void>;
 }
 
@@ -29,9 +48,9 @@ export async function startStorage(opts: { dataDir?: string; now?: () => Date } 
   );
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    Promise.resolve(emulator.handle(req, res, url)).catch((e) => {
+    Promise.resolve(emulator.handle(req, res, url)).catch((e: unknown) => {
       res.statusCode = 500;
-      res.end(String(e?.stack ?? e));
+      res.end(e instanceof Error && e.stack !== undefined ? e.stack : String(e));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -40,7 +59,11 @@ export async function startStorage(opts: { dataDir?: string; now?: () => Date } 
     origin,
     token,
     emulator,
-    async call(method, path, init = {}) {
+    async call<T>(
+      method: string,
+      path: string,
+      init: { body?: unknown; headers?: Record<string, string>; auth?: boolean; raw?: Buffer | string } = {},
+    ): Promise<Reply<T>> {
       const headers: Record<string, string> = { ...(init.headers ?? {}) };
       if (init.auth !== false) headers.authorization = `Bearer ${token}`;
       let body: string | Buffer | undefined;
@@ -56,13 +79,15 @@ export async function startStorage(opts: { dataDir?: string; now?: () => Date } 
         status: res.status,
       });
       const text = await res.text();
-      let json: any;
+      let json: Present<T> | undefined;
       try {
-        json = text ? JSON.parse(text) : undefined;
+        json = text ? parseAs<Present<T>>(text) : undefined;
       } catch {
         json = undefined;
       }
-      return { status: res.status, headers: res.headers, json, text };
+      // A test reads `json` only from replies it expects to carry a body; reading one that did not
+      // fails that test's assertion, so the type leaves `undefined` out.
+      return { status: res.status, headers: res.headers, json: json as Present<T>, text };
     },
     async close() {
       await emulator.close?.();

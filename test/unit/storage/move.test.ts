@@ -44,7 +44,7 @@ describe('storage core: moving items between folders', () => {
     const b = await folder('skip-b');
     const inA = await file('in-a.txt', [a.id!]);
     const inB = await file('in-b.txt', [b.id!]);
-    const child = await folder('child', a.id!);
+    const child = await folder('child', a.id);
     const outcomes = await moveInto(
       client,
       [

@@ -45,7 +45,13 @@ async function browse(url: string, decision: 'approve' | 'deny'): Promise<void> 
 }
 
 const memoryStore = (): RecordStore & { text?: string } => {
-  const s: RecordStore & { text?: string } = { read: async () => s.text, write: async (t) => void (s.text = t) };
+  const s: RecordStore & { text?: string } = {
+    read: () => Promise.resolve(s.text),
+    write: (t) => {
+      s.text = t;
+      return Promise.resolve();
+    },
+  };
   return s;
 };
 
@@ -301,14 +307,15 @@ describe('storage sign-in: tokens stay with the origin that issued them', () => 
   const tokens: TokenSet = { accessToken: 'at', refreshToken: 'rt', expiresAt: 0, issuer: issuer.tokenEndpoint };
   const spy = () => {
     const calls: { url: string; body: string }[] = [];
-    const f: HttpFetch = async (url, init) => {
-      calls.push({ url, body: String(init?.body) });
-      return {
+    const f: HttpFetch = (url, init) => {
+      // The token endpoint gets a form-encoded string; anything else is recorded as such.
+      calls.push({ url, body: typeof init?.body === 'string' ? init.body : '(not a string)' });
+      return Promise.resolve({
         status: 200,
         ok: true,
         headers: new Headers(),
-        text: async () => JSON.stringify({ access_token: 'new', expires_in: 3600 }),
-      } as unknown as Awaited<ReturnType<HttpFetch>>;
+        text: () => Promise.resolve(JSON.stringify({ access_token: 'new', expires_in: 3600 })),
+      } as unknown as Awaited<ReturnType<HttpFetch>>);
     };
     return { calls, f };
   };

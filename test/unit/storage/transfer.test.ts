@@ -20,7 +20,13 @@ describe('storage client: uploads and downloads', () => {
     client = new StorageClient({
       baseUrl: sb.storage,
       auth: { token: () => sb.accessToken },
-      retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 },
+      retry: {
+        sleep: (ms) => {
+          sleeps.push(ms);
+          return Promise.resolve();
+        },
+        random: () => 0,
+      },
     });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-storage-'));
   });

@@ -97,7 +97,7 @@ describe('storage core: recursive upload and download', () => {
 
   it('downloads a folder that contains itself through a second parent once, without looping', async () => {
     const a = await folder('cycle-a');
-    const b = await folder('cycle-b', a.id!);
+    const b = await folder('cycle-b', a.id);
     await client.call('files.insert', {}, { title: 'inside.txt', mimeType: 'text/plain', parents: [{ id: b.id! }] });
     // The service refuses such a move, so make the cycle in its store directly: data that a
     // concurrent move elsewhere (or another implementation of the API) can leave behind.
@@ -141,8 +141,11 @@ describe('storage core: recursive upload and download', () => {
     const port: LocalFiles = {
       stat: () => Promise.reject(new Error('not used by downloads')),
       readdir: () => Promise.reject(new Error('not used by downloads')),
-      mkdir: async (p) => void dirs.add(p),
-      exists: async (p) => dirs.has(p) || written.has(p),
+      mkdir: (p) => {
+        dirs.add(p);
+        return Promise.resolve();
+      },
+      exists: (p) => Promise.resolve(dirs.has(p) || written.has(p)),
       source: () => {
         throw new Error('not used by downloads');
       },

@@ -73,7 +73,7 @@ describe('storage tree model against the sandbox', () => {
     assert.equal(model.present(kids[0]).label, 'IMG_0001.jpg');
     assert.equal(
       model.present(kids.at(-1)!).label,
-      `IMG_${SEED_PHOTO_COUNT}.jpg`.replace(/IMG_(\d+)/, (_m, n) => `IMG_${n.padStart(4, '0')}`),
+      `IMG_${SEED_PHOTO_COUNT}.jpg`.replace(/IMG_(\d+)/, (_m, n: string) => `IMG_${n.padStart(4, '0')}`),
     );
   });
 

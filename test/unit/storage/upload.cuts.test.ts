@@ -19,7 +19,13 @@ describe('storage client: resumable upload through repeated cuts', () => {
     client = new StorageClient({
       baseUrl: sb.storage,
       auth: { token: () => sb.accessToken },
-      retry: { sleep: async (ms) => void sleeps.push(ms), random: () => 0 },
+      retry: {
+        sleep: (ms) => {
+          sleeps.push(ms);
+          return Promise.resolve();
+        },
+        random: () => 0,
+      },
     });
   });
   after(() => sb.close());
