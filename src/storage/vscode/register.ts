@@ -66,6 +66,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
     canSelectMany: true,
     dragAndDropController: dnd,
   });
+  provider.view = view;
 
   // About (user, quota) in the view's description, refreshed with the tree.
   const showAbout = async () => {
