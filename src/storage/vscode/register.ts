@@ -245,6 +245,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
             (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body }),
           ),
           vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
+          vscode.commands.registerCommand('apiWorkbench.storage._testConnectError', () => provider.connectErrorState),
         ]
       : []),
   ];

@@ -21,6 +21,11 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
   private unsubscribe: (() => void) | undefined;
   /** Last connection problem, shown by the view's welcome content. */
   connectError: string | undefined;
+  /** The connect error and the context key's value, as the welcome content sees them. */
+  get connectErrorState(): { message?: string; kind: ConnectErrorKind | false } {
+    return { message: this.connectError, kind: this.connectError ? this.connectErrorKind : false };
+  }
+  private connectErrorKind: ConnectErrorKind = 'failed';
   /** The view showing this tree, whose description names an unreachable host. */
   view: vscode.TreeView<TreeEntry> | undefined;
 
@@ -109,6 +114,7 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
   private async setConnectError(message: string | undefined, kind: ConnectErrorKind = 'failed'): Promise<void> {
     if (this.connectError === message) return;
     this.connectError = message;
+    this.connectErrorKind = kind;
     // The welcome content picks its one-line reason by this value; the view's description names the host.
     await vscode.commands.executeCommand('setContext', CONNECT_ERROR_CONTEXT, message ? kind : false);
     if (this.view && message) this.view.description = message.replace(/^Could not reach the storage service at /, '');

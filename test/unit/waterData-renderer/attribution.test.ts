@@ -115,6 +115,17 @@ describe('waterData renderer: attribution footer and count', () => {
     );
   });
 
+  it('a $count result (no rows) does not claim that its citation failed to load', () => {
+    const { el } = mount(
+      R,
+      fakeContext(),
+      result('Locations', [], { columns: [], count: { value: 42, estimate: false }, attributions: [] }),
+    );
+    const text = el.querySelector('footer.wq-footer')?.textContent ?? '';
+    assert.doesNotMatch(text, /could not be loaded/);
+    assert.match(text, /no data rows/);
+  });
+
   it('shows a $count result prominently, marked as an estimate only when it is one', () => {
     const exact = mount(
       R,
