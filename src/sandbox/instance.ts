@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import { startSandbox, type RunningSandbox } from './server';
 import type { SandboxInfo, SandboxOptions } from './types';
 
-export const INSTANCE_FILE = 'sandbox.json';
+const INSTANCE_FILE = 'sandbox.json';
 
-export interface InstanceInfo extends SandboxInfo {
+interface InstanceInfo extends SandboxInfo {
   port: number;
   pid: number;
   consentSecret: string;
@@ -85,7 +85,7 @@ function portAnswers(port: number, timeoutMs = 1000): Promise<boolean> {
 }
 
 /** The sandbox another process runs over `dataDir`, if its process lives and its port answers. */
-export async function findRunning(dataDir: string): Promise<InstanceInfo | undefined> {
+async function findRunning(dataDir: string): Promise<InstanceInfo | undefined> {
   const info = readInstance(dataDir);
   if (!info || info.pid === process.pid || !processAlive(info.pid)) return undefined;
   return (await portAnswers(info.port)) ? info : undefined;
@@ -104,6 +104,8 @@ export interface OpenOptions extends Pick<SandboxOptions, 'host' | 'allowedHosts
 export async function openSandbox(options: OpenOptions): Promise<SandboxInstance> {
   const running = await findRunning(options.dataDir);
   if (running) return attached(running);
+  // The folder holds the credentials file and the user's data: owner-only from the start.
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const last = readInstance(options.dataDir);
   const base: SandboxOptions = {
     host: options.host ?? '127.0.0.1',

@@ -15,7 +15,7 @@ const REASONS: Record<string, string> = {
   EPIPE: 'connection closed while sending',
 };
 
-export function networkErrorCode(err: unknown): string | undefined {
+function networkErrorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }
