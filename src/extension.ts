@@ -13,7 +13,7 @@ import { register as registerWaterData } from './waterData/vscode/register';
 
 export function activate(context: vscode.ExtensionContext): WorkbenchServices | undefined {
   const log = redactingLog(vscode.window.createOutputChannel('API Workbench', { log: true }));
-  const sandbox = new SandboxHost(log);
+  const sandbox = SandboxHost.forContext(context, log);
   const secrets = createSecrets(context.secrets);
   const endpoints = new EndpointResolver(sandbox, secrets, context.secrets);
   const services: WorkbenchServices = { context, endpoints, secrets, log };
@@ -22,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchServices | 
     log,
     sandbox,
     endpoints,
-    createEndpointStatus(endpoints),
+    createEndpointStatus(endpoints, sandbox),
     ...registerPlatformCommands(services, sandbox),
   );
   for (const register of [registerDiscovery, registerStorage, registerGeneration, registerWaterData]) {

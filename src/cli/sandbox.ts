@@ -1,3 +1,4 @@
+import { openSandbox } from '../sandbox/instance';
 import { startSandbox } from '../sandbox/server';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
@@ -10,11 +11,12 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   let host = '127.0.0.1';
   let dataDir: string | undefined;
   let apiKey: string | undefined;
-  let allowedHosts: string[];
+  let allowedHosts: string[] = [];
+  let portText: string | undefined;
   try {
     const p = parseArgs(args, { values: ['port', 'host', 'data', 'api-key', 'allow-host'] });
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);
-    const portText = stringFlag(p, 'port');
+    portText = stringFlag(p, 'port');
     if (portText !== undefined) {
       port = Number(portText);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -32,13 +34,21 @@ export const sandboxCommand: CliCommand = async (args, io) => {
     io.stderr.write(`api-workbench sandbox: ${(err as Error).message}\n${SANDBOX_USAGE}\n`);
     return EXIT_USAGE;
   }
-  // With --api-key the same value also serves as the storage bearer token, so one secret opens everything.
-  const sandbox = await startSandbox({ port, host, dataDir, apiKey, accessToken: apiKey, allowedHosts });
+  // With --data the sandbox is the one of that directory: a live one (the extension's, another terminal's) is
+  // used as it is; otherwise it starts with the last run's credentials and port. With --api-key the same value
+  // also serves as the storage bearer token, so one secret opens everything.
+  const sandbox = dataDir
+    ? await openSandbox({ dataDir, host, allowedHosts, apiKey, port: portText === undefined ? undefined : port })
+    : { ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts })), owned: true };
   const { url, storage, generation, waterData, directory, accessToken } = sandbox;
   io.stdout.write(
     JSON.stringify({ url, storage, generation, waterData, directory, apiKey: sandbox.apiKey, accessToken }) + '\n',
   );
-  io.stderr.write(`sandbox listening on ${url} (Ctrl+C to stop)\n`);
+  if (!sandbox.owned) {
+    io.stderr.write(`a sandbox already serves ${dataDir ?? ''} at ${url}; using it (stop it there)\n`);
+    return EXIT_OK;
+  }
+  io.stderr.write(`sandbox listening on ${url}${dataDir ? `, data in ${dataDir}` : ''} (Ctrl+C to stop)\n`);
   await io.interrupted;
   await sandbox.close();
   return EXIT_OK;

@@ -102,5 +102,76 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
       await vscode.window.showTextDocument(doc, { preview: true });
       return info;
     }),
+    vscode.commands.registerCommand('apiWorkbench.copySandboxCredentials', async () => {
+      const sb = await sandbox.get();
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'Access token', detail: 'storage: Authorization: Bearer …', value: sb.accessToken },
+          { label: 'API key', detail: 'generation: x-goog-api-key · water data: x-api-key', value: sb.apiKey },
+          {
+            label: 'curl command',
+            detail: 'lists your sandbox files',
+            value: `curl -H 'Authorization: Bearer ${sb.accessToken}' '${sb.storage}/store/v2/files?maxResults=10'`,
+          },
+          {
+            label: 'Terminal command',
+            detail: 'api-workbench sandbox over the same data (uses this sandbox while it runs)',
+            value: sb.dataDir ? `api-workbench sandbox --data '${sb.dataDir.replace(/'/g, `'\\''`)}'` : '',
+          },
+          {
+            label: 'Everything as JSON',
+            detail: 'URLs, key and token',
+            value: JSON.stringify({
+              url: sb.url,
+              storage: sb.storage,
+              generation: sb.generation,
+              waterData: sb.waterData,
+              directory: sb.directory,
+              apiKey: sb.apiKey,
+              accessToken: sb.accessToken,
+            }),
+          },
+        ].filter((i) => i.value),
+        { placeHolder: `Copy a credential of the sandbox at ${sb.url} (valid only there)` },
+      );
+      if (!picked) return;
+      await vscode.env.clipboard.writeText(picked.value);
+      void vscode.window.showInformationMessage(`Sandbox ${picked.label.toLowerCase()} copied.`);
+    }),
+    vscode.commands.registerCommand('apiWorkbench.resetSandboxData', async () => {
+      if (!sandbox.dataDir) {
+        void vscode.window.showInformationMessage(
+          'The sandbox keeps its data in memory; reload the window to reset it.',
+        );
+        return false;
+      }
+      const yes = 'Reset';
+      const answer = await vscode.window.showWarningMessage(
+        'Reset the sandbox data?',
+        {
+          modal: true,
+          detail: `Every file, upload and change you made in the sandbox is deleted and the sample data comes back. The data is in ${sandbox.dataDir}.`,
+        },
+        yes,
+      );
+      if (answer !== yes) return false;
+      try {
+        await sandbox.reset();
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Could not reset the sandbox: ${(e as Error).message}`);
+        return false;
+      }
+      void vscode.window.showInformationMessage('Sandbox data reset.');
+      return true;
+    }),
+    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
+      ? [
+          // Simulates a window reload for the sandbox: stops it and starts it again from its data directory.
+          vscode.commands.registerCommand('apiWorkbench._testRestartSandbox', async () => {
+            const sb = await sandbox.restart();
+            return { url: sb.url, dataDir: sb.dataDir, owned: sb.owned };
+          }),
+        ]
+      : []),
   ];
 }

@@ -70,6 +70,10 @@ export class EndpointResolver implements Endpoints, vscode.Disposable {
   ) {
     this.subscriptions = [
       this.emitter,
+      // A restarted or reset sandbox may have another port and fresh files: every service reconnects.
+      sandbox.onDidChange(() => {
+        for (const s of SERVICES) if (!configuredUrl(s)) this.emitter.fire(s);
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         for (const s of SERVICES) if (e.affectsConfiguration(`apiWorkbench.${SETTING_OF[s]}`)) this.emitter.fire(s);
       }),

@@ -1,8 +1,9 @@
 // `npm start`: install what is missing, build, start VS Code (code-server) with the extension on the
-// samples workspace, and print the URL. The extension starts its sandbox in-process on first use;
-// `api-workbench sandbox` is started too so the endpoints can be tried with curl.
+// samples workspace, and print the URL. `api-workbench sandbox` is started over the extension's own sandbox
+// data directory (its global storage), so the extension finds it running and uses it: the files the user
+// sees in VS Code and the ones `curl` with the printed token sees are the same, and they survive restarts.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, cpSync, mkdirSync } from 'node:fs';
+import { existsSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,9 +26,14 @@ if (!existsSync(workspace)) {
   cpSync(join(root, 'samples'), workspace, { recursive: true });
 }
 
-const sandbox = spawn(process.execPath, ['dist/cli.js', 'sandbox', '--port', process.env.SANDBOX_PORT ?? '0'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+// Where VS Code keeps the extension's global storage (publisher.name) in this profile; SANDBOX_DATA overrides.
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const sandboxData =
+  process.env.SANDBOX_DATA ??
+  join(profileDir, 'user-data', 'User', 'globalStorage', `${pkg.publisher}.${pkg.name}`.toLowerCase(), 'sandbox');
+const sandboxArgs = ['dist/cli.js', 'sandbox', '--data', sandboxData];
+if (process.env.SANDBOX_PORT) sandboxArgs.push('--port', process.env.SANDBOX_PORT);
+const sandbox = spawn(process.execPath, sandboxArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 const sandboxInfo = await new Promise((resolveInfo) => {
   createInterface({ input: sandbox.stdout }).once('line', (l) => resolveInfo(JSON.parse(l)));
 });
@@ -48,8 +54,10 @@ API Workbench is running in VS Code (code-server ${server.port}).
   Sandbox:  ${sandboxInfo.url}  (storage ${sandboxInfo.storage}/store/v2, generation ${sandboxInfo.generation}/v1beta,
             water data ${sandboxInfo.waterData}, directory ${sandboxInfo.directory})
   Key:      ${sandboxInfo.apiKey}   Token: ${sandboxInfo.accessToken}
+  Data:     ${sandboxData}
 
-The extension also starts its own in-process sandbox, so nothing needs configuring.
+The extension uses this same sandbox (same files, key and token); its state is kept in the data directory
+across restarts. Reset it with "API Workbench: Reset Sandbox Data" once this sandbox is stopped, or delete the directory.
 Press Ctrl+C to stop.`);
 const stop = async () => {
   sandbox.kill('SIGINT');

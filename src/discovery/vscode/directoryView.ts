@@ -62,6 +62,12 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
     }
   }
 
+  /** The entry with this id in the whole directory (whatever the filter), loading it if needed. */
+  async findItem(id: string): Promise<DirectoryItem | undefined> {
+    await this.shownItems();
+    return this.items?.find((i) => i.id === id);
+  }
+
   /** The items the view shows under the current filter, loading the directory if needed. */
   async shownItems(): Promise<DirectoryItem[]> {
     if (!this.items) {
@@ -106,19 +112,43 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
   }
 }
 
-function itemOf(arg: unknown, tree: DirectoryTree): DirectoryItem | undefined {
+/** Read-only documents of directory entries: `apiworkbench-directory:/<file name>?<item id>`. */
+const DIRECTORY_SCHEME = 'apiworkbench-directory';
+
+function uriOf(item: DirectoryItem): vscode.Uri {
+  return vscode.Uri.from({ scheme: DIRECTORY_SCHEME, path: `/${fileNameFor(item)}`, query: item.id });
+}
+
+/**
+ * Serves the description of an entry as a read-only document: nothing to save on close, and after a
+ * reload the editor fetches it again from the directory.
+ */
+class DirectoryDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly tree: DirectoryTree) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const item = await this.tree.findItem(uri.query);
+    if (!item) throw new Error(`The API directory no longer lists ${uri.query}.`);
+    return fetchDescription(item);
+  }
+}
+
+function itemOf(arg: unknown, tree: DirectoryTree): Promise<DirectoryItem | undefined> {
+  if (arg instanceof vscode.Uri)
+    return arg.scheme === DIRECTORY_SCHEME ? tree.findItem(arg.query) : Promise.resolve(undefined);
   const n = arg as Node | undefined;
-  if (n?.kind === 'item') return n.item;
+  if (n?.kind === 'item') return Promise.resolve(n.item);
   const sel = tree.view?.selection[0];
-  return sel?.kind === 'item' ? sel.item : undefined;
+  if (sel?.kind === 'item') return Promise.resolve(sel.item);
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return active?.scheme === DIRECTORY_SCHEME ? tree.findItem(active.query) : Promise.resolve(undefined);
 }
 
 async function openItem(item: DirectoryItem): Promise<vscode.TextDocument> {
-  const content = await vscode.window.withProgress(
+  const doc = await vscode.window.withProgress(
     { location: { viewId: DIRECTORY_VIEW_ID }, title: `Fetching ${item.id}` },
-    () => fetchDescription(item),
+    async () => vscode.workspace.openTextDocument(uriOf(item)),
   );
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
   await vscode.window.showTextDocument(doc, { preview: false });
   return doc;
 }
@@ -148,6 +178,7 @@ export function registerDirectory(services: WorkbenchServices): vscode.Disposabl
   return [
     tree,
     view,
+    vscode.workspace.registerTextDocumentContentProvider(DIRECTORY_SCHEME, new DirectoryDocuments(tree)),
     services.endpoints.onDidChange((s) => {
       if (s === 'directory') tree.refresh();
     }),
@@ -177,7 +208,7 @@ export function registerDirectory(services: WorkbenchServices): vscode.Disposabl
       return tree.shownItems();
     }),
     vscode.commands.registerCommand('apiWorkbench.directory.open', async (arg?: unknown) => {
-      const item = itemOf(arg, tree);
+      const item = await itemOf(arg, tree);
       if (!item) return undefined;
       try {
         return await openItem(item);
@@ -187,7 +218,7 @@ export function registerDirectory(services: WorkbenchServices): vscode.Disposabl
       }
     }),
     vscode.commands.registerCommand('apiWorkbench.directory.save', async (arg?: unknown, target?: unknown) => {
-      const item = itemOf(arg, tree);
+      const item = await itemOf(arg, tree);
       if (!item) return undefined;
       // The view never passes a target; only callers that already know where the file goes do.
       const chosen = target instanceof vscode.Uri ? target : undefined;

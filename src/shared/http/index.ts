@@ -5,6 +5,7 @@ export { TimeoutError, defaultFetch, guardFetch } from './fetch';
 export { RedirectError, nextHop } from './redirects';
 export { redactError, redactHeaders, redactText, redactUrl } from './redact';
 export { abortError, isAbortError, sleep } from './sleep';
+export { describeNetworkError, isUnreachable } from './network';
 export { backoffDelay, durationMs, retryAfterMs, type Backoff } from './backoff';
 export {
   allowOrigin,

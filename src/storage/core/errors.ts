@@ -1,6 +1,6 @@
 // Maps the service's v1 error body `{error:{errors:[{domain,reason,message}],code,message}}` to an
 // Error users can act on, and classifies what a client should do next (retry, sign in, reload).
-import { redactError, redactText, retryAfterMs } from '../../shared/http';
+import { describeNetworkError, isUnreachable, redactError, redactText, retryAfterMs } from '../../shared/http';
 import type { ErrorBody, ErrorItem } from '../../shared/wire/storage';
 
 export type ErrorAction = 'retry' | 'signIn' | 'reload' | 'none';
@@ -126,13 +126,22 @@ export function errorFromResponse(status: number, bodyText: string, retryAfter?:
   );
 }
 
-/** A failure below HTTP (refused connection, reset, DNS): always worth a retry for idempotent calls. */
+/**
+ * A failure below HTTP (refused connection, reset, DNS). The message is one line naming the host and the
+ * reason, never the request's path or query (the full, redacted error stays in `cause`).
+ */
 export class NetworkError extends Error {
   override readonly cause: Error;
-  constructor(cause: unknown) {
+  /** The system error code (ECONNREFUSED, ENOTFOUND…), when there is one. */
+  readonly code: string | undefined;
+  /** Nothing answers at that address (refused, unknown host): retrying with long waits is pointless. */
+  readonly unreachable: boolean;
+  constructor(cause: unknown, url = '') {
     const clean = redactError(cause);
-    super(`Could not reach the storage service: ${clean.message}`);
+    super(`Could not reach the storage service at ${describeNetworkError(clean, url)}`);
     this.cause = clean;
+    this.code = (clean as Error & { code?: string }).code;
+    this.unreachable = isUnreachable(clean);
     this.name = 'NetworkError';
   }
 }

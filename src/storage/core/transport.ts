@@ -102,11 +102,19 @@ export class Transport {
       } catch (e) {
         if (isAbortError(e) || spec.signal?.aborted) throw e;
         this.options.onAttempt?.({ method: spec.method, url: stripQuery(target), status: 'network', attempt });
-        if (!spec.noRetry && idempotent && attempt < this.policy.maxRetries) {
-          await (this.policy.sleep ?? sleep)(backoffDelay(this.policy, attempt), spec.signal);
+        const failure = new NetworkError(e, target);
+        // Refused or unknown host: a couple of very short retries, never the long backoff (the view would spin).
+        const retries = failure.unreachable
+          ? Math.min(this.policy.unreachableRetries, this.policy.maxRetries)
+          : this.policy.maxRetries;
+        if (!spec.noRetry && idempotent && attempt < retries) {
+          await (this.policy.sleep ?? sleep)(
+            failure.unreachable ? this.policy.unreachableDelayMs : backoffDelay(this.policy, attempt),
+            spec.signal,
+          );
           continue;
         }
-        throw new NetworkError(e);
+        throw failure;
       }
       this.options.onAttempt?.({ method: spec.method, url: stripQuery(target), status: res.status, attempt });
       if ((res.status >= 200 && res.status < 300) || spec.expectStatus?.includes(res.status)) return res;

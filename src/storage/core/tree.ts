@@ -10,7 +10,7 @@ import {
   type FileList,
 } from '../../shared/wire/storage';
 import { LIST_FIELDS, quote, type StorageClient } from './client';
-import { StorageError } from './errors';
+import { NetworkError, StorageError } from './errors';
 import { formatDate, formatSize, iconFor } from './present';
 
 export type RootKind = 'myFiles' | 'sharedDrives' | 'sharedWithMe' | 'starred' | 'recent' | 'trash';
@@ -48,6 +48,14 @@ interface Listing {
   done: boolean;
   loading?: Promise<void>;
   error?: string;
+  /** The service itself cannot be reached (refused, unknown host). */
+  unreachable?: Unreachable;
+}
+
+/** Why the service cannot be reached: one line naming host and reason, and the system error code. */
+export interface Unreachable {
+  message: string;
+  code: string;
 }
 
 export interface TreeModelOptions {
@@ -101,6 +109,17 @@ export class StorageTreeModel {
     const listing = this.listings.get(parent.key) ?? this.startListing(parent.key);
     if (!listing.done && listing.items.length === 0 && !listing.error) await this.loadPage(parent, listing);
     return this.entriesOf(parent, listing);
+  }
+
+  /**
+   * Loads the first page of My files and says, in one line, why the service cannot be reached at all
+   * (connection refused, unknown host); undefined when it answered. The view shows its welcome content then.
+   */
+  async unreachable(): Promise<Unreachable | undefined> {
+    const root = this.roots()[0];
+    const listing = this.listings.get(root.key) ?? this.startListing(root.key);
+    if (!listing.done && listing.items.length === 0 && !listing.error) await this.loadPage(root, listing);
+    return listing.unreachable;
   }
 
   /** Fetches the next page of a container (the "Load more…" action). */
@@ -267,8 +286,11 @@ export class StorageTreeModel {
         }
         listing.done = !listing.nextPageToken;
         listing.error = undefined;
+        listing.unreachable = undefined;
       } catch (e) {
         listing.error = e instanceof StorageError ? e.message : `Could not load: ${(e as Error)?.message ?? e}`;
+        listing.unreachable =
+          e instanceof NetworkError && e.unreachable ? { message: e.message, code: e.code ?? '' } : undefined;
       } finally {
         listing.loading = undefined;
       }

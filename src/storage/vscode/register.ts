@@ -66,6 +66,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
     canSelectMany: true,
     dragAndDropController: dnd,
   });
+  provider.view = view;
 
   // About (user, quota) in the view's description, refreshed with the tree.
   const showAbout = async () => {
@@ -245,6 +246,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
             (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body }),
           ),
           vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
+          vscode.commands.registerCommand('apiWorkbench.storage._testConnectError', () => provider.connectErrorState),
         ]
       : []),
   ];

@@ -7,6 +7,13 @@ import type { StorageConnection } from './connection';
 export const STORAGE_VIEW_ID = 'apiWorkbench.storage';
 export const CONNECT_ERROR_CONTEXT = 'apiWorkbench.storage.connectError';
 
+/** Values of the connect-error context key; each has its own line in the welcome content. */
+export type ConnectErrorKind = 'refused' | 'notFound' | 'unreachable' | 'failed';
+
+function connectErrorKind(code: string): ConnectErrorKind {
+  return code === 'ECONNREFUSED' ? 'refused' : code === 'ENOTFOUND' ? 'notFound' : 'unreachable';
+}
+
 export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeEntry | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -14,6 +21,13 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
   private unsubscribe: (() => void) | undefined;
   /** Last connection problem, shown by the view's welcome content. */
   connectError: string | undefined;
+  /** The connect error and the context key's value, as the welcome content sees them. */
+  get connectErrorState(): { message?: string; kind: ConnectErrorKind | false } {
+    return { message: this.connectError, kind: this.connectError ? this.connectErrorKind : false };
+  }
+  private connectErrorKind: ConnectErrorKind = 'failed';
+  /** The view showing this tree, whose description names an unreachable host. */
+  view: vscode.TreeView<TreeEntry> | undefined;
 
   constructor(
     private readonly connection: StorageConnection,
@@ -48,11 +62,18 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
     let model: StorageTreeModel;
     try {
       model = await this.getModel();
+      // The roots alone would hide a dead endpoint: an empty root list lets the welcome view say why.
+      const unreachable = element ? undefined : await model.unreachable();
+      if (unreachable) {
+        this.log.warn(`storage: ${unreachable.message}`);
+        await this.setConnectError(unreachable.message, connectErrorKind(unreachable.code));
+        return [];
+      }
       await this.setConnectError(undefined);
     } catch (e) {
       const message = (e as Error)?.message ?? String(e);
       this.log.warn(`storage: cannot connect: ${message}`);
-      await this.setConnectError(message);
+      await this.setConnectError(message, 'failed');
       return [];
     }
     return model.children(element);
@@ -90,10 +111,13 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
     await (await this.getModel()).loadMore(e.parentKey);
   }
 
-  private async setConnectError(message: string | undefined): Promise<void> {
+  private async setConnectError(message: string | undefined, kind: ConnectErrorKind = 'failed'): Promise<void> {
     if (this.connectError === message) return;
     this.connectError = message;
-    await vscode.commands.executeCommand('setContext', CONNECT_ERROR_CONTEXT, !!message);
+    this.connectErrorKind = kind;
+    // The welcome content picks its one-line reason by this value; the view's description names the host.
+    await vscode.commands.executeCommand('setContext', CONNECT_ERROR_CONTEXT, message ? kind : false);
+    if (this.view && message) this.view.description = message.replace(/^Could not reach the storage service at /, '');
   }
 
   dispose(): void {

@@ -83,6 +83,14 @@ export async function runQuery(q: ParsedQuery, ctx: RunContext): Promise<WaterRe
   return q.top !== undefined ? { ...result, pageTop: q.top } : result;
 }
 
+/**
+ * How many rows "Load more" adds: one more page of the size the first run used, the query's `$top` (its page
+ * size) or else the row limit. "Fetch all" is the explicit way to everything.
+ */
+export function loadMoreRows(previous: Pick<WaterResult, 'pageTop'>, rowLimit: number): number {
+  return previous.pageTop !== undefined && previous.pageTop > 0 ? previous.pageTop : rowLimit;
+}
+
 /** "Load more" / "fetch all": continues a result from its nextLink. */
 export async function continueResult(previous: WaterResult, extraRows: number, ctx: RunContext): Promise<WaterResult> {
   if (!previous.nextLink) return previous;

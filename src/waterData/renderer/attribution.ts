@@ -124,6 +124,16 @@ export function renderAttribution(
     footer.append(ul);
     return footer;
   }
+  if (rows.length === 0) {
+    // A count or an empty result carries no dataset's data: nothing failed, there is simply nothing to cite.
+    footer.append(
+      el(doc, 'div', {
+        className: 'wq-attr-none',
+        text: 'This result holds no data rows, so there is nothing to cite; rows you fetch come with their datasets’ citation and licence.',
+      }),
+    );
+    return footer;
+  }
   const dois = doisInRows(rows);
   const note = el(doc, 'div', { className: 'wq-attr-missing' });
   note.append(

@@ -129,9 +129,16 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
     // Paging stops at the query's $top or at the row-limit setting, whichever the cell had; the badge
     // must not blame the setting when the user simply asked for fewer rows.
     moreBadge.textContent = 'more rows available';
-    moreBadge.title = truncated
-      ? 'Paging stopped at $top or at the row limit (apiWorkbench.waterData.rowLimit). Load more continues after the last row.'
-      : 'The service has more rows. Load more continues after the last row.';
+    // $top is the page size here (as in the service's paging): say so, and what each button fetches.
+    const top = input.pageTop;
+    moreBadge.title =
+      top !== undefined
+        ? `$top=${top} is the page size: Load more fetches the next ${top} rows; Fetch all fetches the rest.`
+        : truncated
+          ? 'Paging stopped at the row limit (apiWorkbench.waterData.rowLimit). Load more fetches one more row limit’s worth; Fetch all fetches the rest.'
+          : 'The service has more rows. Load more continues after the last row.';
+    loadMore.title =
+      top !== undefined ? `Fetch the next ${top} rows ($top is the page size)` : 'Fetch the next page of this result';
     for (const b of [loadMore, fetchAll]) {
       b.hidden = !more;
       b.disabled = !host.post || pending;

@@ -8,7 +8,7 @@ import { AttributionCache } from '../core/attribution';
 import { WaterClient } from '../core/client';
 import { WaterApiError } from '../core/errors';
 import { countOf } from '../core/partition';
-import { continueResult, runQuery, wireRequest } from '../core/run';
+import { continueResult, loadMoreRows, runQuery, wireRequest } from '../core/run';
 import { summarizeResult } from '../core/summary';
 import { analyzeQuery, hasErrors } from '../core/validate';
 import {
@@ -267,12 +267,14 @@ export class WaterKernel implements vscode.Disposable {
       .getConfiguration('apiWorkbench.waterData')
       .get<number>('partitionThreshold', 1_000_000);
     const execution = this.controllers.get(env)!.createNotebookCellExecution(cell);
+    // Continuing a result is part of the same run: the cell keeps its run number.
+    execution.executionOrder = cell.executionSummary?.executionOrder;
     execution.start(Date.now());
     const abort = new AbortController();
     const sub = execution.token.onCancellationRequested(() => abort.abort());
     try {
       const client = await this.client(env);
-      let extra = limit;
+      let extra = loadMoreRows(result, limit);
       if (how === 'all') {
         const parsed = analyzeQuery(cell.document.getText());
         const total = parsed.entitySet

@@ -232,6 +232,11 @@ suite('discovery: directory', () => {
     });
     assert.ok(doc);
     assert.equal((JSON.parse(doc.getText()) as { kind?: unknown }).kind, 'discovery#restDescription');
+    // Read-only and virtual: no Untitled document that asks to be saved on close.
+    assert.equal(doc.uri.scheme, 'apiworkbench-directory');
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.isDirty, false);
+    assert.equal(doc.languageId, 'json');
     const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
       'vscode.executeDocumentSymbolProvider',
       doc.uri,

@@ -162,12 +162,15 @@ describe('waterData: query notebook on the sandbox', () => {
       a.resultId && b.resultId && a.resultId !== b.resultId,
       `distinct resultIds: ${a.resultId} / ${b.resultId}`,
     );
+    const order = editor.notebook.cellAt(1).executionSummary?.executionOrder;
+    assert.ok(order !== undefined && order > 0, 'the run numbered the cell');
     const more = await vscode.commands.executeCommand<Result>(
       'apiWorkbench.waterData.loadMore',
       editor.notebook.cellAt(1),
     );
-    assert.ok(more.rows.length > 2);
+    assert.equal(more.rows.length, 4, 'one more page of the same size ($top=2)');
     assert.equal(resultOf(editor.notebook.cellAt(1).outputs).rows.length, more.rows.length);
+    assert.equal(editor.notebook.cellAt(1).executionSummary?.executionOrder, order, 'Load more keeps the run number');
     assert.equal(resultOf(editor.notebook.cellAt(0).outputs).rows.length, 2, 'the other cell is untouched');
   });
 

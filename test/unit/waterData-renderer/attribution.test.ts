@@ -115,6 +115,25 @@ describe('waterData renderer: attribution footer and count', () => {
     );
   });
 
+  it('says that $top is the page size and what Load more fetches', () => {
+    const rows = [1, 2, 3, 4, 5].map((Id) => ({ Id, DOI: '10.25976/abcd-1234' }));
+    const { el } = mount(R, fakeContext(), result('Locations', rows, { pageTop: 5, nextLink: 'http://x/next' }));
+    const badge = el.querySelector('.wq-more-state');
+    assert.match(badge?.getAttribute('title') ?? '', /\$top=5 is the page size: Load more fetches the next 5 rows/);
+    assert.match(el.querySelector('.wq-load-more')?.getAttribute('title') ?? '', /next 5 rows/);
+  });
+
+  it('a $count result (no rows) does not claim that its citation failed to load', () => {
+    const { el } = mount(
+      R,
+      fakeContext(),
+      result('Locations', [], { columns: [], count: { value: 42, estimate: false }, attributions: [] }),
+    );
+    const text = el.querySelector('footer.wq-footer')?.textContent ?? '';
+    assert.doesNotMatch(text, /could not be loaded/);
+    assert.match(text, /no data rows/);
+  });
+
   it('shows a $count result prominently, marked as an estimate only when it is one', () => {
     const exact = mount(
       R,

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { AttributionCache } from '../../../src/waterData/core/attribution';
 import { WaterClient } from '../../../src/waterData/core/client';
 import { RateLimiter } from '../../../src/waterData/core/rateLimiter';
-import { continueResult, runQuery } from '../../../src/waterData/core/run';
+import { continueResult, loadMoreRows, runQuery } from '../../../src/waterData/core/run';
 import { summarizeResult } from '../../../src/waterData/core/summary';
 import { analyzeQuery } from '../../../src/waterData/core/validate';
 import { startWaterEmulator, type TestServer } from './emulatorServer';
@@ -64,6 +64,20 @@ describe('waterData runQuery against the emulator', () => {
     const ids = more.rows.map((x) => x.Id as number);
     assert.equal(new Set(ids).size, ids.length, 'no row twice');
     assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]));
+  });
+
+  it('"Load more" after /Locations?$top=5 adds one page of 5, not everything', async () => {
+    const r = await run('/Locations?$top=5');
+    const ctx = { client, attributions: new AttributionCache(), rowLimit: 10000 };
+    const more = await continueResult(r, loadMoreRows(r, ctx.rowLimit), ctx);
+    assert.equal(more.rows.length, 10);
+    assert.equal(more.pageTop, 5, 'the page size stays');
+    assert.match(more.nextLink!, /%24top=5(&|$)/);
+    const again = await continueResult(more, loadMoreRows(more, ctx.rowLimit), ctx);
+    assert.equal(again.rows.length, 15);
+    assert.equal(new Set(again.rows.map((x) => x.Id)).size, 15, 'no row twice');
+    // Without $top a page is the row limit.
+    assert.equal(loadMoreRows({}, 1200), 1200);
   });
 
   it('$count=true gives the number only', async () => {
