@@ -22,7 +22,7 @@ export const register: FeatureRegistration = (services) => {
     diagnostics,
     { dispose: () => void worker?.dispose() },
     ...registerProviders(documents),
-    ...registerPreview(documents, services.context.extensionUri),
+    ...registerPreview(documents, services.context),
     ...registerDirectory(services),
   ];
 };

@@ -499,3 +499,22 @@ suite('discovery: one source per feature, links and fixes that show themselves',
     assert.ok(doc.getText().includes('\n  "schemas": {\n    "A": {\n      "id": "A",\n    },'), doc.getText());
   });
 });
+
+suite('discovery: preview links lead to the source', () => {
+  suiteSetup(activate);
+
+  test("a type link reveals its schema's source beside the preview, keeping the focus there", async () => {
+    const doc = await openSample();
+    assert.equal(await vscode.commands.executeCommand<boolean>('apiWorkbench.discovery.showPreview'), true);
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>(
+      'apiWorkbench._testDiscoveryPreviewGoto',
+      ['schemas', 'Book'],
+      true,
+    );
+    assert.ok(editor, 'the source editor');
+    assert.equal(editor.document.uri.toString(), doc.uri.toString());
+    const line = doc.lineAt(editor.selection.active.line).text;
+    assert.match(line, /^\s*"Book": \{/);
+    assert.ok(editor.visibleRanges.some((r) => r.contains(editor.selection.active)));
+  });
+});
