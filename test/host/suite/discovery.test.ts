@@ -253,7 +253,7 @@ suite('discovery: directory', () => {
       .getDiagnostics(doc.uri)
       .filter((d) => d.source === 'discovery' && d.severity === vscode.DiagnosticSeverity.Error);
     assert.deepEqual(
-      errors.map((d) => `${d.code}: ${d.message}`),
+      errors.map((d) => `${String(codeValue(d))}: ${d.message}`),
       [],
     );
   });
@@ -471,7 +471,7 @@ suite('discovery: one source per feature, links and fixes that show themselves',
     const create = actions.find((a) => a.title === 'Create schema "Note"');
     assert.ok(create?.edit && create.command, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(create.edit));
-    await vscode.commands.executeCommand(create.command.command, ...(create.command.arguments ?? []));
+    await vscode.commands.executeCommand(create.command.command, ...((create.command.arguments ?? []) as unknown[]));
     const editor = vscode.window.activeTextEditor;
     assert.equal(editor?.document.uri.toString(), doc.uri.toString());
     const at = editor.selection.active;

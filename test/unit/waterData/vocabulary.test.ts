@@ -1,10 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import data from '../../../src/waterData/core/vocabulary.json';
 import { completeQuery } from '../../../src/waterData/core/completion';
 import { sharedData } from '../../support/sharedData';
-// @ts-expect-error: a plain .mjs script without types
 import { commonValues, GUIDELINES } from '../../../scripts/vocabulary-common.mjs';
 
 const shipped = data as { values: Record<string, string[]>; common: Record<string, string[]> };
@@ -20,7 +18,7 @@ describe('waterData vocabulary shipped with the extension', () => {
   });
 
   it('ranks common values as scripts/vocabulary-common.mjs derives them from the shared schema', () => {
-    const file = sharedData(...(GUIDELINES as string).split('/'));
+    const file = sharedData(...GUIDELINES.split('/'));
     assert.deepEqual(shipped.common, commonValues(file, shipped.values));
     for (const name of ['pH', 'Temperature, water', 'Dissolved oxygen (DO)'])
       assert.ok(shipped.common.CharacteristicName.includes(name), name);
