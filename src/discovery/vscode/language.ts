@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { foldingSpans, formatEdits, isDiscoveryDocumentText } from '../core';
 import type { DiscoveryDocuments } from './documents';
 
-export const DISCOVERY_LANGUAGE = 'discovery-json';
+const DISCOVERY_LANGUAGE = 'discovery-json';
 export const DISCOVERY_SELECTOR: vscode.DocumentSelector = [{ language: DISCOVERY_LANGUAGE }];
 const DETECT_DEBOUNCE_MS = 500;
 
