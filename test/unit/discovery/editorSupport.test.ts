@@ -90,3 +90,11 @@ describe('discovery editor support: what a quick fix shows', () => {
     assert.equal(fixSelection([{ offset: 0, length: 3, newText: '' }]), undefined);
   });
 });
+
+describe('discovery editor support: packaging', () => {
+  it('the .vsix ships docs/rules.md, the target of every rule code link', () => {
+    const lines = readFileSync(join(REPO_ROOT, '.vscodeignore'), 'utf8').split('\n');
+    assert.ok(lines.includes('!docs/rules.md'));
+    assert.ok(!lines.includes('docs/**') || lines.indexOf('!docs/rules.md') > lines.indexOf('docs/**'));
+  });
+});
