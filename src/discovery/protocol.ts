@@ -15,8 +15,11 @@ export type PreviewHostToWebview =
 export type PreviewWebviewToHost =
   /** The page has loaded and listens: the host sends the current render. */
   | { type: 'ready' }
-  /** A method or schema heading was clicked: show its source in the editor. */
-  | { type: 'goto'; path: PreviewPath };
+  /**
+   * Show a method's or schema's source in the editor: a heading click moves there; a type link also
+   * reveals its schema's source but leaves the focus in the preview (`preserveFocus`).
+   */
+  | { type: 'goto'; path: PreviewPath; preserveFocus?: boolean };
 
 /** Data attribute holding a section's document path as JSON (set by the core renderer). */
 export const PATH_ATTRIBUTE = 'data-path';

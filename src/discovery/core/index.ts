@@ -16,4 +16,7 @@ export * from './hover';
 export * from './completion';
 export * from './symbols';
 export * from './preview';
+export * from './layout';
+export * from './ruleDocs';
+export * from './fixSelection';
 export * from './analysisWorker';

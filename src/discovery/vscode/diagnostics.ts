@@ -1,14 +1,17 @@
 // Problems for description documents: on open at once, on change after a pause, and only the
 // result for the version still in the editor is published.
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import {
   mayBeDiscoveryDocument,
+  ruleSectionLines,
   StaleResult,
   type AnalysisWorker,
   type Diagnostic as CoreDiagnostic,
   type Severity,
 } from '../core';
-import { DiscoveryDocuments, isJsonDocument } from './documents';
+import type { DiscoveryDocuments } from './documents';
+import { hasDiscoveryLanguage } from './language';
 
 export const DIAGNOSTIC_SOURCE = 'discovery';
 const DEBOUNCE_MS = 300;
@@ -22,12 +25,43 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   hint: vscode.DiagnosticSeverity.Hint,
 };
 
-export function toVscodeDiagnostic(doc: vscode.TextDocument, d: CoreDiagnostic): vscode.Diagnostic {
+/** Links each rule code to its section of the bundled docs/rules.md (`#L<line>` opens the file there). */
+export class RuleDocs {
+  private lines: Map<string, number> | undefined;
+  private readonly file: vscode.Uri;
+
+  constructor(extensionUri: vscode.Uri) {
+    this.file = vscode.Uri.joinPath(extensionUri, 'docs', 'rules.md');
+  }
+
+  target(code: string): vscode.Uri | undefined {
+    if (!this.lines) {
+      try {
+        this.lines = ruleSectionLines(readFileSync(this.file.fsPath, 'utf8'));
+      } catch {
+        // A build without the docs links nowhere rather than to a missing file.
+        this.lines = new Map();
+      }
+    }
+    const line = this.lines.get(code);
+    return line === undefined ? undefined : this.file.with({ fragment: `L${line}` });
+  }
+}
+
+/** The rule code of one of our diagnostics, whether or not it carries a link. */
+export function codeOf(d: vscode.Diagnostic): string | undefined {
+  const c = d.code;
+  if (c === undefined) return undefined;
+  return typeof c === 'object' ? String(c.value) : String(c);
+}
+
+export function toVscodeDiagnostic(doc: vscode.TextDocument, d: CoreDiagnostic, docs?: RuleDocs): vscode.Diagnostic {
   const range = new vscode.Range(doc.positionAt(d.offset), doc.positionAt(d.offset + d.length));
   const out = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
   out.source = DIAGNOSTIC_SOURCE;
   // The code doubles as the key users put in apiWorkbench.discovery.rules and the anchor in docs/rules.md.
-  out.code = d.code;
+  const target = docs?.target(d.code);
+  out.code = target ? { value: d.code, target } : d.code;
   if (d.data?.deprecatedHint) out.tags = [vscode.DiagnosticTag.Deprecated];
   return out;
 }
@@ -42,6 +76,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   constructor(
     private readonly documents: DiscoveryDocuments,
     private readonly worker?: AnalysisWorker,
+    private readonly docs?: RuleDocs,
   ) {
     this.subscriptions = [
       this.collection,
@@ -60,7 +95,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   }
 
   private schedule(doc: vscode.TextDocument): void {
-    if (!isJsonDocument(doc)) return;
+    if (!hasDiscoveryLanguage(doc)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(
@@ -73,8 +108,8 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   }
 
   validate(doc: vscode.TextDocument): void {
-    if (!isJsonDocument(doc) || doc.isClosed) {
-      // A document whose language changed away from JSON keeps nothing from us.
+    if (!hasDiscoveryLanguage(doc) || doc.isClosed) {
+      // A document whose language changed away from ours keeps nothing from us.
       if (this.collection.has(doc.uri)) this.clear(doc.uri);
       return;
     }
@@ -93,7 +128,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
     this.published.set(doc.uri.toString(), { version, items: analysis.diagnostics });
     this.collection.set(
       doc.uri,
-      analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)),
+      analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
     );
   }
 
@@ -113,7 +148,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
       this.published.set(doc.uri.toString(), { version, items: reply.diagnostics });
       this.collection.set(
         doc.uri,
-        reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d)),
+        reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
       );
     } catch (err) {
       if (err instanceof StaleResult) return;
@@ -123,7 +158,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
         if (analysis)
           this.collection.set(
             doc.uri,
-            analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d)),
+            analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
           );
       }
     }

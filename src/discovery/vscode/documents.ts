@@ -15,16 +15,13 @@ import {
   type JsonTree,
   type RuleSettings,
 } from '../core';
+import { hasDiscoveryLanguage } from './language';
 import { readRuleSettings } from './settings';
 
 interface Entry {
   version: number;
   tree?: JsonTree;
   analysis?: Analysis | null;
-}
-
-export function isJsonDocument(doc: vscode.TextDocument): boolean {
-  return doc.languageId === 'json' || doc.languageId === 'jsonc';
 }
 
 export class DiscoveryDocuments implements vscode.Disposable {
@@ -66,7 +63,7 @@ export class DiscoveryDocuments implements vscode.Disposable {
 
   /** The analysis of the document's current version; undefined for anything that is not a description document. */
   get(doc: vscode.TextDocument): Analysis | undefined {
-    if (!isJsonDocument(doc)) return undefined;
+    if (!hasDiscoveryLanguage(doc)) return undefined;
     const e = this.entry(doc);
     if (e.analysis !== undefined) return e.analysis ?? undefined;
     const text = doc.getText();
@@ -103,7 +100,7 @@ export class DiscoveryDocuments implements vscode.Disposable {
 
   /** Just the structural index, for a document whose head marks it as a description document. */
   structure(doc: vscode.TextDocument): JsonTree | undefined {
-    if (!isJsonDocument(doc)) return undefined;
+    if (!hasDiscoveryLanguage(doc)) return undefined;
     const e = this.entry(doc);
     if (e.analysis) return e.analysis.parsed.tree;
     if (e.analysis === null) return undefined;

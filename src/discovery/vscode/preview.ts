@@ -113,7 +113,7 @@ export class DiscoveryPreview implements vscode.Disposable {
       const editor = vscode.window.activeTextEditor;
       if (editor && editor.document === this.doc) this.revealAt(editor.document, editor.selection.active);
     } else if (m?.type === 'goto' && isPath(m.path)) {
-      this.goto(m.path).catch(
+      this.goto(m.path, m.preserveFocus === true).catch(
         (e: unknown) =>
           void vscode.window.showErrorMessage(`Cannot show the source: ${e instanceof Error ? e.message : String(e)}`),
       );
@@ -146,19 +146,21 @@ export class DiscoveryPreview implements vscode.Disposable {
     if (anchor && this.ready) this.post({ type: 'reveal', anchor });
   }
 
-  private async goto(path: PreviewPath): Promise<void> {
+  /** Shows a path's source in the editor beside the preview; returns the editor (for tests). */
+  async goto(path: PreviewPath, preserveFocus = false): Promise<vscode.TextEditor | undefined> {
     const doc = this.doc;
     const tree = doc && this.documents.get(doc)?.parsed.tree;
-    if (!doc || !tree) return;
+    if (!doc || !tree) return undefined;
     const n = nodeAt(tree, path);
-    if (n < 0) return;
+    if (n < 0) return undefined;
     const start = doc.positionAt(tree.keyStart[n] >= 0 ? tree.keyStart[n] : tree.start[n]);
     const editor = await vscode.window.showTextDocument(doc, {
       viewColumn: vscode.ViewColumn.One,
-      preserveFocus: false,
+      preserveFocus,
     });
     editor.selection = new vscode.Selection(start, start);
     editor.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.InCenter);
+    return editor;
   }
 
   dispose(): void {
@@ -168,10 +170,19 @@ export class DiscoveryPreview implements vscode.Disposable {
   }
 }
 
-export function registerPreview(documents: DiscoveryDocuments, extensionUri: vscode.Uri): vscode.Disposable[] {
-  const preview = new DiscoveryPreview(documents, extensionUri);
+export function registerPreview(documents: DiscoveryDocuments, context: vscode.ExtensionContext): vscode.Disposable[] {
+  const preview = new DiscoveryPreview(documents, context.extensionUri);
   return [
     preview,
+    // Test seam: what the page's `goto` message does (a click inside the webview cannot be driven from the host).
+    ...(__TEST_SEAMS__ && context.extensionMode === vscode.ExtensionMode.Test
+      ? [
+          vscode.commands.registerCommand(
+            'apiWorkbench._testDiscoveryPreviewGoto',
+            (path: PreviewPath, keep: boolean) => preview.goto(path, keep),
+          ),
+        ]
+      : []),
     vscode.commands.registerCommand('apiWorkbench.discovery.showPreview', (uri?: vscode.Uri) => {
       const doc = uri
         ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())

@@ -5,6 +5,7 @@ import {
   completionsAt,
   definitionAt,
   documentSymbols,
+  fixSelection,
   hoverAt,
   quickFixes,
   referencesAt,
@@ -15,10 +16,9 @@ import {
   type SymbolKind,
   type TextEdit,
 } from '../core';
-import { DIAGNOSTIC_SOURCE, WORKER_THRESHOLD } from './diagnostics';
+import { codeOf, DIAGNOSTIC_SOURCE, WORKER_THRESHOLD } from './diagnostics';
 import type { DiscoveryDocuments } from './documents';
-
-export const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
+import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
 
 function range(doc: vscode.TextDocument, span: { offset: number; length: number }): vscode.Range {
   return new vscode.Range(doc.positionAt(span.offset), doc.positionAt(span.offset + span.length));
@@ -47,6 +47,19 @@ const SYMBOL_KIND: Record<SymbolKind, vscode.SymbolKind> = {
   parameter: vscode.SymbolKind.Variable,
   scope: vscode.SymbolKind.Key,
 };
+
+/** Run by a quick fix after its edit: reveals and selects what it inserted (the empty value to fill in). */
+const REVEAL_FIX_COMMAND = 'apiWorkbench.discovery.revealFix';
+
+async function revealFix(uri: vscode.Uri, offset: number, length: number): Promise<void> {
+  const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  if (!editor) return;
+  const doc = editor.document;
+  const range = new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
+  editor.selection = new vscode.Selection(range.start, range.end);
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  await vscode.window.showTextDocument(doc, { viewColumn: editor.viewColumn, preserveFocus: false });
+}
 
 export function registerProviders(documents: DiscoveryDocuments): vscode.Disposable[] {
   const hover: vscode.HoverProvider = {
@@ -145,13 +158,21 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
       for (const vd of ctx.diagnostics) {
         if (vd.source !== DIAGNOSTIC_SOURCE) continue;
         const offset = doc.offsetAt(vd.range.start);
-        const core = a.diagnostics.find((d) => d.code === vd.code && d.offset === offset);
+        const code = codeOf(vd);
+        const core = a.diagnostics.find((d) => d.code === code && d.offset === offset);
         if (!core) continue;
         for (const fix of quickFixes(a, core)) {
           const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
           action.edit = workspaceEdit(doc, fix.edits);
           action.diagnostics = [vd];
           action.isPreferred = fix.preferred;
+          const shown = fixSelection(fix.edits);
+          if (shown)
+            action.command = {
+              command: REVEAL_FIX_COMMAND,
+              title: 'Show the inserted text',
+              arguments: [doc.uri, shown.offset, shown.length],
+            };
           out.push(action);
         }
       }
@@ -160,6 +181,8 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
   };
 
   return [
+    ...registerLanguage(documents),
+    vscode.commands.registerCommand(REVEAL_FIX_COMMAND, revealFix),
     vscode.languages.registerHoverProvider(SELECTOR, hover),
     vscode.languages.registerCompletionItemProvider(SELECTOR, completion, '"', ':'),
     vscode.languages.registerDefinitionProvider(SELECTOR, definition),

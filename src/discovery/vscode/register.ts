@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FeatureRegistration } from '../../platform/services';
 import { AnalysisWorker } from '../core';
-import { DiscoveryDiagnostics } from './diagnostics';
+import { DiscoveryDiagnostics, RuleDocs } from './diagnostics';
 import { registerDirectory } from './directoryView';
 import { DiscoveryDocuments } from './documents';
 import { registerPreview } from './preview';
@@ -16,13 +16,13 @@ export const register: FeatureRegistration = (services) => {
   const workerFile = join(services.context.extensionPath, WORKER_BUNDLE);
   // Without the bundle (e.g. a build that predates it) validation simply stays on this thread.
   const worker = existsSync(workerFile) ? new AnalysisWorker(workerFile) : undefined;
-  const diagnostics = new DiscoveryDiagnostics(documents, worker);
+  const diagnostics = new DiscoveryDiagnostics(documents, worker, new RuleDocs(services.context.extensionUri));
   return [
     documents,
     diagnostics,
     { dispose: () => void worker?.dispose() },
     ...registerProviders(documents),
-    ...registerPreview(documents, services.context.extensionUri),
+    ...registerPreview(documents, services.context),
     ...registerDirectory(services),
   ];
 };

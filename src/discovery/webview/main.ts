@@ -1,6 +1,6 @@
 // Entry of the discovery reference preview's webview (bundled to dist/webview/discoveryPreview.js).
 // It shows the reference the host rendered, highlights what the editor's cursor is in, follows
-// the in-page type links, and asks the host to show a heading's source when one is clicked.
+// the in-page type links (the editor follows), and asks the host to show a heading's source when one is clicked.
 import { PATH_ATTRIBUTE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
 
 declare function acquireVsCodeApi(): { postMessage(m: PreviewWebviewToHost): void };
@@ -56,9 +56,13 @@ document.addEventListener('click', (e) => {
   const target = e.target instanceof Element ? e.target : undefined;
   const link = target?.closest('a[href^="#"]');
   if (link) {
-    // A type link jumps to its schema within the preview.
+    // A type link jumps to its schema within the preview, and the editor follows to its source.
     e.preventDefault();
-    highlight(decodeURIComponent(link.getAttribute('href')!.slice(1)), true);
+    const anchor = decodeURIComponent(link.getAttribute('href')!.slice(1));
+    highlight(anchor, true);
+    const schema = document.getElementById(anchor)?.closest(`[${PATH_ATTRIBUTE}]`);
+    const schemaPath = schema && pathOf(schema);
+    if (schemaPath) post({ type: 'goto', path: schemaPath, preserveFocus: true });
     return;
   }
   const heading = target?.closest('h4');

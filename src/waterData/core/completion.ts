@@ -9,7 +9,7 @@ import {
 } from '../../shared/wire/waterData';
 import { quoteString } from './filter';
 import { looksPercentEncoded } from './mappedText';
-import { vocabulary } from './vocabulary';
+import { rankedVocabulary } from './vocabulary';
 
 export type CompletionKind = 'entitySet' | 'option' | 'field' | 'operator' | 'keyword' | 'function' | 'value';
 
@@ -360,6 +360,6 @@ function valuesFor(field: string, ctx: CompletionContext): { label: string; inse
   else if (field === 'ActivityStartYear') {
     const now = new Date().getUTCFullYear();
     list = Array.from({ length: 30 }, (_, i) => String(now - i));
-  } else list = vocabulary(field);
+  } else list = rankedVocabulary(field);
   return (list ?? []).map((v) => ({ label: v, insert: quoteString(v) }));
 }

@@ -4,6 +4,8 @@ import data from './vocabulary.json';
 import { WATER_REGION_IDS } from '../../shared/wire/waterData';
 
 const values = (data as { values: Record<string, string[]> }).values;
+/** Per field, the values people look for most, best first (scripts/vocabulary-common.mjs). */
+const common = (data as { common?: Record<string, string[]> }).common ?? {};
 
 /** Filter fields whose values come from a closed list. */
 export const VOCABULARY_FIELDS = [
@@ -16,6 +18,15 @@ export const VOCABULARY_FIELDS = [
 export function vocabulary(field: string): readonly string[] | undefined {
   if (field === 'RegionId') return WATER_REGION_IDS;
   return values[field];
+}
+
+/** The field's vocabulary for completion: common values first in their rank order, then the rest in list order. */
+export function rankedVocabulary(field: string): readonly string[] | undefined {
+  const list = vocabulary(field);
+  const first = common[field];
+  if (!list || !first?.length) return list;
+  const ranked = new Set(first);
+  return [...first, ...list.filter((v) => !ranked.has(v))];
 }
 
 /** A close vocabulary entry for a mistyped value: same text ignoring case and punctuation, or a prefix. */

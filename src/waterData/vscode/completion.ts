@@ -24,7 +24,7 @@ export function registerQueryCompletion(attributions: AttributionCache): vscode.
           item.insertText = c.insertText;
           item.detail = c.detail;
           item.range = new vscode.Range(doc.positionAt(c.replaceStart), doc.positionAt(c.replaceEnd));
-          // Keep the vocabulary's own order (it is alphabetical) after VS Code's fuzzy filter.
+          // Keep the core's order (common vocabulary such as pH first, then the list's own) among equal fuzzy matches.
           item.sortText = String(i).padStart(5, '0');
           // Values replace from their opening quote, so they must match as quoted text.
           item.filterText = c.kind === 'value' ? c.insertText : c.label;

@@ -41,11 +41,20 @@ function waitForDiagnostics(
   });
 }
 
-async function openSample(content = SAMPLE): Promise<vscode.TextDocument> {
+/** Waits until the document's language is `language` (we switch description documents by content). */
+async function languageOf(doc: vscode.TextDocument, language: string, waitMs = 5000): Promise<string> {
+  for (let i = 0; i < waitMs / 50 && doc.languageId !== language; i++) await new Promise((r) => setTimeout(r, 50));
+  return doc.languageId;
+}
+
+async function openSample(content = SAMPLE, expected = 'discovery-json'): Promise<vscode.TextDocument> {
   const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
   await vscode.window.showTextDocument(doc);
+  await languageOf(doc, expected);
   return doc;
 }
+
+const codeValue = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
 
 /** Position just inside the first occurrence of a marker, plus a shift. */
 function pos(doc: vscode.TextDocument, marker: string, shift = 1): vscode.Position {
@@ -68,7 +77,7 @@ suite('discovery: diagnostics', () => {
     const found = await waitForDiagnostics(doc.uri, (d) => d.length > 0);
     const errors = found.filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
     assert.equal(errors.length, 1);
-    assert.equal(errors[0].code, 'ref-unresolved');
+    assert.equal(codeValue(errors[0]), 'ref-unresolved');
     assert.ok(doc.lineAt(errors[0].range.start.line).text.includes('"$ref": "Note"'));
 
     const at = doc.getText().indexOf('"Note"');
@@ -78,8 +87,12 @@ suite('discovery: diagnostics', () => {
   });
 
   test('other JSON gets nothing from us', async () => {
-    const doc = await openSample(JSON.stringify({ kind: 'something#else', schemas: { A: { $ref: 'Missing' } } }));
+    const doc = await openSample(
+      JSON.stringify({ kind: 'something#else', schemas: { A: { $ref: 'Missing' } } }),
+      'json',
+    );
     await new Promise((r) => setTimeout(r, 800));
+    assert.equal(doc.languageId, 'json');
     assert.deepEqual(
       vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'discovery'),
       [],
@@ -94,8 +107,8 @@ suite('discovery: diagnostics', () => {
 
   test('a quick fix creates the missing schema', async () => {
     const doc = await openSample();
-    const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => x.code === 'ref-unresolved'))).filter(
-      (d) => d.code === 'ref-unresolved',
+    const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => codeValue(x) === 'ref-unresolved'))).filter(
+      (d) => codeValue(d) === 'ref-unresolved',
     );
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider',
@@ -107,7 +120,7 @@ suite('discovery: diagnostics', () => {
     assert.ok(create?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(create.edit));
     assert.ok(doc.getText().includes('"Note": {'));
-    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => x.code === 'ref-unresolved'));
+    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => codeValue(x) === 'ref-unresolved'));
   });
 });
 
@@ -236,7 +249,7 @@ suite('discovery: directory', () => {
     assert.equal(doc.uri.scheme, 'apiworkbench-directory');
     assert.equal(doc.isUntitled, false);
     assert.equal(doc.isDirty, false);
-    assert.equal(doc.languageId, 'json');
+    assert.equal(await languageOf(doc, 'discovery-json'), 'discovery-json');
     const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
       'vscode.executeDocumentSymbolProvider',
       doc.uri,
@@ -247,7 +260,7 @@ suite('discovery: directory', () => {
       .getDiagnostics(doc.uri)
       .filter((d) => d.source === 'discovery' && d.severity === vscode.DiagnosticSeverity.Error);
     assert.deepEqual(
-      errors.map((d) => `${String(typeof d.code === 'object' ? d.code.value : d.code)}: ${d.message}`),
+      errors.map((d) => `${String(codeValue(d))}: ${d.message}`),
       [],
     );
   });
@@ -383,5 +396,131 @@ suite('discovery: directory view filter and save', () => {
 
   test('save without an item does nothing', async () => {
     assert.equal(await vscode.commands.executeCommand('apiWorkbench.directory.save'), undefined);
+  });
+});
+
+suite('discovery: one source per feature, links and fixes that show themselves', () => {
+  suiteSetup(activate);
+  const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
+
+  test('a description document gets the discovery-json language by content; other JSON keeps json', async () => {
+    const doc = await openSample();
+    assert.equal(doc.languageId, 'discovery-json');
+    const other = await openSample('{ "kind": "x", "a": 1 }', 'json');
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(other.languageId, 'json');
+  });
+
+  test('no duplicate symbols, completion items or hovers in a discovery document', async () => {
+    const doc = await openSample();
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+      'vscode.executeDocumentSymbolProvider',
+      doc.uri,
+    );
+    const top = symbols.map((s) => s.name);
+    assert.deepEqual(top, [...new Set(top)], `top-level symbols: ${top.join(', ')}`);
+    const schemas = symbols.filter((s) => s.name === 'schemas');
+    assert.equal(schemas.length, 1);
+    const names = schemas[0].children.map((c) => c.name);
+    assert.deepEqual(names, [...new Set(names)]);
+    assert.ok(names.includes('Book'));
+
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      pos(doc, '"$ref": "Author"', 10),
+    );
+    // Quoted and unquoted spellings of one schema count as the same item.
+    const bare = list.items.map((i) => label(i).replace(/^"|"$/g, ''));
+    assert.deepEqual(bare, [...new Set(bare)], `completion: ${list.items.map(label).join(', ')}`);
+    assert.ok(bare.includes('Shelf'));
+
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      pos(doc, '"$ref": "Author"', 10),
+    );
+    assert.equal(hovers.length, 1, hoverText(hovers));
+  });
+
+  test('a user who switches the document back to JSON keeps JSON, and our problems go', async () => {
+    const doc = await openSample();
+    await waitForDiagnostics(doc.uri, (d) => d.length > 0);
+    const json = await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(json.languageId, 'json');
+    await waitForDiagnostics(doc.uri, (d) => d.length === 0);
+  });
+
+  test("a rule code in Problems links to the rule's section of the bundled docs/rules.md", async () => {
+    const doc = await openSample();
+    const [diag] = await waitForDiagnostics(doc.uri, (d) => d.some((x) => codeValue(x) === 'ref-unresolved'));
+    const code = diag.code;
+    assert.ok(typeof code === 'object', 'code has a target');
+    assert.equal(code.value, 'ref-unresolved');
+    assert.ok(code.target.path.endsWith('/docs/rules.md'), code.target.toString());
+    const line = Number(/^L(\d+)$/.exec(code.target.fragment)?.[1]);
+    const docs = await vscode.workspace.openTextDocument(code.target.with({ fragment: '' }));
+    assert.equal(docs.lineAt(line - 1).text, '## ref-unresolved');
+  });
+
+  test('after a quick fix the editor selects what it inserted (the description to fill in)', async () => {
+    const doc = await openSample();
+    const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => codeValue(x) === 'ref-unresolved'))).filter(
+      (d) => codeValue(d) === 'ref-unresolved',
+    );
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    const create = actions.find((a) => a.title === 'Create schema "Note"');
+    assert.ok(create?.edit && create.command, `actions: ${actions.map((a) => a.title).join(', ')}`);
+    assert.ok(await vscode.workspace.applyEdit(create.edit));
+    await vscode.commands.executeCommand(create.command.command, ...((create.command.arguments ?? []) as unknown[]));
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.toString(), doc.uri.toString());
+    const at = editor.selection.active;
+    const line = doc.lineAt(at.line).text;
+    assert.match(line, /"description": ""/);
+    assert.equal(line.slice(at.character - 1, at.character + 1), '""');
+    assert.ok(doc.lineAt(at.line - 1).text.includes('"type": "object"') || line.includes('description'));
+  });
+
+  test('formatting keeps comments and trailing commas (what the JSON language gave)', async () => {
+    const doc = await openSample(
+      '{"kind": "discovery#restDescription", // our API\n"discoveryVersion": "v1", "schemas": {"A": {"id": "A",},},}',
+    );
+    assert.equal(doc.languageId, 'discovery-json');
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>(
+      'vscode.executeFormatDocumentProvider',
+      doc.uri,
+      { tabSize: 2, insertSpaces: true },
+    );
+    assert.ok(edits.length > 0);
+    const we = new vscode.WorkspaceEdit();
+    we.set(doc.uri, edits);
+    assert.ok(await vscode.workspace.applyEdit(we));
+    assert.ok(doc.getText().includes('// our API'));
+    assert.ok(doc.getText().includes('\n  "schemas": {\n    "A": {\n      "id": "A",\n    },'), doc.getText());
+  });
+});
+
+suite('discovery: preview links lead to the source', () => {
+  suiteSetup(activate);
+
+  test("a type link reveals its schema's source beside the preview, keeping the focus there", async () => {
+    const doc = await openSample();
+    assert.equal(await vscode.commands.executeCommand<boolean>('apiWorkbench.discovery.showPreview'), true);
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>(
+      'apiWorkbench._testDiscoveryPreviewGoto',
+      ['schemas', 'Book'],
+      true,
+    );
+    assert.ok(editor, 'the source editor');
+    assert.equal(editor.document.uri.toString(), doc.uri.toString());
+    const line = doc.lineAt(editor.selection.active.line).text;
+    assert.match(line, /^\s*"Book": \{/);
   });
 });

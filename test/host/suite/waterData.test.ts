@@ -261,3 +261,45 @@ describe('waterData: first run', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });
+
+describe('waterData: query-cell fixes and ranking', () => {
+  it("offers the quick fix 'Quote text values' describes, and applying it clears the error", async () => {
+    const editor = await openNotebook(['/Observations?$filter=CharacteristicName eq pH']);
+    const doc = editor.notebook.cellAt(0).document;
+    let diag: vscode.Diagnostic | undefined;
+    for (let i = 0; i < 50 && !diag; i++) {
+      diag = vscode.languages.getDiagnostics(doc.uri).find((d) => /^Quote text values/.test(d.message));
+      if (!diag) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(diag, 'the diagnostic');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    const quote = actions.find((a) => a.title === "Quote as text: 'pH'");
+    assert.ok(quote?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
+    assert.ok(await vscode.workspace.applyEdit(quote.edit));
+    assert.equal(doc.getText(), "/Observations?$filter=CharacteristicName eq 'pH'");
+    for (let i = 0; i < 50 && vscode.languages.getDiagnostics(doc.uri).some((d) => /^Quote/.test(d.message)); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!vscode.languages.getDiagnostics(doc.uri).some((d) => /^Quote/.test(d.message)));
+  });
+
+  it('completion sorts pH, water temperature and dissolved oxygen before obscure characteristic names', async () => {
+    const editor = await openNotebook(["/Observations?$filter=CharacteristicName eq '"]);
+    const doc = editor.notebook.cellAt(0).document;
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      doc.positionAt(doc.getText().length),
+    );
+    const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
+    const sorted = [...list.items].sort((a, b) => (a.sortText ?? label(a)).localeCompare(b.sortText ?? label(b)));
+    const order = sorted.map(label);
+    assert.deepEqual(order.slice(0, 2), ['pH', 'Temperature, water']);
+    const obscure = order.indexOf('.alpha.-Amino-2,3-dihydro-5-methyl-3-oxo-4-isoxazolepropanoic acid');
+    assert.ok(obscure > 0 && order.indexOf('Dissolved oxygen (DO)') < obscure);
+  });
+});

@@ -69,7 +69,7 @@ describe('discovery preview webview', function () {
     page.window.close();
   });
 
-  it('follows a type link within the page and sends a heading click to the source', () => {
+  it('follows a type link within the page and in the source, and sends a heading click to the source', () => {
     const model = analyzeText(JSON.stringify(minimalDocument())).model!;
     const page = new Page();
     page.send({ type: 'render', html: renderPreviewBody(model) });
@@ -78,11 +78,15 @@ describe('discovery preview webview', function () {
     assert.ok(link, 'the method links its response type');
     link.click();
     assert.deepEqual(page.current(), [schema]);
-    assert.equal(page.posted.length, 1, 'a type link stays in the page');
+    assert.deepEqual(
+      page.posted[page.posted.length - 1],
+      { type: 'goto', path: ['schemas', 'Item'], preserveFocus: true },
+      'the editor follows a type link to the schema source, the focus stays in the preview',
+    );
     (page.doc.querySelector(`#${schema} h4`) as HTMLElement).click();
     assert.deepEqual(page.posted[page.posted.length - 1], { type: 'goto', path: ['schemas', 'Item'] });
     (page.doc.querySelector('h1') as HTMLElement).click();
-    assert.equal(page.posted.length, 2, 'only method and schema headings lead to the source');
+    assert.equal(page.posted.length, 3, 'only type links and method and schema headings lead to the source');
     page.window.close();
   });
 });

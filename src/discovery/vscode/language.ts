@@ -1,0 +1,120 @@
+// Discovery documents get their own language id, set by content, so VS Code's built-in JSON
+// features (which would list every symbol and `$ref` value a second time) leave them to us.
+// What the JSON language gave and users keep: the JSONC grammar and brackets/comments
+// (syntaxes/discovery-json.*), formatting and folding (below, from the core).
+import * as vscode from 'vscode';
+import { foldingSpans, formatEdits, isDiscoveryDocumentText } from '../core';
+import type { DiscoveryDocuments } from './documents';
+
+const DISCOVERY_LANGUAGE = 'discovery-json';
+export const DISCOVERY_SELECTOR: vscode.DocumentSelector = [{ language: DISCOVERY_LANGUAGE }];
+const DETECT_DEBOUNCE_MS = 500;
+
+export function hasDiscoveryLanguage(doc: vscode.TextDocument): boolean {
+  return doc.languageId === DISCOVERY_LANGUAGE;
+}
+
+function isPlainJson(doc: vscode.TextDocument): boolean {
+  return doc.languageId === 'json' || doc.languageId === 'jsonc';
+}
+
+/** Switches JSON documents whose content is a description document to our language id. */
+class LanguageAssigner implements vscode.Disposable {
+  /** Documents we switched, while a tab shows them; seeing one as JSON again means the user chose JSON. */
+  private readonly assigned = new Set<string>();
+  private readonly declined = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    this.subscriptions = [
+      vscode.workspace.onDidOpenTextDocument((d) => this.consider(d, true)),
+      // A description pasted into an empty JSON editor becomes one after a pause.
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        for (const tab of e.closed) {
+          const input: unknown = tab.input;
+          if (input instanceof vscode.TabInputText) this.forget(input.uri.toString());
+        }
+      }),
+    ];
+    for (const d of vscode.workspace.textDocuments) this.consider(d, false);
+  }
+
+  private forget(key: string): void {
+    this.assigned.delete(key);
+    this.declined.delete(key);
+  }
+
+  private schedule(doc: vscode.TextDocument): void {
+    if (!isPlainJson(doc)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.consider(doc, false);
+      }, DETECT_DEBOUNCE_MS),
+    );
+  }
+
+  private consider(doc: vscode.TextDocument, opened: boolean): void {
+    if (!isPlainJson(doc) || doc.isClosed) return;
+    const key = doc.uri.toString();
+    if (this.declined.has(key)) return;
+    if (opened && this.assigned.has(key)) {
+      this.declined.add(key);
+      return;
+    }
+    if (!isDiscoveryDocumentText(doc.getText())) return;
+    this.assigned.add(key);
+    vscode.languages.setTextDocumentLanguage(doc, DISCOVERY_LANGUAGE).then(undefined, () => {
+      // The document closed meanwhile: nothing to switch.
+      this.assigned.delete(key);
+    });
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.subscriptions) d.dispose();
+  }
+}
+
+function formatting(
+  doc: vscode.TextDocument,
+  options: vscode.FormattingOptions,
+  range?: vscode.Range,
+): vscode.TextEdit[] {
+  const span = range && {
+    offset: doc.offsetAt(range.start),
+    length: doc.offsetAt(range.end) - doc.offsetAt(range.start),
+  };
+  const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  return formatEdits(doc.getText(), { tabSize: options.tabSize, insertSpaces: options.insertSpaces, eol }, span).map(
+    (e) =>
+      vscode.TextEdit.replace(
+        new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)),
+        e.newText,
+      ),
+  );
+}
+
+export function registerLanguage(documents: DiscoveryDocuments): vscode.Disposable[] {
+  return [
+    new LanguageAssigner(),
+    vscode.languages.registerDocumentFormattingEditProvider(DISCOVERY_SELECTOR, {
+      provideDocumentFormattingEdits: (doc, options) => formatting(doc, options),
+    }),
+    vscode.languages.registerDocumentRangeFormattingEditProvider(DISCOVERY_SELECTOR, {
+      provideDocumentRangeFormattingEdits: (doc, range, options) => formatting(doc, options, range),
+    }),
+    vscode.languages.registerFoldingRangeProvider(DISCOVERY_SELECTOR, {
+      provideFoldingRanges(doc) {
+        const tree = documents.structure(doc);
+        // The closing bracket's line stays visible, as in VS Code's JSON folding.
+        return tree ? foldingSpans(tree).map((s) => new vscode.FoldingRange(s.startLine, s.endLine - 1)) : [];
+      },
+    }),
+  ];
+}
