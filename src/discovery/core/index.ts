@@ -17,3 +17,4 @@ export * from './completion';
 export * from './symbols';
 export * from './preview';
 export * from './analysisWorker';
+export * from './incremental';
