@@ -15,6 +15,8 @@ export interface WorkerReply {
   /** False when the text turned out not to be a description document. */
   isDiscovery: boolean;
   diagnostics: Diagnostic[];
+  /** Whether the text was strict JSON (lets the editor move findings past an edit inside a description). */
+  strict?: boolean;
   error?: string;
 }
 

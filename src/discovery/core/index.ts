@@ -20,3 +20,4 @@ export * from './layout';
 export * from './ruleDocs';
 export * from './fixSelection';
 export * from './analysisWorker';
+export * from './incremental';

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import {
   mayBeDiscoveryDocument,
   ruleSectionLines,
+  shiftedDiagnostics,
   StaleResult,
   type AnalysisWorker,
   type Diagnostic as CoreDiagnostic,
@@ -71,7 +72,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
   /** Core diagnostics per uri, for quick fixes that need rule data. */
-  readonly published = new Map<string, { version: number; items: CoreDiagnostic[] }>();
+  readonly published = new Map<string, { version: number; items: CoreDiagnostic[]; text?: string; strict?: boolean }>();
 
   constructor(
     private readonly documents: DiscoveryDocuments,
@@ -81,7 +82,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
     this.subscriptions = [
       this.collection,
       vscode.workspace.onDidOpenTextDocument((d) => this.validate(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('apiWorkbench.discovery')) this.validateAll();
@@ -92,6 +93,33 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
 
   validateAll(): void {
     for (const d of vscode.workspace.textDocuments) this.validate(d);
+  }
+
+  /** An edit inside a description moves the findings at once (no rule reads it); others wait for a pause. */
+  private changed(e: vscode.TextDocumentChangeEvent): void {
+    const doc = e.document;
+    const key = doc.uri.toString();
+    const last = this.published.get(key);
+    if (last?.text !== undefined && last.version === doc.version - 1 && e.contentChanges.length === 1) {
+      const c = e.contentChanges[0];
+      const items = shiftedDiagnostics(
+        last.text,
+        { offset: c.rangeOffset, length: c.rangeLength, text: c.text },
+        last.items,
+        last.strict === true,
+      );
+      if (items) {
+        clearTimeout(this.timers.get(key));
+        this.timers.delete(key);
+        this.published.set(key, { version: doc.version, items, text: doc.getText(), strict: true });
+        this.collection.set(
+          doc.uri,
+          items.map((d) => toVscodeDiagnostic(doc, d)),
+        );
+        return;
+      }
+    }
+    this.schedule(doc);
   }
 
   private schedule(doc: vscode.TextDocument): void {
@@ -125,7 +153,12 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
       this.clear(doc.uri);
       return;
     }
-    this.published.set(doc.uri.toString(), { version, items: analysis.diagnostics });
+    this.published.set(doc.uri.toString(), {
+      version,
+      items: analysis.diagnostics,
+      text: analysis.parsed.text,
+      strict: analysis.parsed.strict,
+    });
     this.collection.set(
       doc.uri,
       analysis.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
@@ -145,7 +178,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
         this.clear(doc.uri);
         return;
       }
-      this.published.set(doc.uri.toString(), { version, items: reply.diagnostics });
+      this.published.set(doc.uri.toString(), { version, items: reply.diagnostics, text, strict: reply.strict });
       this.collection.set(
         doc.uri,
         reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),

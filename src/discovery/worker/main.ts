@@ -9,7 +9,12 @@ parentPort?.on('message', (req: WorkerRequest) => {
   try {
     const parsed = detectDiscoveryDocument(req.text);
     reply = parsed
-      ? { id: req.id, isDiscovery: true, diagnostics: analyzeParsed(parsed, { rules: req.rules }).diagnostics }
+      ? {
+          id: req.id,
+          isDiscovery: true,
+          diagnostics: analyzeParsed(parsed, { rules: req.rules }).diagnostics,
+          strict: parsed.strict,
+        }
       : { id: req.id, isDiscovery: false, diagnostics: [] };
   } catch (err) {
     reply = { id: req.id, isDiscovery: false, diagnostics: [], error: (err as Error).message };
