@@ -2,7 +2,8 @@
 // model, run the rules, place findings at offsets, apply the user's severities.
 import type { Diagnostic, Severity, SeveritySetting } from './diagnostic';
 import { isRestDescriptionValue } from './detect';
-import { keyOf, nodeAt, type JsonPath, type JsonTree } from './jsonTree';
+import type { JsonPath, JsonTree } from './jsonTree';
+import { keyOf, nodeAt } from './jsonTreeLookup';
 import { buildModel, type DiscoveryModel, type Obj } from './model';
 import { parseJson, type ParsedJson, type ParseLimits } from './parse';
 import { RULES } from './rules';

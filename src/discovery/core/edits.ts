@@ -1,5 +1,6 @@
 // Minimal text edits on the original text, so fixes and renames keep the user's formatting.
-import { childrenOf, kindAt, nodeAt, NodeKind, type JsonPath, type JsonTree } from './jsonTree';
+import { kindAt, NodeKind, type JsonPath, type JsonTree } from './jsonTree';
+import { childrenOf, nodeAt } from './jsonTreeLookup';
 
 export interface TextEdit {
   offset: number;

@@ -4,6 +4,7 @@ export * from './lineIndex';
 export * from './parse';
 export * from './detect';
 export * from './jsonTree';
+export * from './jsonTreeLookup';
 export * from './model';
 export * from './analyze';
 export { RULES } from './rules';

@@ -1,7 +1,8 @@
 // Definition, references and rename over the model's indexes: no walk of the document per request.
 import type { Analysis } from './analyze';
 import type { TextEdit } from './edits';
-import { nodeAt, type JsonPath, type JsonTree } from './jsonTree';
+import type { JsonPath, JsonTree } from './jsonTree';
+import { nodeAt } from './jsonTreeLookup';
 import { isObj, type DiscoveryModel, type MethodEntry, type RefSite } from './model';
 import { contextAt } from './position';
 

@@ -1,6 +1,7 @@
 // What sits at an offset: a key, a value, or a gap where one is expected. Works on broken text
 // because it only reads the structural index and the raw characters around the cursor.
-import { keyNodeAtOffset, keyOf, kindAt, nodeAtOffset, NodeKind, pathOf, childrenOf, type JsonTree } from './jsonTree';
+import { kindAt, NodeKind, type JsonTree } from './jsonTree';
+import { childrenOf, keyNodeAtOffset, keyOf, nodeAtOffset, pathOf } from './jsonTreeLookup';
 
 export type PositionContext =
   | {

@@ -1,7 +1,8 @@
 // Document symbols straight from the structural index: one pass over resources and schemas,
 // no path lookups from the root, so 57,000-symbol documents stay fast.
 import type { Analysis } from './analyze';
-import { childOf, keyOf, kindAt, NodeKind, type JsonTree } from './jsonTree';
+import { kindAt, NodeKind, type JsonTree } from './jsonTree';
+import { childOf, keyOf } from './jsonTreeLookup';
 import type { Span } from './navigation';
 
 export type SymbolKind = 'section' | 'resource' | 'method' | 'schema' | 'property' | 'parameter' | 'scope';

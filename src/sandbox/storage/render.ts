@@ -8,11 +8,9 @@ import { exportTargets } from './exports';
 import {
   etagOf,
   type Store,
-  type StoredComment,
   type StoredFile,
   type StoredPermission,
   type StoredProperty,
-  type StoredReply,
   type StoredRevision,
   type StoredDrive,
   type StoredApp,
@@ -296,52 +294,6 @@ export function renderRevision(base: LinkBase, store: Store, f: StoredFile, r: S
           ...(r.originalFilename ? { originalFilename: r.originalFilename } : {}),
         }),
   };
-}
-
-export function renderReply(store: Store, r: StoredReply): W.CommentReply {
-  return {
-    kind: 'drive#commentReply',
-    replyId: r.replyId,
-    createdDate: r.createdDate,
-    modifiedDate: r.modifiedDate,
-    author: renderUser(store, r.authorId),
-    content: r.deleted ? '' : r.content,
-    htmlContent: r.deleted ? '' : htmlOf(r.content),
-    deleted: r.deleted,
-    ...(r.verb ? { verb: r.verb } : {}),
-  };
-}
-
-export function renderComment(
-  base: LinkBase,
-  store: Store,
-  f: StoredFile,
-  c: StoredComment,
-  includeDeleted = false,
-): W.Comment {
-  return {
-    kind: 'drive#comment',
-    commentId: c.commentId,
-    fileId: f.id,
-    fileTitle: f.title,
-    selfLink: apiUrl(base, `files/${f.id}/comments/${c.commentId}`),
-    createdDate: c.createdDate,
-    modifiedDate: c.modifiedDate,
-    author: renderUser(store, c.authorId),
-    content: c.deleted ? '' : c.content,
-    htmlContent: c.deleted ? '' : htmlOf(c.content),
-    deleted: c.deleted,
-    status: c.status,
-    ...(c.anchor ? { anchor: c.anchor } : {}),
-    ...(c.context ? { context: { ...c.context } } : {}),
-    replies: c.replies.filter((r) => includeDeleted || !r.deleted).map((r) => renderReply(store, r)),
-  };
-}
-
-function htmlOf(text: string): string {
-  return text
-    .replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)
-    .replace(/\n/g, '<br>');
 }
 
 export function renderDrive(store: Store, d: StoredDrive): W.Drive {

@@ -1,28 +1,10 @@
 // Editor-free model of the storage tree: fixed roots (My files, Shared drives, …), lazily loaded
-// children in pages with a "Load more…" entry, folders first, plus what each node shows (label,
-// description, tooltip, icon id). The VS Code adapter only maps this onto TreeItems.
-import {
-  FOLDER_MIME,
-  SHORTCUT_MIME,
-  isWorkspaceDocument,
-  type Drive,
-  type File,
-  type FileList,
-} from '../../shared/wire/storage';
+// children in pages with a "Load more…" entry, folders first. What each node shows is
+// treePresentation.ts; the VS Code adapter only maps that onto TreeItems.
+import { FOLDER_MIME, SHORTCUT_MIME, type Drive, type File, type FileList } from '../../shared/wire/storage';
 import { LIST_FIELDS, quote, type StorageClient } from './client';
 import { NetworkError, StorageError } from './errors';
-import { formatDate, formatSize, iconFor } from './present';
-
-export type RootKind = 'myFiles' | 'sharedDrives' | 'sharedWithMe' | 'starred' | 'recent' | 'trash';
-
-export const ROOTS: { kind: RootKind; label: string; icon: string }[] = [
-  { kind: 'myFiles', label: 'My files', icon: 'root-folder' },
-  { kind: 'sharedDrives', label: 'Shared drives', icon: 'organization' },
-  { kind: 'sharedWithMe', label: 'Shared with me', icon: 'live-share' },
-  { kind: 'starred', label: 'Starred', icon: 'star-full' },
-  { kind: 'recent', label: 'Recent', icon: 'history' },
-  { kind: 'trash', label: 'Trash', icon: 'trash' },
-];
+import { presentEntry, ROOTS, type Presentation, type RootKind } from './treePresentation';
 
 export type TreeEntry =
   | { type: 'root'; key: string; root: RootKind; label: string }
@@ -30,17 +12,6 @@ export type TreeEntry =
   | { type: 'drive'; key: string; parentKey: string; drive: Drive }
   | { type: 'loadMore'; key: string; parentKey: string; loaded: number }
   | { type: 'message'; key: string; parentKey: string; message: string; error: boolean };
-
-export interface Presentation {
-  label: string;
-  description?: string;
-  tooltip?: string;
-  /** Codicon id; the adapter turns it into a ThemeIcon. */
-  icon: string;
-  collapsible: boolean;
-  /** For `when` clauses of context menus: `storage.folder`, `storage.file.trashed`, … */
-  contextValue: string;
-}
 
 interface Listing {
   items: (File | Drive)[];
@@ -176,76 +147,7 @@ export class StorageTreeModel {
   }
 
   present(e: TreeEntry): Presentation {
-    switch (e.type) {
-      case 'root':
-        return {
-          label: e.label,
-          icon: ROOTS.find((r) => r.kind === e.root)?.icon ?? 'folder',
-          collapsible: true,
-          contextValue: `storage.root.${e.root}`,
-        };
-      case 'drive':
-        return {
-          label: e.drive.name ?? e.drive.id ?? '',
-          description: e.drive.hidden ? 'hidden' : undefined,
-          tooltip: `${e.drive.name}\nShared drive${e.drive.createdDate ? `\nCreated ${formatDate(e.drive.createdDate)}` : ''}`,
-          icon: 'organization',
-          collapsible: true,
-          contextValue: e.drive.hidden ? 'storage.drive.hidden' : 'storage.drive',
-        };
-      case 'loadMore':
-        return {
-          label: 'Load more…',
-          description: `${e.loaded} loaded`,
-          icon: 'more',
-          collapsible: false,
-          contextValue: 'storage.loadMore',
-        };
-      case 'message':
-        return {
-          label: e.message,
-          icon: e.error ? 'error' : 'info',
-          collapsible: false,
-          contextValue: e.error ? 'storage.error' : 'storage.message',
-        };
-      case 'file': {
-        const f = e.file;
-        const size = f.fileSize !== undefined ? formatSize(Number(f.fileSize)) : undefined;
-        const modified = f.modifiedDate ? formatDate(f.modifiedDate) : undefined;
-        const kind = e.folder
-          ? 'folder'
-          : f.mimeType === SHORTCUT_MIME
-            ? 'shortcut'
-            : isWorkspaceDocument(f)
-              ? 'document'
-              : 'file';
-        const flags = [f.labels?.trashed ? 'trashed' : '', f.labels?.starred ? 'starred' : ''].filter(Boolean);
-        const owner = f.owners?.[0];
-        const tooltip = [
-          f.title ?? '',
-          `Type: ${f.mimeType ?? 'unknown'}`,
-          size ? `Size: ${size} (${Number(f.fileSize).toLocaleString('en-US')} bytes)` : undefined,
-          modified
-            ? `Modified: ${modified}${f.lastModifyingUserName ? ` by ${f.lastModifyingUserName}` : ''}`
-            : undefined,
-          owner
-            ? `Owner: ${owner.displayName ?? ''}${owner.emailAddress ? ` <${owner.emailAddress}>` : ''}`
-            : undefined,
-          f.md5Checksum ? `MD5: ${f.md5Checksum}` : undefined,
-          f.description ? `\n${f.description}` : undefined,
-        ]
-          .filter((l) => l !== undefined)
-          .join('\n');
-        return {
-          label: f.title ?? f.id ?? '',
-          description: [size, modified].filter(Boolean).join(' · ') || undefined,
-          tooltip,
-          icon: iconFor(f),
-          collapsible: e.folder,
-          contextValue: ['storage', kind, ...flags].join('.'),
-        };
-      }
-    }
+    return presentEntry(e);
   }
 
   private startListing(key: string): Listing {

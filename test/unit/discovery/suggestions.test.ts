@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { editDistance, NameSuggester, SUGGESTION_BUDGET, closestName } from '../../../src/discovery/core/similar';
 import { analyzeText } from '../../../src/discovery/core/analyze';
-import { childOf, nodeAt } from '../../../src/discovery/core/jsonTree';
+import { childOf, nodeAt } from '../../../src/discovery/core/jsonTreeLookup';
 import { parseJson } from '../../../src/discovery/core/parse';
 
 describe('discovery: bounded suggestions', () => {

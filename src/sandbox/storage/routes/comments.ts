@@ -6,7 +6,7 @@ import type { StoredComment, StoredFile, StoredReply } from '../model';
 import { makeId } from '../model';
 import { paginate } from '../paging';
 import { boolParam, intParam } from '../params';
-import { renderComment, renderReply } from '../render';
+import { renderComment, renderReply } from '../renderComments';
 import { roleOf, canWrite } from '../access';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
