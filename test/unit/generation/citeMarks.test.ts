@@ -62,7 +62,7 @@ describe('generation citation marks', function () {
       text,
       mapped.map((c) => ({ n: c.n, start: c.start, end: c.end, title: c.uri })),
       'source-t-',
-      side.decodeInline,
+      (t: string) => side.decodeInline(t),
     );
     const byN = (n: number) =>
       [...root.querySelectorAll(`mark[data-citation="${n}"]`)].map((m) => m.textContent).join('');
@@ -88,9 +88,9 @@ describe('generation citation marks', function () {
     assert.equal(ref.textContent, '[1]');
     assert.equal(ref.getAttribute('href'), '#source-t-1');
     assert.equal(marks[marks.length - 1].nextSibling, ref.parentNode, 'the [1] link follows the last marked piece');
-    assert.ok(!root.textContent!.replace('[1]', '').includes('`'));
+    assert.ok(!root.textContent.replace('[1]', '').includes('`'));
     assert.equal(
-      root.textContent!.replace('[1]', ''),
+      root.textContent.replace('[1]', ''),
       'Café 🎉 déjà: run npm tést now, then stop.\n',
       'the reply text is otherwise unchanged',
     );

@@ -1,12 +1,17 @@
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { generateCommand } from '../../../src/cli/generate';
+import type { GenerateContentResponse } from '../../../src/shared/wire/generation';
+import { parseAs } from '../../support/typedJson';
 import { startGenerationEmulator, type TestServer } from './emulatorServer';
 
 function sink() {
   let text = '';
   const stream = new Writable({
-    write(chunk, _enc, cb) {
+    write(chunk: Buffer, _enc, cb) {
       text += chunk.toString();
       cb();
     },
@@ -39,11 +44,17 @@ describe('api-workbench generate', () => {
   after(async () => s.close());
   const base = () => ['--base-url', s.origin, '--model', 'models/gemini-2.5-flash', '--api-key', s.apiKey];
 
+  /** `--json` output: a `{chunk}` line per chunk, then `{response, error}`. */
+  interface JsonLine {
+    chunk?: GenerateContentResponse;
+    response?: GenerateContentResponse;
+    error?: { code: number; status: string; message: string } | null;
+  }
   function lines(stdout: string) {
     return stdout
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l) => parseAs<JsonLine>(l));
   }
 
   it('--json: a chunk line per chunk, then the aggregated response; exit 0', async () => {
@@ -52,9 +63,9 @@ describe('api-workbench generate', () => {
     const ls = lines(r.stdout);
     const last = ls.pop();
     assert.ok(ls.length >= 4 && ls.every((l) => l.chunk && Object.keys(l).length === 1));
-    assert.equal(last.error, null);
-    const joined = ls.map((l) => l.chunk.candidates[0].content.parts[0].text).join('');
-    assert.equal(last.response.candidates[0].content.parts[0].text, joined);
+    assert.equal(last?.error, null);
+    const joined = ls.map((l) => l.chunk?.candidates?.[0].content?.parts?.[0].text).join('');
+    assert.equal(last.response?.candidates?.[0].content?.parts?.[0].text, joined);
     assert.equal(last.response.candidates[0].finishReason, 'STOP');
   });
 
@@ -62,7 +73,7 @@ describe('api-workbench generate', () => {
     const r = await cli([...base(), '--prompt', 'bad [[block]]', '--json']);
     assert.equal(r.code, 0);
     const last = lines(r.stdout).pop();
-    assert.equal(last.response.promptFeedback.blockReason, 'SAFETY');
+    assert.equal(last?.response?.promptFeedback?.blockReason, 'SAFETY');
     assert.equal(last.error, null);
   });
 
@@ -70,8 +81,8 @@ describe('api-workbench generate', () => {
     const r = await cli([...base(), '--prompt', 'recite [[recitation]] [[fast]]', '--json']);
     assert.equal(r.code, 0);
     const last = lines(r.stdout).pop();
-    assert.equal(last.response.candidates[0].finishReason, 'RECITATION');
-    assert.equal(last.response.candidates[0].citationMetadata.citationSources.length, 2);
+    assert.equal(last?.response?.candidates?.[0].finishReason, 'RECITATION');
+    assert.equal(last.response.candidates[0].citationMetadata?.citationSources?.length, 2);
   });
 
   it('--json: a mid-stream error keeps the partial reply and exits 1', async () => {
@@ -80,12 +91,12 @@ describe('api-workbench generate', () => {
     const ls = lines(r.stdout);
     const last = ls.pop();
     assert.equal(ls.length, 2);
-    assert.deepEqual(last.error, {
+    assert.deepEqual(last?.error, {
       code: 503,
       status: 'UNAVAILABLE',
       message: 'The model is overloaded. Please try again later.',
     });
-    assert.ok(last.response.candidates[0].content.parts[0].text.length > 0);
+    assert.ok((last.response?.candidates?.[0].content?.parts?.[0].text ?? '').length > 0);
   });
 
   it('text mode streams the reply text; notices go to stderr', async () => {
@@ -99,9 +110,6 @@ describe('api-workbench generate', () => {
   });
 
   it('reads a request file and reports a wrong key with exit 1', async () => {
-    const { writeFileSync, mkdtempSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
     const file = join(mkdtempSync(join(tmpdir(), 'gen-cli-')), 'req.json');
     writeFileSync(
       file,

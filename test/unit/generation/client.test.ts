@@ -1,6 +1,7 @@
 // The streaming client end to end against the emulator, plus injected fetches for shapes the
 // emulator does not produce (HTML pages, error bodies labelled text/event-stream).
 import * as assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import {
   candidateText,
   countTokens,
@@ -25,17 +26,16 @@ function recordingFetch(seen: { url: string; headers: Record<string, string> }[]
 }
 
 function fakeResponse(status: number, contentType: string, body: string): HttpFetch {
-  return async () => ({
-    ok: status >= 200 && status < 300,
-    status,
-    statusText: 'X',
-    headers: { get: (n: string) => (n.toLowerCase() === 'content-type' ? contentType : null) },
-    body: (async function* () {
-      yield Buffer.from(body);
-    })(),
-    text: async () => body,
-    arrayBuffer: async () => new TextEncoder().encode(body).buffer as ArrayBuffer,
-  });
+  return () =>
+    Promise.resolve({
+      ok: status >= 200 && status < 300,
+      status,
+      statusText: 'X',
+      headers: { get: (n: string) => (n.toLowerCase() === 'content-type' ? contentType : null) },
+      body: Readable.from([Buffer.from(body)]),
+      text: () => Promise.resolve(body),
+      arrayBuffer: () => Promise.resolve(new TextEncoder().encode(body).buffer),
+    });
 }
 
 describe('generation client', () => {
@@ -125,8 +125,9 @@ describe('generation client', () => {
     const r = await streamGenerateContent({
       ...base(),
       request: ask('hi [[flaky:2]] [[fast]]'),
-      sleep: async (ms) => {
+      sleep: (ms) => {
         waits.push(ms);
+        return Promise.resolve();
       },
     });
     assert.equal(r.error, null);
@@ -139,8 +140,9 @@ describe('generation client', () => {
     const r = await streamGenerateContent({
       ...base(),
       request: ask('hi [[quota-day]]'),
-      sleep: async (ms) => {
+      sleep: (ms) => {
         waits.push(ms);
+        return Promise.resolve();
       },
     });
     assert.equal(r.error?.code, 429);
@@ -155,8 +157,9 @@ describe('generation client', () => {
       ...base(),
       request: ask('hi [[503]]'),
       retry: { maxAttempts: 3, initialDelayMs: 100 },
-      sleep: async (ms) => {
+      sleep: (ms) => {
         waits.push(ms);
+        return Promise.resolve();
       },
     });
     assert.equal(r.error?.code, 503);
@@ -194,7 +197,7 @@ describe('generation client', () => {
       request: ask('x'),
     });
     assert.equal(r.error?.code, 404);
-    assert.match(r.error!.message, /HTML page/);
+    assert.match(r.error.message, /HTML page/);
   });
 
   it('reports a 200 body of HTML or wrong-shaped JSON as a stream error, not a crash', async () => {

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { parseAs } from '../../support/typedJson';
 import { startGenerationEmulator, type TestServer } from './emulatorServer';
 
 interface Method {
@@ -20,7 +21,21 @@ interface Resource {
   resources?: Record<string, Resource>;
 }
 
-const doc = JSON.parse(readFileSync(path.resolve(__dirname, '../../../schemas/generation.v1beta.json'), 'utf8'));
+/** The parts of the description document these tests read. */
+interface Description {
+  kind: string;
+  discoveryVersion: string;
+  id: string;
+  name: string;
+  version: string;
+  protocol: string;
+  schemas: Record<string, { id: string }>;
+  resources: Record<string, Resource>;
+}
+
+const doc = parseAs<Description>(
+  readFileSync(path.resolve(__dirname, '../../../schemas/generation.v1beta.json'), 'utf8'),
+);
 
 function methods(): [string, Method][] {
   const out: [string, Method][] = [];
@@ -28,7 +43,7 @@ function methods(): [string, Method][] {
     for (const [m, def] of Object.entries(r.methods ?? {})) out.push([`${name}.${m}`, def]);
     for (const [n, sub] of Object.entries(r.resources ?? {})) walk(`${name}.${n}`, sub);
   };
-  for (const [n, r] of Object.entries(doc.resources as Record<string, Resource>)) walk(n, r);
+  for (const [n, r] of Object.entries(doc.resources)) walk(n, r);
   return out;
 }
 
@@ -54,7 +69,7 @@ describe('generation discovery document', () => {
     walk(doc);
     assert.ok(refs.length > 50);
     for (const r of refs) assert.ok(doc.schemas[r], `$ref ${r} names no schema`);
-    for (const [k, s] of Object.entries(doc.schemas as Record<string, { id: string }>)) assert.equal(s.id, k);
+    for (const [k, s] of Object.entries(doc.schemas)) assert.equal(s.id, k);
   });
 
   it('declares every path parameter, lists required ones in parameterOrder, and uses unique ids', () => {
@@ -93,7 +108,7 @@ describe('generation discovery document', () => {
       };
       for (const [name, m] of methods()) {
         if (name === 'media.upload') continue;
-        const p = (m.flatPath ?? m.path).replace(/\{([^}]+)\}/g, (_, k) => sample[k]);
+        const p = (m.flatPath ?? m.path).replace(/\{([^}]+)\}/g, (_, k: string) => sample[k]);
         const body = m.request
           ? JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi [[fast]]' }] }] })
           : undefined;

@@ -1,5 +1,7 @@
 // The emulator as a client on the wire sees it: key checks, error bodies, byte-level framing.
 import * as assert from 'node:assert/strict';
+import type { ErrorBody, GenerateContentResponse } from '../../../src/shared/wire/generation';
+import { parseAs } from '../../support/typedJson';
 import { startGenerationEmulator, type TestServer } from './emulatorServer';
 
 const PROMPT = { contents: [{ role: 'user', parts: [{ text: 'Explain streams in two words' }] }] };
@@ -35,9 +37,9 @@ describe('generation emulator', () => {
     assert.equal(r.headers.get('content-type'), 'text/event-stream');
     const text = await r.text();
     assert.match(text, /^\{\n {2}"error": \{\n {4}"code": 400,/, 'pretty-printed with 2-space indent');
-    const body = JSON.parse(text);
+    const body = parseAs<ErrorBody>(text);
     assert.equal(body.error.status, 'INVALID_ARGUMENT');
-    assert.equal(body.error.details[0]['@type'], 'type.googleapis.com/google.rpc.ErrorInfo');
+    assert.equal(body.error.details?.[0]['@type'], 'type.googleapis.com/google.rpc.ErrorInfo');
     assert.equal(body.error.details[0].reason, 'API_KEY_INVALID');
   });
 
@@ -63,11 +65,13 @@ describe('generation emulator', () => {
     events.forEach((e, i) => {
       assert.ok(e.startsWith('data: '));
       assert.ok(!e.includes('\n'), 'one line per event');
-      const chunk = JSON.parse(e.slice(6));
-      const c = chunk.candidates[0];
+      const chunk = parseAs<GenerateContentResponse>(e.slice(6));
+      const c = chunk.candidates?.[0];
+      assert.ok(c?.content?.parts?.[0].text !== undefined, 'every chunk carries text');
       joined += c.content.parts[0].text;
-      assert.ok(chunk.usageMetadata.totalTokenCount > prevTotal, 'usage is a growing running total');
-      prevTotal = chunk.usageMetadata.totalTokenCount;
+      const total = chunk.usageMetadata?.totalTokenCount ?? 0;
+      assert.ok(total > prevTotal, 'usage is a growing running total');
+      prevTotal = total;
       assert.equal(chunk.modelVersion, 'gemini-2.5-flash');
       assert.equal(c.finishReason, i === events.length - 1 ? 'STOP' : undefined);
     });
@@ -80,7 +84,7 @@ describe('generation emulator', () => {
     const joined = sse
       .split('\r\n\r\n')
       .filter(Boolean)
-      .map((e) => JSON.parse(e.slice(6)).candidates[0].content.parts[0].text)
+      .map((e) => parseAs<GenerateContentResponse>(e.slice(6)).candidates?.[0].content?.parts?.[0].text)
       .join('');
     const r = await post(s, '/v1beta/models/gemini-2.5-flash:generateContent', PROMPT, { 'x-goog-api-key': s.apiKey });
     assert.equal(r.status, 200);
@@ -97,7 +101,7 @@ describe('generation emulator', () => {
     assert.ok(text.startsWith('[{'));
     assert.ok(text.includes('\n,\r\n{'));
     assert.ok(text.endsWith('\n]'));
-    assert.ok(JSON.parse(text).length >= 4);
+    assert.ok(parseAs<GenerateContentResponse[]>(text).length >= 4);
   });
 
   it('404s an unknown model with the ListModels hint', async () => {
@@ -200,9 +204,9 @@ describe('generation emulator', () => {
     const events = text
       .split('\r\n\r\n')
       .filter(Boolean)
-      .map((e) => JSON.parse(e.slice(6)));
+      .map((e) => parseAs<GenerateContentResponse>(e.slice(6)));
     assert.equal(events.length, 1);
-    assert.equal(events[0].promptFeedback.blockReason, 'SAFETY');
+    assert.equal(events[0].promptFeedback?.blockReason, 'SAFETY');
     assert.equal(events[0].candidates, undefined);
   });
 
@@ -218,16 +222,22 @@ describe('generation emulator', () => {
     const events = text
       .split('\r\n\r\n')
       .filter(Boolean)
-      .map((e) => JSON.parse(e.slice(6)));
-    const withCitations = events.map((e, i) => (e.candidates[0].citationMetadata ? i : -1)).filter((i) => i >= 0);
+      .map((e) => parseAs<GenerateContentResponse>(e.slice(6)));
+    const withCitations = events.map((e, i) => (e.candidates?.[0].citationMetadata ? i : -1)).filter((i) => i >= 0);
     assert.equal(withCitations.length, 1);
     assert.ok(withCitations[0] > 0 && withCitations[0] < events.length - 1);
-    const last = events[events.length - 1].candidates[0];
+    const last = events[events.length - 1].candidates?.[0];
+    assert.ok(last);
     assert.equal(last.finishReason, 'RECITATION');
     assert.equal(last.content, undefined);
-    const joined = Buffer.from(events.map((e) => e.candidates[0].content?.parts?.[0]?.text ?? '').join(''));
-    for (const src of events[withCitations[0]].candidates[0].citationMetadata.citationSources) {
-      assert.ok((src.startIndex ?? 0) < src.endIndex && src.endIndex <= joined.length, 'byte offsets inside the text');
+    const joined = Buffer.from(events.map((e) => e.candidates?.[0].content?.parts?.[0]?.text ?? '').join(''));
+    const sources = events[withCitations[0]].candidates?.[0].citationMetadata?.citationSources;
+    assert.ok(sources);
+    for (const src of sources) {
+      assert.ok(
+        src.endIndex !== undefined && (src.startIndex ?? 0) < src.endIndex && src.endIndex <= joined.length,
+        'byte offsets inside the text',
+      );
     }
   });
 
@@ -276,7 +286,9 @@ describe('generation emulator', () => {
         { 'x-goog-api-key': s.apiKey },
       )
     ).json()) as { candidates: { content: { parts: { text: string }[] } }[] };
-    const value = JSON.parse(r.candidates[0].content.parts[0].text);
+    const value = parseAs<{ title: unknown; count: unknown; tags: unknown; ok: unknown }>(
+      r.candidates[0].content.parts[0].text,
+    );
     assert.equal(typeof value.title, 'string');
     assert.equal(value.count, 5);
     assert.ok(Array.isArray(value.tags));
@@ -374,14 +386,14 @@ describe('generation emulator', () => {
     const events = (await r.text())
       .split('\r\n\r\n')
       .filter(Boolean)
-      .map((e) => JSON.parse(e.slice(6)));
-    const first = events[0].candidates[0].content.parts[0];
-    assert.equal(first.thought, true);
+      .map((e) => parseAs<GenerateContentResponse>(e.slice(6)));
+    const first = events[0].candidates?.[0].content?.parts?.[0];
+    assert.equal(first?.thought, true);
     assert.ok(typeof first.thoughtSignature === 'string' && first.thoughtSignature.length > 0);
-    assert.ok(events[0].usageMetadata.thoughtsTokenCount > 0);
+    assert.ok((events[0].usageMetadata?.thoughtsTokenCount ?? 0) > 0);
     const answer = events
       .slice(1)
-      .map((e) => e.candidates[0].content?.parts?.[0]?.text ?? '')
+      .map((e) => e.candidates?.[0].content?.parts?.[0]?.text ?? '')
       .join('');
     assert.match(answer, /System instruction in effect:_ Answer like a pirate\./);
   });

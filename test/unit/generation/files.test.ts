@@ -69,7 +69,7 @@ describe('generation Files API', () => {
     const r = await waitForActive({ ...conn(), name: up.file!.name, intervalMs: 100 });
     assert.equal(r.file!.state, 'FAILED');
     assert.equal(r.error?.status, 'FAILED_PRECONDITION');
-    assert.match(r.error!.message, /failed/);
+    assert.match(r.error.message, /failed/);
   });
 
   it('fails clearly when the start response has no upload URL, and on a wrong key', async () => {
@@ -77,15 +77,16 @@ describe('generation Files API', () => {
       ...conn(),
       data: Buffer.from('x'),
       mimeType: 'text/plain',
-      fetch: async () => ({
-        ok: true,
-        status: 200,
-        statusText: 'OK',
-        headers: { get: () => null },
-        body: null,
-        text: async () => '',
-        arrayBuffer: async () => new ArrayBuffer(0),
-      }),
+      fetch: () =>
+        Promise.resolve({
+          ok: true,
+          status: 200,
+          statusText: 'OK',
+          headers: { get: () => null },
+          body: null,
+          text: () => Promise.resolve(''),
+          arrayBuffer: () => Promise.resolve(new ArrayBuffer(0)),
+        }),
     });
     assert.match(noUrl.error!.message, /x-goog-upload-url/);
     const bad = await uploadFile({ ...conn(), apiKey: 'nope', data: Buffer.from('x'), mimeType: 'text/plain' });

@@ -142,7 +142,7 @@ describe('generation: hostile stream fields', () => {
       let err = '';
       const sink = (f: (s: string) => void) =>
         new Writable({
-          write(c, _e, cb) {
+          write(c: Buffer, _e, cb) {
             f(c.toString());
             cb();
           },

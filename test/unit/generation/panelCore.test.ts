@@ -124,7 +124,10 @@ describe('generation panel core', () => {
     const store = new Map<string, unknown>();
     const kv = {
       get: <T>(k: string) => store.get(k) as T | undefined,
-      update: async (k: string, v: unknown) => void store.set(k, v),
+      update: (k: string, v: unknown) => {
+        store.set(k, v);
+        return Promise.resolve();
+      },
     };
     const convo = newConversation();
     const turn = (id: string, state: StoredTurn['summary']['state'], text: string): StoredTurn => ({

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { SseReader, type StreamItem } from '../../../src/generation/core/sse';
 import { JsonArrayReader } from '../../../src/generation/core/jsonArray';
+import type { ErrorBody } from '../../../src/shared/wire/generation';
+import { parseAs } from '../../support/typedJson';
 
 function read(
   text: string,
@@ -76,7 +78,7 @@ describe('generation SSE reader', () => {
     const whole = read(text);
     assert.equal(whole.length, 3);
     assert.equal(whole[2].kind, 'raw');
-    assert.deepEqual(JSON.parse((whole[2] as { text: string }).text).error.code, 499);
+    assert.deepEqual(parseAs<ErrorBody>((whole[2] as { text: string }).text).error.code, 499);
     for (let i = 1; i < text.length; i++) assert.deepEqual(read(text, [i]), whole, `cut ${i}`);
   });
 
@@ -107,7 +109,7 @@ describe('generation JSON-array reader', () => {
     const text = '[{\n  "a": "x]}"\n}\n,\r\n{\n  "b": [1, {"c": 2}]\n}\n]';
     const whole = read(text, [], JsonArrayReader);
     assert.deepEqual(
-      whole.map((i) => (i.kind === 'data' ? JSON.parse(i.data) : i)),
+      whole.map((i) => (i.kind === 'data' ? parseAs<unknown>(i.data) : i)),
       [{ a: 'x]}' }, { b: [1, { c: 2 }] }],
     );
     for (let i = 1; i < text.length; i++) assert.deepEqual(read(text, [i], JsonArrayReader), whole);

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { Window } from 'happy-dom';
 import type { HostToWebview, PanelInit, TurnSummary, WebviewToHost } from '../../../src/generation/protocol';
 import { DEFAULT_SETTINGS } from '../../../src/generation/core/settings';
+import { parseAs } from '../../support/typedJson';
 
 let bundle: string;
 
@@ -44,7 +45,7 @@ class Panel {
   constructor() {
     const w = this.window as unknown as Record<string, unknown>;
     w.acquireVsCodeApi = () => ({
-      postMessage: (m: WebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m))),
+      postMessage: (m: WebviewToHost) => this.posted.push(parseAs<WebviewToHost>(JSON.stringify(m))),
       getState: () => undefined,
       setState: () => undefined,
     });
@@ -118,7 +119,7 @@ describe('generation webview', function () {
     assert.equal(answer.querySelector('img'), null);
     for (const a of answer.querySelectorAll('a'))
       assert.ok(!/^javascript:/i.test(a.getAttribute('href') ?? ''), a.outerHTML);
-    assert.match(answer.textContent!, /<script>window.__xss = 1<\/script>/);
+    assert.match(answer.textContent, /<script>window.__xss = 1<\/script>/);
     assert.equal((p.window as unknown as { __xss: number }).__xss, 0);
     const link = [...answer.querySelectorAll('a')].find((a) => a.getAttribute('href') === 'https://example.com/a')!;
     (link as HTMLElement).click();
@@ -134,7 +135,7 @@ describe('generation webview', function () {
     quiet.send({ type: 'init', data: { ...initData(), testAcks: false } });
     quiet.stream('q1', ['Hello ', 'there'], summary());
     await sleep(80);
-    assert.match(quiet.doc.querySelector('[data-turn="q1"] .answer')!.textContent!, /Hello there/);
+    assert.match(quiet.doc.querySelector('[data-turn="q1"] .answer')!.textContent, /Hello there/);
     assert.deepEqual(
       quiet.posted.filter((m) => m.type === 'rendered'),
       [],
@@ -149,7 +150,7 @@ describe('generation webview', function () {
     tested.close();
   });
 
-  it('keeps the conversation toolbar to one picker and a menu that reaches every action', async () => {
+  it('keeps the conversation toolbar to one picker and a menu that reaches every action', () => {
     const p = new Panel();
     const data = initData();
     data.conversations = [{ id: 'c0', title: 'Older chat', updated: 0 }];
@@ -253,10 +254,10 @@ describe('generation webview', function () {
     );
     await sleep(60);
     const b = p.doc.querySelector('[data-turn="b"]')!;
-    assert.match(b.textContent!, /Prompt blocked: SAFETY/);
+    assert.match(b.textContent, /Prompt blocked: SAFETY/);
     assert.ok(b.querySelector('.rating-high'), 'a blocked rating is highlighted');
     const r = p.doc.querySelector('[data-turn="r"]')!;
-    assert.match(r.textContent!, /Stopped for recitation/);
+    assert.match(r.textContent, /Stopped for recitation/);
     assert.equal(r.querySelector('.citations a')!.getAttribute('href'), 'https://example.com/src');
     assert.equal(r.querySelector('.cited')!.textContent, 'cited text');
     assert.equal(
@@ -281,7 +282,7 @@ describe('generation webview', function () {
       'Some cited text here.',
       'reference numbers are not part of the reply text',
     );
-    assert.match(r.querySelector('.meta')!.textContent!, /prompt 3 · reply 5 · total 8 · model gemini-x/);
+    assert.match(r.querySelector('.meta')!.textContent, /prompt 3 · reply 5 · total 8 · model gemini-x/);
     const run = [...p.doc.querySelectorAll('[data-turn="f"] .call button')].find(
       (x) => x.textContent === 'Run',
     ) as HTMLButtonElement;

@@ -35,9 +35,9 @@ describe('waterData renderer: appending rows by resultId', () => {
       nextLink: NEXT,
       pages: 2,
     });
-    assert.match(b.el.querySelector('.wq-summary')!.textContent!, /15 rows · 2 pages/);
+    assert.match(b.el.querySelector('.wq-summary')!.textContent, /15 rows · 2 pages/);
     assert.match(
-      a.el.querySelector('.wq-summary')!.textContent!,
+      a.el.querySelector('.wq-summary')!.textContent,
       /Observations · 10 rows$/,
       'the other output, same query, is untouched',
     );
@@ -53,9 +53,9 @@ describe('waterData renderer: appending rows by resultId', () => {
       requestUrl: old.requestUrl,
       rows: generatedObservations(3),
     });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /4 rows/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /4 rows/);
     ctx.send({ type: 'appendRows', requestUrl: old.requestUrl, rows: generatedObservations(3), nextLink: NEXT });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /7 rows · 2 pages/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /7 rows · 2 pages/);
   });
 
   it('appends under the rows shown: scroll position, table and selection stay; count, pages, paging state and citations update', () => {
@@ -72,7 +72,7 @@ describe('waterData renderer: appending rows by resultId', () => {
     const filter = el.querySelector<HTMLInputElement>('.wq-filter')!;
     const firstRow = el.querySelector<HTMLElement>('.wq-data-row')!;
     firstRow.querySelector<HTMLElement>('[role="gridcell"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-    const selectedBefore = el.querySelector('.wq-table-status')!.textContent!;
+    const selectedBefore = el.querySelector('.wq-table-status')!.textContent;
     assert.match(selectedBefore, /1 selected/);
 
     const more = generatedObservations(250)
@@ -96,12 +96,12 @@ describe('waterData renderer: appending rows by resultId', () => {
     });
     assert.equal(scroller.scrollTop, 600, 'the scroll position is kept');
     assert.equal(filter.isConnected, true, 'the table was not rebuilt');
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /250 rows · 3 pages/);
-    assert.match(el.querySelector('.wq-table-status')!.textContent!, /250 rows.*1 selected/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /250 rows · 3 pages/);
+    assert.match(el.querySelector('.wq-table-status')!.textContent, /250 rows.*1 selected/);
     assert.equal(el.querySelector<HTMLElement>('.wq-more-state')!.hidden, true, 'no nextLink: nothing more to load');
     assert.equal(el.querySelector<HTMLButtonElement>('.wq-load-more')!.hidden, true);
     assert.match(
-      el.querySelector('[data-testid="water-attribution"]')!.textContent!,
+      el.querySelector('[data-testid="water-attribution"]')!.textContent,
       /Sample Dataset B/,
       'the new dataset is cited',
     );
@@ -144,7 +144,7 @@ describe('waterData renderer: appending rows by resultId', () => {
       rows: generatedObservations(1),
       pages: 3,
     });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /41 rows · 3 pages/, 'still listening');
+    assert.match(el.querySelector('.wq-summary')!.textContent, /41 rows · 3 pages/, 'still listening');
 
     // A failed continuation stores the same rows with a warning: that must be shown.
     const failed = {
@@ -161,8 +161,8 @@ describe('waterData renderer: appending rows by resultId', () => {
     // A stored result the view does not show (e.g. a re-run) is drawn afresh.
     const rerun = { ...res, resultId: 'res-new', rows: generatedObservations(5) };
     renderer.renderOutputItem({ ...outputItem(rerun), id: item.id }, el, new AbortController().signal);
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /Observations · 5 rows$/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /Observations · 5 rows$/);
     ctx.send({ type: 'appendRows', resultId: 'res-store', requestUrl: res.requestUrl, rows: generatedObservations(9) });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /5 rows/, 'the replaced view no longer listens');
+    assert.match(el.querySelector('.wq-summary')!.textContent, /5 rows/, 'the replaced view no longer listens');
   });
 });

@@ -49,12 +49,12 @@ describe('waterData renderer: attribution footer and count', () => {
         href: 'https://opendatacommons.org/licenses/by/1-0/',
       },
     ]);
-    assert.match(items[0].querySelector('.wq-citation')!.textContent!, /Sample Organization A\. 2024/);
+    assert.match(items[0].querySelector('.wq-citation')!.textContent, /Sample Organization A\. 2024/);
     assert.deepEqual(links(items[1])[1], {
       text: 'Open Data Commons Public Domain Dedication and License (ODC-PDDL) v1.0',
       href: 'https://opendatacommons.org/licenses/pddl/1-0/',
     });
-    assert.match(items[2].textContent!, /Open Government Licence – Canada/);
+    assert.match(items[2].textContent, /Open Government Licence – Canada/);
     assert.equal(
       items[2].querySelector('.wq-disclaimer')!.textContent,
       'Disclaimer: Provided as is by the Government of C.',
@@ -64,7 +64,7 @@ describe('waterData renderer: attribution footer and count', () => {
       text: 'Open Data Commons Attribution License (ODC-By) v1.0',
       href: 'https://opendatacommons.org/licenses/by/1-0/',
     });
-    assert.match(items[3].textContent!, /Citation: not provided/);
+    assert.match(items[3].textContent, /Citation: not provided/);
   });
 
   it('links an unknown licence URL as is, keeps a non-URL value as text, and never links other schemes', () => {
@@ -89,15 +89,15 @@ describe('waterData renderer: attribution footer and count', () => {
       text: 'Open Government Licence – Canada',
       href: 'https://open.canada.ca/en/open-government-licence-canada',
     });
-    assert.match(items[0].querySelector('.wq-disclaimer')!.textContent!, /Disclaimer/);
+    assert.match(items[0].querySelector('.wq-disclaimer')!.textContent, /Disclaimer/);
     assert.deepEqual(links(items[1])[1], {
       text: 'https://example.org/licence/2',
       href: 'https://example.org/licence/2',
     });
     assert.equal(links(items[2]).length, 1, 'only the DOI is a link');
-    assert.match(items[2].textContent!, /javascript:alert\(1\)/);
+    assert.match(items[2].textContent, /javascript:alert\(1\)/);
     assert.equal(links(items[3]).length, 1);
-    assert.match(items[3].textContent!, /Licence: CC-BY-4.0/);
+    assert.match(items[3].textContent, /Licence: CC-BY-4.0/);
   });
 
   it('still carries DOI links taken from the rows when no attribution could be loaded', () => {
@@ -108,7 +108,7 @@ describe('waterData renderer: attribution footer and count', () => {
     ];
     const { el } = mount(R, fakeContext(), result('Observations', rows, { attributions: [] }));
     const footer = el.querySelector('footer.wq-footer')!;
-    assert.match(footer.textContent!, /could not be loaded/);
+    assert.match(footer.textContent, /could not be loaded/);
     assert.deepEqual(
       links(footer).map((l) => l.href),
       ['https://doi.org/10.25976/abcd-1234', 'https://doi.org/10.25976/zzzz-0000'],
@@ -151,6 +151,6 @@ describe('waterData renderer: attribution footer and count', () => {
     ).el;
     assert.equal(est.querySelector('.wq-count-value')!.textContent, '12,345,678');
     assert.equal(est.querySelector('.wq-estimate')!.textContent, 'estimate');
-    assert.match(est.querySelector('.wq-count-label')!.textContent!, /Records matching the query/);
+    assert.match(est.querySelector('.wq-count-label')!.textContent, /Records matching the query/);
   });
 });

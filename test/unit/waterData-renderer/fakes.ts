@@ -1,6 +1,8 @@
 // A fake notebook host: the RendererContext (messaging optional) and OutputItems VS Code would pass.
 import { readFileSync } from 'node:fs';
+import type { WaterPage } from '../../../src/shared/wire/waterData';
 import { sharedData } from '../../support/sharedData';
+import { parseAs } from '../../support/typedJson';
 import type { OutputItem, RendererContext } from 'vscode-notebook-renderer';
 import {
   WATER_RESULT_MIME,
@@ -11,7 +13,7 @@ import {
 } from '../../../src/waterData/protocol';
 
 export function fixtureRows(name: string): Record<string, unknown>[] {
-  return JSON.parse(readFileSync(sharedData('datastream', 'fixtures', name), 'utf8')).value;
+  return parseAs<WaterPage>(readFileSync(sharedData('datastream', 'fixtures', name), 'utf8')).value;
 }
 
 export function result(
@@ -45,7 +47,7 @@ export function outputItem(value: unknown, mime = WATER_RESULT_MIME): OutputItem
     id: `out-${++nextId}`,
     mime,
     text: () => text,
-    json: () => JSON.parse(text),
+    json: () => parseAs<unknown>(text),
     data: () => new TextEncoder().encode(text),
     blob: () => new Blob([text]),
     metadata: undefined,
@@ -66,7 +68,7 @@ export function fakeContext(messaging = true): FakeContext {
     send: (m) => listeners.forEach((l) => l(m)),
     setState: (v) => (state = v),
     getState: () => state,
-    getRenderer: async () => undefined,
+    getRenderer: () => Promise.resolve(undefined),
     workspace: { isTrusted: true },
   };
   if (messaging) {

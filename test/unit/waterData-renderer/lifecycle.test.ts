@@ -36,19 +36,19 @@ describe('waterData renderer: lifecycle', () => {
     const { el, renderer, item } = mount(R, ctx, res);
     renderer.disposeOutputItem(item.id);
     ctx.send({ type: 'appendRows', requestUrl: res.requestUrl, rows: located(5, 2) });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /2 rows/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /2 rows/);
     // Rendering the same output id again replaces the view and its subscription.
     renderer.renderOutputItem(item, el, new AbortController().signal);
     renderer.renderOutputItem(item, el, new AbortController().signal);
     assert.equal(el.querySelectorAll('.wq-result').length, 1);
     ctx.send({ type: 'appendRows', requestUrl: res.requestUrl, rows: located(1, 2) });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /3 rows · 2 pages/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /3 rows · 2 pages/);
   });
 
   it('says when a query matched nothing, and still cites the datasets', () => {
     const { el } = mount(R, fakeContext(), result('Observations', [], { columns: ['Id', 'DOI'] }));
     assert.equal(el.querySelector('.wq-empty')!.textContent, 'No rows matched the query.');
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /Observations · 0 rows/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /Observations · 0 rows/);
     assert.ok(el.querySelector('footer.wq-footer a[href="https://doi.org/10.25976/xxxx-xx00"]'));
   });
 });

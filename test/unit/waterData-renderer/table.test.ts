@@ -21,7 +21,7 @@ describe('waterData renderer: table', () => {
     assert.equal(cells[headers.indexOf('CharacteristicName')], 'Dissolved oxygen saturation');
     assert.equal(cells[headers.indexOf('ResultValue')], '97');
     assert.equal(cells[headers.indexOf('ActivityEndDate')], '', 'null is an empty cell');
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /Observations · 1 row/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /Observations · 1 row/);
     assert.ok(el.ownerDocument.getElementById('api-workbench-water-result-styles'), 'stylesheet injected');
     // The editor-level UI smoke test finds the table by this id.
     assert.ok(el.querySelectorAll('[data-testid="water-table"] [role="row"]').length >= 2);
@@ -34,7 +34,7 @@ describe('waterData renderer: table', () => {
     const drawn = dataRows(el);
     assert.ok(drawn.length > 5 && drawn.length < 60, `drew ${drawn.length} rows`);
     assert.equal(el.querySelector('.wq-scroll')!.getAttribute('aria-rowcount'), '10001');
-    assert.match(el.querySelector('.wq-table-status')!.textContent!, /10,000 rows/);
+    assert.match(el.querySelector('.wq-table-status')!.textContent, /10,000 rows/);
     const body = el.querySelector<HTMLElement>('.wq-body')!;
     assert.equal(body.style.height, `${10_000 * 24}px`, 'the body keeps the full scroll height');
     const scroller = el.querySelector<HTMLElement>('.wq-scroll')!;
@@ -72,7 +72,10 @@ describe('waterData renderer: table', () => {
       'a contiguous run of columns',
     );
     const names = Object.keys(rows[0]);
-    assert.equal(cells[0].textContent, String((many[0] as Record<string, unknown>)[names[first]] ?? ''));
+    assert.equal(
+      cells[0].textContent,
+      String((many[0] as Record<string, string | number | boolean | null>)[names[first]] ?? ''),
+    );
   });
 
   it('sorts by a column, numbers numerically, empty values last, and cycles back to the original order', () => {
@@ -84,7 +87,7 @@ describe('waterData renderer: table', () => {
     ];
     const { el } = mount(R, fakeContext(), result('Locations', rows));
     const sortBtn = (name: string) =>
-      [...el.querySelectorAll<HTMLButtonElement>('.wq-sort')].find((b) => b.textContent!.startsWith(name))!;
+      [...el.querySelectorAll<HTMLButtonElement>('.wq-sort')].find((b) => b.textContent.startsWith(name))!;
     const ids = () => dataRows(el).map((r) => cellTexts(r)[0]);
     sortBtn('Value').click();
     assert.deepEqual(ids(), ['2', '1', '3', '4']);
@@ -103,13 +106,13 @@ describe('waterData renderer: table', () => {
     const input = el.querySelector<HTMLInputElement>('input[aria-label="Filter CharacteristicName"]')!;
     input.value = 'ph';
     input.dispatchEvent(new window.Event('input'));
-    await waitFor(() => /100 of 300 rows/.test(el.querySelector('.wq-table-status')!.textContent!));
-    assert.ok(dataRows(el).every((r) => r.textContent!.includes('pH')));
+    await waitFor(() => /100 of 300 rows/.test(el.querySelector('.wq-table-status')!.textContent));
+    assert.ok(dataRows(el).every((r) => r.textContent.includes('pH')));
     const value = el.querySelector<HTMLInputElement>('input[aria-label="Filter ResultValue"]')!;
     value.value = '>7.5';
     value.dispatchEvent(new window.Event('input'));
     const expected = rows.filter((r) => r.CharacteristicName === 'pH' && (r.ResultValue as number) > 7.5).length;
-    await waitFor(() => el.querySelector('.wq-table-status')!.textContent!.startsWith(`${expected} of 300`));
+    await waitFor(() => el.querySelector('.wq-table-status')!.textContent.startsWith(`${expected} of 300`));
     assert.ok(expected > 0 && expected < 100);
   });
 
@@ -133,9 +136,9 @@ describe('waterData renderer: table', () => {
       }),
     );
     assert.equal(el.querySelectorAll('img, script, b').length, 0);
-    assert.ok(dataRows(el)[0].textContent!.includes(hostile));
+    assert.ok(dataRows(el)[0].textContent.includes(hostile));
     assert.ok([...el.querySelectorAll('.wq-th-name')].some((h) => h.textContent === hostile));
-    assert.ok(el.querySelector('.wq-warnings')!.textContent!.includes(hostile));
+    assert.ok(el.querySelector('.wq-warnings')!.textContent.includes(hostile));
     for (const a of el.querySelectorAll('a')) assert.match(a.getAttribute('href')!, /^https?:\/\//);
   });
 
@@ -152,14 +155,14 @@ describe('waterData renderer: table', () => {
     assert.equal(dataRows(el)[1].getAttribute('aria-selected'), 'true');
     const scroller = el.querySelector<HTMLElement>('.wq-scroll')!;
     scroller.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'c', ctrlKey: true, bubbles: true }));
-    await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent!));
+    await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent));
     assert.equal(await clip(), 'two');
     cell(0, 0).click();
     cell(2, 0).dispatchEvent(new window.MouseEvent('click', { shiftKey: true, bubbles: true }));
-    assert.match(el.querySelector('.wq-table-status')!.textContent!, /3 selected/);
+    assert.match(el.querySelector('.wq-table-status')!.textContent, /3 selected/);
     el.querySelector('.wq-notice')!.textContent = '';
     scroller.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'c', ctrlKey: true, bubbles: true }));
-    await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent!));
+    await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent));
     assert.equal(await clip(), 'Id\tName\tComment\n1\t"Tab\there"\t"say ""hi"""\n2\ttwo\t\n3\tthree\tx');
   });
 
@@ -172,7 +175,7 @@ describe('waterData renderer: table', () => {
     const focused = async () => {
       el.querySelector('.wq-notice')!.textContent = '';
       key('c', true);
-      await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent!));
+      await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent));
       return window.navigator.clipboard.readText();
     };
     key('ArrowDown');
@@ -189,7 +192,7 @@ describe('waterData renderer: table', () => {
     assert.ok(Number(await focused()) < 1000);
     key('Home');
     assert.equal(await focused(), '1');
-    assert.match(el.querySelector('.wq-table-status')!.textContent!, /1 selected/);
+    assert.match(el.querySelector('.wq-table-status')!.textContent, /1 selected/);
   });
 
   it('shows paging state and posts loadMore / fetchAll, then appends the rows the host sends', async () => {
@@ -211,21 +214,21 @@ describe('waterData renderer: table', () => {
     assert.deepEqual(ctx.posted.at(-1), { type: 'loadMore', requestUrl: res.requestUrl });
     assert.equal(load.disabled, true, 'disabled while the page is being fetched');
     ctx.send({ type: 'appendRows', requestUrl: 'http://other/request', rows: generatedObservations(3) });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /50 rows/, 'rows of another output are ignored');
+    assert.match(el.querySelector('.wq-summary')!.textContent, /50 rows/, 'rows of another output are ignored');
     ctx.send({
       type: 'appendRows',
       requestUrl: res.requestUrl,
       rows: generatedObservations(20),
       nextLink: 'http://127.0.0.1:9/next2',
     });
-    assert.match(el.querySelector('.wq-summary')!.textContent!, /70 rows · 2 pages/);
+    assert.match(el.querySelector('.wq-summary')!.textContent, /70 rows · 2 pages/);
     assert.equal(load.disabled, false);
     el.querySelector<HTMLButtonElement>('.wq-fetch-all')!.click();
     assert.deepEqual(ctx.posted.at(-1), { type: 'fetchAll', requestUrl: res.requestUrl });
     ctx.send({ type: 'appendRows', requestUrl: res.requestUrl, rows: generatedObservations(5) });
     assert.equal(load.hidden, true, 'no more pages');
     assert.equal(el.querySelector<HTMLElement>('.wq-more-state')!.hidden, true);
-    assert.match(el.querySelector('.wq-table-status')!.textContent!, /75 rows/);
+    assert.match(el.querySelector('.wq-table-status')!.textContent, /75 rows/);
   });
 
   it('degrades without messaging: paging disabled, export copies to the clipboard, no rendered message needed', async () => {
@@ -239,10 +242,10 @@ describe('waterData renderer: table', () => {
     assert.equal(load.hidden, false);
     assert.equal(load.disabled, true);
     el.querySelector<HTMLButtonElement>('.wq-export-csv')!.click();
-    await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent!));
+    await waitFor(() => /Copied/.test(el.querySelector('.wq-notice')!.textContent));
     assert.equal(await window.navigator.clipboard.readText(), 'Id,Name\r\n1,"a,b"\r\n2,c\r\n');
     el.querySelector<HTMLButtonElement>('.wq-export-json')!.click();
-    await waitFor(() => /as JSON/.test(el.querySelector('.wq-notice')!.textContent!));
+    await waitFor(() => /as JSON/.test(el.querySelector('.wq-notice')!.textContent));
     assert.deepEqual(JSON.parse(await window.navigator.clipboard.readText()), rows);
   });
 
@@ -258,6 +261,6 @@ describe('waterData renderer: table', () => {
 
   it('reports output that is not a water result instead of throwing', () => {
     const { el } = mount(R, fakeContext(), { hello: 'world' });
-    assert.match(el.textContent!, /not a water-quality result/);
+    assert.match(el.textContent, /not a water-quality result/);
   });
 });

@@ -33,12 +33,12 @@ describe('waterData renderer: map, chart and dataset card', () => {
     assert.match(dots[0].getAttribute('aria-label')!, /Bow River at Banff, BOW-01 · 51\.1700, -115\.5700/);
     const canada = el.querySelector('path.wq-canada')!;
     assert.ok(canada.getAttribute('d')!.length > 200, 'Canada outline drawn');
-    const labels = [...el.querySelectorAll('.wq-grat-label')].map((t) => t.textContent!);
+    const labels = [...el.querySelectorAll('.wq-grat-label')].map((t) => t.textContent);
     assert.ok(
       labels.some((l) => /^\d+°N$/.test(l)) && labels.some((l) => /^\d+°W$/.test(l)),
       `graticule labels ${labels.join(',')}`,
     );
-    assert.match(el.querySelector('.wq-map-info')!.textContent!, /3 locations plotted · 1 without coordinates/);
+    assert.match(el.querySelector('.wq-map-info')!.textContent, /3 locations plotted · 1 without coordinates/);
     // Points sit where their coordinates say: the Yukon point is west and north of the Nova Scotia one.
     const pos = (i: number) => ({ x: Number(dots[i].getAttribute('cx')), y: Number(dots[i].getAttribute('cy')) });
     assert.ok(pos(1).x < pos(2).x && pos(1).y < pos(2).y);
@@ -61,7 +61,7 @@ describe('waterData renderer: map, chart and dataset card', () => {
     const dot = el.querySelector<SVGElement>('circle.wq-pt[data-index="1"]')!;
     dot.dispatchEvent(new window.MouseEvent('click', { bubbles: true }));
     assert.ok(dot.classList.contains('wq-selected'));
-    assert.match(el.querySelector('.wq-map-info')!.textContent!, /Selected: Second · XYZ/);
+    assert.match(el.querySelector('.wq-map-info')!.textContent, /Selected: Second · XYZ/);
     el.querySelector<HTMLButtonElement>('.wq-show-in-table')!.click();
     assert.equal(tab(el, 'table')!.getAttribute('aria-selected'), 'true');
     const selected = el.querySelector('.wq-data-row.wq-selected')!;
@@ -92,7 +92,7 @@ describe('waterData renderer: map, chart and dataset card', () => {
     );
   });
 
-  it('charts Observations per characteristic with its unit, chosen from a selector', async () => {
+  it('charts Observations per characteristic with its unit, chosen from a selector', () => {
     const rows = generatedObservations(90);
     const { el } = mount(R, fakeContext(), result('Observations', rows));
     assert.deepEqual(
@@ -110,7 +110,7 @@ describe('waterData renderer: map, chart and dataset card', () => {
     select.dispatchEvent(new window.Event('change'));
     const box = el.querySelector<HTMLElement>('.wq-chart')!;
     assert.equal(box.dataset.axisLabel, 'Temperature, water (deg C)');
-    assert.match(el.querySelector('.wq-chart-caption')!.textContent!, /30 values · 5 series · unit: deg C/);
+    assert.match(el.querySelector('.wq-chart-caption')!.textContent, /30 values · 5 series · unit: deg C/);
   });
 
   it('shows Metadata as dataset cards with name, abstract, organisation, keywords, citation, licence and DOI', () => {
@@ -133,10 +133,10 @@ describe('waterData renderer: map, chart and dataset card', () => {
       [...c.querySelectorAll('.wq-chip')].map((x) => x.textContent),
       ['Water quality', 'temperature', 'inlandWaters'],
     );
-    assert.match(c.textContent!, /Period2020-01-01 – 2024-01-01/);
+    assert.match(c.textContent, /Period2020-01-01 – 2024-01-01/);
     const hrefs = [...c.querySelectorAll('a')].map((a) => a.getAttribute('href'));
     assert.deepEqual(hrefs, ['https://doi.org/10.25976/xxxx-xx00', 'https://opendatacommons.org/licenses/by/1-0/']);
-    assert.match(cards[1].textContent!, /https:\/\/example\.com\/anonymized-dataset/);
+    assert.match(cards[1].textContent, /https:\/\/example\.com\/anonymized-dataset/);
     assert.ok(cards[1].querySelector('a[href="https://example.com/anonymized-dataset"]'));
   });
 
@@ -146,7 +146,7 @@ describe('waterData renderer: map, chart and dataset card', () => {
     const { el } = mount(R, fakeContext(), result('Metadata', rows));
     assert.equal(el.querySelectorAll('.wq-card').length, 24);
     const more = [...el.querySelectorAll<HTMLButtonElement>('.wq-cards-wrap .wq-btn')][0];
-    assert.match(more.textContent!, /Show 6 more of 6/);
+    assert.match(more.textContent, /Show 6 more of 6/);
     more.click();
     await waitFor(() => el.querySelectorAll('.wq-card').length === 30);
   });
