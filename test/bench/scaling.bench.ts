@@ -228,11 +228,13 @@ async function floor(url: string): Promise<{ ms: number; events: number }> {
       // The separator may itself straddle the seam: look at the last 3 pending bytes with the first 3 new ones.
       const tail = pending.subarray(Math.max(0, pending.length - 3));
       const seam = Buffer.concat([tail, chunk.subarray(0, 3)]).indexOf(CRLF2);
-      const end = seam !== -1 ? seam - tail.length : chunk.indexOf(CRLF2);
-      if (end === -1) {
+      const inChunk = seam === -1 ? chunk.indexOf(CRLF2) : 0;
+      if (inChunk === -1) {
         pending = Buffer.concat([pending, chunk]);
         continue;
       }
+      // Negative when the separator starts in the pending bytes.
+      const end = seam === -1 ? inChunk : seam - tail.length;
       const event =
         end >= 0 ? Buffer.concat([pending, chunk.subarray(0, end)]) : pending.subarray(0, pending.length + end);
       JSON.parse(event.toString('utf8', 6));
