@@ -187,7 +187,7 @@ async function csvMemory(): Promise<BenchResult> {
     const large = await csvPeak(s.baseUrl, s.apiKey, LARGE_ROWS);
     const ratio = large.peakKb / small.peakKb;
     return {
-      name: 'waterData: Records → CSV (11 columns) peak memory, 1,000,000 ÷ 100,000 rows',
+      name: `waterData: Records → CSV (11 columns) peak memory, ${LARGE_ROWS.toLocaleString('en-US')} ÷ ${SMALL_ROWS.toLocaleString('en-US')} rows`,
       ratio,
       goal: '<= 1.2',
       met: ratio <= 1.2 && large.lines === LARGE_ROWS + 1 && small.lines === SMALL_ROWS + 1,
