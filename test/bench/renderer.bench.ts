@@ -1,11 +1,12 @@
 // Renderer first paint in headless Chromium: 10,000 rows against 100 rows of the same shape, timed
 // from renderOutputItem to the renderer's `rendered` message (posted after the first paint).
 // Run alone: npx tsx test/bench/renderer.bench.ts
+import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 import { startHarness } from '../ui/renderer/harness';
 import { observationRows, waterResult } from '../ui/renderer/data';
 
-const RUNS = 7;
+const RUNS = SMOKE ? 1 : 7;
 
 function median(xs: number[]): number {
   const s = xs.slice().sort((a, b) => a - b);

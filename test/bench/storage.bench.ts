@@ -8,13 +8,14 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 import { StorageClient } from '../../src/storage/core/client';
 import { fileSource, uploadResumable } from '../../src/storage/core/upload';
 
-const CHILDREN = 10_000;
-const LIST_RUNS = 5;
-const UPLOAD_MB = Number(process.env.STORAGE_BENCH_UPLOAD_MB ?? 1024);
+const CHILDREN = SMOKE ? 1_000 : 10_000;
+const LIST_RUNS = SMOKE ? 1 : 5;
+const UPLOAD_MB = Number(process.env.STORAGE_BENCH_UPLOAD_MB ?? (SMOKE ? 16 : 1024));
 const MEMORY_LIMIT = 64 * 1024 * 1024;
 const FIELDS = 'nextPageToken,items(id,title,mimeType,fileSize,modifiedDate)';
 

@@ -13,6 +13,7 @@ import { createWaterDataEmulatorWith, type WaterEmulatorOptions } from '../../sr
 import { WaterClient } from '../../src/waterData/core/client';
 import { collectRows } from '../../src/waterData/core/pager';
 import { RateLimiter } from '../../src/waterData/core/rateLimiter';
+import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 
 const root = resolve(__dirname, '..', '..');
@@ -58,7 +59,7 @@ async function serve(options: Partial<WaterEmulatorOptions>) {
 }
 
 export async function pagingUnderLimit(): Promise<BenchResult> {
-  const PAGES = 24;
+  const PAGES = SMOKE ? 3 : 24;
   const s = await serve({});
   try {
     // Warm the emulator's generated world with another limiter, then leave it the required pause.
@@ -93,7 +94,7 @@ export async function pagingUnderLimit(): Promise<BenchResult> {
 }
 
 export async function twoKeysPaging(): Promise<BenchResult> {
-  const PAGES = 24;
+  const PAGES = SMOKE ? 3 : 24;
   const s = await serve({});
   try {
     await collectRows(
@@ -178,18 +179,21 @@ function csvPeak(
   });
 }
 
+const SMALL_ROWS = SMOKE ? 2_000 : 100_000;
+const LARGE_ROWS = SMOKE ? 20_000 : 1_000_000;
+
 async function csvMemory(): Promise<BenchResult> {
   // Rate limit off on both sides: this figure is about memory, not time.
-  const s = await serve({ minIntervalMs: 0, latencyMs: 0, observations: 1_100_000 });
+  const s = await serve({ minIntervalMs: 0, latencyMs: 0, observations: LARGE_ROWS + 100_000 });
   try {
-    const small = await csvPeak(s.baseUrl, s.apiKey, 100_000);
-    const large = await csvPeak(s.baseUrl, s.apiKey, 1_000_000);
+    const small = await csvPeak(s.baseUrl, s.apiKey, SMALL_ROWS);
+    const large = await csvPeak(s.baseUrl, s.apiKey, LARGE_ROWS);
     const ratio = large.peakKb / small.peakKb;
     return {
-      name: 'waterData: Records → CSV (11 columns) peak memory, 1,000,000 ÷ 100,000 rows',
+      name: `waterData: Records → CSV (11 columns) peak memory, ${LARGE_ROWS.toLocaleString('en-US')} ÷ ${SMALL_ROWS.toLocaleString('en-US')} rows`,
       ratio,
       goal: '<= 1.2',
-      met: ratio <= 1.2 && large.lines === 1_000_001 && small.lines === 100_001,
+      met: ratio <= 1.2 && large.lines === LARGE_ROWS + 1 && small.lines === SMALL_ROWS + 1,
       detail: { peakMb1M: large.peakKb / 1024, peakMb100k: small.peakKb / 1024, ms1M: large.ms, ms100k: small.ms },
     };
   } finally {

@@ -36,51 +36,57 @@ interface Tok {
   at: number;
 }
 
-function lex(s: string): Tok[] {
-  const out: Tok[] = [];
+/**
+ * Reads one token per call, as the parser asks: a long filter never holds all its tokens at once, so the
+ * live heap is only the tree (a token list makes every collection slower as the input grows: superlinear).
+ */
+function lexer(s: string): () => Tok {
   let i = 0;
-  while (i < s.length) {
-    const c = s[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
-      i++;
-    } else if (c === '(' || c === ')' || c === ',') {
-      out.push({ t: c, v: c, at: i++ });
-    } else if (c === "'") {
-      let v = '';
-      let j = i + 1;
-      for (;;) {
-        if (j >= s.length) throw new FilterError(`unterminated string at position ${i}`);
-        if (s[j] === "'") {
-          if (s[j + 1] === "'") {
-            v += "'";
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        v += s[j++];
-      }
-      out.push({ t: 'str', v, at: i });
-      i = j + 1;
-    } else {
-      // Sticky: matches at i without copying the rest of the text (a slice per token is quadratic).
-      WORD.lastIndex = i;
-      const m = WORD.exec(s);
-      if (!m) throw new FilterError(`unexpected character '${c}' at position ${i}`);
-      out.push({ t: m[1] !== undefined ? 'num' : 'id', v: m[0], at: i });
-      i += m[0].length;
+  return () => {
+    while (i < s.length) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else break;
     }
-  }
-  out.push({ t: 'end', v: '', at: s.length });
-  return out;
+    if (i >= s.length) return { t: 'end', v: '', at: s.length };
+    const c = s[i];
+    if (c === '(' || c === ')' || c === ',') return { t: c, v: c, at: i++ };
+    if (c === "'") {
+      const at = i;
+      const pieces: string[] = [];
+      let from = i + 1;
+      for (;;) {
+        const q = s.indexOf("'", from);
+        if (q < 0) throw new FilterError(`unterminated string at position ${at}`);
+        pieces.push(s.slice(from, q));
+        if (s[q + 1] !== "'") {
+          i = q + 1;
+          return { t: 'str', v: pieces.length === 1 ? pieces[0] : pieces.join("'"), at };
+        }
+        from = q + 2;
+      }
+    }
+    // Sticky: matches at i without copying the rest of the text (a slice per token is quadratic).
+    WORD.lastIndex = i;
+    const m = WORD.exec(s);
+    if (!m) throw new FilterError(`unexpected character '${c}' at position ${i}`);
+    const at = i;
+    i += m[0].length;
+    return { t: m[1] !== undefined ? 'num' : 'id', v: m[0], at };
+  };
 }
 
 export function parseExpr(s: string): Expr {
-  const toks = lex(s);
-  let p = 0;
+  const read = lexer(s);
+  /** The one token of lookahead the grammar needs. */
+  let ahead = read();
   let depth = 0;
-  const peek = () => toks[p];
-  const take = () => toks[p++];
+  const peek = () => ahead;
+  const take = () => {
+    const k = ahead;
+    if (k.t !== 'end') ahead = read();
+    return k;
+  };
   const expect = (t: Tok['t'], what: string) => {
     const k = take();
     if (k.t !== t) throw new FilterError(`expected ${what} at position ${k.at}`);

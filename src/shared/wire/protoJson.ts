@@ -17,27 +17,45 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
 /**
- * A copy of `value` read as message `type`, with every known field under its lowerCamelCase name.
- * Unknown fields keep their spelling so that the caller can still reject or ignore them. When both
- * spellings of one field are present the lowerCamelCase one wins. Depth is bounded by the input.
+ * `value` read as message `type`, with every known field under its lowerCamelCase name. Unknown fields keep
+ * their spelling so that the caller can still reject or ignore them. When both spellings of one field are
+ * present the lowerCamelCase one wins. What the service sends is already lowerCamelCase, so an object (or
+ * list) in which nothing changes is returned as it is, and a copy is made only from the first key that does
+ * change (each level is read once, whatever the depth): streaming reads every chunk through here.
  */
 export function normaliseMessage(value: unknown, type: string, table: MessageTable): unknown {
-  if (Array.isArray(value)) return value.map((v) => normaliseMessage(v, type, table));
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const n = normaliseMessage(value[i], type, table);
+      if (n !== value[i]) (copy ??= value.slice())[i] = n;
+    }
+    return copy ?? value;
+  }
   const fields = table[type];
   if (!fields || !isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    const camel = snakeToCamel(key);
-    const kind = Object.prototype.hasOwnProperty.call(fields, camel) ? fields[camel] : undefined;
-    if (!kind) {
-      if (!Object.prototype.hasOwnProperty.call(out, key)) define(out, key, v);
-      continue;
+  const keys = Object.keys(value);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const v = value[key];
+    const camel = key.includes('_') ? snakeToCamel(key) : key;
+    const kind = hasOwn(fields, camel) ? fields[camel] : undefined;
+    const dropped = !!kind && camel !== key && hasOwn(value, camel);
+    const next = kind && !dropped ? normaliseField(v, kind, table) : v;
+    if (!out && (dropped || (!!kind && camel !== key) || next !== v)) {
+      // Every key before this one came through unchanged.
+      out = {};
+      for (let j = 0; j < i; j++) define(out, keys[j], value[keys[j]]);
     }
-    if (camel !== key && Object.prototype.hasOwnProperty.call(value, camel)) continue;
-    define(out, camel, normaliseField(v, kind, table));
+    if (!out || dropped) continue;
+    if (kind) define(out, camel, next);
+    else if (!hasOwn(out, key)) define(out, key, v);
   }
-  return out;
+  return out ?? value;
 }
 
 function normaliseField(v: unknown, kind: FieldKind, table: MessageTable): unknown {

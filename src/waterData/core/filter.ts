@@ -62,87 +62,91 @@ const IDENT = /[A-Za-z_][A-Za-z0-9_.]*/y;
  */
 export const MAX_FILTER_NESTING = 100;
 
-export function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
+/**
+ * Reads one token at a time, as the parser asks for it: a 1 MB filter never holds all its tokens at once,
+ * so the garbage collector has only the tree to keep (a token list grows the live heap with the input and
+ * makes every collection slower, which made parsing superlinear).
+ */
+class Lexer {
+  private i = 0;
+  constructor(private readonly text: string) {}
+
+  next(): Token {
+    const text = this.text;
+    let i = this.i;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13 || ((c === 11 || c === 12 || c > 127) && /\s/.test(text[i]))) i++;
+      else break;
+    }
+    this.i = i;
+    if (i >= text.length) return { t: 'eof', start: text.length, end: text.length };
     const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || /\s/.test(c)) {
-      i++;
-      continue;
-    }
     if (c === '(' || c === ')' || c === ',') {
-      tokens.push({ t: c, start: i, end: i + 1 });
-      i++;
-      continue;
+      this.i = i + 1;
+      return { t: c, start: i, end: i + 1 };
     }
-    if (c === "'") {
-      let value = '';
-      let j = i + 1;
-      for (;;) {
-        if (j >= text.length)
-          throw new FilterSyntaxError({
-            start: i,
-            end: text.length,
-            message:
-              "Unterminated string: close it with a single quote (write a quote inside a value as two quotes, '')",
-          });
-        if (text[j] === "'") {
-          if (text[j + 1] === "'") {
-            value += "'";
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        value += text[j];
-        j++;
-      }
-      tokens.push({ t: 'string', value, start: i, end: j + 1 });
-      i = j + 1;
-      continue;
-    }
+    if (c === "'") return this.quoted(i);
     if (c === '"') {
       throw new FilterSyntaxError({ start: i, end: i + 1, message: "Use single quotes for values: 'text'" });
     }
     // Sticky expressions match at i without copying the rest of the text (slicing per token is quadratic).
     DATE.lastIndex = i;
     const date = DATE.exec(text);
-    if (date) {
-      tokens.push({ t: 'date', raw: date[0], start: i, end: i + date[0].length });
-      i += date[0].length;
-      continue;
-    }
+    if (date) return this.take({ t: 'date', raw: date[0], start: i, end: i + date[0].length });
     NUMBER.lastIndex = i;
     const num = NUMBER.exec(text);
-    if (num) {
-      tokens.push({ t: 'number', raw: num[0], start: i, end: i + num[0].length });
-      i += num[0].length;
-      continue;
-    }
+    if (num) return this.take({ t: 'number', raw: num[0], start: i, end: i + num[0].length });
     IDENT.lastIndex = i;
     const ident = IDENT.exec(text);
-    if (ident) {
-      tokens.push({ t: 'ident', text: ident[0], start: i, end: i + ident[0].length });
-      i += ident[0].length;
-      continue;
-    }
+    if (ident) return this.take({ t: 'ident', text: ident[0], start: i, end: i + ident[0].length });
     throw new FilterSyntaxError({ start: i, end: i + 1, message: `Unexpected character '${c}'` });
   }
-  tokens.push({ t: 'eof', start: text.length, end: text.length });
-  return tokens;
+
+  private take(tok: Token): Token {
+    this.i = tok.end;
+    return tok;
+  }
+
+  /** A quoted value from `start`; runs between doubled quotes are sliced, not built a character at a time. */
+  private quoted(start: number): Token {
+    const text = this.text;
+    const pieces: string[] = [];
+    let from = start + 1;
+    for (;;) {
+      const q = text.indexOf("'", from);
+      if (q < 0)
+        throw new FilterSyntaxError({
+          start,
+          end: text.length,
+          message: "Unterminated string: close it with a single quote (write a quote inside a value as two quotes, '')",
+        });
+      pieces.push(text.slice(from, q));
+      if (text[q + 1] !== "'") {
+        this.i = q + 1;
+        return { t: 'string', value: pieces.length === 1 ? pieces[0] : pieces.join("'"), start, end: q + 1 };
+      }
+      from = q + 2;
+    }
+  }
 }
 
 class Parser {
-  private pos = 0;
   private depth = 0;
-  constructor(private readonly tokens: Token[]) {}
+  /** The one token of lookahead the grammar needs. */
+  private ahead: Token;
+  constructor(private readonly lexer: Lexer) {
+    this.ahead = lexer.next();
+  }
 
   private peek(): Token {
-    return this.tokens[this.pos];
+    return this.ahead;
   }
   private next(): Token {
-    return this.tokens[this.pos++];
+    const tok = this.ahead;
+    // Nothing follows the end; reading past it again would only repeat it.
+    if (tok.t !== 'eof') this.ahead = this.lexer.next();
+    return tok;
   }
   private fail(tok: Token, message: string): never {
     throw new FilterSyntaxError({ start: tok.start, end: Math.max(tok.end, tok.start + 1), message });
@@ -282,7 +286,7 @@ function describe(tok: Token): string {
 }
 
 export function parseFilter(text: string): FilterNode {
-  return new Parser(tokenize(text)).parse();
+  return new Parser(new Lexer(text)).parse();
 }
 
 export function quoteString(value: string): string {

@@ -9,10 +9,12 @@
 import { WATER_ENTITY_SETS, type WaterEntitySet } from '../../shared/wire/waterData';
 import { FilterSyntaxError, parseFilter, type FilterNode } from './filter';
 import {
+  emptyMapped,
   joinMapped,
   looksPercentEncoded,
   mapped,
   percentDecode,
+  sliceMapped,
   sourceRange,
   trimMapped,
   type MappedText,
@@ -163,12 +165,8 @@ export function parseQuery(cellText: string): ParsedQuery {
   const startOption = (piece: MappedText, encoded: boolean) => {
     const trimmed = trimMapped(piece);
     const eq = trimmed.text.indexOf('=');
-    const name =
-      eq < 0 ? trimmed : trimMapped({ text: trimmed.text.slice(0, eq), offsets: trimmed.offsets.slice(0, eq + 1) });
-    const value =
-      eq < 0
-        ? { text: '', offsets: [trimmed.offsets[trimmed.text.length]] }
-        : trimMapped({ text: trimmed.text.slice(eq + 1), offsets: trimmed.offsets.slice(eq + 1) });
+    const name = eq < 0 ? trimmed : trimMapped(sliceMapped(trimmed, 0, eq));
+    const value = eq < 0 ? emptyMapped(trimmed.offsets[trimmed.text.length]) : trimMapped(sliceMapped(trimmed, eq + 1));
     optionsRaw.push({ name, value: [value], encoded });
   };
   for (const p of pieces) startOption(p.text, p.encodedContext);
@@ -176,8 +174,7 @@ export function parseQuery(cellText: string): ParsedQuery {
   for (const line of lines.slice(1)) {
     let body = mapped(line.text, line.start);
     body = trimMapped(body);
-    if (body.text.startsWith('&') || body.text.startsWith('?'))
-      body = trimMapped({ text: body.text.slice(1), offsets: body.offsets.slice(1) });
+    if (body.text.startsWith('&') || body.text.startsWith('?')) body = trimMapped(sliceMapped(body, 1));
     const m = OPTION_START.exec(body.text);
     const isOption = m && (m[1] !== undefined || BARE_NAMES.includes(m[2].toLowerCase()));
     if (isOption) {
@@ -351,9 +348,9 @@ function splitKeepingOffsetsMapped(m: MappedText): MappedText[] {
   SPLIT_BEFORE_OPTION.lastIndex = 0;
   for (const match of m.text.matchAll(SPLIT_BEFORE_OPTION)) {
     const at = match.index;
-    out.push({ text: m.text.slice(from, at), offsets: m.offsets.slice(from, at + 1) });
+    out.push(sliceMapped(m, from, at));
     from = at + 1;
   }
-  out.push({ text: m.text.slice(from), offsets: m.offsets.slice(from) });
+  out.push(sliceMapped(m, from));
   return out;
 }

@@ -10,7 +10,7 @@ import {
 import { walkFilter, type FilterNode, type Literal } from './filter';
 import { sourceRange, type MappedText } from './mappedText';
 import { parseQuery, type ParsedQuery, type QueryDiagnostic } from './query';
-import { closestValue, vocabulary, VOCABULARY_FIELDS } from './vocabulary';
+import { closestValue, inVocabulary, VOCABULARY_FIELDS } from './vocabulary';
 
 type Kind = 'integer' | 'number' | 'year' | 'date' | 'text' | 'uuid';
 
@@ -195,8 +195,7 @@ function checkValue(
     return;
   }
   if ((VOCABULARY_FIELDS as readonly string[]).includes(field) && (op === 'eq' || op === 'in' || op === 'ne')) {
-    const list = vocabulary(field)!;
-    if (!list.includes(raw)) {
+    if (!inVocabulary(field, raw)) {
       const near = closestValue(field, raw);
       d.push({
         ...span,

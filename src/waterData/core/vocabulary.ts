@@ -29,20 +29,66 @@ export function rankedVocabulary(field: string): readonly string[] | undefined {
   return [...first, ...list.filter((v) => !ranked.has(v))];
 }
 
+/** Whether `value` is in the field's list (a set per field: a long filter checks thousands of values). */
+export function inVocabulary(field: string, value: string): boolean {
+  return indexOf(field)?.exact.has(value) ?? false;
+}
+
 /** A close vocabulary entry for a mistyped value: same text ignoring case and punctuation, or a prefix. */
 export function closestValue(field: string, value: string): string | undefined {
   const list = vocabulary(field);
-  if (!list) return undefined;
+  const index = indexOf(field);
+  if (!list || !index) return undefined;
   const n = normalise(value);
   if (!n) return undefined;
-  // The normalised vocabulary is built once per field, not once per value checked (a long filter checks many).
-  let normed = NORMALISED.get(field);
-  if (!normed) NORMALISED.set(field, (normed = list.map(normalise)));
-  const at = (i: number) => (i < 0 ? undefined : list[i]);
-  return (
-    at(normed.indexOf(n)) ?? at(normed.findIndex((v) => v.startsWith(n))) ?? at(normed.findIndex((v) => v.includes(n)))
-  );
+  const same = index.normalised.get(n);
+  if (same !== undefined) return list[same];
+  // One native search of all normalised entries (NUL-separated, in list order) finds the first entry that
+  // starts with, then contains, the value, instead of a callback per entry for every value checked.
+  const at = (pos: number) => (pos < 0 ? undefined : list[entryAt(index.starts, pos)]);
+  return at(index.joined.indexOf(`\0${n}`) + 1 || -1) ?? at(index.joined.indexOf(n));
+}
+
+interface VocabularyIndex {
+  exact: Set<string>;
+  /** Normalised entry → its first position in the list. */
+  normalised: Map<string, number>;
+  /** `\0a\0b\0…`: every normalised entry behind a NUL. */
+  joined: string;
+  /** starts[i] is where entry i begins in `joined`. */
+  starts: number[];
 }
 
 const normalise = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
-const NORMALISED = new Map<string, string[]>();
+const INDEXES = new Map<string, VocabularyIndex>();
+
+function indexOf(field: string): VocabularyIndex | undefined {
+  let index = INDEXES.get(field);
+  if (index) return index;
+  const list = vocabulary(field);
+  if (!list) return undefined;
+  const normalised = new Map<string, number>();
+  const starts: number[] = [];
+  let joined = '';
+  list.forEach((v, i) => {
+    const n = normalise(v);
+    if (!normalised.has(n)) normalised.set(n, i);
+    joined += '\0';
+    starts.push(joined.length);
+    joined += n;
+  });
+  INDEXES.set(field, (index = { exact: new Set(list), normalised, joined, starts }));
+  return index;
+}
+
+/** The entry whose text holds position `pos` of `joined` (binary search over the sorted starts). */
+function entryAt(starts: number[], pos: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
