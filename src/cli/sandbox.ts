@@ -11,7 +11,7 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   let host = '127.0.0.1';
   let dataDir: string | undefined;
   let apiKey: string | undefined;
-  let allowedHosts: string[] = [];
+  let allowedHosts: string[];
   let portText: string | undefined;
   try {
     const p = parseArgs(args, { values: ['port', 'host', 'data', 'api-key', 'allow-host'] });

@@ -2,7 +2,7 @@
 // language id: formatting (comments and trailing commas survive, as in JSONC) and folding.
 import { format } from 'jsonc-parser/lib/esm/main.js';
 import type { TextEdit } from './edits';
-import { NodeKind, type JsonTree } from './jsonTree';
+import { kindAt, NodeKind, type JsonTree } from './jsonTree';
 import { LineIndex } from './lineIndex';
 
 export interface FormatOptions {
@@ -38,7 +38,7 @@ export function foldingSpans(tree: JsonTree, limit = 50_000): FoldingSpan[] {
   const lines = new LineIndex(tree.text);
   const out: FoldingSpan[] = [];
   for (let n = 0; n < tree.count && out.length < limit; n++) {
-    const kind = tree.kind[n];
+    const kind = kindAt(tree, n);
     if (kind !== NodeKind.Object && kind !== NodeKind.Array) continue;
     const startLine = lines.positionAt(tree.start[n]).line - 1;
     const endLine = lines.positionAt(tree.end[n] - 1).line - 1;

@@ -82,5 +82,8 @@ export type RendererModule = typeof import('../../../src/waterData/renderer/inde
 
 /** The renderer entry, loaded once the DOM globals exist. */
 export function loadRenderer(): RendererModule {
+  // A synchronous require on purpose: the module must first evaluate after useDom() installed the DOM
+  // globals it captures, and an `import()` here would make every before() hook async for no gain.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('../../../src/waterData/renderer/index') as RendererModule;
 }
