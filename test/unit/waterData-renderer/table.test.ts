@@ -207,7 +207,7 @@ describe('waterData renderer: table', () => {
     assert.deepEqual(ctx.posted[0], { type: 'rendered', requestUrl: res.requestUrl, rows: 50 });
     const badge = el.querySelector<HTMLElement>('.wq-more-state')!;
     assert.equal(badge.textContent, 'more rows available');
-    assert.match(badge.title, /stopped at \$top or at the row limit/);
+    assert.match(badge.title, /stopped at the row limit.*Load more fetches one more/);
     const load = el.querySelector<HTMLButtonElement>('.wq-load-more')!;
     assert.equal(load.hidden, false);
     load.click();
