@@ -60,8 +60,9 @@ export function mergeContributes(fragments) {
 
 function activationEvents(contributes) {
   // Most activation is inferred by VS Code from contributions; these are the ones it cannot infer.
-  // JSON files are checked by content; a reopened `store:` workspace folder needs its provider at once.
-  const events = new Set(['onLanguage:json', 'onLanguage:jsonc', 'onFileSystem:store']);
+  // JSON files are checked by content (a discovery document loads that feature), a water query loads its feature,
+  // and a reopened `store:` workspace folder needs its provider at once.
+  const events = new Set(['onLanguage:json', 'onLanguage:jsonc', 'onLanguage:water-query', 'onFileSystem:store']);
   for (const nb of contributes.notebooks ?? []) events.add(`onNotebook:${nb.type}`);
   for (const fs of contributes.resourceLabelFormatters ?? []) events.add(`onFileSystem:${fs.scheme}`);
   return [...events];
