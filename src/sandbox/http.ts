@@ -13,15 +13,26 @@ function tooLarge(limit: number): string {
 export async function readBody(req: IncomingMessage, limit = MAX_JSON_BODY): Promise<Buffer> {
   // A declared length over the limit is refused before a byte is read.
   if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyTooLargeError(tooLarge(limit));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) throw new BodyTooLargeError(tooLarge(limit));
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+  // Listeners rather than `for await`: leaving an async iterator early destroys the request, and with it
+  // the socket, before the 413 is written (the client then sees a broken pipe instead of the answer).
+  // Past the limit the rest is discarded unread; the 413 goes out with `connection: close`.
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (buf: Buffer) => {
+      size += buf.length;
+      if (size <= limit) return void chunks.push(buf);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      chunks.length = 0;
+      req.resume();
+      reject(new BodyTooLargeError(tooLarge(limit)));
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+  });
 }
 
 /** Parses a JSON body; `undefined` for an empty body, throws SyntaxError on malformed JSON. */
