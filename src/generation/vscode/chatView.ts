@@ -38,7 +38,8 @@ export class ChatView implements vscode.Disposable {
     session: ChatSession,
     private readonly options: ChatViewOptions = {},
   ) {
-    this.acks = services.context.extensionMode === vscode.ExtensionMode.Test ? new AckLog() : undefined;
+    this.acks =
+      __TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test ? new AckLog() : undefined;
     this.session = session;
     this.unsubscribe = session.onEvent((e) => this.render(e));
   }
@@ -146,7 +147,7 @@ export class ChatView implements vscode.Disposable {
   }
 
   waitForAck(match: (a: RenderedAck) => boolean, timeoutMs = 30_000): Promise<RenderedAck> {
-    if (!this.acks) return Promise.reject(new Error('Render reports exist only in ExtensionMode.Test.'));
+    if (!this.acks) return Promise.reject(new Error('Render reports exist only for the host tests of this extension.'));
     return this.acks.wait(match, timeoutMs);
   }
 
