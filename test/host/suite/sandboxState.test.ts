@@ -39,6 +39,12 @@ async function until(labels: string[], ok: (nodes: TestNode[]) => boolean): Prom
 }
 
 describe('sandbox state survives a restart (reload)', () => {
+  let made: string | undefined;
+  // Suites after this one expect the seeded tree: take the folder away even when the test failed.
+  after(async () => {
+    if (made) await api('files.delete', { fileId: made }).then(undefined, () => undefined);
+  });
+
   it('keeps a rename, an edit and an upload made in storage, at the same URL, under global storage', async function () {
     this.timeout(60_000);
     const s = await services();
@@ -52,6 +58,7 @@ describe('sandbox state survives a restart (reload)', () => {
         mimeType: 'application/vnd.google-apps.folder',
       },
     );
+    made = folder.id;
     const dir = vscode.Uri.from({ scheme: 'store', path: `/${folder.id}` });
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'draft.txt'), Buffer.from('first'));
     await vscode.workspace.fs.rename(vscode.Uri.joinPath(dir, 'draft.txt'), vscode.Uri.joinPath(dir, 'final.txt'));
@@ -60,6 +67,12 @@ describe('sandbox state survives a restart (reload)', () => {
     fs.writeFileSync(path.join(local, 'uploaded.bin'), Buffer.alloc(70_000, 3));
     await storage('refresh');
     await storage('_testRun', ['My files', 'Kept across reload'], 'upload', [path.join(local, 'uploaded.bin')]);
+    // The upload runs under a progress notification; what must survive is a finished one.
+    const uploaded = await until(['My files', 'Kept across reload'], (n) => n.some((x) => x.label === 'uploaded.bin'));
+    assert.ok(
+      uploaded.some((x) => x.label === 'uploaded.bin'),
+      'the upload finished before the restart',
+    );
     fs.rmSync(local, { recursive: true, force: true });
 
     const restarted = await vscode.commands.executeCommand<{ url: string; dataDir: string; owned: boolean }>(
@@ -80,6 +93,7 @@ describe('sandbox state survives a restart (reload)', () => {
     assert.equal(text(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, 'final.txt'))), 'edited');
     assert.equal((await vscode.workspace.fs.stat(vscode.Uri.joinPath(dir, 'uploaded.bin'))).size, 70_000);
     await api('files.delete', { fileId: folder.id });
+    made = undefined;
   });
 });
 
