@@ -56,7 +56,14 @@ async function consent(page, choice) {
   }
 }
 
+/** The endpoints item is in the status bar (the entry creates it at activation, before any feature loads). */
+async function statusBarEndpoints(page) {
+  const item = page.locator('.statusbar-item').filter({ hasText: /API: (sandbox|real|\d+ real)/ });
+  await item.first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
 export const browserSteps = {
+  'status-bar-endpoints': statusBarEndpoints,
   'accounts-sign-in-allow': (page) => consent(page, 'Allow'),
   'accounts-sign-in-deny': (page) => consent(page, 'Deny'),
 };

@@ -1,7 +1,7 @@
 // The API directory view: lists discovery.apis.list at the configured URL (the sandbox by
 // default), filters it, opens a description in an editor and saves it to the workspace.
 import * as vscode from 'vscode';
-import type { WorkbenchServices } from '../../platform/services';
+import type { FeatureShell, WorkbenchServices } from '../../platform/services';
 import {
   fetchDescription,
   fetchDirectory,
@@ -170,15 +170,16 @@ async function saveItem(item: DirectoryItem, chosen?: vscode.Uri): Promise<vscod
   return target;
 }
 
-export function registerDirectory(services: WorkbenchServices): vscode.Disposable[] {
+export function registerDirectory(services: WorkbenchServices, shell: FeatureShell): vscode.Disposable[] {
   const tree = new DirectoryTree(services);
-  const view = vscode.window.createTreeView(DIRECTORY_VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
+  // The view itself belongs to the extension's entry, which created it before this feature was loaded.
+  const view = shell.treeView(DIRECTORY_VIEW_ID, tree);
   tree.view = view;
+  // Also the entry's: a read-only directory entry restored with the window must resolve before discovery loads.
+  shell.textDocumentContent(DIRECTORY_SCHEME, new DirectoryDocuments(tree));
   const fail = (err: unknown) => void vscode.window.showErrorMessage(`API directory: ${(err as Error).message}`);
   return [
     tree,
-    view,
-    vscode.workspace.registerTextDocumentContentProvider(DIRECTORY_SCHEME, new DirectoryDocuments(tree)),
     services.endpoints.onDidChange((s) => {
       if (s === 'directory') tree.refresh();
     }),

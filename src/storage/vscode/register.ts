@@ -35,8 +35,8 @@ export interface TestNode {
   mimeType?: string;
 }
 
-export const register: FeatureRegistration = (services: WorkbenchServices) => {
-  const auth = registerStorageAuth(services.endpoints, services.context.secrets);
+export const register: FeatureRegistration = (services: WorkbenchServices, shell) => {
+  const auth = registerStorageAuth(services.endpoints, services.context.secrets, shell);
   const connection = new StorageConnection(services.endpoints, auth.provider);
   const provider = new StorageTreeProvider(connection, services.log);
   const fsp = new StoreFileSystemProvider(connection);
@@ -60,13 +60,15 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
 
   const dnd = storageDragAndDrop(provider, () => connection.client());
-  const view = vscode.window.createTreeView(STORAGE_VIEW_ID, {
-    treeDataProvider: provider,
-    showCollapseAll: true,
-    canSelectMany: true,
-    dragAndDropController: dnd,
-  });
+  // The entry created the view (collapse all, multi-select, these drag mime types) and the `store:` file
+  // system before this feature was loaded; both forward to what is handed over here.
+  const view = shell.treeView(STORAGE_VIEW_ID, provider, dnd);
+  shell.fileSystem(STORE_SCHEME, fsp);
   provider.view = view;
+  // Revision and details documents come back with a restored window, before storage is loaded: the entry
+  // registered their schemes too.
+  shell.textDocumentContent(REVISION_SCHEME, new RevisionContentProvider(connection));
+  shell.textDocumentContent(DETAILS_SCHEME, detailsProvider);
 
   // About (user, quota) in the view's description, refreshed with the tree.
   const showAbout = async () => {
@@ -159,13 +161,9 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
   return [
     ...auth.disposables,
-    view,
     provider,
     fsp,
     comments,
-    vscode.workspace.registerFileSystemProvider(STORE_SCHEME, fsp, { isCaseSensitive: true }),
-    vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, new RevisionContentProvider(connection)),
-    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, detailsProvider),
     ...registerCommands({ client: () => connection.client(), tree: provider, log: services.log, showJson }),
     vscode.commands.registerCommand('apiWorkbench.storage.refresh', (e?: TreeEntry) => {
       provider.refresh(e);

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestNode } from '../../../src/storage/vscode/register';
+import { browserStep } from '../browserStep';
 
 const cmd = <T>(name: string, ...args: unknown[]) =>
   vscode.commands.executeCommand<T>(`apiWorkbench.storage.${name}`, ...args);
@@ -225,25 +226,6 @@ describe('storage: change feed', () => {
     assert.ok((await cmd<number>('_testWatchNotifications')) > 1, 'notifications arrived');
   });
 });
-
-/**
- * Hands a step to the browser side (test/host/browserSteps.mjs, run by test/host/run-code-server.mjs)
- * through the runner's report file and waits for its verdict.
- */
-async function browserStep(step: string): Promise<void> {
-  const report = process.env.API_WORKBENCH_TEST_REPORT;
-  if (!report) throw new Error('no report file: browser steps need test/host/run-code-server.mjs');
-  fs.appendFileSync(report, `HOST-STEP ${step}\n`);
-  const ack = `${report}.ack-${step}`;
-  const deadline = Date.now() + 120_000;
-  while (!fs.existsSync(ack)) {
-    if (Date.now() > deadline) throw new Error(`the browser never answered step ${step}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const verdict = fs.readFileSync(ack, 'utf8').trim();
-  fs.rmSync(ack);
-  if (verdict !== 'ok') throw new Error(`browser step ${step}: ${verdict}`);
-}
 
 describe('storage: sign-in', () => {
   const PROVIDER = 'api-workbench-storage';
