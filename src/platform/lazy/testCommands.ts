@@ -4,7 +4,7 @@
 import type { Feature } from './chunks';
 
 export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
-  discovery: ['apiWorkbench._testDiscoveryPreviewGoto'],
+  discovery: ['apiWorkbench._testDiscoveryPreviewGoto', 'apiWorkbench.directory._testChildren'],
   storage: [
     'apiWorkbench.storage._testAddComment',
     'apiWorkbench.storage._testChildren',
@@ -17,6 +17,8 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench.storage._testLoadMore',
     'apiWorkbench.storage._testResolve',
     'apiWorkbench.storage._testRun',
+    'apiWorkbench.storage._testRunMany',
+    'apiWorkbench.storage._testSignedInContext',
     'apiWorkbench.storage._testUri',
     'apiWorkbench.storage._testViewDescription',
     'apiWorkbench.storage._testWatchNotifications',

@@ -20,6 +20,7 @@ import {
 import { STORAGE_VIEW_ID, StorageTreeProvider } from './treeProvider';
 
 const DETAILS_SCHEME = 'store-details';
+const SIGNED_IN_CONTEXT = 'apiWorkbench.storage.signedIn';
 
 /** Plain data of a node, for host tests (no vscode objects cross the command boundary). */
 export interface TestNode {
@@ -152,6 +153,14 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
   };
   let conflictPrompts = 0;
 
+  // Sign In and Sign Out are never offered together: the view title shows the one that applies.
+  let signedIn = false;
+  const updateSignedIn = async () => {
+    signedIn = (await auth.provider.getSessions(undefined)).length > 0;
+    await vscode.commands.executeCommand('setContext', SIGNED_IN_CONTEXT, signedIn);
+  };
+  void updateSignedIn().catch(() => undefined);
+
   const resetAll = () => {
     connection.reset();
     provider.reset();
@@ -170,7 +179,10 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
       void showAbout();
     }),
     vscode.commands.registerCommand('apiWorkbench.storage.loadMore', (e: TreeEntry) => provider.loadMore(e)),
-    auth.provider.onDidChangeSessions(() => resetAll()),
+    auth.provider.onDidChangeSessions(() => {
+      resetAll();
+      void updateSignedIn().catch(() => undefined);
+    }),
     vscode.commands.registerCommand(
       'apiWorkbench.storage.pollChanges',
       async () => (await feed?.poll())?.changes.length ?? 0,
@@ -219,6 +231,21 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
               return plain;
             },
           ),
+          /** Runs a storage command on a multi-selection, as the view does: the clicked node, then all selected. */
+          vscode.commands.registerCommand(
+            'apiWorkbench.storage._testRunMany',
+            async (paths: string[][], command: string, ...args: unknown[]) => {
+              const nodes = await Promise.all(paths.map((labels) => walk(labels)));
+              const result = await vscode.commands.executeCommand(
+                `apiWorkbench.storage.${command}`,
+                nodes[0],
+                nodes,
+                ...args,
+              );
+              const plain: unknown = JSON.parse(JSON.stringify(result ?? null));
+              return plain;
+            },
+          ),
           vscode.commands.registerCommand('apiWorkbench.storage._testUri', async (labels: string[]) => {
             const node = await walk(labels);
             if (node?.type !== 'file' || !node.file.id) throw new Error('not a file');
@@ -244,6 +271,10 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
             (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body }),
           ),
           vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
+          vscode.commands.registerCommand('apiWorkbench.storage._testSignedInContext', async () => {
+            await updateSignedIn();
+            return signedIn;
+          }),
           vscode.commands.registerCommand('apiWorkbench.storage._testConnectError', () => provider.connectErrorState),
         ]
       : []),

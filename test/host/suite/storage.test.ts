@@ -151,8 +151,9 @@ describe('storage: commands', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('trashes and restores, with the trash listing what was trashed', async () => {
-    assert.equal(await run<number>(['My files', 'README.txt'], 'trash', undefined, true), 1);
+  it('trashes without asking (it can be undone) and restores, with the trash listing what was trashed', async () => {
+    // No confirmation: under test VS Code refuses modal dialogs, so a trash that asked would trash nothing.
+    assert.equal(await run<number>(['My files', 'README.txt'], 'trash'), 1);
     assert.ok(!(await children(['My files'])).some((n) => n.label === 'README.txt'));
     const trash = await children(['Trash']);
     assert.ok(trash.some((n) => n.label === 'README.txt' && n.contextValue.includes('trashed')));
@@ -247,6 +248,7 @@ describe('storage: sign-in', () => {
   it('signs in from the Accounts menu through the consent page in the browser, as a user would, and signs out', async function () {
     this.timeout(240_000);
     assert.equal(await session(), undefined, 'not signed in at first');
+    assert.equal(await cmd<boolean>('_testSignedInContext'), false, 'the view offers Sign In, not Sign Out');
     // The extension asks for a storage session: VS Code offers the sign-in in the Accounts menu.
     assert.equal(await vscode.authentication.getSession(PROVIDER, SCOPES, {}), undefined);
 
@@ -261,6 +263,11 @@ describe('storage: sign-in', () => {
     assert.equal(signedIn.account.label, 'Sandbox User <sandbox.user@example.com>');
     assert.match(signedIn.accessToken, /^sba-/, 'a token the sandbox authorization server issued');
     assert.deepEqual(signedIn.scopes, SCOPES);
+    assert.equal(
+      await until('the signed-in context', async () => (await cmd<boolean>('_testSignedInContext')) || undefined),
+      true,
+      'the view offers Sign Out, not Sign In',
+    );
     assert.ok(
       (await children(['My files'])).some((n) => n.label === 'Projects'),
       'the tree loads with the session',
@@ -268,6 +275,7 @@ describe('storage: sign-in', () => {
 
     assert.equal(await cmd<boolean>('signOut'), true);
     assert.equal(await session(), undefined, 'signed out');
+    assert.equal(await cmd<boolean>('_testSignedInContext'), false, 'Sign In again, and no Sign Out');
     assert.ok(
       (await children(['My files'])).some((n) => n.label === 'Projects'),
       'back on the sandbox token',
