@@ -230,16 +230,23 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
     reg('unstar', async (e: TreeEntry, all?: TreeEntry[]) => setStar(ctx, selection(e, all), false)),
 
     // The link opens the file in the service's web UI; the id is what the API and the CLI take.
-    reg('copyLink', async (e: TreeEntry) => {
-      const f = fileOf(e);
-      const link = f?.alternateLink ?? f?.webContentLink;
-      if (!link) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('This item has no link.'));
-        return;
-      }
-      await vscode.env.clipboard.writeText(link);
-      return link;
-    }),
+    reg('copyLink', async (e: TreeEntry) =>
+      guarded(ctx, vscode.l10n.t('Copying the link'), async () => {
+        const f = fileOf(e);
+        if (!f?.id) return;
+        // The tree lists items without their links: ask for them when the listing did not carry one.
+        const links = f.alternateLink
+          ? f
+          : await (await ctx.client()).getFile(f.id, { fields: 'alternateLink,webContentLink' });
+        const link = links.alternateLink ?? links.webContentLink;
+        if (!link) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no link.', displayName(f.title)));
+          return;
+        }
+        await vscode.env.clipboard.writeText(link);
+        return link;
+      }),
+    ),
     reg('copyId', async (e: TreeEntry) => {
       const id = fileOf(e)?.id ?? (e?.type === 'drive' ? e.drive.id : undefined);
       if (!id) return;
