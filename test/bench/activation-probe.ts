@@ -16,6 +16,16 @@ function ourBytes(root: string): { bytes: number; bundles: string[] } {
 
 export async function run(): Promise<void> {
   const report = process.env.API_WORKBENCH_TEST_REPORT!;
+  try {
+    await measure(report);
+  } catch (err) {
+    // The bench prints this line: without it a failed probe only shows as "wrote no report".
+    fs.appendFileSync(report, `PROBE-ERROR ${(err as Error)?.message ?? String(err)}\n`);
+    throw err;
+  }
+}
+
+async function measure(report: string): Promise<void> {
   const ours = vscode.extensions.getExtension('api-workbench.api-workbench');
   const empty = vscode.extensions.getExtension('bench.empty-peer');
   if (!ours || !empty) throw new Error(`extensions not found: ours=${!!ours} empty=${!!empty}`);
