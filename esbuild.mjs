@@ -1,4 +1,4 @@
-// Builds the four bundles: extension host (node/cjs), CLI (node/cjs), the generation panel UI
+// Builds the bundles: extension host entry, one per feature and the sandbox's (node/cjs), CLI (node/cjs), the generation panel UI
 // (browser/iife) and the notebook renderer (browser/esm, must export `activate`).
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
@@ -28,7 +28,16 @@ const node = {
 };
 
 const targets = [
+  // The entry stays small: it registers stubs and shells (src/platform/lazy) and loads each feature's bundle,
+  // and the sandbox's, on first use (ARCHITECTURE.md, "Bundle layout and what loads when").
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  ...['discovery', 'storage', 'generation', 'waterData'].map((feature) => ({
+    ...node,
+    entryPoints: [`src/${feature}/vscode/register.ts`],
+    outfile: `dist/features/${feature}.js`,
+    external: ['vscode'],
+  })),
+  { ...node, entryPoints: ['src/sandbox/chunk.ts'], outfile: 'dist/sandbox.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // Validation of large discovery documents runs here, off the extension host's main thread.
   { ...node, entryPoints: ['src/discovery/worker/main.ts'], outfile: 'dist/discoveryWorker.js' },

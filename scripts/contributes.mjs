@@ -60,8 +60,19 @@ export function mergeContributes(fragments) {
 
 function activationEvents(contributes) {
   // Most activation is inferred by VS Code from contributions; these are the ones it cannot infer.
-  // JSON files are checked by content; a reopened `store:` workspace folder needs its provider at once.
-  const events = new Set(['onLanguage:json', 'onLanguage:jsonc', 'onFileSystem:store']);
+  // JSON files are checked by content (a discovery document loads that feature), a water query loads its feature,
+  // and a reopened `store:` workspace folder needs its provider at once. The entry is small enough (no feature
+  // loads at activation) to start with every window, so the status bar item shows from the first one.
+  const events = new Set([
+    'onStartupFinished',
+    'onLanguage:json',
+    'onLanguage:jsonc',
+    'onLanguage:discovery-json',
+    'onLanguage:water-query',
+    'onFileSystem:store',
+    // The chat restored in the editor area (its serializer is one of the entry's shells).
+    'onWebviewPanel:apiWorkbench.generation.chat',
+  ]);
   for (const nb of contributes.notebooks ?? []) events.add(`onNotebook:${nb.type}`);
   for (const fs of contributes.resourceLabelFormatters ?? []) events.add(`onFileSystem:${fs.scheme}`);
   return [...events];

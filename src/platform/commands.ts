@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { originOf } from '../shared/http';
+import { originOf } from '../shared/http/credentialOrigin';
 import {
   configuredUrl,
   credentialTarget,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { decideCredential, originOf } from '../shared/http';
+import { decideCredential, originOf } from '../shared/http/credentialOrigin';
 import type { Endpoints, ResolvedEndpoint, ServiceId, WorkbenchServices } from './services';
 import type { SandboxHost } from './sandboxHost';
 import { serviceOfSecretKey } from './secrets';

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { redactError, redactText } from '../shared/http';
+import { redactError, redactText } from '../shared/http/redact';
 
 const WRITERS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
 

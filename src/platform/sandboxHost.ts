@@ -1,12 +1,16 @@
 import * as vscode from 'vscode';
-import { openSandbox, processAlive, resetData, type SandboxInstance } from '../sandbox/instance';
-import { startSandbox } from '../sandbox/server';
+import type * as SandboxChunk from '../sandbox/chunk';
+import type { SandboxInstance } from '../sandbox/instance';
+
+/** The sandbox bundle (dist/sandbox.js): the emulators' code, loaded only when the sandbox is first needed. */
+export type SandboxModule = typeof SandboxChunk;
 
 /**
  * The sandbox the extension uses, started on first use. With a data directory (the extension's global
  * storage by default) its state survives reloads, and a sandbox another process already runs over that
  * directory (`npm start`, `api-workbench sandbox --data DIR`) is used instead of starting a second one.
- * Concurrent first uses share one start.
+ * Concurrent first uses share one start. The emulators are their own bundle: `load` brings them in at
+ * that first use, so activation never pays for them.
  */
 export class SandboxHost implements vscode.Disposable {
   private starting: Promise<SandboxInstance> | undefined;
@@ -18,13 +22,22 @@ export class SandboxHost implements vscode.Disposable {
   readonly onDidStart = this.started.event;
 
   /** The extension's sandbox: its data under the extension's global storage when that is on disk. */
-  static forContext(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): SandboxHost {
+  static forContext(
+    context: vscode.ExtensionContext,
+    log: vscode.LogOutputChannel,
+    load: () => SandboxModule,
+  ): SandboxHost {
     const storage = context.globalStorageUri;
-    return new SandboxHost(log, storage.scheme === 'file' ? vscode.Uri.joinPath(storage, 'sandbox').fsPath : undefined);
+    return new SandboxHost(
+      log,
+      load,
+      storage.scheme === 'file' ? vscode.Uri.joinPath(storage, 'sandbox').fsPath : undefined,
+    );
   }
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
+    private readonly load: () => SandboxModule,
     readonly dataDir?: string,
   ) {}
 
@@ -32,23 +45,26 @@ export class SandboxHost implements vscode.Disposable {
     const current = this.starting;
     if (current) {
       // A sandbox of another process may have gone away (its terminal closed): start our own then.
-      return current.then((sb) => (sb.owned || processAlive(sb.pid) ? sb : this.replace(current)));
+      return current.then((sb) => (sb.owned || this.load().processAlive(sb.pid) ? sb : this.replace(current)));
     }
-    this.starting = this.open().then(
-      (s) => {
-        this.log.info(
-          s.owned
-            ? `Sandbox started at ${s.url}${this.dataDir ? ` (data in ${this.dataDir})` : ''}`
-            : `Using the sandbox of process ${s.pid} at ${s.url}`,
-        );
-        this.started.fire(s);
-        return s;
-      },
-      (err: unknown) => {
-        this.starting = undefined; // let the next use try again
-        throw err;
-      },
-    );
+    // Promise.resolve first, so that a bundle that cannot be loaded rejects instead of throwing here.
+    this.starting = Promise.resolve()
+      .then(() => this.open())
+      .then(
+        (s) => {
+          this.log.info(
+            s.owned
+              ? `Sandbox started at ${s.url}${this.dataDir ? ` (data in ${this.dataDir})` : ''}`
+              : `Using the sandbox of process ${s.pid} at ${s.url}`,
+          );
+          this.started.fire(s);
+          return s;
+        },
+        (err: unknown) => {
+          this.starting = undefined; // let the next use try again
+          throw err;
+        },
+      );
     return this.starting;
   }
 
@@ -80,12 +96,13 @@ export class SandboxHost implements vscode.Disposable {
   async reset(): Promise<void> {
     if (!this.dataDir) throw new Error('The sandbox keeps no data on disk.');
     await this.stop();
-    await resetData(this.dataDir);
+    await this.load().resetData(this.dataDir);
     this.log.info(`Sandbox data in ${this.dataDir} reset.`);
     this.changed.fire();
   }
 
   private open(): Promise<SandboxInstance> {
+    const { openSandbox, startSandbox } = this.load();
     if (this.dataDir) return openSandbox({ dataDir: this.dataDir });
     return startSandbox({ host: '127.0.0.1', port: 0 }).then((s) => ({
       ...s,

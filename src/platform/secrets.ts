@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { allowOrigin, parseCredential, serializeCredential } from '../shared/http';
+import { allowOrigin, parseCredential, serializeCredential } from '../shared/http/credentialOrigin';
 import type { ServiceId, WorkbenchServices } from './services';
 
 /**

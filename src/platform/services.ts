@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { BoundCredential } from '../shared/http';
+import type { BoundCredential } from '../shared/http/credentialOrigin';
 
 /** The services every feature adapter is handed by `extension.ts`. */
 export type ServiceId = 'storage' | 'generation' | 'waterData' | 'directory';
@@ -47,5 +47,27 @@ export interface WorkbenchServices {
   readonly log: vscode.LogOutputChannel;
 }
 
-/** Each feature exports one of these from `src/<feature>/vscode/register.ts`. */
-export type FeatureRegistration = (services: WorkbenchServices) => vscode.Disposable[];
+/**
+ * What the entry created before the feature's code was loaded (src/platform/lazy): VS Code needs a view's
+ * provider, a notebook serializer or a file system provider to exist from activation on, so the entry
+ * registers forwarding shells and the feature, once loaded, hands each shell its real implementation.
+ */
+export interface FeatureShell {
+  /** The entry's TreeView for a contributed tree view; `provide` attaches the real provider (and drag and drop). */
+  treeView<T>(
+    viewId: string,
+    provider: vscode.TreeDataProvider<T>,
+    dnd?: vscode.TreeDragAndDropController<T>,
+  ): vscode.TreeView<T>;
+  webviewView(viewId: string, provider: vscode.WebviewViewProvider): void;
+  /** Restores editor-area panels of `viewType` (declared with an `onWebviewPanel:` activation event). */
+  webviewPanelSerializer(viewType: string, serializer: vscode.WebviewPanelSerializer): void;
+  /** Read-only virtual documents of `scheme` (a restored window reopens them before the feature is loaded). */
+  textDocumentContent(scheme: string, provider: vscode.TextDocumentContentProvider): void;
+  notebookSerializer(notebookType: string, serializer: vscode.NotebookSerializer): void;
+  fileSystem(scheme: string, provider: vscode.FileSystemProvider): void;
+  authenticationProvider(id: string, provider: vscode.AuthenticationProvider): void;
+}
+
+/** Each feature exports one of these from `src/<feature>/vscode/register.ts` (its chunk's entry point). */
+export type FeatureRegistration = (services: WorkbenchServices, shell: FeatureShell) => vscode.Disposable[];

@@ -56,7 +56,32 @@ async function consent(page, choice) {
   }
 }
 
+/** The endpoints item is in the status bar (the entry creates it at activation, before any feature loads). */
+async function statusBarEndpoints(page) {
+  const item = page.locator('.statusbar-item').filter({ hasText: /API: (sandbox|real|\d+ real)/ });
+  await item.first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** Clicks Undo in the notification the last trash showed. */
+async function notificationUndo(page) {
+  const undo = page.locator('.notification-toast').getByRole('button', { name: 'Undo', exact: true });
+  await undo.first().waitFor({ state: 'visible', timeout: 30_000 });
+  await undo.first().click();
+}
+
+/** The text selected in the open input box (then closes it): what a user would type over. */
+async function quickInputSelection(page) {
+  const input = page.locator('.quick-input-widget .quick-input-box input').first();
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  const selected = await input.evaluate((el) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0));
+  await page.keyboard.press('Escape');
+  return selected;
+}
+
 export const browserSteps = {
+  'notification-undo': notificationUndo,
+  'quick-input-selection': quickInputSelection,
+  'status-bar-endpoints': statusBarEndpoints,
   'accounts-sign-in-allow': (page) => consent(page, 'Allow'),
   'accounts-sign-in-deny': (page) => consent(page, 'Deny'),
 };
@@ -89,7 +114,9 @@ export function handleStepLine(line, reportFile, page) {
       if (!page()) throw new Error('the workbench page is not ready');
       const run = browserSteps[step];
       if (!run) throw new Error(`unknown browser step ${step}`);
-      await run(page());
+      // A step that reads something answers `ok:<what it read>`.
+      const value = await run(page());
+      if (typeof value === 'string') verdict = `ok:${value}`;
     } catch (err) {
       verdict = String(err?.message ?? err).split('\n')[0] || 'failed';
       verdict += await describeScreen(page());

@@ -40,6 +40,25 @@ for (const file of [
   console.log(`  ✘ the package lacks ${file}`);
   failures++;
 }
+// The entry is what every JSON file pays for: it must stay a loader of stubs and shells (ARCHITECTURE.md,
+// "Bundle layout and what loads when"). A feature's code creeping into it shows here as a size jump.
+const ENTRY_LIMIT = 60 * 1024;
+const entrySize = statSync(join(root, 'dist', 'extension.js')).size;
+console.log(`package: entry bundle dist/extension.js is ${(entrySize / 1024).toFixed(1)} KiB (limit 60 KiB)`);
+if (entrySize > ENTRY_LIMIT) {
+  console.log('  ✘ the entry bundle is too big: a feature or the sandbox is being bundled into it');
+  failures++;
+}
+// The bundles the entry loads on first use must ship, or that feature fails when first used.
+for (const file of ['discovery', 'storage', 'generation', 'waterData'].map((f) => `dist/features/${f}.js`)) {
+  if (shipped.has(file)) continue;
+  console.log(`  ✘ the package lacks ${file}`);
+  failures++;
+}
+if (!shipped.has('dist/sandbox.js')) {
+  console.log('  ✘ the package lacks dist/sandbox.js');
+  failures++;
+}
 const work = mkdtempSync(join(tmpdir(), 'apiwb-pkg-'));
 
 // Every `_test*` command id the sources register (the development build has them; the package must not).

@@ -1,12 +1,8 @@
 // Detection by content, never by file name: only a top-level "kind" of discovery#restDescription counts.
+import { mayBeDiscoveryDocument, REST_DESCRIPTION_KIND } from './marker';
 import { parseJson, type ParsedJson, type ParseLimits } from './parse';
 
-export const REST_DESCRIPTION_KIND = 'discovery#restDescription';
-
-/** Cheap pre-check: a text that does not contain the marker cannot be a description document. */
-export function mayBeDiscoveryDocument(text: string): boolean {
-  return text.includes(REST_DESCRIPTION_KIND);
-}
+export { mayBeDiscoveryDocument, REST_DESCRIPTION_KIND };
 
 export function isRestDescriptionValue(value: unknown): boolean {
   return (

@@ -1,7 +1,7 @@
 // The API directory view: lists discovery.apis.list at the configured URL (the sandbox by
 // default), filters it, opens a description in an editor and saves it to the workspace.
 import * as vscode from 'vscode';
-import type { WorkbenchServices } from '../../platform/services';
+import type { FeatureShell, WorkbenchServices } from '../../platform/services';
 import {
   fetchDescription,
   fetchDirectory,
@@ -13,7 +13,7 @@ import {
 
 export const DIRECTORY_VIEW_ID = 'apiWorkbench.directory';
 
-type Node = { kind: 'item'; item: DirectoryItem } | { kind: 'message'; text: string };
+type Node = { kind: 'item'; item: DirectoryItem } | { kind: 'message'; text: string; clearsFilter?: boolean };
 
 export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Node | undefined>();
@@ -47,6 +47,11 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
       ].filter(Boolean);
       this.view.description = parts.join(' · ') || undefined;
     }
+    void vscode.commands.executeCommand(
+      'setContext',
+      'apiWorkbench.directory.filtered',
+      this.filter.preferredOnly || this.filter.text !== '',
+    );
     this.emitter.fire(undefined);
   }
 
@@ -83,7 +88,10 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
     if (this.error) return [{ kind: 'message', text: this.error }];
     if (!shown.length)
       return [
-        { kind: 'message', text: this.items?.length ? 'No API matches the filter.' : 'The directory lists no APIs.' },
+        this.items?.length
+          ? // As in Problems and Extensions: an empty filtered list offers the way back.
+            { kind: 'message', text: vscode.l10n.t('No API matches the filter. Clear filter'), clearsFilter: true }
+          : { kind: 'message', text: vscode.l10n.t('The directory lists no APIs.') },
       ];
     return shown.map((item) => ({ kind: 'item', item }));
   }
@@ -91,7 +99,9 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'message') {
       const t = new vscode.TreeItem(node.text);
-      t.iconPath = new vscode.ThemeIcon('info');
+      t.iconPath = new vscode.ThemeIcon(node.clearsFilter ? 'clear-all' : 'info');
+      if (node.clearsFilter)
+        t.command = { command: 'apiWorkbench.directory.clearFilter', title: vscode.l10n.t('Clear Filter') };
       return t;
     }
     const i = node.item;
@@ -170,15 +180,16 @@ async function saveItem(item: DirectoryItem, chosen?: vscode.Uri): Promise<vscod
   return target;
 }
 
-export function registerDirectory(services: WorkbenchServices): vscode.Disposable[] {
+export function registerDirectory(services: WorkbenchServices, shell: FeatureShell): vscode.Disposable[] {
   const tree = new DirectoryTree(services);
-  const view = vscode.window.createTreeView(DIRECTORY_VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
+  // The view itself belongs to the extension's entry, which created it before this feature was loaded.
+  const view = shell.treeView(DIRECTORY_VIEW_ID, tree);
   tree.view = view;
+  // Also the entry's: a read-only directory entry restored with the window must resolve before discovery loads.
+  shell.textDocumentContent(DIRECTORY_SCHEME, new DirectoryDocuments(tree));
   const fail = (err: unknown) => void vscode.window.showErrorMessage(`API directory: ${(err as Error).message}`);
   return [
     tree,
-    view,
-    vscode.workspace.registerTextDocumentContentProvider(DIRECTORY_SCHEME, new DirectoryDocuments(tree)),
     services.endpoints.onDidChange((s) => {
       if (s === 'directory') tree.refresh();
     }),
@@ -197,6 +208,21 @@ export function registerDirectory(services: WorkbenchServices): vscode.Disposabl
               value: tree.filter.text,
             });
       if (text !== undefined) tree.setFilter({ text: text.trim() });
+      return tree.shownItems();
+    }),
+    ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
+      ? [
+          // What the view shows: each row's label and the command a click runs.
+          vscode.commands.registerCommand('apiWorkbench.directory._testChildren', async () =>
+            (await tree.getChildren()).map((n) => {
+              const t = tree.getTreeItem(n);
+              return { label: t.label, command: t.command?.command };
+            }),
+          ),
+        ]
+      : []),
+    vscode.commands.registerCommand('apiWorkbench.directory.clearFilter', () => {
+      tree.setFilter({ text: '', preferredOnly: false });
       return tree.shownItems();
     }),
     vscode.commands.registerCommand('apiWorkbench.directory.preferredOnly', () => {

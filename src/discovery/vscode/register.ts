@@ -11,7 +11,7 @@ import { registerProviders } from './providers';
 /** The worker bundle (esbuild entry src/discovery/worker/main.ts → dist/discoveryWorker.js). */
 const WORKER_BUNDLE = join('dist', 'discoveryWorker.js');
 
-export const register: FeatureRegistration = (services) => {
+export const register: FeatureRegistration = (services, shell) => {
   const documents = new DiscoveryDocuments();
   const workerFile = join(services.context.extensionPath, WORKER_BUNDLE);
   // Without the bundle (e.g. a build that predates it) validation simply stays on this thread.
@@ -23,6 +23,6 @@ export const register: FeatureRegistration = (services) => {
     { dispose: () => void worker?.dispose() },
     ...registerProviders(documents),
     ...registerPreview(documents, services.context),
-    ...registerDirectory(services),
+    ...registerDirectory(services, shell),
   ];
 };

@@ -8,17 +8,16 @@ import { originOf } from '../../shared/http';
 import { GENERATION_VIEW_ID, type PanelSettings, type RenderedAck } from '../protocol';
 import { GenerationPanel } from './panel';
 
-export const register: FeatureRegistration = (services) => {
+export const register: FeatureRegistration = (services, shell) => {
   const panel = new GenerationPanel(services);
 
   const finalAck = (turnId: string, timeoutMs?: number) =>
     panel.waitForAck((a) => a.turnId === turnId && a.state !== 'streaming', timeoutMs);
 
+  // The entry registered the view (retaining its context when hidden) and resolves it through the panel now.
+  shell.webviewView(GENERATION_VIEW_ID, panel);
   return [
     panel,
-    vscode.window.registerWebviewViewProvider(GENERATION_VIEW_ID, panel, {
-      webviewOptions: { retainContextWhenHidden: true },
-    }),
     vscode.commands.registerCommand('apiWorkbench.generation.open', () => panel.reveal()),
     vscode.commands.registerCommand('apiWorkbench.generation.setApiKey', async () => {
       const origin = originOf(credentialTarget('generation'));

@@ -74,3 +74,12 @@ export function filePath(id: string, title: string | undefined): string {
 export function folderPath(id: string): string {
   return `/${id}`;
 }
+
+/**
+ * The part of a name a rename selects: all of it but the extension (`report.final.pdf` → `report.final`).
+ * A folder, a leading-dot name (`.env`) or one without a dot is selected whole.
+ */
+export function nameSelection(name: string, folder = false): [number, number] {
+  const dot = name.lastIndexOf('.');
+  return folder || dot <= 0 ? [0, name.length] : [0, dot];
+}

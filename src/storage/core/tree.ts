@@ -4,6 +4,7 @@
 import { FOLDER_MIME, SHORTCUT_MIME, type Drive, type File, type FileList } from '../../shared/wire/storage';
 import { LIST_FIELDS, quote, type StorageClient } from './client';
 import { NetworkError, StorageError } from './errors';
+import { searchLabel, searchQuery, type Search } from './search';
 import { presentEntry, ROOTS, type Presentation, type RootKind } from './treePresentation';
 
 export type TreeEntry =
@@ -51,6 +52,8 @@ export class StorageTreeModel {
   readonly pageSize: number;
   /** Id of My files, learnt from the first listing of it. */
   rootId: string | undefined;
+  /** The search shown as a root above the others, until it is cleared. */
+  private search: Search | undefined;
 
   constructor(
     private readonly client: StorageClient,
@@ -66,7 +69,20 @@ export class StorageTreeModel {
   }
 
   roots(): TreeEntry[] {
-    return ROOTS.map((r) => this.remember({ type: 'root', key: r.kind, root: r.kind, label: r.label }));
+    const roots = ROOTS.map((r) => this.remember({ type: 'root', key: r.kind, root: r.kind, label: r.label }));
+    if (!this.search) return roots;
+    return [this.remember({ type: 'root', key: 'search', root: 'search', label: searchLabel(this.search) }), ...roots];
+  }
+
+  /** Shows the results of `search` (a new search replaces the last one); blank text or undefined clears it. */
+  setSearch(search: Search | undefined): void {
+    this.search = search && searchQuery(search) ? { ...search, text: search.text.trim() } : undefined;
+    this.listings.delete('search');
+    this.fire(undefined);
+  }
+
+  get activeSearch(): Search | undefined {
+    return this.search;
   }
 
   entry(key: string): TreeEntry | undefined {
@@ -87,7 +103,7 @@ export class StorageTreeModel {
    * (connection refused, unknown host); undefined when it answered. The view shows its welcome content then.
    */
   async unreachable(): Promise<Unreachable | undefined> {
-    const root = this.roots()[0];
+    const root = this.roots().find((r) => r.type === 'root' && r.root === 'myFiles')!;
     const listing = this.listings.get(root.key) ?? this.startListing(root.key);
     if (!listing.done && listing.items.length === 0 && !listing.error) await this.loadPage(root, listing);
     return listing.unreachable;
@@ -223,6 +239,9 @@ export class StorageTreeModel {
             kind: 'files',
             params: { q: `${notTrashed} and mimeType != '${FOLDER_MIME}'`, orderBy: 'recency desc' },
           };
+        case 'search':
+          // Blank searches never become the root (setSearch), so the query is always there.
+          return { kind: 'files', params: { q: searchQuery(this.search!) ?? '', orderBy: 'folder,title_natural' } };
         // Only what was trashed itself; its descendants show under it.
         case 'trash':
           return {
@@ -324,5 +343,6 @@ function isFolderLike(item: File | Drive): boolean {
 function emptyText(parent: TreeEntry): string {
   if (parent.type === 'root' && parent.root === 'trash') return 'Trash is empty';
   if (parent.type === 'root' && parent.root === 'sharedDrives') return 'No shared drives';
+  if (parent.type === 'root' && parent.root === 'search') return 'No files match: clear the search to see all files';
   return 'Empty';
 }

@@ -5,7 +5,7 @@ import { SHORTCUT_MIME, isWorkspaceDocument } from '../../shared/wire/storage';
 import { formatDate, formatSize, iconFor } from './present';
 import type { TreeEntry } from './tree';
 
-export type RootKind = 'myFiles' | 'sharedDrives' | 'sharedWithMe' | 'starred' | 'recent' | 'trash';
+export type RootKind = 'myFiles' | 'sharedDrives' | 'sharedWithMe' | 'starred' | 'recent' | 'trash' | 'search';
 
 export const ROOTS: { kind: RootKind; label: string; icon: string }[] = [
   { kind: 'myFiles', label: 'My files', icon: 'root-folder' },
@@ -32,7 +32,7 @@ export function presentEntry(e: TreeEntry): Presentation {
     case 'root':
       return {
         label: e.label,
-        icon: ROOTS.find((r) => r.kind === e.root)?.icon ?? 'folder',
+        icon: e.root === 'search' ? 'search' : (ROOTS.find((r) => r.kind === e.root)?.icon ?? 'folder'),
         collapsible: true,
         contextValue: `storage.root.${e.root}`,
       };

@@ -8,7 +8,7 @@
 // and gives the forwarded URL (code-server's /proxy/<port>/, Codespaces) where it does not. The flow
 // itself (PKCE S256, state, ticket, token exchange) is in core/authorization.ts and core/oauth.ts.
 import * as vscode from 'vscode';
-import type { Endpoints, ResolvedEndpoint } from '../../platform/services';
+import type { Endpoints, FeatureShell, ResolvedEndpoint } from '../../platform/services';
 import { accountOf, newSessionRecord, SessionKeeper, type SessionRecord } from '../core/authSessions';
 import { buildAuthorization, LoopbackReceiver, rebaseOnto } from '../core/authorization';
 import { exchangeCode, OAuthError, type OAuthConfig } from '../core/oauth';
@@ -16,7 +16,6 @@ import { clientFor, oauthConfig, type SessionSource } from './connection';
 
 /** Also in src/storage/contributes.json (`contributes.authentication`). */
 export const STORAGE_AUTH_PROVIDER_ID = 'api-workbench-storage';
-const STORAGE_AUTH_LABEL = 'API Workbench Storage';
 const RECORD_KEY = 'apiWorkbench.storage.oauthSession';
 /** Where earlier versions kept the tokens; removed so no refresh token lingers unused. */
 const LEGACY_KEY = 'apiWorkbench.storage.oauthTokens';
@@ -145,6 +144,7 @@ export class StorageAuthProvider implements vscode.AuthenticationProvider, Sessi
 export function registerStorageAuth(
   endpoints: Endpoints,
   secrets: vscode.SecretStorage,
+  shell: FeatureShell,
 ): { provider: StorageAuthProvider; disposables: vscode.Disposable[] } {
   const provider = new StorageAuthProvider(endpoints, secrets);
   void Promise.resolve(secrets.delete(LEGACY_KEY)).catch(() => undefined);
@@ -178,13 +178,12 @@ export function registerStorageAuth(
     if (r) await provider.removeSession(r.id);
     return true;
   };
+  // The entry registered STORAGE_AUTH_PROVIDER_ID (one account) before storage loaded; it forwards to this one.
+  shell.authenticationProvider(STORAGE_AUTH_PROVIDER_ID, provider);
   return {
     provider,
     disposables: [
       provider,
-      vscode.authentication.registerAuthenticationProvider(STORAGE_AUTH_PROVIDER_ID, STORAGE_AUTH_LABEL, provider, {
-        supportsMultipleAccounts: false,
-      }),
       vscode.commands.registerCommand('apiWorkbench.storage.signIn', signIn),
       vscode.commands.registerCommand('apiWorkbench.storage.signOut', signOut),
     ],

@@ -20,6 +20,7 @@ import {
 import { STORAGE_VIEW_ID, StorageTreeProvider } from './treeProvider';
 
 const DETAILS_SCHEME = 'store-details';
+const SIGNED_IN_CONTEXT = 'apiWorkbench.storage.signedIn';
 
 /** Plain data of a node, for host tests (no vscode objects cross the command boundary). */
 export interface TestNode {
@@ -35,8 +36,8 @@ export interface TestNode {
   mimeType?: string;
 }
 
-export const register: FeatureRegistration = (services: WorkbenchServices) => {
-  const auth = registerStorageAuth(services.endpoints, services.context.secrets);
+export const register: FeatureRegistration = (services: WorkbenchServices, shell) => {
+  const auth = registerStorageAuth(services.endpoints, services.context.secrets, shell);
   const connection = new StorageConnection(services.endpoints, auth.provider);
   const provider = new StorageTreeProvider(connection, services.log);
   const fsp = new StoreFileSystemProvider(connection);
@@ -60,13 +61,15 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
 
   const dnd = storageDragAndDrop(provider, () => connection.client());
-  const view = vscode.window.createTreeView(STORAGE_VIEW_ID, {
-    treeDataProvider: provider,
-    showCollapseAll: true,
-    canSelectMany: true,
-    dragAndDropController: dnd,
-  });
+  // The entry created the view (collapse all, multi-select, these drag mime types) and the `store:` file
+  // system before this feature was loaded; both forward to what is handed over here.
+  const view = shell.treeView(STORAGE_VIEW_ID, provider, dnd);
+  shell.fileSystem(STORE_SCHEME, fsp);
   provider.view = view;
+  // Revision and details documents come back with a restored window, before storage is loaded: the entry
+  // registered their schemes too.
+  shell.textDocumentContent(REVISION_SCHEME, new RevisionContentProvider(connection));
+  shell.textDocumentContent(DETAILS_SCHEME, detailsProvider);
 
   // About (user, quota) in the view's description, refreshed with the tree.
   const showAbout = async () => {
@@ -150,6 +153,14 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
   let conflictPrompts = 0;
 
+  // Sign In and Sign Out are never offered together: the view title shows the one that applies.
+  let signedIn = false;
+  const updateSignedIn = async () => {
+    signedIn = (await auth.provider.getSessions(undefined)).length > 0;
+    await vscode.commands.executeCommand('setContext', SIGNED_IN_CONTEXT, signedIn);
+  };
+  void updateSignedIn().catch(() => undefined);
+
   const resetAll = () => {
     connection.reset();
     provider.reset();
@@ -159,20 +170,19 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
   };
   return [
     ...auth.disposables,
-    view,
     provider,
     fsp,
     comments,
-    vscode.workspace.registerFileSystemProvider(STORE_SCHEME, fsp, { isCaseSensitive: true }),
-    vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, new RevisionContentProvider(connection)),
-    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, detailsProvider),
     ...registerCommands({ client: () => connection.client(), tree: provider, log: services.log, showJson }),
     vscode.commands.registerCommand('apiWorkbench.storage.refresh', (e?: TreeEntry) => {
       provider.refresh(e);
       void showAbout();
     }),
     vscode.commands.registerCommand('apiWorkbench.storage.loadMore', (e: TreeEntry) => provider.loadMore(e)),
-    auth.provider.onDidChangeSessions(() => resetAll()),
+    auth.provider.onDidChangeSessions(() => {
+      resetAll();
+      void updateSignedIn().catch(() => undefined);
+    }),
     vscode.commands.registerCommand(
       'apiWorkbench.storage.pollChanges',
       async () => (await feed?.poll())?.changes.length ?? 0,
@@ -221,6 +231,21 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
               return plain;
             },
           ),
+          /** Runs a storage command on a multi-selection, as the view does: the clicked node, then all selected. */
+          vscode.commands.registerCommand(
+            'apiWorkbench.storage._testRunMany',
+            async (paths: string[][], command: string, ...args: unknown[]) => {
+              const nodes = await Promise.all(paths.map((labels) => walk(labels)));
+              const result = await vscode.commands.executeCommand(
+                `apiWorkbench.storage.${command}`,
+                nodes[0],
+                nodes,
+                ...args,
+              );
+              const plain: unknown = JSON.parse(JSON.stringify(result ?? null));
+              return plain;
+            },
+          ),
           vscode.commands.registerCommand('apiWorkbench.storage._testUri', async (labels: string[]) => {
             const node = await walk(labels);
             if (node?.type !== 'file' || !node.file.id) throw new Error('not a file');
@@ -246,6 +271,10 @@ export const register: FeatureRegistration = (services: WorkbenchServices) => {
             (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body }),
           ),
           vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
+          vscode.commands.registerCommand('apiWorkbench.storage._testSignedInContext', async () => {
+            await updateSignedIn();
+            return signedIn;
+          }),
           vscode.commands.registerCommand('apiWorkbench.storage._testConnectError', () => provider.connectErrorState),
         ]
       : []),

@@ -1,11 +1,14 @@
 // Maps the editor-free tree model onto a VS Code TreeDataProvider. All decisions (what to list,
 // in which order, how a node reads) live in the core; this file only translates.
 import * as vscode from 'vscode';
+import type { Search } from '../core/search';
 import { StorageTreeModel, type TreeEntry } from '../core/tree';
 import type { StorageConnection } from './connection';
 
 export const STORAGE_VIEW_ID = 'apiWorkbench.storage';
 export const CONNECT_ERROR_CONTEXT = 'apiWorkbench.storage.connectError';
+/** True while search results show (the view title offers Clear Search). */
+const SEARCHING_CONTEXT = 'apiWorkbench.storage.searching';
 
 /** Values of the connect-error context key; each has its own line in the welcome content. */
 export type ConnectErrorKind = 'refused' | 'notFound' | 'unreachable' | 'failed';
@@ -44,11 +47,28 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
     return this.model;
   }
 
+  get activeSearch(): Search | undefined {
+    return this.model?.activeSearch;
+  }
+
+  async setSearch(search: Search | undefined): Promise<void> {
+    const model = await this.getModel();
+    model.setSearch(search);
+    await vscode.commands.executeCommand('setContext', SEARCHING_CONTEXT, model.activeSearch !== undefined);
+  }
+
+  /** Scrolls the results root into view, expanded, so a search from the title bar shows what it found. */
+  async revealSearch(): Promise<void> {
+    const root = (await this.getChildren()).find((e) => e.type === 'root' && e.root === 'search');
+    if (root && this.view?.visible) await this.view.reveal(root, { expand: true, select: false, focus: false });
+  }
+
   /** Drops the model (endpoint or credential changed) and redraws from the roots. */
   reset(): void {
     this.unsubscribe?.();
     this.model = undefined;
     this.connection.reset();
+    void vscode.commands.executeCommand('setContext', SEARCHING_CONTEXT, false);
     this.changed.fire(undefined);
   }
 
@@ -84,7 +104,7 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
     const item = new vscode.TreeItem(
       p.label,
       p.collapsible
-        ? e.type === 'root' && e.root === 'myFiles'
+        ? e.type === 'root' && (e.root === 'myFiles' || e.root === 'search')
           ? vscode.TreeItemCollapsibleState.Expanded
           : vscode.TreeItemCollapsibleState.Collapsed
         : vscode.TreeItemCollapsibleState.None,
@@ -96,6 +116,8 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
     item.iconPath = new vscode.ThemeIcon(p.icon);
     if (e.type === 'loadMore') {
       item.command = { command: 'apiWorkbench.storage.loadMore', title: 'Load more', arguments: [e] };
+    } else if (e.type === 'message' && e.key === 'search/#empty') {
+      item.command = { command: 'apiWorkbench.storage.clearSearch', title: vscode.l10n.t('Clear Search') };
     } else if (e.type === 'file' && !e.folder) {
       item.command = { command: 'apiWorkbench.storage.open', title: 'Open', arguments: [e] };
     }

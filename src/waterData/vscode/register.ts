@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import type { FeatureRegistration } from '../../platform/services';
 import { NOTEBOOK_TYPE } from './constants';
 import { WaterKernel } from './controller';
@@ -7,12 +6,11 @@ import { registerQueryCompletion } from './completion';
 import { registerQueryDiagnostics } from './diagnostics';
 import { WaterNotebookSerializer } from './serializer';
 
-export const register: FeatureRegistration = (services) => {
+export const register: FeatureRegistration = (services, shell) => {
   const kernel = new WaterKernel(services);
+  // The entry registered the serializer for NOTEBOOK_TYPE (outputs are saved) and forwards to this one.
+  shell.notebookSerializer(NOTEBOOK_TYPE, new WaterNotebookSerializer());
   return [
-    vscode.workspace.registerNotebookSerializer(NOTEBOOK_TYPE, new WaterNotebookSerializer(), {
-      transientOutputs: false,
-    }),
     kernel,
     ...registerQueryDiagnostics(),
     registerQueryCompletion(kernel.attributions),

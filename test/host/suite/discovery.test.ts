@@ -357,6 +357,22 @@ suite('discovery: directory view filter and save', () => {
     assert.deepEqual(ids(await filter('  ')), ['alpha:v1', 'alpha:v2beta', 'gamma:v1']);
   });
 
+  test('a filter that matches nothing offers Clear filter, which shows everything again', async () => {
+    await vscode.commands.executeCommand('apiWorkbench.directory.preferredOnly');
+    assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.filter', 'no such api')), []);
+    const rows = await vscode.commands.executeCommand<{ label: string; command?: string }[]>(
+      'apiWorkbench.directory._testChildren',
+    );
+    assert.equal(rows.length, 1);
+    assert.match(rows[0].label, /Clear filter/);
+    assert.equal(rows[0].command, 'apiWorkbench.directory.clearFilter');
+    assert.deepEqual(ids(await vscode.commands.executeCommand(rows[0].command)), [
+      'alpha:v1',
+      'alpha:v2beta',
+      'gamma:v1',
+    ]);
+  });
+
   test('preferred-only hides other versions, combines with the text filter, and switches back', async () => {
     await vscode.commands.executeCommand('apiWorkbench.directory.filter', '');
     assert.deepEqual(ids(await vscode.commands.executeCommand('apiWorkbench.directory.preferredOnly')), [

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestNode } from '../../../src/storage/vscode/register';
+import { browserStep } from '../browserStep';
 
 const cmd = <T>(name: string, ...args: unknown[]) =>
   vscode.commands.executeCommand<T>(`apiWorkbench.storage.${name}`, ...args);
@@ -150,8 +151,9 @@ describe('storage: commands', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('trashes and restores, with the trash listing what was trashed', async () => {
-    assert.equal(await run<number>(['My files', 'README.txt'], 'trash', undefined, true), 1);
+  it('trashes without asking (it can be undone) and restores, with the trash listing what was trashed', async () => {
+    // No confirmation: under test VS Code refuses modal dialogs, so a trash that asked would trash nothing.
+    assert.equal(await run<number>(['My files', 'README.txt'], 'trash'), 1);
     assert.ok(!(await children(['My files'])).some((n) => n.label === 'README.txt'));
     const trash = await children(['Trash']);
     assert.ok(trash.some((n) => n.label === 'README.txt' && n.contextValue.includes('trashed')));
@@ -226,25 +228,6 @@ describe('storage: change feed', () => {
   });
 });
 
-/**
- * Hands a step to the browser side (test/host/browserSteps.mjs, run by test/host/run-code-server.mjs)
- * through the runner's report file and waits for its verdict.
- */
-async function browserStep(step: string): Promise<void> {
-  const report = process.env.API_WORKBENCH_TEST_REPORT;
-  if (!report) throw new Error('no report file: browser steps need test/host/run-code-server.mjs');
-  fs.appendFileSync(report, `HOST-STEP ${step}\n`);
-  const ack = `${report}.ack-${step}`;
-  const deadline = Date.now() + 120_000;
-  while (!fs.existsSync(ack)) {
-    if (Date.now() > deadline) throw new Error(`the browser never answered step ${step}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const verdict = fs.readFileSync(ack, 'utf8').trim();
-  fs.rmSync(ack);
-  if (verdict !== 'ok') throw new Error(`browser step ${step}: ${verdict}`);
-}
-
 describe('storage: sign-in', () => {
   const PROVIDER = 'api-workbench-storage';
   const session = () => vscode.authentication.getSession(PROVIDER, [], { silent: true });
@@ -265,6 +248,7 @@ describe('storage: sign-in', () => {
   it('signs in from the Accounts menu through the consent page in the browser, as a user would, and signs out', async function () {
     this.timeout(240_000);
     assert.equal(await session(), undefined, 'not signed in at first');
+    assert.equal(await cmd<boolean>('_testSignedInContext'), false, 'the view offers Sign In, not Sign Out');
     // The extension asks for a storage session: VS Code offers the sign-in in the Accounts menu.
     assert.equal(await vscode.authentication.getSession(PROVIDER, SCOPES, {}), undefined);
 
@@ -279,6 +263,11 @@ describe('storage: sign-in', () => {
     assert.equal(signedIn.account.label, 'Sandbox User <sandbox.user@example.com>');
     assert.match(signedIn.accessToken, /^sba-/, 'a token the sandbox authorization server issued');
     assert.deepEqual(signedIn.scopes, SCOPES);
+    assert.equal(
+      await until('the signed-in context', async () => (await cmd<boolean>('_testSignedInContext')) || undefined),
+      true,
+      'the view offers Sign Out, not Sign In',
+    );
     assert.ok(
       (await children(['My files'])).some((n) => n.label === 'Projects'),
       'the tree loads with the session',
@@ -286,6 +275,7 @@ describe('storage: sign-in', () => {
 
     assert.equal(await cmd<boolean>('signOut'), true);
     assert.equal(await session(), undefined, 'signed out');
+    assert.equal(await cmd<boolean>('_testSignedInContext'), false, 'Sign In again, and no Sign Out');
     assert.ok(
       (await children(['My files'])).some((n) => n.label === 'Projects'),
       'back on the sandbox token',

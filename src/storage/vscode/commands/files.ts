@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { FOLDER_MIME, type File } from '../../../shared/wire/storage';
 import { formatSize } from '../../core/present';
-import { displayName, filePath, folderPath } from '../../core/storePaths';
+import { displayName, filePath, folderPath, nameSelection } from '../../core/storePaths';
 import type { TreeEntry } from '../../core/tree';
 import { STORE_SCHEME } from '../fileSystemProvider';
 import {
@@ -121,7 +121,14 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
           return d;
         }
         if (!f?.id) return;
-        const name = title ?? (await vscode.window.showInputBox({ prompt: 'New title', value: f.title }));
+        const name =
+          title ??
+          (await vscode.window.showInputBox({
+            prompt: vscode.l10n.t('New title'),
+            value: f.title,
+            // As in the Explorer: the name is selected, its extension is not.
+            valueSelection: f.title ? nameSelection(f.title, e.type === 'file' && e.folder) : undefined,
+          }));
         if (!name || name === f.title) return;
         const updated = await client.call(
           'files.patch',
@@ -134,22 +141,25 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
       }),
     ),
 
-    reg('trash', async (e: TreeEntry, all?: TreeEntry[], confirmed?: boolean) =>
-      guarded(ctx, 'Moving to the trash', async () => {
+    // Trash asks nothing (Explorer and Drive do the same): it can be undone, from the notification or Trash.
+    reg('trash', async (e: TreeEntry, all?: TreeEntry[]) =>
+      guarded(ctx, vscode.l10n.t('Moving to the trash'), async () => {
         const files = selection(e, all);
         if (!files.length) return;
-        if (
-          !(await confirm(
-            `Move ${names(files)} to the trash?`,
-            'Folders go with everything in them. You can restore from Trash.',
-            'Move to Trash',
-            confirmed,
-          ))
-        )
-          return;
         const client = await ctx.client();
         for (const f of files) await client.call('files.trash', { fileId: f.id!, supportsAllDrives: true });
         ctx.tree.refresh(undefined);
+        const undo = vscode.l10n.t('Undo');
+        void vscode.window
+          .showInformationMessage(vscode.l10n.t('Moved {0} to the trash.', names(files)), undo)
+          .then((pick) =>
+            pick === undo
+              ? guarded(ctx, vscode.l10n.t('Restoring'), async () => {
+                  for (const f of files) await client.call('files.untrash', { fileId: f.id!, supportsAllDrives: true });
+                  ctx.tree.refresh(undefined);
+                })
+              : undefined,
+          );
         return files.length;
       }),
     ),
@@ -218,6 +228,31 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
 
     reg('star', async (e: TreeEntry, all?: TreeEntry[]) => setStar(ctx, selection(e, all), true)),
     reg('unstar', async (e: TreeEntry, all?: TreeEntry[]) => setStar(ctx, selection(e, all), false)),
+
+    // The link opens the file in the service's web UI; the id is what the API and the CLI take.
+    reg('copyLink', async (e: TreeEntry) =>
+      guarded(ctx, vscode.l10n.t('Copying the link'), async () => {
+        const f = fileOf(e);
+        if (!f?.id) return;
+        // The tree lists items without their links: ask for them when the listing did not carry one.
+        const links = f.alternateLink
+          ? f
+          : await (await ctx.client()).getFile(f.id, { fields: 'alternateLink,webContentLink' });
+        const link = links.alternateLink ?? links.webContentLink;
+        if (!link) {
+          void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no link.', displayName(f.title)));
+          return;
+        }
+        await vscode.env.clipboard.writeText(link);
+        return link;
+      }),
+    ),
+    reg('copyId', async (e: TreeEntry) => {
+      const id = fileOf(e)?.id ?? (e?.type === 'drive' ? e.drive.id : undefined);
+      if (!id) return;
+      await vscode.env.clipboard.writeText(id);
+      return id;
+    }),
 
     reg('details', async (e: TreeEntry) =>
       guarded(ctx, 'Loading details', async () => {

@@ -7,6 +7,7 @@ import { registerDriveCommands } from './drives';
 import { registerFileCommands } from './files';
 import { registerMetadataCommands } from './metadata';
 import { registerRevisionCommands } from './revisions';
+import { registerSearchCommands } from './search';
 import { registerSharingCommands } from './sharing';
 import { registerTransferCommands } from './transfer';
 
@@ -23,5 +24,6 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     ...registerRevisionCommands(ctx),
     ...registerDriveCommands(ctx),
     ...registerAccountCommands(ctx),
+    ...registerSearchCommands(ctx),
   ];
 }
