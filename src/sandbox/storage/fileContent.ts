@@ -85,4 +85,3 @@ export function setContent(
       .slice(0, 128 * 1024);
   }
 }
-

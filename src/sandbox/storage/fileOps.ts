@@ -2,7 +2,7 @@
 // creating (with reserved ids), applying metadata and modified dates, copying. New content is in
 // fileContent.ts; moving, trash and delete in filePlacement.ts.
 import { FOLDER_MIME, SHORTCUT_MIME, WORKSPACE_MIME_PREFIX, isWorkspaceDocument } from '../../shared/wire/storage';
-import { ApiError, badRequest, forbidden, notFound } from './errors';
+import { ApiError, badRequest, forbidden } from './errors';
 import type { StoredFile } from './model';
 import type { BlobRef } from './blobs';
 import { canWrite, roleOf } from './access';

@@ -146,4 +146,3 @@ export function deleteTree(svc: StorageService, f: StoredFile): void {
     svc.store.removeFile(d.id);
   }
 }
-

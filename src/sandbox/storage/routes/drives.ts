@@ -1,6 +1,5 @@
 // Shared drives: each drive is a record plus a root folder whose id is the drive id, so items in
 // it use the ordinary file operations with supportsAllDrives.
-import { FOLDER_MIME } from '../../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, required } from '../errors';
 import type { StoredDrive } from '../model';
 import { driveRootRecord, newDriveRecord } from '../records';

@@ -11,7 +11,7 @@ import { applyMetadata, applyModifiedDate, copyFile, createFile, type FileBody }
 import { checkParents, deleteTree, moveFile, requireOwner, trash, untrash } from '../filePlacement';
 import { paginate } from '../paging';
 import { boolParam, intParam, requiredParam } from '../params';
-import { apiUrl, renderChild, renderCreatedFile, renderFile, renderParent } from '../render';
+import { renderChild, renderCreatedFile, renderFile, renderParent } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
 import { readResource } from '../body';
