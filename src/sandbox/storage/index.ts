@@ -87,7 +87,9 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       if (match === 'badEscape')
         throw badRequest('The request path has an invalid percent-encoded segment.', undefined, 'badRequest');
       if (!match) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' });
-      const host = req.headers.host ? `http://${req.headers.host}` : ctx.origin();
+      // Links go back to the name the client used, on the scheme the sandbox serves (https with --tls).
+      const scheme = ctx.origin().startsWith('https:') ? 'https:' : 'http:';
+      const host = req.headers.host ? `${scheme}//${req.headers.host}` : ctx.origin();
       const rc: RequestContext = {
         req,
         res,
