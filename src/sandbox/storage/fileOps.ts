@@ -111,6 +111,11 @@ export function createFile(
     // A blob created without content still has an (empty) head revision, as uploads do.
     setContent(svc, f, svc.store.blobs.putBytes(Buffer.alloc(0)), q, { insert: true });
   } else if (isWorkspaceDocument(f)) f.content = svc.store.blobs.putBytes(Buffer.alloc(0));
+  return addNewFile(svc, f, q);
+}
+
+/** Applies the query options of insert and copy (`pinned`, `visibility`) and adds the new file to the store. */
+function addNewFile(svc: StorageService, f: StoredFile, q: URLSearchParams): StoredFile {
   if (boolParam(q, 'pinned', false) && f.revisions.length) f.revisions[f.revisions.length - 1].pinned = true;
   if (enumParam(q, 'visibility', ['DEFAULT', 'PRIVATE'] as const, 'DEFAULT') === 'PRIVATE') f.writersCanShare = false;
   svc.store.addFile(f);
@@ -234,10 +239,7 @@ export function copyFile(svc: StorageService, src: StoredFile, q: URLSearchParam
       );
     } else setContent(svc, f, src.content, q, { insert: true });
   }
-  if (boolParam(q, 'pinned', false) && f.revisions.length) f.revisions[f.revisions.length - 1].pinned = true;
-  if (enumParam(q, 'visibility', ['DEFAULT', 'PRIVATE'] as const, 'DEFAULT') === 'PRIVATE') f.writersCanShare = false;
-  svc.store.addFile(f);
-  return f;
+  return addNewFile(svc, f, q);
 }
 
 /** modifiedDateBehavior / setModifiedDate of update and patch. */
