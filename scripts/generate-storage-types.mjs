@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SCHEMA = 'schemas/store.v2.json';
 const WIRE = 'src/shared/wire/storage.ts';
+/** The files whose exports WIRE re-exports (read for the names the document may use). */
+const WIRE_FILES = [WIRE, 'src/shared/wire/storageResources.ts'];
 const TARGET = 'src/storage/core/operationTypes.ts';
 
 // Global parameters callers never set themselves: credentials travel in the Authorization header
@@ -122,7 +124,8 @@ function main(argv) {
   const at = argv.indexOf('--out');
   const outDir = at >= 0 ? resolve(argv[at + 1] ?? '') : dirname(join(ROOT, TARGET));
   const doc = JSON.parse(readFileSync(join(ROOT, SCHEMA), 'utf8'));
-  const text = generate(doc, readFileSync(join(ROOT, WIRE), 'utf8'));
+  const wire = WIRE_FILES.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+  const text = generate(doc, wire);
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, 'operationTypes.ts');
   writeFileSync(file, text);

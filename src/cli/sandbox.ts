@@ -1,10 +1,18 @@
-import { openSandbox } from '../sandbox/instance';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openSandbox, TLS_DIR } from '../sandbox/instance';
 import { startSandbox } from '../sandbox/server';
+import { sandboxCertificate, suppliedCertificate, type SandboxCertificate } from '../sandbox/tlsCertificate';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 
 export const SANDBOX_USAGE =
-  'usage: api-workbench sandbox [--port N] [--host H] [--data DIR] [--api-key K] [--allow-host NAME[,NAME…]]';
+  'usage: api-workbench sandbox [--port N] [--host H] [--data DIR] [--api-key K] [--allow-host NAME[,NAME…]] [--tls | --tls-cert FILE --tls-key FILE]';
+
+/** Where `--tls` keeps its certificate without `--data`: the user's cache, so it is made (and trusted) once. */
+function defaultTlsDir(): string {
+  return path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'api-workbench', 'sandbox-tls');
+}
 
 export const sandboxCommand: CliCommand = async (args, io) => {
   let port = 0;
@@ -13,8 +21,12 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   let apiKey: string | undefined;
   let allowedHosts: string[];
   let portText: string | undefined;
+  let tls: { generate: true } | { certFile: string; keyFile: string } | undefined;
   try {
-    const p = parseArgs(args, { values: ['port', 'host', 'data', 'api-key', 'allow-host'] });
+    const p = parseArgs(args, {
+      values: ['port', 'host', 'data', 'api-key', 'allow-host', 'tls-cert', 'tls-key'],
+      booleans: ['tls'],
+    });
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);
     portText = stringFlag(p, 'port');
     if (portText !== undefined) {
@@ -30,6 +42,12 @@ export const sandboxCommand: CliCommand = async (args, io) => {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean);
+    const certFile = stringFlag(p, 'tls-cert');
+    const keyFile = stringFlag(p, 'tls-key');
+    if ((certFile === undefined) !== (keyFile === undefined))
+      throw new UsageError('--tls-cert and --tls-key go together');
+    if (certFile !== undefined && keyFile !== undefined) tls = { certFile, keyFile };
+    else if (p.flags.get('tls') === true) tls = { generate: true };
   } catch (err) {
     io.stderr.write(`api-workbench sandbox: ${(err as Error).message}\n${SANDBOX_USAGE}\n`);
     return EXIT_USAGE;
@@ -37,18 +55,47 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   // With --data the sandbox is the one of that directory: a live one (the extension's, another terminal's) is
   // used as it is; otherwise it starts with the last run's credentials and port. With --api-key the same value
   // also serves as the storage bearer token, so one secret opens everything.
+  let certificate: SandboxCertificate | undefined;
+  try {
+    if (tls && 'generate' in tls)
+      certificate = sandboxCertificate(dataDir ? path.join(dataDir, TLS_DIR) : defaultTlsDir());
+    else if (tls) certificate = suppliedCertificate(tls.certFile, tls.keyFile);
+  } catch (err) {
+    io.stderr.write(`api-workbench sandbox: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  const served = certificate ? { cert: certificate.cert, key: certificate.key } : undefined;
   const sandbox = dataDir
-    ? await openSandbox({ dataDir, host, allowedHosts, apiKey, port: portText === undefined ? undefined : port })
-    : { ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts })), owned: true };
+    ? await openSandbox({
+        dataDir,
+        host,
+        allowedHosts,
+        apiKey,
+        port: portText === undefined ? undefined : port,
+        tls: served,
+      })
+    : { ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts, tls: served })), owned: true };
   const { url, storage, generation, waterData, directory, accessToken } = sandbox;
+  // With TLS the certificate a client must trust is part of what the sandbox tells its user.
+  const caCertificate = certificate && sandbox.owned ? certificate.certFile : undefined;
   io.stdout.write(
-    JSON.stringify({ url, storage, generation, waterData, directory, apiKey: sandbox.apiKey, accessToken }) + '\n',
+    JSON.stringify({
+      url,
+      storage,
+      generation,
+      waterData,
+      directory,
+      apiKey: sandbox.apiKey,
+      accessToken,
+      caCertificate,
+    }) + '\n',
   );
   if (!sandbox.owned) {
     io.stderr.write(`a sandbox already serves ${dataDir ?? ''} at ${url}; using it (stop it there)\n`);
     return EXIT_OK;
   }
   io.stderr.write(`sandbox listening on ${url}${dataDir ? `, data in ${dataDir}` : ''} (Ctrl+C to stop)\n`);
+  if (caCertificate) io.stderr.write(`TLS certificate (self-signed; trust it in your client): ${caCertificate}\n`);
   await io.interrupted;
   await sandbox.close();
   return EXIT_OK;

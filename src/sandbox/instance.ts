@@ -10,6 +10,8 @@ import { startSandbox, type RunningSandbox } from './server';
 import type { SandboxInfo, SandboxOptions } from './types';
 
 const INSTANCE_FILE = 'sandbox.json';
+/** Where `--tls` keeps the sandbox's certificate: beside the state, kept by a reset so it stays trusted. */
+export const TLS_DIR = 'tls';
 
 interface InstanceInfo extends SandboxInfo {
   port: number;
@@ -91,7 +93,7 @@ async function findRunning(dataDir: string): Promise<InstanceInfo | undefined> {
   return (await portAnswers(info.port)) ? info : undefined;
 }
 
-export interface OpenOptions extends Pick<SandboxOptions, 'host' | 'allowedHosts'> {
+export interface OpenOptions extends Pick<SandboxOptions, 'host' | 'allowedHosts' | 'tls'> {
   dataDir: string;
   /** Port to listen on; default the one of the last run, else a free one. */
   port?: number;
@@ -114,6 +116,7 @@ export async function openSandbox(options: OpenOptions): Promise<SandboxInstance
     apiKey: options.apiKey ?? last?.apiKey,
     accessToken: options.accessToken ?? options.apiKey ?? last?.accessToken,
     consentSecret: last?.consentSecret,
+    tls: options.tls,
   };
   let sandbox: RunningSandbox;
   const wanted = options.port ?? last?.port ?? 0;
@@ -152,7 +155,7 @@ function attached(info: InstanceInfo): SandboxInstance {
 
 /**
  * Deletes the persisted state of `dataDir` (files, blobs), keeping the instance file so the credentials and
- * port stay the same. Refuses while another process's sandbox serves the directory.
+ * port stay the same, and the TLS certificate so a client that trusts it still does. Refuses while another process's sandbox serves the directory.
  */
 export async function resetData(dataDir: string): Promise<void> {
   const running = await findRunning(dataDir);
@@ -162,7 +165,7 @@ export async function resetData(dataDir: string): Promise<void> {
     );
   if (!fs.existsSync(dataDir)) return;
   for (const name of fs.readdirSync(dataDir)) {
-    if (name === INSTANCE_FILE) continue;
+    if (name === INSTANCE_FILE || name === TLS_DIR) continue;
     fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
   }
 }

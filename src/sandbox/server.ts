@@ -1,7 +1,8 @@
 // The sandbox: one loopback HTTP server that mounts the four emulators under the real
 // services' path layouts. Used in-process by the extension, by every test and by `api-workbench sandbox`.
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import * as https from 'node:https';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { BodyTooLargeError, sendJson } from './http';
 import type { Emulator, SandboxContext, SandboxInfo, SandboxOptions } from './types';
@@ -48,7 +49,7 @@ function hostRefusal(host: string | undefined, allowed: ReadonlySet<string>): st
 }
 
 export interface RunningSandbox extends SandboxInfo {
-  readonly server: http.Server;
+  readonly server: http.Server | https.Server;
   /** Only the process that started the sandbox knows it: it signs consent tickets for sign-in. */
   readonly consentSecret: string;
   close(): Promise<void>;
@@ -91,7 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     .flatMap((e) => e.prefixes.map((p) => ({ prefix: p, emulator: e })))
     .sort((a, b) => b.prefix.length - a.prefix.length);
 
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const refusal = hostRefusal(req.headers.host, allowedHosts);
     if (refusal) {
       sendJson(res, 421, googleError(421, refusal, 'FAILED_PRECONDITION', 'misdirectedRequest'), {
@@ -144,7 +145,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           res.destroy(err as Error);
         }
       });
-  });
+  };
+  // With a certificate the same handler answers over TLS (`--tls`): clients built from a static discovery
+  // document keep its https scheme for uploads even when pointed at the sandbox.
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : http.createServer(handler);
   // Streams are long-lived; do not let Node's default timeouts cut them. Idle keep-alive connections stay
   // open for minutes, like a real front end's: clients such as httplib2 reuse a pooled connection without
   // checking it, and a 5 s server-side close turns their next POST into a broken pipe.
@@ -159,11 +165,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  origin = `http://${host}:${addr.port}`;
+  origin = `${options.tls ? 'https' : 'http'}://${host}:${addr.port}`;
   allowedHosts = expectedHosts(addr.port, [host, ...(options.allowedHosts ?? [])]);
 
-  const sockets = new Set<import('node:net').Socket>();
-  server.on('connection', (s) => {
+  const sockets = new Set<Socket>();
+  // The raw TCP connections, TLS or not (an https server is a net.Server underneath).
+  const listener: NetServer = server;
+  listener.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });

@@ -42,6 +42,8 @@ export interface SandboxOptions {
   accessToken?: string;
   /** Secret of the OAuth consent page; random per run when not given. Never printed. */
   consentSecret?: string;
+  /** Serve HTTPS with this PEM certificate and key instead of plain HTTP. */
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 /** The JSON line `api-workbench sandbox` prints, and what the extension keeps. */

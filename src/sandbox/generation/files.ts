@@ -174,12 +174,7 @@ export class FileStore {
     }
     const command = (header(req, 'x-goog-upload-command') ?? '').split(',').map((s) => s.trim());
     if (command.includes('query')) {
-      res.writeHead(200, {
-        'x-goog-upload-status': 'active',
-        'x-goog-upload-size-received': String(up.received),
-        'content-length': '0',
-      });
-      res.end();
+      answerActive(res, up.received);
       return;
     }
     if (command.includes('cancel')) {
@@ -209,12 +204,7 @@ export class FileStore {
     up.chunks.push(body);
     up.received += body.length;
     if (!command.includes('finalize')) {
-      res.writeHead(200, {
-        'x-goog-upload-status': 'active',
-        'x-goog-upload-size-received': String(up.received),
-        'content-length': '0',
-      });
-      res.end();
+      answerActive(res, up.received);
       return;
     }
     if (up.received !== up.declaredSize) {
@@ -279,4 +269,14 @@ export class FileStore {
     }
     sendJsonPretty(res, 200, {});
   }
+}
+
+/** The answer to a query or a non-final chunk: the session is open and holds `received` bytes. */
+function answerActive(res: ServerResponse, received: number): void {
+  res.writeHead(200, {
+    'x-goog-upload-status': 'active',
+    'x-goog-upload-size-received': String(received),
+    'content-length': '0',
+  });
+  res.end();
 }

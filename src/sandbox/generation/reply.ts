@@ -4,15 +4,13 @@ import { createHash } from 'node:crypto';
 import type {
   Candidate,
   CitationSource,
-  Content,
-  FunctionDeclaration,
   GenerateContentRequest,
   GenerateContentResponse,
   Part,
   SafetyRating,
-  Schema,
 } from '../../shared/wire/generation';
-import { argsFor } from './functionArgs';
+import { functionCallFor, lastFunctionResponses } from './functionChoice';
+import { functionResultReply, markdownReply, mediaOf, valueFor, words, xssReply } from './replyText';
 import { countContentTokens, tokenize } from './tokens';
 import { stripTriggers, type Triggers } from './triggers';
 
@@ -37,11 +35,6 @@ const NEGLIGIBLE_RATINGS: SafetyRating[] = [
 export function lastUserText(req: GenerateContentRequest): string {
   const last = [...req.contents].reverse().find((c) => c.role === undefined || c.role === 'user');
   return (last?.parts ?? []).map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
-}
-
-function lastFunctionResponses(req: GenerateContentRequest): Part[] {
-  const last = req.contents[req.contents.length - 1];
-  return (last?.parts ?? []).filter((p) => p.functionResponse);
 }
 
 function responseIdFor(req: GenerateContentRequest): string {
@@ -224,170 +217,6 @@ function citationsFor(textSoFar: string, chunkStartByte: number): CitationSource
     { endIndex: firstEnd, uri: 'https://example.com/sandbox/reference-a', license: '' },
     { startIndex: chunkStartByte, endIndex: total, uri: 'https://example.com/sandbox/reference-b', license: 'mit' },
   ];
-}
-
-function words(text: string): string[] {
-  return text.split(/\s+/).filter(Boolean);
-}
-
-/** Media parts of the last user turn, described so tests can see that attachments arrived. */
-function mediaOf(req: GenerateContentRequest): string[] {
-  const last = [...req.contents].reverse().find((c) => c.role === undefined || c.role === 'user');
-  return (last?.parts ?? []).flatMap((p) => {
-    if (p.inlineData)
-      return [`inline ${p.inlineData.mimeType} (${Buffer.from(p.inlineData.data ?? '', 'base64').length} bytes)`];
-    if (p.fileData)
-      return [
-        `file ${String(p.fileData.fileUri ?? '').replace(/^.*\/files\//, 'files/')} (${p.fileData.mimeType ?? 'unknown type'})`,
-      ];
-    return [];
-  });
-}
-
-function markdownReply(prompt: string, system: Content | undefined, media: string[] = []): string {
-  const w = words(prompt);
-  const quoted = prompt.replace(/\s+/g, ' ').slice(0, 300) || '(empty prompt)';
-  const systemText = (system?.parts ?? [])
-    .map((p) => p.text ?? '')
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const lines = [
-    `**Sandbox reply** — you wrote ${w.length} word${w.length === 1 ? '' : 's'} (${[...prompt].length} characters).`,
-    '',
-    `> ${quoted}`,
-    '',
-  ];
-  if (systemText) lines.push(`_System instruction in effect:_ ${systemText.slice(0, 160)}`, '');
-  if (media.length) lines.push(`Attachments received: ${media.join('; ')}.`, '');
-  lines.push(
-    `Words in reverse order: ${w.slice(-30).reverse().join(' ') || '—'}.`,
-    '',
-    '```js',
-    '// Generated from your prompt',
-    `const prompt = ${JSON.stringify(prompt.slice(0, 200))};`,
-    `console.log(prompt.split(/\\s+/).length); // ${w.length}`,
-    '```',
-    '',
-    'Déjà vu check: naïve café — ✓.',
-    '',
-  );
-  return lines.join('\n');
-}
-
-function xssReply(): string {
-  return [
-    'Here is some HTML the model produced:',
-    '',
-    '<script>window.__xss = 1</script>',
-    '<img src="x" onerror="window.__xss = 2">',
-    '',
-    '[a link](javascript:window.__xss=3) and [a safe link](https://example.com/docs).',
-    '',
-  ].join('\n');
-}
-
-function functionResultReply(parts: Part[]): string {
-  const lines: string[] = [];
-  for (const p of parts) {
-    const fr = p.functionResponse!;
-    const keys = Object.keys(fr.response ?? {});
-    lines.push(
-      `The function \`${fr.name}\` returned ${keys.length} field${keys.length === 1 ? '' : 's'}:`,
-      '',
-      '```json',
-      JSON.stringify(fr.response, null, 2),
-      '```',
-      '',
-    );
-  }
-  return lines.join('\n');
-}
-
-/** Verbs that say nothing about what a function is for (get_weather is about "weather"). */
-const GENERIC_WORDS = new Set([
-  'get',
-  'set',
-  'list',
-  'find',
-  'fetch',
-  'make',
-  'create',
-  'update',
-  'delete',
-  'run',
-  'call',
-  'do',
-  'the',
-  'for',
-  'and',
-]);
-
-/** True when the prompt names a distinctive word of the function's name, so AUTO mode calls it. */
-function mentions(prompt: string, name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
-  const text = prompt.toLowerCase();
-  return words.some((w) => new RegExp(`\\b${w}`).test(text));
-}
-
-function declarations(req: GenerateContentRequest): FunctionDeclaration[] {
-  return (req.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
-}
-
-function functionCallFor(
-  req: GenerateContentRequest,
-  prompt: string,
-  triggers: Triggers,
-): { name: string; args: Record<string, unknown> } | undefined {
-  const decls = declarations(req);
-  if (!decls.length) return undefined;
-  if (lastFunctionResponses(req).length) return undefined;
-  const fc = req.toolConfig?.functionCallingConfig;
-  const mode = fc?.mode ?? 'AUTO';
-  if (mode === 'NONE') return undefined;
-  const allowed = fc?.allowedFunctionNames?.length
-    ? decls.filter((d) => fc.allowedFunctionNames!.includes(d.name))
-    : decls;
-  const named = allowed.find((d) => prompt.includes(d.name)) ?? allowed.find((d) => mentions(prompt, d.name));
-  const chosen = named ?? (mode === 'ANY' || triggers.has('call') ? allowed[0] : undefined);
-  if (!chosen) return undefined;
-  return { name: chosen.name, args: argsFor(chosen, prompt) };
-}
-
-/** A value of the schema, derived from the prompt's words, so JSON mode is checkable. */
-export function valueFor(schema: Schema, prompt: string, depth: number): unknown {
-  const type = String(schema.type ?? (schema.properties ? 'object' : 'string')).toLowerCase();
-  const w = words(prompt);
-  if (schema.enum?.length) return schema.enum[0];
-  switch (type) {
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      const order = schema.propertyOrdering ?? Object.keys(schema.properties ?? {});
-      for (const key of order) {
-        const sub = schema.properties?.[key];
-        if (sub) out[key] = valueFor(sub, prompt, depth + 1);
-      }
-      return out;
-    }
-    case 'array': {
-      const n = Math.max(Number(schema.minItems ?? 0), Math.min(2, Number(schema.maxItems ?? 2)));
-      return Array.from({ length: n }, (_, i) =>
-        valueFor(schema.items ?? { type: 'string' }, w.slice(i).join(' '), depth + 1),
-      );
-    }
-    case 'integer':
-      return w.length;
-    case 'number':
-      return w.length / 2;
-    case 'boolean':
-      return w.length % 2 === 0;
-    default:
-      return w[depth % Math.max(1, w.length)] ?? 'sandbox';
-  }
 }
 
 /** Merges a plan's chunks into the single response a unary call returns. */

@@ -1,25 +1,16 @@
 // File mutations with Drive v2 semantics, shared by the metadata routes and the upload routes:
-// creating (with reserved ids), applying metadata, new content (revisions), moving, trash, delete, copy.
+// creating (with reserved ids), applying metadata and modified dates, copying. New content is in
+// fileContent.ts; moving, trash and delete in filePlacement.ts.
 import { FOLDER_MIME, SHORTCUT_MIME, WORKSPACE_MIME_PREFIX, isWorkspaceDocument } from '../../shared/wire/storage';
-import { ApiError, badRequest, forbidden, notFound } from './errors';
-import { makeId, type StoredFile, type StoredRevision } from './model';
+import { ApiError, badRequest, forbidden } from './errors';
+import type { StoredFile } from './model';
 import type { BlobRef } from './blobs';
 import { canWrite, roleOf } from './access';
-import { boolParam, enumParam, listParam } from './params';
+import { boolParam, enumParam } from './params';
+import { newFileRecord, newRevision, userPermission } from './records';
+import { setContent } from './fileContent';
+import { checkParents, trash, untrash } from './filePlacement';
 import type { StorageService } from './service';
-
-/** Source MIME → workspace type, for `convert=true`. */
-export const IMPORTS: Record<string, string> = {
-  'text/plain': 'application/vnd.google-apps.document',
-  'text/markdown': 'application/vnd.google-apps.document',
-  'text/html': 'application/vnd.google-apps.document',
-  'text/csv': 'application/vnd.google-apps.spreadsheet',
-  'image/svg+xml': 'application/vnd.google-apps.drawing',
-};
-
-const MAX_UNPINNED_REVISIONS = 100;
-/** Larger text contents are not read into memory to become indexable text. */
-const INDEXABLE_TEXT_SOURCE_MAX = 4 * 1024 * 1024;
 
 export interface FileBody {
   id?: string;
@@ -40,34 +31,7 @@ export interface FileBody {
   [k: string]: unknown;
 }
 
-/** Resolves and checks parent ids: they exist, are folders, can take children, sit in one drive. */
-export function checkParents(
-  svc: StorageService,
-  ids: string[],
-  supportsAllDrives: boolean,
-): { ids: string[]; driveId?: string } {
-  const out: string[] = [];
-  let driveId: string | undefined;
-  for (const raw of ids) {
-    const p = svc.store.file(raw);
-    if (!p || !svc.canSee(p) || (p.driveId && !supportsAllDrives)) throw notFound('File', raw);
-    if (p.mimeType !== FOLDER_MIME) throw badRequest(`The parent ${raw} is not a folder.`, 'parents', 'invalidParent');
-    if (!canWrite(roleOf(svc.store, p)))
-      throw forbidden(
-        'insufficientFilePermissions',
-        'The user does not have sufficient permissions for the parent folder.',
-      );
-    if (p.trashed) throw badRequest(`The parent ${raw} is in the trash.`, 'parents', 'invalidParent');
-    out.push(p.id);
-    driveId = p.driveId;
-  }
-  const drives = new Set(out.map((id) => svc.store.state.files[id].driveId ?? ''));
-  if (drives.size > 1 || (driveId && out.length > 1)) {
-    throw forbidden('teamDrivesParentLimit', 'A shared drive item must have exactly one parent.');
-  }
-  return { ids: [...new Set(out)], driveId };
-}
-
+/** A new item owned by the user, not yet added to the store. */
 export function blankFile(
   svc: StorageService,
   id: string,
@@ -76,48 +40,19 @@ export function blankFile(
   parents: string[],
   driveId: string | undefined,
 ): StoredFile {
-  const now = svc.store.nowIso();
   const me = svc.store.me;
-  return {
+  return newFileRecord({
     id,
     title,
     mimeType,
     parents,
     driveId,
-    starred: false,
-    hidden: false,
-    restricted: false,
-    viewed: true,
-    trashed: false,
-    explicitlyTrashed: false,
-    createdDate: now,
-    modifiedDate: now,
-    modifiedByMeDate: now,
-    lastViewedByMeDate: now,
-    version: 1,
-    ownerId: me.permissionId,
-    lastModifyingUserId: me.permissionId,
-    revisions: [],
-    properties: [],
-    comments: [],
-    labels: [],
-    spaces: ['drive'],
-    permissions: driveId
-      ? []
-      : [
-          {
-            id: me.permissionId,
-            type: 'user',
-            role: 'owner',
-            additionalRoles: [],
-            emailAddress: me.emailAddress,
-            name: me.displayName,
-            version: 1,
-          },
-        ],
-    copyRequiresWriterPermission: false,
-    writersCanShare: true,
-  };
+    date: svc.store.nowIso(),
+    owner: me,
+    // A shared drive's items carry no permissions of their own: access comes from the drive.
+    permissions: driveId ? [] : [userPermission(me, 'owner')],
+    touchedByMe: true,
+  });
 }
 
 /** Takes an id from the body: it must come from generateIds and not be in use. */
@@ -176,6 +111,11 @@ export function createFile(
     // A blob created without content still has an (empty) head revision, as uploads do.
     setContent(svc, f, svc.store.blobs.putBytes(Buffer.alloc(0)), q, { insert: true });
   } else if (isWorkspaceDocument(f)) f.content = svc.store.blobs.putBytes(Buffer.alloc(0));
+  return addNewFile(svc, f, q);
+}
+
+/** Applies the query options of insert and copy (`pinned`, `visibility`) and adds the new file to the store. */
+function addNewFile(svc: StorageService, f: StoredFile, q: URLSearchParams): StoredFile {
   if (boolParam(q, 'pinned', false) && f.revisions.length) f.revisions[f.revisions.length - 1].pinned = true;
   if (enumParam(q, 'visibility', ['DEFAULT', 'PRIVATE'] as const, 'DEFAULT') === 'PRIVATE') f.writersCanShare = false;
   svc.store.addFile(f);
@@ -250,184 +190,10 @@ export function applyMetadata(
   return changed;
 }
 
-function checkDate(value: unknown, field: string): string {
+export function checkDate(value: unknown, field: string): string {
   const t = typeof value === 'string' ? Date.parse(value) : NaN;
   if (Number.isNaN(t)) throw badRequest(`Invalid value for ${field}; expected an RFC 3339 date.`, field, 'invalid');
   return new Date(t).toISOString();
-}
-
-/**
- * New content for a file: a new head revision (or, with newRevision=false, replaces the head one).
- * `convert=true` turns importable types into workspace documents.
- */
-export function setContent(
-  svc: StorageService,
-  f: StoredFile,
-  bytes: BlobRef,
-  q: URLSearchParams,
-  opts: { type?: string; insert?: boolean } = {},
-): void {
-  if (f.mimeType === FOLDER_MIME || f.mimeType === SHORTCUT_MIME)
-    throw badRequest('Folders and shortcuts have no content.', undefined, 'invalidContent');
-  const sourceType = (opts.type ?? f.mimeType).split(';')[0].trim();
-  if (opts.insert && boolParam(q, 'convert', false) && IMPORTS[sourceType]) {
-    f.mimeType = IMPORTS[sourceType];
-    f.title = f.title.replace(/\.(txt|md|markdown|html?|csv|svg)$/i, '');
-  } else if (opts.type && !isWorkspaceDocument(f) && opts.insert) f.mimeType = sourceType;
-  if (isWorkspaceDocument(f) && !opts.insert && !IMPORTS[sourceType] && sourceType !== f.mimeType) {
-    throw badRequest(`Content of type ${sourceType} cannot replace a ${f.mimeType}.`, undefined, 'invalidContent');
-  }
-  const now = svc.store.nowIso();
-  const newRevision = boolParam(q, 'newRevision', true);
-  const head = f.revisions[f.revisions.length - 1];
-  const doc = isWorkspaceDocument(f);
-  if (!newRevision && head && !opts.insert) {
-    head.content = bytes;
-    head.modifiedDate = now;
-    head.mimeType = f.mimeType;
-    head.lastModifyingUserId = svc.store.state.meId;
-  } else {
-    const rev: StoredRevision = {
-      id: doc
-        ? String(Number(head?.id ?? 0) + 1)
-        : makeId(`rev:${f.id}`, f.revisions.length + 1 + f.version, 24).slice(1),
-      mimeType: f.mimeType,
-      modifiedDate: now,
-      lastModifyingUserId: svc.store.state.meId,
-      originalFilename: doc ? undefined : (f.originalFilename ?? f.title),
-      content: bytes,
-      pinned: boolParam(q, 'pinned', false),
-      published: false,
-      publishAuto: false,
-      publishedOutsideDomain: false,
-    };
-    f.revisions.push(rev);
-    // Old unpinned revisions are purged, as the service does.
-    const unpinned = f.revisions.filter((r) => !r.pinned);
-    if (unpinned.length > MAX_UNPINNED_REVISIONS) {
-      const drop = new Set(unpinned.slice(0, unpinned.length - MAX_UNPINNED_REVISIONS).map((r) => r.id));
-      f.revisions = f.revisions.filter((r) => !drop.has(r.id) || r === f.revisions[f.revisions.length - 1]);
-    }
-  }
-  f.content = bytes;
-  if (!doc) f.originalFilename ??= f.title;
-  if (
-    boolParam(q, 'useContentAsIndexableText', false) &&
-    /^text\//.test(sourceType) &&
-    bytes.size <= INDEXABLE_TEXT_SOURCE_MAX
-  ) {
-    f.indexableText = svc.store.blobs
-      .readAll(bytes)
-      .toString('utf8')
-      .slice(0, 128 * 1024);
-  }
-}
-
-/** Applies addParents/removeParents (and `parents` in the body, which replaces the set). */
-export function moveFile(svc: StorageService, f: StoredFile, q: URLSearchParams, body: FileBody): boolean {
-  const add = listParam(q, 'addParents');
-  const remove = listParam(q, 'removeParents').map((id) => svc.store.resolveId(id));
-  const supports = boolParam(q, 'supportsAllDrives', false) || boolParam(q, 'supportsTeamDrives', false);
-  let next = [...f.parents];
-  if (body.parents && add.length === 0 && remove.length === 0) {
-    const wanted = body.parents.map((p) => p.id ?? '').filter(Boolean);
-    const fresh = wanted.filter((id) => !f.parents.includes(svc.store.resolveId(id)));
-    const checked = checkParents(svc, fresh, supports || !!f.driveId).ids;
-    next = [...f.parents.filter((p) => wanted.map((w) => svc.store.resolveId(w)).includes(p)), ...checked];
-  } else {
-    if (add.length) next.push(...checkParents(svc, add, supports || !!f.driveId).ids);
-    for (const r of remove) {
-      if (!f.parents.includes(r))
-        throw badRequest(`${r} is not a parent of the file.`, 'removeParents', 'invalidParent');
-    }
-    next = next.filter((p) => !remove.includes(p));
-  }
-  next = [...new Set(next)];
-  if (JSON.stringify(next) === JSON.stringify(f.parents)) return false;
-  if (f.mimeType === FOLDER_MIME) {
-    for (const p of next)
-      if (p === f.id || svc.store.ancestors(p).has(f.id))
-        throw badRequest('A folder cannot be moved into itself or its descendants.', 'addParents', 'invalidParent');
-  }
-  const drives = new Set(next.map((p) => svc.store.state.files[p]?.driveId ?? ''));
-  const newDrive = [...drives][0] || undefined;
-  if (drives.size > 1 || (newDrive && next.length !== 1)) {
-    throw forbidden('teamDrivesParentLimit', 'A shared drive item must have exactly one parent.');
-  }
-  svc.store.setParents(f, next);
-  if (newDrive !== f.driveId) {
-    for (const d of [f, ...svc.store.descendants(f.id)]) d.driveId = newDrive;
-  }
-  return true;
-}
-
-export function requireOwner(svc: StorageService, f: StoredFile, action: string): void {
-  const role = roleOf(svc.store, f);
-  const allowed =
-    role === 'owner' ||
-    role === 'organizer' ||
-    (f.driveId && (role === 'fileOrganizer' || (action === 'trash' && role === 'writer')));
-  if (!allowed)
-    throw forbidden(
-      'insufficientFilePermissions',
-      `The user does not have sufficient permissions to ${action} this file.`,
-    );
-}
-
-/** Trashes a file and everything below it; only the file itself is "explicitly" trashed. */
-export function trash(svc: StorageService, f: StoredFile): void {
-  if (f.id === svc.store.state.rootId || svc.store.state.drives[f.id])
-    throw forbidden('cannotTrashRoot', 'The root folder cannot be trashed.');
-  const now = svc.store.nowIso();
-  const me = svc.store.state.meId;
-  for (const d of [f, ...(f.mimeType === FOLDER_MIME ? svc.store.descendants(f.id) : [])]) {
-    if (d.trashed && d !== f) continue;
-    d.trashed = true;
-    d.trashedDate = now;
-    d.trashingUserId = me;
-    d.explicitlyTrashed = d === f;
-    svc.store.touchFile(d);
-  }
-}
-
-/** Restores a file and the descendants that went to the trash with it (not ones trashed on their own). */
-export function untrash(svc: StorageService, f: StoredFile): void {
-  const restore = (d: StoredFile) => {
-    d.trashed = false;
-    d.explicitlyTrashed = false;
-    d.trashedDate = undefined;
-    d.trashingUserId = undefined;
-    svc.store.touchFile(d);
-  };
-  restore(f);
-  if (f.mimeType !== FOLDER_MIME) return;
-  const queue = [f.id];
-  while (queue.length) {
-    const id = queue.pop()!;
-    for (const cid of svc.store.childIds(id)) {
-      const c = svc.store.state.files[cid];
-      if (!c || !c.trashed || c.explicitlyTrashed) continue;
-      restore(c);
-      if (c.mimeType === FOLDER_MIME) queue.push(c.id);
-    }
-  }
-}
-
-/** Permanent delete: the file and the descendants the user owns; others' items just lose the parent. */
-export function deleteTree(svc: StorageService, f: StoredFile): void {
-  const me = svc.store.state.meId;
-  const doomed = [f, ...(f.mimeType === FOLDER_MIME ? svc.store.descendants(f.id) : [])];
-  for (const d of doomed) {
-    if (d !== f && d.ownerId !== me && !d.driveId) {
-      svc.store.setParents(
-        d,
-        d.parents.filter((p) => !doomed.some((x) => x.id === p)),
-      );
-      svc.store.touchFile(d);
-      continue;
-    }
-    svc.store.removeFile(d.id);
-  }
 }
 
 export function copyFile(svc: StorageService, src: StoredFile, q: URLSearchParams, body: FileBody): StoredFile {
@@ -462,23 +228,18 @@ export function copyFile(svc: StorageService, src: StoredFile, q: URLSearchParam
   if (src.content !== undefined) {
     if (isWorkspaceDocument(src)) {
       f.content = src.content;
-      f.revisions.push({
-        id: '1',
-        mimeType: f.mimeType,
-        modifiedDate: f.createdDate,
-        lastModifyingUserId: svc.store.state.meId,
-        content: src.content,
-        pinned: false,
-        published: false,
-        publishAuto: false,
-        publishedOutsideDomain: false,
-      });
+      f.revisions.push(
+        newRevision({
+          id: '1',
+          mimeType: f.mimeType,
+          date: f.createdDate,
+          userId: svc.store.state.meId,
+          content: src.content,
+        }),
+      );
     } else setContent(svc, f, src.content, q, { insert: true });
   }
-  if (boolParam(q, 'pinned', false) && f.revisions.length) f.revisions[f.revisions.length - 1].pinned = true;
-  if (enumParam(q, 'visibility', ['DEFAULT', 'PRIVATE'] as const, 'DEFAULT') === 'PRIVATE') f.writersCanShare = false;
-  svc.store.addFile(f);
-  return f;
+  return addNewFile(svc, f, q);
 }
 
 /** modifiedDateBehavior / setModifiedDate of update and patch. */

@@ -14,7 +14,7 @@ import { registerRoutes } from './routes';
 import { blobDirOf, loadState, Persister } from './persist';
 import { DirectoryBlobStore } from './blobs';
 import { registerControlRoutes } from './routes/control';
-import { BodyTooLargeError } from '../http';
+import { BodyTooLargeError, sendJson } from '../http';
 import { BATCH_PATHS, handleBatch } from './batch';
 
 const API_PREFIXES = [
@@ -55,12 +55,12 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       try {
         return await handleBatch(req, res, ctx.origin());
       } catch (e) {
-        if (e instanceof ApiError && !res.headersSent) return send(res, e.body(), e.status, e.headers);
+        if (e instanceof ApiError && !res.headersSent) return sendJson(res, e.status, e.body(), e.headers);
         if (e instanceof BodyTooLargeError && !res.headersSent)
-          return send(
+          return sendJson(
             res,
-            new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message }).body(),
             413,
+            new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message }).body(),
             { connection: 'close' },
           );
         throw e;
@@ -68,7 +68,11 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
     }
     const mount = API_PREFIXES.find((p) => url.pathname === p.prefix || url.pathname.startsWith(p.prefix + '/'));
     if (!mount)
-      return send(res, new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(), 404);
+      return sendJson(
+        res,
+        404,
+        new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' }).body(),
+      );
     try {
       const token = bearer(req) ?? url.searchParams.get('access_token') ?? url.searchParams.get('oauth_token');
       // Every call, upload-session chunks included, needs a valid token: a session URI that leaked into a
@@ -83,7 +87,9 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       if (match === 'badEscape')
         throw badRequest('The request path has an invalid percent-encoded segment.', undefined, 'badRequest');
       if (!match) throw new ApiError(404, { domain: 'global', reason: 'notFound', message: 'Not Found' });
-      const host = req.headers.host ? `http://${req.headers.host}` : ctx.origin();
+      // Links go back to the name the client used, on the scheme the sandbox serves (https with --tls).
+      const scheme = ctx.origin().startsWith('https:') ? 'https:' : 'http:';
+      const host = req.headers.host ? `${scheme}//${req.headers.host}` : ctx.origin();
       const rc: RequestContext = {
         req,
         res,
@@ -128,13 +134,13 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
         res.destroy();
         return;
       }
-      if (e instanceof ApiError) return send(res, e.body(), e.status, e.headers);
+      if (e instanceof ApiError) return sendJson(res, e.status, e.body(), e.headers);
       if (e instanceof SyntaxError)
-        return send(res, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body(), 400);
+        return sendJson(res, 400, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body());
       if (e instanceof BodyTooLargeError) {
         // The rest of the body is not read: close the connection rather than drain it.
         const tooLarge = new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message });
-        return send(res, tooLarge.body(), 413, { connection: 'close' });
+        return sendJson(res, 413, tooLarge.body(), { connection: 'close' });
       }
       throw e;
     }
@@ -188,16 +194,6 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
 function bearer(req: IncomingMessage): string | undefined {
   const m = /^Bearer\s+(.+)$/i.exec(String(req.headers.authorization ?? ''));
   return m ? m[1].trim() : undefined;
-}
-
-function send(res: ServerResponse, body: unknown, status: number, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body, null, 2);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=UTF-8',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  res.end(text);
 }
 
 function writeReply(res: ServerResponse, reply: Reply, shape: (v: unknown) => unknown, pretty: boolean): void {

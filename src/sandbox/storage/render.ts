@@ -100,6 +100,15 @@ export function renderParent(store: Store, base: LinkBase, fileId: string, paren
   };
 }
 
+export function renderChild(base: LinkBase, folderId: string, childId: string): W.ChildReference {
+  return {
+    kind: 'drive#childReference',
+    id: childId,
+    selfLink: apiUrl(base, `files/${folderId}/children/${childId}`),
+    childLink: apiUrl(base, `files/${childId}`),
+  };
+}
+
 export function renderPermission(base: LinkBase, fileId: string, p: StoredPermission): W.Permission {
   return {
     kind: 'drive#permission',

@@ -4,16 +4,23 @@ import type * as W from '../../shared/wire/storage';
 import type { Store, StoredComment, StoredFile, StoredReply } from './model';
 import { apiUrl, renderUser, type LinkBase } from './render';
 
+/** What a comment and a reply both show; a deleted one keeps its place but not its text. */
+function renderPost(store: Store, p: StoredReply | StoredComment) {
+  return {
+    createdDate: p.createdDate,
+    modifiedDate: p.modifiedDate,
+    author: renderUser(store, p.authorId),
+    content: p.deleted ? '' : p.content,
+    htmlContent: p.deleted ? '' : htmlOf(p.content),
+    deleted: p.deleted,
+  };
+}
+
 export function renderReply(store: Store, r: StoredReply): W.CommentReply {
   return {
     kind: 'drive#commentReply',
     replyId: r.replyId,
-    createdDate: r.createdDate,
-    modifiedDate: r.modifiedDate,
-    author: renderUser(store, r.authorId),
-    content: r.deleted ? '' : r.content,
-    htmlContent: r.deleted ? '' : htmlOf(r.content),
-    deleted: r.deleted,
+    ...renderPost(store, r),
     ...(r.verb ? { verb: r.verb } : {}),
   };
 }
@@ -31,12 +38,7 @@ export function renderComment(
     fileId: f.id,
     fileTitle: f.title,
     selfLink: apiUrl(base, `files/${f.id}/comments/${c.commentId}`),
-    createdDate: c.createdDate,
-    modifiedDate: c.modifiedDate,
-    author: renderUser(store, c.authorId),
-    content: c.deleted ? '' : c.content,
-    htmlContent: c.deleted ? '' : htmlOf(c.content),
-    deleted: c.deleted,
+    ...renderPost(store, c),
     status: c.status,
     ...(c.anchor ? { anchor: c.anchor } : {}),
     ...(c.context ? { context: { ...c.context } } : {}),

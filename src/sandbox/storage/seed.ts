@@ -3,6 +3,7 @@
 // workspace documents, a file in two folders, trashed items, a shared drive, a file shared with me.
 import { FOLDER_MIME, SHORTCUT_MIME } from '../../shared/wire/storage';
 import { makeId, type StoreState, type StoredFile, type StoredUser } from './model';
+import { driveRootRecord, newDriveRecord, newFileRecord, newRevision, userPermission } from './records';
 import type { BlobStore } from './blobs';
 
 export const SEED_PHOTO_COUNT = 230;
@@ -42,69 +43,40 @@ export function seedState(blobs: BlobStore): StoreState {
   const add = (title: string, mimeType: string, parents: string[], extra: Partial<StoredFile> = {}): StoredFile => {
     const date = nextDate();
     const f: StoredFile = {
-      id: extra.id ?? id(),
-      title,
-      mimeType,
-      parents,
-      starred: false,
-      hidden: false,
-      restricted: false,
-      viewed: true,
-      trashed: false,
-      explicitlyTrashed: false,
-      createdDate: date,
-      modifiedDate: date,
-      modifiedByMeDate: date,
-      lastViewedByMeDate: date,
-      version: 1,
-      ownerId: me.permissionId,
-      lastModifyingUserId: me.permissionId,
-      revisions: [],
-      properties: [],
-      permissions: [
-        {
-          id: me.permissionId,
-          type: 'user',
-          role: 'owner',
-          additionalRoles: [],
-          emailAddress: me.emailAddress,
-          name: me.displayName,
-          version: 1,
-        },
-      ],
-      comments: [],
-      labels: [],
-      spaces: ['drive'],
-      copyRequiresWriterPermission: false,
-      writersCanShare: true,
+      ...newFileRecord({
+        id: extra.id ?? id(),
+        title,
+        mimeType,
+        parents,
+        date,
+        owner: me,
+        permissions: [userPermission(me, 'owner')],
+        touchedByMe: true,
+      }),
       ...extra,
     };
     if (f.content && !f.mimeType.startsWith('application/vnd.google-apps.')) {
       f.originalFilename ??= title;
-      f.revisions.push({
-        id: makeId('rev', ++n, 24),
-        mimeType,
-        modifiedDate: date,
-        lastModifyingUserId: f.lastModifyingUserId,
-        originalFilename: f.originalFilename,
-        content: f.content,
-        pinned: false,
-        published: false,
-        publishAuto: false,
-        publishedOutsideDomain: false,
-      });
+      f.revisions.push(
+        newRevision({
+          id: makeId('rev', ++n, 24),
+          mimeType,
+          date,
+          userId: f.lastModifyingUserId,
+          originalFilename: f.originalFilename,
+          content: f.content,
+        }),
+      );
     } else if (f.content) {
-      f.revisions.push({
-        id: String(f.revisions.length + 1),
-        mimeType,
-        modifiedDate: date,
-        lastModifyingUserId: f.lastModifyingUserId,
-        content: f.content,
-        pinned: false,
-        published: false,
-        publishAuto: false,
-        publishedOutsideDomain: false,
-      });
+      f.revisions.push(
+        newRevision({
+          id: String(f.revisions.length + 1),
+          mimeType,
+          date,
+          userId: f.lastModifyingUserId,
+          content: f.content,
+        }),
+      );
     }
     files[f.id] = f;
     return f;
@@ -112,41 +84,16 @@ export function seedState(blobs: BlobStore): StoreState {
   const text = (s: string) => blobs.putBytes(Buffer.from(s, 'utf8'));
   const bytes = (b: Buffer) => blobs.putBytes(b);
 
-  files[rootId] = {
+  files[rootId] = newFileRecord({
     id: rootId,
     title: 'My Drive',
     mimeType: FOLDER_MIME,
     parents: [],
-    starred: false,
-    hidden: false,
-    restricted: false,
-    viewed: true,
-    trashed: false,
-    explicitlyTrashed: false,
-    createdDate: new Date(T0 - 24 * HOUR).toISOString(),
-    modifiedDate: new Date(T0 - 24 * HOUR).toISOString(),
-    version: 1,
-    ownerId: me.permissionId,
-    lastModifyingUserId: me.permissionId,
-    revisions: [],
-    properties: [],
-    permissions: [
-      {
-        id: me.permissionId,
-        type: 'user',
-        role: 'owner',
-        additionalRoles: [],
-        emailAddress: me.emailAddress,
-        name: me.displayName,
-        version: 1,
-      },
-    ],
-    comments: [],
-    labels: [],
-    spaces: ['drive'],
-    copyRequiresWriterPermission: false,
-    writersCanShare: true,
-  };
+    date: new Date(T0 - 24 * HOUR).toISOString(),
+    owner: me,
+    permissions: [userPermission(me, 'owner')],
+    touchedByMe: false,
+  });
 
   const projects = add('Projects', FOLDER_MIME, [rootId], { starred: true, folderColorRgb: '#4986e7' });
   const photos = add('Photos', FOLDER_MIME, [rootId]);
@@ -179,15 +126,7 @@ export function seedState(blobs: BlobStore): StoreState {
       },
     ],
   });
-  roadmap.permissions.push({
-    id: partner.permissionId,
-    type: 'user',
-    role: 'writer',
-    additionalRoles: [],
-    emailAddress: partner.emailAddress,
-    name: partner.displayName,
-    version: 1,
-  });
+  roadmap.permissions.push(userPermission(partner, 'writer'));
   add('budget.csv', 'text/csv', [projects.id], { content: text('item,amount\nservers,1200\nlicences,300\n') });
   add('notes.md', 'text/markdown', [projects.id], {
     content: text('# Notes\n\n- storage emulator\n- tree view\n'),
@@ -251,74 +190,13 @@ export function seedState(blobs: BlobStore): StoreState {
     sharingUserId: partner.permissionId,
     sharedWithMeDate: new Date(T0 + 2 * HOUR).toISOString(),
     modifiedByMeDate: undefined,
-    permissions: [
-      {
-        id: partner.permissionId,
-        type: 'user',
-        role: 'owner',
-        additionalRoles: [],
-        emailAddress: partner.emailAddress,
-        name: partner.displayName,
-        version: 1,
-      },
-      {
-        id: me.permissionId,
-        type: 'user',
-        role: 'reader',
-        additionalRoles: ['commenter'],
-        emailAddress: me.emailAddress,
-        name: me.displayName,
-        version: 1,
-      },
-    ],
+    permissions: [userPermission(partner, 'owner'), userPermission(me, 'reader', ['commenter'])],
   });
 
   const driveId = '0ABteamSpaceDriveUk9PVA';
-  files[driveId] = {
-    id: driveId,
-    title: 'Team Space',
-    mimeType: FOLDER_MIME,
-    parents: [],
-    driveId,
-    starred: false,
-    hidden: false,
-    restricted: false,
-    viewed: true,
-    trashed: false,
-    explicitlyTrashed: false,
-    createdDate: nextDate(),
-    modifiedDate: nextDate(),
-    version: 1,
-    ownerId: me.permissionId,
-    lastModifyingUserId: me.permissionId,
-    revisions: [],
-    properties: [],
-    comments: [],
-    labels: [],
-    spaces: ['drive'],
-    permissions: [
-      {
-        id: me.permissionId,
-        type: 'user',
-        role: 'organizer',
-        additionalRoles: [],
-        emailAddress: me.emailAddress,
-        name: me.displayName,
-        version: 1,
-      },
-      {
-        id: teammate.permissionId,
-        type: 'user',
-        role: 'writer',
-        additionalRoles: [],
-        emailAddress: teammate.emailAddress,
-        name: teammate.displayName,
-        version: 1,
-      },
-    ],
-    copyRequiresWriterPermission: false,
-    writersCanShare: true,
-  };
+  files[driveId] = driveRootRecord(driveId, 'Team Space', nextDate(), me);
+  files[driveId].modifiedDate = nextDate();
+  files[driveId].permissions.push(userPermission(teammate, 'writer'));
   add('Team charter', 'application/vnd.google-apps.document', [driveId], {
     driveId,
     content: text('Team charter\nWe ship small, tested slices.\n'),
@@ -331,21 +209,14 @@ export function seedState(blobs: BlobStore): StoreState {
     users: { [me.permissionId]: me, [partner.permissionId]: partner, [teammate.permissionId]: teammate },
     files,
     drives: {
-      [driveId]: {
+      [driveId]: newDriveRecord({
         id: driveId,
         name: 'Team Space',
         colorRgb: '#0f9d58',
         themeId: 'abacus',
-        hidden: false,
         createdDate: files[driveId].createdDate,
-        organizerIds: [me.permissionId],
-        restrictions: {
-          adminManagedRestrictions: false,
-          copyRequiresWriterPermission: false,
-          domainUsersOnly: false,
-          driveMembersOnly: false,
-        },
-      },
+        organizer: me,
+      }),
     },
     changes: [],
     nextChangeId: 1000,

@@ -3,7 +3,7 @@
 import { FOLDER_MIME } from '../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, preconditionFailed } from './errors';
 import { etagOf, type Store, type StoredFile, type UploadSession } from './model';
-import { evaluate, parseQuery, QuerySyntaxError, type QueryEnv, type QueryNode } from './query';
+import { evaluate, parseQuery, QuerySyntaxError, type QueryDialect, type QueryEnv, type QueryNode } from './query';
 import { canWrite, roleOf } from './access';
 import type { RequestContext } from './router';
 import type { SandboxContext } from '../types';
@@ -79,6 +79,14 @@ export class StorageService {
     return f;
   }
 
+  /** A visible child of a visible folder, or the real 404 (the child is named in it). */
+  visibleChild(folderId: string, childId: string): { folder: StoredFile; child: StoredFile } {
+    const folder = this.visibleFile(folderId);
+    const child = this.store.file(childId);
+    if (!child || !child.parents.includes(folder.id) || !this.canSee(child)) throw notFound('Child', childId);
+    return { folder, child };
+  }
+
   writableFile(fileId: string, opts: { supportsAllDrives?: boolean } = {}): StoredFile {
     const f = this.visibleFile(fileId, opts);
     if (!canWrite(roleOf(this.store, f))) {
@@ -110,10 +118,11 @@ export class StorageService {
     };
   }
 
-  parseQ(q: string | null): QueryNode | undefined {
+  /** The `q` parameter parsed in the files (or drives) dialect; a syntax error is the service's 400. */
+  parseQ(q: string | null, dialect: QueryDialect = 'files'): QueryNode | undefined {
     if (q === null || q.trim() === '') return undefined;
     try {
-      return parseQuery(q);
+      return parseQuery(q, dialect);
     } catch (e) {
       if (e instanceof QuerySyntaxError) {
         throw new ApiError(400, {

@@ -4,6 +4,7 @@ import type { WaterEntitySet } from '../../shared/wire/waterData';
 import { evaluate, fieldsOf, type Accessor, type Expr } from './filter';
 import { ACTIVITY_BY_METHOD } from './vocabulary';
 import type { Dataset, Location, World } from './world';
+import { locationRow, metadataRow, observationRow, recordRow } from './rows';
 
 export interface Query {
   set: WaterEntitySet;
@@ -111,7 +112,7 @@ export function* execute(world: World, q: Query, budget: Budget): Generator<Hit>
       if (q.after !== undefined && !(d.id > String(q.after))) continue;
       budget.tick();
       if (f && !datasetMatches(d, f, budget)) continue;
-      yield { id: d.id, row: () => world.metadataRow(d) };
+      yield { id: d.id, row: () => metadataRow(world, d) };
     }
     return;
   }
@@ -121,7 +122,7 @@ export function* execute(world: World, q: Query, budget: Budget): Generator<Hit>
       const l = world.locations[i];
       budget.tick();
       if (f && !evaluate(f, locationAccessor(l))) continue;
-      yield { id: l.id, row: () => world.locationRow(l) };
+      yield { id: l.id, row: () => locationRow(l) };
     }
     return;
   }
@@ -138,7 +139,7 @@ export function* execute(world: World, q: Query, budget: Budget): Generator<Hit>
       if (perObservation && f && !evaluate(f, observationAccessor(world, l, k, base))) continue;
       yield {
         id: world.observationId(l, k),
-        row: () => (records ? world.recordRow(l, k) : world.observationRow(l, k)),
+        row: () => (records ? recordRow(world, l, k) : observationRow(world, l, k)),
       };
     }
   }

@@ -23,6 +23,20 @@ export function originOf(url: string): string {
   return new URL(url).origin;
 }
 
+/**
+ * Whether two URLs share scheme, host and port. False when either is missing, unparsable or has an
+ * opaque origin (`data:`, `file:`): a credential is only ever bound to a real network origin.
+ */
+export function sameOrigin(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  try {
+    const origin = originOf(a);
+    return origin !== 'null' && origin === originOf(b);
+  } catch {
+    return false;
+  }
+}
+
 export function serializeCredential(c: BoundCredential): string {
   return JSON.stringify({ format: FORMAT, value: c.value, origins: [...new Set(c.origins)] });
 }

@@ -12,6 +12,7 @@ export {
   decideCredential,
   originOf,
   parseCredential,
+  sameOrigin,
   serializeCredential,
   type BoundCredential,
 } from './credentialOrigin';

@@ -3,6 +3,7 @@
 // STRIP credentials on a cross-origin hop rather than refuse it, so signed download links on another
 // host keep working; when a credential would still travel (the new URL itself carries it) we refuse.
 import { Readable } from 'node:stream';
+import { sameOrigin } from './credentialOrigin';
 import { CREDENTIAL_HEADERS, CREDENTIAL_PARAMS, redactUrl } from './redact';
 import type { HttpBody } from './types';
 
@@ -21,10 +22,6 @@ export interface Hop {
 
 export function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
-
-export function sameOrigin(a: string, b: string): boolean {
-  return new URL(a).origin === new URL(b).origin;
 }
 
 /** The request to send after `status` with `location` answered `from`; throws RedirectError when it may not be followed. */

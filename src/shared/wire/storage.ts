@@ -2,6 +2,8 @@
 // emulator and the client so both sides agree on field names; 64-bit integers travel as strings
 // and dates as RFC 3339 strings, exactly as the real service sends them.
 
+import type { Drive, User } from './storageResources';
+
 export const FOLDER_MIME = 'application/vnd.google-apps.folder';
 export const SHORTCUT_MIME = 'application/vnd.google-apps.shortcut';
 export const WORKSPACE_MIME_PREFIX = 'application/vnd.google-apps.';
@@ -20,15 +22,6 @@ export interface ErrorItem {
 
 export interface ErrorBody {
   error: { errors: ErrorItem[]; code: number; message: string };
-}
-
-export interface User {
-  kind?: 'drive#user';
-  displayName?: string;
-  emailAddress?: string;
-  permissionId?: string;
-  isAuthenticatedUser?: boolean;
-  picture?: { url?: string };
 }
 
 export interface ParentReference {
@@ -260,74 +253,6 @@ export interface PropertyList {
   items?: Property[];
 }
 
-export interface CommentReply {
-  kind?: 'drive#commentReply';
-  replyId?: string;
-  createdDate?: string;
-  modifiedDate?: string;
-  author?: User;
-  content?: string;
-  htmlContent?: string;
-  deleted?: boolean;
-  /** "resolve" or "reopen" when the reply changed the comment's status. */
-  verb?: string;
-}
-
-export interface Comment {
-  kind?: 'drive#comment';
-  commentId?: string;
-  fileId?: string;
-  fileTitle?: string;
-  selfLink?: string;
-  createdDate?: string;
-  modifiedDate?: string;
-  author?: User;
-  content?: string;
-  htmlContent?: string;
-  deleted?: boolean;
-  /** "open" or "resolved". */
-  status?: string;
-  anchor?: string;
-  context?: { type?: string; value?: string };
-  replies?: CommentReply[];
-}
-
-export interface CommentList {
-  kind?: 'drive#commentList';
-  selfLink?: string;
-  nextPageToken?: string;
-  nextLink?: string;
-  items?: Comment[];
-}
-
-export interface CommentReplyList {
-  kind?: 'drive#commentReplyList';
-  selfLink?: string;
-  nextPageToken?: string;
-  nextLink?: string;
-  items?: CommentReply[];
-}
-
-export interface Drive {
-  kind?: 'drive#drive';
-  id?: string;
-  name?: string;
-  colorRgb?: string;
-  themeId?: string;
-  hidden?: boolean;
-  createdDate?: string;
-  capabilities?: Record<string, boolean>;
-  restrictions?: Record<string, boolean>;
-  backgroundImageLink?: string;
-  orgUnitId?: string;
-}
-
-export interface DriveList {
-  kind?: 'drive#driveList';
-  nextPageToken?: string;
-  items?: Drive[];
-}
-
 export interface Change {
   kind?: 'drive#change';
   id?: string;
@@ -358,111 +283,7 @@ export interface StartPageToken {
   startPageToken?: string;
 }
 
-export interface Channel {
-  kind?: 'api#channel';
-  id?: string;
-  resourceId?: string;
-  resourceUri?: string;
-  token?: string;
-  expiration?: string;
-  type?: string;
-  address?: string;
-  payload?: boolean;
-  params?: Record<string, string>;
-}
-
-export interface App {
-  kind?: 'drive#app';
-  id?: string;
-  name?: string;
-  objectType?: string;
-  shortDescription?: string;
-  longDescription?: string;
-  supportsCreate?: boolean;
-  supportsImport?: boolean;
-  supportsMultiOpen?: boolean;
-  supportsOfflineCreate?: boolean;
-  installed?: boolean;
-  authorized?: boolean;
-  useByDefault?: boolean;
-  hasDriveWideScope?: boolean;
-  productUrl?: string;
-  productId?: string;
-  openUrlTemplate?: string;
-  createUrl?: string;
-  createInFolderTemplate?: string;
-  primaryMimeTypes?: string[];
-  secondaryMimeTypes?: string[];
-  primaryFileExtensions?: string[];
-  secondaryFileExtensions?: string[];
-  icons?: { category?: string; iconUrl?: string; size?: number }[];
-}
-
-export interface AppList {
-  kind?: 'drive#appList';
-  etag?: string;
-  selfLink?: string;
-  defaultAppIds?: string[];
-  items?: App[];
-}
-
-export interface GeneratedIds {
-  kind?: 'drive#generatedIds';
-  ids?: string[];
-  space?: string;
-}
-
-export interface LabelField {
-  kind?: 'drive#labelField';
-  id?: string;
-  valueType?: string;
-  text?: string[];
-  integer?: string[];
-  dateString?: string[];
-  selection?: string[];
-  user?: User[];
-}
-
-export interface Label {
-  kind?: 'drive#label';
-  id?: string;
-  revisionId?: string;
-  fields?: Record<string, LabelField>;
-}
-
-export interface LabelList {
-  kind?: 'drive#labelList';
-  nextPageToken?: string;
-  items?: Label[];
-}
-
-export interface LabelFieldModification {
-  kind?: 'drive#labelFieldModification';
-  fieldId?: string;
-  setTextValues?: string[];
-  setIntegerValues?: string[];
-  setDateValues?: string[];
-  setSelectionValues?: string[];
-  setUserValues?: string[];
-  unsetValues?: boolean;
-}
-
-export interface LabelModification {
-  kind?: 'drive#labelModification';
-  labelId?: string;
-  removeLabel?: boolean;
-  fieldModifications?: LabelFieldModification[];
-}
-
-export interface ModifyLabelsRequest {
-  kind?: 'drive#modifyLabelsRequest';
-  labelModifications?: LabelModification[];
-}
-
-export interface ModifyLabelsResponse {
-  kind?: 'drive#modifyLabelsResponse';
-  modifiedLabels?: Label[];
-}
+export * from './storageResources';
 
 /** Workspace documents (docs, sheets, …) have no bytes of their own; they are exported instead. */
 export function isWorkspaceDocument(file: Pick<File, 'mimeType'>): boolean {

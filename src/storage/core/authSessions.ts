@@ -3,7 +3,8 @@
 // The record is only used with the token endpoint that issued it, and refreshing is single-flight.
 import { randomBytes } from 'node:crypto';
 import type { HttpFetch } from '../../shared/http';
-import { OAuthError, refreshTokens, revokeToken, sameOrigin, type OAuthConfig, type TokenSet } from './oauth';
+import { sameOrigin } from '../../shared/http';
+import { OAuthError, refreshTokens, revokeToken, type OAuthConfig, type TokenSet } from './oauth';
 
 export interface StorageAccount {
   id: string;

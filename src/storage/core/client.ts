@@ -37,6 +37,13 @@ export interface RawOptions extends CallOptions {
   rawBody?: Buffer | string | (() => unknown);
 }
 
+/** Which bytes of a file a media download reads. */
+export interface MediaOptions {
+  revisionId?: string;
+  acknowledgeAbuse?: boolean;
+  signal?: AbortSignal;
+}
+
 export class StorageClient {
   readonly transport: Transport;
   readonly ops: OperationTable;
@@ -147,12 +154,9 @@ export class StorageClient {
     return this.call('files.get', { supportsAllDrives: true, ...params, fileId }, undefined, { signal });
   }
 
-  /** The bytes of a blob (`alt=media`), optionally of an older revision. */
-  async download(
-    fileId: string,
-    opts: { revisionId?: string; signal?: AbortSignal; acknowledgeAbuse?: boolean } = {},
-  ): Promise<Buffer> {
-    const res = await this.raw(
+  /** The response carrying a blob's bytes (`alt=media`), optionally of an older revision, unread. */
+  media(fileId: string, opts: MediaOptions = {}): Promise<ResponseLike> {
+    return this.raw(
       'files.get',
       {
         fileId,
@@ -163,6 +167,11 @@ export class StorageClient {
       },
       { signal: opts.signal },
     );
+  }
+
+  /** The bytes of a blob (`alt=media`), optionally of an older revision. */
+  async download(fileId: string, opts: MediaOptions = {}): Promise<Buffer> {
+    const res = await this.media(fileId, opts);
     return Buffer.from(await res.arrayBuffer());
   }
 

@@ -3,15 +3,12 @@
 // truncated file under the real name.
 import * as path from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import type { StorageClient } from './client';
+import type { MediaOptions, StorageClient } from './client';
 import type { ResponseLike } from './transport';
 import { nodeLocalFiles, type LocalFiles } from './localFiles';
 import { stripControlChars } from './storePaths';
 
-export interface DownloadOptions {
-  revisionId?: string;
-  acknowledgeAbuse?: boolean;
-  signal?: AbortSignal;
+export interface DownloadOptions extends MediaOptions {
   onProgress?: (received: number, total: number | undefined) => void;
 }
 
@@ -53,18 +50,7 @@ export async function downloadToFile(
   target: string,
   opts: DownloadOptions = {},
 ): Promise<number> {
-  const res = await client.raw(
-    'files.get',
-    {
-      fileId,
-      alt: 'media',
-      revisionId: opts.revisionId,
-      acknowledgeAbuse: opts.acknowledgeAbuse,
-      supportsAllDrives: true,
-    },
-    { signal: opts.signal },
-  );
-  return saveResponse(res, target, opts);
+  return saveResponse(await client.media(fileId, opts), target, opts);
 }
 
 export async function exportToFile(

@@ -6,26 +6,10 @@ import { quote, type StorageClient } from './client';
 import { StorageError } from './errors';
 import { childNames, displayName, hintOf, splitPath } from './storePaths';
 import { bufferSource, upload } from './upload';
+import { StoreFsError, toStoreFsError } from './storeFsError';
+import { guessType, isDirectory, openAsType, targetId } from './storeItems';
 
-export type StoreFsErrorCode =
-  | 'FileNotFound'
-  | 'FileExists'
-  | 'FileNotADirectory'
-  | 'FileIsADirectory'
-  | 'NoPermissions'
-  | 'Unavailable'
-  | 'Conflict';
-
-export class StoreFsError extends Error {
-  constructor(
-    readonly code: StoreFsErrorCode,
-    message: string,
-    readonly server?: File,
-  ) {
-    super(message);
-    this.name = 'StoreFsError';
-  }
-}
+export { StoreFsError, type StoreFsErrorCode } from './storeFsError';
 
 export interface StoreStat {
   type: 'file' | 'directory';
@@ -37,15 +21,6 @@ export interface StoreStat {
   readonly: boolean;
   file: File;
 }
-
-/** What a workspace document opens as: a text export of it. */
-const DOC_TEXT: Record<string, string> = {
-  'application/vnd.google-apps.document': 'text/plain',
-  'application/vnd.google-apps.spreadsheet': 'text/csv',
-  'application/vnd.google-apps.presentation': 'text/plain',
-  'application/vnd.google-apps.drawing': 'image/svg+xml',
-  'application/vnd.google-apps.script': 'application/vnd.google-apps.script+json',
-};
 
 const STAT_FIELDS =
   'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id),shortcutDetails,driveId';
@@ -124,7 +99,7 @@ export class StoreFs {
     const fresh = await this.fetch(f.id!, true);
     const bytes = await this.wrap(() =>
       isWorkspaceDocument(fresh)
-        ? this.client.exportFile(fresh.id!, DOC_TEXT[fresh.mimeType!] ?? 'text/plain', signal)
+        ? this.client.exportFile(fresh.id!, openAsType(fresh), signal)
         : this.client.download(targetId(fresh), { signal }),
     );
     if (fresh.etag) this.baseEtag.set(fresh.id!, fresh.etag);
@@ -183,7 +158,7 @@ export class StoreFs {
             server,
           );
         }
-        throw this.mapError(e);
+        throw toStoreFsError(e);
       }
     }
     if (!opts.create) throw new StoreFsError('FileNotFound', `${path} does not exist.`);
@@ -385,58 +360,7 @@ export class StoreFs {
     try {
       return await fn();
     } catch (e) {
-      throw this.mapError(e);
+      throw toStoreFsError(e);
     }
   }
-
-  private mapError(e: unknown): Error {
-    if (e instanceof StoreFsError) return e;
-    if (e instanceof StorageError) {
-      if (e.status === 404) return new StoreFsError('FileNotFound', e.message);
-      if (e.isConflict) return new StoreFsError('Conflict', e.message);
-      if (e.status === 403 && !e.retryable) return new StoreFsError('NoPermissions', e.message);
-      if (e.status === 409) return new StoreFsError('FileExists', e.message);
-      return new StoreFsError('Unavailable', e.message);
-    }
-    return new StoreFsError('Unavailable', (e as Error)?.message ?? String(e));
-  }
-}
-
-export function isDirectory(f: File): boolean {
-  return (
-    f.mimeType === FOLDER_MIME || (f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetMimeType === FOLDER_MIME)
-  );
-}
-
-/** Shortcuts act as their target. */
-function targetId(f: File): string {
-  return f.mimeType === SHORTCUT_MIME && f.shortcutDetails?.targetId ? f.shortcutDetails.targetId : f.id!;
-}
-
-const TYPES: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  json: 'application/json',
-  csv: 'text/csv',
-  html: 'text/html',
-  htm: 'text/html',
-  xml: 'application/xml',
-  js: 'text/javascript',
-  ts: 'text/x-typescript',
-  css: 'text/css',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  pdf: 'application/pdf',
-  zip: 'application/zip',
-  yaml: 'application/x-yaml',
-  yml: 'application/x-yaml',
-  py: 'text/x-python',
-};
-
-export function guessType(name: string): string {
-  const ext = /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
-  return TYPES[ext] ?? 'application/octet-stream';
 }

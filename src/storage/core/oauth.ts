@@ -1,7 +1,7 @@
 // OAuth 2.0 token endpoint calls for storage sign-in: exchanging an authorization code (PKCE),
 // refreshing and revoking. Editor-free; tokens are never logged. A token set remembers which token
 // endpoint issued it, and its refresh token is only ever sent back to that endpoint's origin.
-import { defaultFetch, type HttpFetch } from '../../shared/http';
+import { defaultFetch, sameOrigin, type HttpFetch } from '../../shared/http';
 
 export interface OAuthConfig {
   authorizationEndpoint: string;
@@ -33,20 +33,6 @@ export class OAuthError extends Error {
     super(description ? `${code}: ${description}` : code);
     this.name = 'OAuthError';
   }
-}
-
-export function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether tokens issued by `issuer` may be sent to `endpoint`: same origin, never another host. */
-export function sameOrigin(issuer: string, endpoint: string | undefined): boolean {
-  const a = originOf(issuer);
-  return !!a && !!endpoint && a !== 'null' && a === originOf(endpoint);
 }
 
 /** Parses a token endpoint answer; errors keep the server's OAuth code, never the request. */

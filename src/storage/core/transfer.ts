@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { FOLDER_MIME, isWorkspaceDocument, type File } from '../../shared/wire/storage';
 import type { StorageClient } from './client';
 import { safeLocalName, saveResponse, uniqueLocalPath } from './download';
-import { guessType } from './fileSystem';
+import { guessType } from './storeItems';
 import { nodeLocalFiles, type LocalFiles } from './localFiles';
 import { DOWNLOAD_EXPORT } from './exportFormats';
 import { formatSize } from './present';

@@ -9,18 +9,12 @@ import {
   type Rect,
 } from '@tanstack/virtual-core';
 import { el } from './dom';
+import { buildHeader } from './tableHeader';
+import { RowCells } from './tableRows';
+import { isRowKey, rowAfterKey } from './rowKeys';
 import { cellText, parseFilter, sortIndices, toTsv, type ColumnFilter, type Row, type SortDir } from './values';
 
 export const ROW_HEIGHT = 24;
-/** Row movement per key: ±1 row, ±2 = a page, or an end of the list. */
-const ROW_KEYS: Record<string, number | 'first' | 'last'> = {
-  ArrowDown: 1,
-  ArrowUp: -1,
-  PageDown: 2,
-  PageUp: -2,
-  Home: 'first',
-  End: 'last',
-};
 const HEAD_HEIGHT = 26;
 const FILTER_HEIGHT = 28;
 const GUTTER_WIDTH = 56;
@@ -94,49 +88,21 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
   });
   scroller.style.maxHeight = `${maxHeight}px`;
   const head = el(doc, 'div', { className: 'wq-head', attrs: { role: 'rowgroup' } });
-  const headRow = el(doc, 'div', { className: 'wq-row wq-head-row', attrs: { role: 'row', 'aria-rowindex': '1' } });
-  const filterRow = el(doc, 'div', { className: 'wq-row wq-filter-row', attrs: { role: 'row' } });
   const body = el(doc, 'div', { className: 'wq-body', attrs: { role: 'rowgroup' } });
   const status = el(doc, 'div', { className: 'wq-table-status', attrs: { 'aria-live': 'polite' } });
 
-  headRow.append(el(doc, 'div', { className: 'wq-cell wq-gutter', text: '#', attrs: { role: 'columnheader' } }));
-  filterRow.append(el(doc, 'div', { className: 'wq-cell wq-gutter', attrs: { role: 'gridcell' } }));
-  const headerCells: HTMLElement[] = [];
-  const filterInputs = new Map<string, HTMLInputElement>();
-  columns.forEach((name) => {
-    const th = el(doc, 'div', { className: 'wq-cell wq-th', attrs: { role: 'columnheader', 'aria-sort': 'none' } });
-    const b = el(doc, 'button', { className: 'wq-sort', title: `Sort by ${name}`, attrs: { type: 'button' } });
-    b.append(
-      el(doc, 'span', { className: 'wq-th-name', text: name }),
-      el(doc, 'span', { className: 'wq-sort-mark', attrs: { 'aria-hidden': 'true' } }),
-    );
-    b.addEventListener('click', () => {
+  const { headerCells, filterInputs } = buildHeader(doc, head, columns, widths, {
+    onSortClick: (name) => {
       const dir: SortDir | undefined = sort?.column !== name ? 'asc' : sort.dir === 'asc' ? 'desc' : undefined;
       handle.sortBy(name, dir);
-    });
-    th.append(b, resizer(headerCells.length));
-    headerCells.push(th);
-    headRow.append(th);
-    const input = el(doc, 'input', {
-      className: 'wq-filter',
-      attrs: {
-        type: 'text',
-        placeholder: 'filter',
-        'aria-label': `Filter ${name}`,
-        spellcheck: 'false',
-        title: 'Text to find, or >n, <n, >=n, <=n, =x, !=x; "" for empty',
-      },
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    input.addEventListener('input', () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => handle.setFilter(name, input.value), 120);
-    });
-    input.addEventListener('keydown', (e) => e.stopPropagation());
-    filterInputs.set(name, input);
-    filterRow.append(el(doc, 'div', { className: 'wq-cell', attrs: { role: 'gridcell' } }, [input]));
+    },
+    onFilterInput: (name, text) => handle.setFilter(name, text),
+    onResize: () => {
+      applyWidths();
+      measureStarts();
+      paint();
+    },
   });
-  head.append(headRow, filterRow);
   scroller.append(head, body);
   root.append(scroller, status);
 
@@ -159,63 +125,12 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
     onChange: () => paint(),
   });
 
-  /** A drag handle on the header's right edge; widths live in one CSS variable shared by all rows. */
-  function resizer(c: number): HTMLElement {
-    const grip = el(doc, 'span', {
-      className: 'wq-resizer',
-      title: `Resize ${columns[c]}`,
-      attrs: { 'aria-hidden': 'true' },
-    });
-    grip.addEventListener('pointerdown', (e) => {
-      e.preventDefault();
-      e.stopPropagation();
-      const startX = e.clientX;
-      const startW = widths[c];
-      grip.setPointerCapture?.(e.pointerId);
-      const move = (ev: PointerEvent) => {
-        widths[c] = Math.max(40, Math.min(1200, Math.round(startW + ev.clientX - startX)));
-        applyWidths();
-        measureStarts();
-        paint();
-      };
-      const up = () => {
-        grip.removeEventListener('pointermove', move);
-        grip.removeEventListener('pointerup', up);
-        grip.removeEventListener('pointercancel', up);
-      };
-      grip.addEventListener('pointermove', move);
-      grip.addEventListener('pointerup', up);
-      grip.addEventListener('pointercancel', up);
-    });
-    grip.addEventListener('click', (e) => e.stopPropagation());
-    return grip;
-  }
-
   const rendered = new Map<number, HTMLElement>(); // view position → row element
   // Rows leaving the viewport are kept and refilled for the rows entering it: refilling text is far
   // cheaper than creating a row's cells again, which is what keeps fast scrolling smooth.
   const pool: HTMLElement[] = [];
 
-  // Each pooled row owns one cell per column, but only the columns near the horizontal viewport are
-  // attached: layout cost grows with attached cells, and a wide result (Records: 44 columns) shows
-  // only a handful at a time. The first attached cell is placed on its grid column explicitly.
-  const cellsOf = new WeakMap<HTMLElement, { gutter: HTMLElement; cells: HTMLElement[]; range: string }>();
-
-  function createRow(): HTMLElement {
-    const r = el(doc, 'div', { className: 'wq-row wq-data-row', attrs: { role: 'row' } });
-    const gutter = el(doc, 'div', { className: 'wq-cell wq-gutter', attrs: { role: 'rowheader' } });
-    const cells: HTMLElement[] = [];
-    for (let c = 0; c < columns.length; c++) {
-      const cell = el(doc, 'div', {
-        className: 'wq-cell',
-        attrs: { role: 'gridcell', 'aria-colindex': String(c + 2) },
-      });
-      cell.dataset.col = String(c);
-      cells.push(cell);
-    }
-    cellsOf.set(r, { gutter, cells, range: '' });
-    return r;
-  }
+  const cells = new RowCells(doc, columns);
 
   const starts: number[] = [];
   const measureStarts = () => widths.reduce((x, w, i) => ((starts[i] = x), x + w), GUTTER_WIDTH);
@@ -235,50 +150,11 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
   }
 
   function fillRow(r: HTMLElement, pos: number): void {
-    const index = view[pos];
-    const row = rows[index];
-    const parts = cellsOf.get(r)!;
-    const [c0, c1] = colRange;
-    const key = `${c0}:${c1}`;
-    if (parts.range !== key) {
-      parts.range = key;
-      for (const cell of parts.cells) cell.style.gridColumnStart = '';
-      if (c0 > 0) parts.cells[c0].style.gridColumnStart = String(c0 + 2);
-      r.replaceChildren(parts.gutter, ...parts.cells.slice(c0, c1 + 1));
-    }
-    r.dataset.index = String(index);
-    r.dataset.focusCol = '-1'; // className below clears any focus mark
-    r.setAttribute('aria-rowindex', String(pos + 2));
-    // Stripes follow display order; DOM order is recycling order.
-    if (r.classList.contains('wq-odd') !== (pos % 2 === 1)) r.classList.toggle('wq-odd');
-    parts.gutter.textContent = String(index + 1);
-    for (let c = c0; c <= c1; c++) {
-      const cell = parts.cells[c];
-      const v = row[columns[c]];
-      const text = cellText(v);
-      cell.textContent = text;
-      if (text.length > 24) cell.title = text;
-      else if (cell.title) cell.removeAttribute('title');
-      const cls =
-        typeof v === 'number' ? 'wq-cell wq-num' : v === null || v === undefined ? 'wq-cell wq-null' : 'wq-cell';
-      // Writing an unchanged class still invalidates style in some engines; compare first.
-      if (cell.className !== cls) cell.className = cls;
-    }
+    cells.fill(r, pos, view[pos], rows[view[pos]], colRange);
   }
 
   function decorate(r: HTMLElement, index: number): void {
-    const isSel = selected.has(index);
-    if (r.classList.contains('wq-selected') !== isSel) r.classList.toggle('wq-selected', isSel);
-    if (r.getAttribute('aria-selected') !== String(isSel)) r.setAttribute('aria-selected', String(isSel));
-    // Only the cells whose focus state changes are touched; a repaint must stay cheap.
-    const want = focus && focus.row === index ? focus.col : -1;
-    const had = r.dataset.focusCol === undefined ? -1 : Number(r.dataset.focusCol);
-    if (want !== had) {
-      const cells = cellsOf.get(r)!.cells;
-      if (had >= 0) cells[had]?.classList.remove('wq-focus');
-      if (want >= 0) cells[want]?.classList.add('wq-focus');
-      r.dataset.focusCol = String(want);
-    }
+    cells.decorate(r, selected.has(index), focus && focus.row === index ? focus.col : -1);
   }
 
   function paint(): void {
@@ -300,7 +176,7 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
     for (const item of items) {
       let r = rendered.get(item.index);
       if (!r) {
-        r = pool.pop() ?? createRow();
+        r = pool.pop() ?? cells.createRow();
         fillRow(r, item.index);
         rendered.set(item.index, r);
         if (r.parentNode !== body) body.append(r);
@@ -422,19 +298,12 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
       selected.clear();
       focus = undefined;
       selectionChanged();
-    } else if (Object.hasOwn(ROW_KEYS, e.key)) {
+    } else if (isRowKey(e.key)) {
       e.preventDefault();
       if (!view.length) return;
       const cur = focus ? view.indexOf(focus.row) : anchorPos;
       const page = Math.max(1, Math.floor(scroller.clientHeight / ROW_HEIGHT) - 3 || 10);
-      const step = ROW_KEYS[e.key];
-      const target =
-        step === 'first'
-          ? 0
-          : step === 'last'
-            ? view.length - 1
-            : cur + (Math.abs(step) === 2 ? Math.sign(step) * page : step);
-      const pos = Math.max(0, Math.min(view.length - 1, target));
+      const pos = rowAfterKey(e.key, cur, view.length, page);
       selected.clear();
       selected.add(view[pos]);
       anchorPos = pos;

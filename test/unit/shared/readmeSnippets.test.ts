@@ -10,6 +10,7 @@ describe('README: official client library snippets', () => {
   for (const [file, fence] of [
     ['test/peer/snippets/genai-node.mjs', 'js'],
     ['test/peer/snippets/genai_python.py', 'python'],
+    ['test/peer/snippets/drive_static_python.py', 'python'],
   ] as const) {
     it(`shows ${file} verbatim in a \`\`\`${fence} block`, () => {
       const code = readFileSync(resolve(root, file), 'utf8');

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { World } from '../../../src/sandbox/waterData/world';
+import { observationRow } from '../../../src/sandbox/waterData/rows';
 import { DEFAULT_WATER_EMULATOR_OPTIONS } from '../../../src/sandbox/waterData';
 
 const LOOKUP = resolve(__dirname, '../../../../shared/data/datastream/schema/lookup');
@@ -45,7 +46,7 @@ describe('waterData emulator: realism of generated data', () => {
     const wrong = new Map<string, number>();
     for (const l of world.locations) {
       for (let k = 0; k < Math.min(l.count, 40); k++) {
-        const o = world.observationRow(l, k);
+        const o = observationRow(world, l, k);
         const units = allowed(String(o.CharacteristicName));
         if (!units) continue;
         checked++;

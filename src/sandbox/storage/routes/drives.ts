@@ -1,11 +1,11 @@
 // Shared drives: each drive is a record plus a root folder whose id is the drive id, so items in
 // it use the ordinary file operations with supportsAllDrives.
-import { FOLDER_MIME } from '../../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, required } from '../errors';
-import type { StoredDrive, StoredFile } from '../model';
+import type { StoredDrive } from '../model';
+import { driveRootRecord, newDriveRecord } from '../records';
 import { paginate } from '../paging';
 import { boolParam, intParam } from '../params';
-import { parseQuery, evaluateDrive, QuerySyntaxError } from '../query';
+import { evaluateDrive } from '../query';
 import { renderDrive } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
@@ -59,60 +59,18 @@ async function insert(ctx: RequestContext, svc: StorageService): Promise<Reply> 
   const id = `0A${svc.store.newId().slice(1, 18)}Uk9PVA`;
   const now = svc.store.nowIso();
   const me = svc.store.me;
-  const d: StoredDrive = {
+  const d = newDriveRecord({
     id,
     name: body.name.trim(),
     colorRgb: body.colorRgb ?? '#4285f4',
     themeId: body.themeId,
-    hidden: false,
     createdDate: now,
     requestId,
-    organizerIds: [me.permissionId],
-    restrictions: {
-      adminManagedRestrictions: false,
-      copyRequiresWriterPermission: false,
-      domainUsersOnly: false,
-      driveMembersOnly: false,
-      ...(body.restrictions ?? {}),
-    },
-  };
+    organizer: me,
+    restrictions: body.restrictions,
+  });
   s.drives[id] = d;
-  const root: StoredFile = {
-    id,
-    title: d.name,
-    mimeType: FOLDER_MIME,
-    parents: [],
-    driveId: id,
-    starred: false,
-    hidden: false,
-    restricted: false,
-    viewed: true,
-    trashed: false,
-    explicitlyTrashed: false,
-    createdDate: now,
-    modifiedDate: now,
-    version: 1,
-    ownerId: me.permissionId,
-    lastModifyingUserId: me.permissionId,
-    revisions: [],
-    properties: [],
-    comments: [],
-    labels: [],
-    spaces: ['drive'],
-    copyRequiresWriterPermission: false,
-    writersCanShare: true,
-    permissions: [
-      {
-        id: me.permissionId,
-        type: 'user',
-        role: 'organizer',
-        additionalRoles: [],
-        emailAddress: me.emailAddress,
-        name: me.displayName,
-        version: 1,
-      },
-    ],
-  };
+  const root = driveRootRecord(id, d.name, now, me);
   s.files[id] = root;
   svc.store.recordDriveChange(id, false);
   return { status: 200, json: renderDrive(svc.store, d) };
@@ -124,20 +82,7 @@ function get(ctx: RequestContext, svc: StorageService): Reply {
 
 function list(ctx: RequestContext, svc: StorageService): Reply {
   const qText = ctx.query.get('q') ?? '';
-  let ast;
-  try {
-    ast = qText.trim() ? parseQuery(qText, 'drives') : undefined;
-  } catch (e) {
-    if (e instanceof QuerySyntaxError)
-      throw new ApiError(400, {
-        domain: 'global',
-        reason: 'invalid',
-        message: 'Invalid query',
-        locationType: 'parameter',
-        location: 'q',
-      });
-    throw e;
-  }
+  const ast = svc.parseQ(qText, 'drives');
   const max = intParam(ctx.query, 'maxResults', 10, 1, 100);
   const s = svc.store.state;
   const all = Object.values(s.drives)

@@ -7,22 +7,11 @@ import {
 } from '../../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, required } from '../errors';
 import { convert, EXPORT_LIMIT_BYTES, exportTargets } from '../exports';
-import {
-  applyMetadata,
-  applyModifiedDate,
-  copyFile,
-  createFile,
-  deleteTree,
-  moveFile,
-  requireOwner,
-  trash,
-  untrash,
-  checkParents,
-  type FileBody,
-} from '../fileOps';
+import { applyMetadata, applyModifiedDate, copyFile, createFile, type FileBody } from '../fileOps';
+import { checkParents, deleteTree, moveFile, requireOwner, trash, untrash } from '../filePlacement';
 import { paginate } from '../paging';
 import { boolParam, intParam, requiredParam } from '../params';
-import { apiUrl, renderCreatedFile, renderFile, renderParent } from '../render';
+import { renderChild, renderCreatedFile, renderFile, renderParent } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import type { StorageService } from '../service';
 import { readResource } from '../body';
@@ -237,21 +226,11 @@ async function childrenInsert(ctx: RequestContext, svc: StorageService): Promise
   if (!b.id) throw required('id');
   const child = svc.writableFile(b.id);
   addParent(svc, child, folder.id, supports(ctx.query));
-  return {
-    status: 200,
-    json: {
-      kind: 'drive#childReference',
-      id: child.id,
-      selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${child.id}`),
-      childLink: apiUrl(ctx.base, `files/${child.id}`),
-    },
-  };
+  return { status: 200, json: renderChild(ctx.base, folder.id, child.id) };
 }
 
 function childrenDelete(ctx: RequestContext, svc: StorageService): Reply {
-  const folder = svc.visibleFile(ctx.params.folderId);
-  const child = svc.store.file(ctx.params.childId);
-  if (!child || !svc.canSee(child) || !child.parents.includes(folder.id)) throw notFound('Child', ctx.params.childId);
+  const { folder, child } = svc.visibleChild(ctx.params.folderId, ctx.params.childId);
   svc.writableFile(child.id);
   removeParent(svc, child, folder.id);
   return { status: 204, empty: true };

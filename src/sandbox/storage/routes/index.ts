@@ -6,6 +6,9 @@ import { registerCommentRoutes } from './comments';
 import { registerDriveRoutes } from './drives';
 import { registerFileRoutes } from './files';
 import { registerSharingRoutes } from './sharing';
+import { registerPropertyRoutes } from './properties';
+import { registerRevisionRoutes } from './revisions';
+import { registerAppRoutes } from './apps';
 import { registerUploadRoutes } from './uploads';
 
 export function registerRoutes(r: Router<StorageService>): void {
@@ -15,4 +18,7 @@ export function registerRoutes(r: Router<StorageService>): void {
   registerChangeRoutes(r);
   registerCommentRoutes(r);
   registerSharingRoutes(r);
+  registerPropertyRoutes(r);
+  registerRevisionRoutes(r);
+  registerAppRoutes(r);
 }

@@ -2,7 +2,7 @@
 // parents.list/get, children.get, about.get, generateIds.
 import { FOLDER_MIME, isWorkspaceDocument } from '../../../shared/wire/storage';
 import { ApiError, forbidden, notFound } from '../errors';
-import { fileSize, renderFile, renderParent, renderUser, apiUrl } from '../render';
+import { fileSize, renderChild, renderFile, renderParent, renderUser, apiUrl } from '../render';
 import { exportTargets } from '../exports';
 import { paginate } from '../paging';
 import { boolParam, enumParam, intParam } from '../params';
@@ -116,29 +116,14 @@ export function childrenList(ctx: RequestContext, svc: StorageService): Reply {
       etag: `"${svc.store.generation}"`,
       selfLink: ctx.url.href,
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken, nextLink: nextLink(ctx, page.nextPageToken) } : {}),
-      items: page.items.map((id) => ({
-        kind: 'drive#childReference',
-        id,
-        selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${id}`),
-        childLink: apiUrl(ctx.base, `files/${id}`),
-      })),
+      items: page.items.map((id) => renderChild(ctx.base, folder.id, id)),
     },
   };
 }
 
 export function childrenGet(ctx: RequestContext, svc: StorageService): Reply {
-  const folder = svc.visibleFile(ctx.params.folderId);
-  const child = svc.store.file(ctx.params.childId);
-  if (!child || !child.parents.includes(folder.id) || !svc.canSee(child)) throw notFound('Child', ctx.params.childId);
-  return {
-    status: 200,
-    json: {
-      kind: 'drive#childReference',
-      id: child.id,
-      selfLink: apiUrl(ctx.base, `files/${folder.id}/children/${child.id}`),
-      childLink: apiUrl(ctx.base, `files/${child.id}`),
-    },
-  };
+  const { folder, child } = svc.visibleChild(ctx.params.folderId, ctx.params.childId);
+  return { status: 200, json: renderChild(ctx.base, folder.id, child.id) };
 }
 
 export function parentsList(ctx: RequestContext, svc: StorageService): Reply {
