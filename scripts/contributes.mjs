@@ -64,6 +64,8 @@ function activationEvents(contributes) {
   const events = new Set(['onLanguage:json', 'onLanguage:jsonc', 'onFileSystem:store']);
   for (const nb of contributes.notebooks ?? []) events.add(`onNotebook:${nb.type}`);
   for (const fs of contributes.resourceLabelFormatters ?? []) events.add(`onFileSystem:${fs.scheme}`);
+  // A chat editor tab restored after a reload needs its serializer, which no contribution declares.
+  events.add('onWebviewPanel:apiWorkbench.generation.chat');
   return [...events];
 }
 
