@@ -90,6 +90,7 @@ export class ChatEditors implements vscode.Disposable {
         return true;
       },
     });
+    panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
     const editor: ChatEditor = { panel, chat };
     this.editors.add(editor);
     chat.bind(panel.webview);
