@@ -2,6 +2,14 @@
 // file; nothing else crosses the boundary. Every message is discriminated by `type`.
 
 export const GENERATION_VIEW_ID = 'apiWorkbench.generation';
+/** The chat as an editor tab (a WebviewPanel; restored on reload by a serializer of this type). */
+export const CHAT_PANEL_VIEW_TYPE = 'apiWorkbench.generation.chat';
+
+/** What an editor tab's page keeps (vscode.setState) for its serializer: which conversation it shows. */
+export interface ChatPanelState {
+  conversationId?: string;
+  draft?: string;
+}
 
 export type TurnState = 'streaming' | 'done' | 'stopped' | 'error' | 'blocked' | 'awaitingApproval';
 
@@ -125,6 +133,8 @@ export interface PanelInit {
   turns: TurnView[];
   endpoint: { sandbox: boolean; hasKey: boolean };
   busy: boolean;
+  /** Where the chat is shown: the side-bar view offers "Open in Editor". */
+  surface: 'view' | 'editor';
   /** Only in ExtensionMode.Test: report what was rendered after each flush (`rendered` messages). */
   testAcks: boolean;
 }
@@ -137,7 +147,11 @@ export type HostToWebview =
   | { type: 'turnEnd'; turnId: string; text: string; summary: TurnSummary }
   | { type: 'problems'; messages: string[] }
   | { type: 'status'; text: string }
-  | { type: 'tokens'; count?: number; error?: string };
+  | { type: 'tokens'; count?: number; error?: string }
+  /** The title changed, or a resend replaced turns (`turns`: those kept, shown again before the new one starts). */
+  | { type: 'conversation'; info: ConversationInfo; turns?: TurnView[] }
+  /** Test mode only: asks the page for the state it keeps for the serializer. */
+  | { type: 'reportState' };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -157,6 +171,12 @@ export type WebviewToHost =
   | { type: 'decideCall'; turnId: string; approve: boolean }
   | { type: 'export'; format: 'markdown' | 'json' }
   | { type: 'attach'; what: 'selection' | 'activeFile' | 'files' | 'image' }
+  /** Retry / Regenerate (no prompt) or edit-and-resend (new prompt text) of a turn; later turns are replaced. */
+  | { type: 'resend'; turnId: string; prompt?: string }
+  | { type: 'rename' }
+  | { type: 'openInEditor' }
+  /** Test mode only: the page's saved state, in answer to `reportState`. */
+  | { type: 'state'; state: ChatPanelState }
   /** Acknowledges what the panel shows, so host tests can check it without DOM access; sent only when `PanelInit.testAcks`. */
   | {
       type: 'rendered';

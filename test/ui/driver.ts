@@ -132,7 +132,19 @@ const steps: Record<string, () => Promise<void>> = {
       { wait: true },
     );
   },
+  async generationEditor() {
+    // The chat as an editor tab, with a streamed answer holding a code block and citations.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('apiWorkbench.generation.newChatInEditor');
+    await vscode.commands.executeCommand(
+      'apiWorkbench.generation._testEditorChat',
+      'send',
+      'Write a TypeScript function that adds two numbers. [[cite]]',
+    );
+  },
   async generationLongPrep() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('apiWorkbench.generation.focus');
     await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
   },

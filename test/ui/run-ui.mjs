@@ -109,6 +109,23 @@ const checks = {
   },
 };
 
+checks.generationEditor = async (page) => {
+  const tab = page.locator('.tabs-container .tab.active', { hasText: 'Write a TypeScript function' });
+  await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+  const { frame } = await inAnyFrame(page, '[data-testid="citations"]', { timeout: 60_000 });
+  const pre = frame.locator('[data-testid="reply"] pre').first();
+  if (!(await pre.isVisible())) throw new Error('the reply shows no code block');
+  // A code block is never cut off: what does not fit scrolls sideways inside the block.
+  const fits = await pre.evaluate(
+    (el) => el.scrollWidth <= el.clientWidth || getComputedStyle(el).overflowX === 'auto',
+  );
+  if (!fits) throw new Error('the code block is cut off');
+  const excerpt = await frame.locator('.cited').first().innerText();
+  if (/[`*]/.test(excerpt)) throw new Error(`a citation excerpt shows Markdown source: ${excerpt}`);
+  // Show the focus ring a keyboard user sees on the Regenerate action.
+  await frame.locator('[data-testid="regenerate"]').last().focus();
+};
+
 checks.generationBlocked = async (page) => {
   const { loc } = await inAnyFrame(page, '[data-testid="notice"]', { timeout: 60_000 });
   const text = (await loc.allInnerTexts()).join('\n');

@@ -1,38 +1,19 @@
 // The reference preview: a webview beside the editor that renders the API and follows the cursor.
 // The page is its own bundle (src/discovery/webview) speaking src/discovery/protocol.ts.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewHtml } from '../../platform/webviewHtml';
 import { anchorForPath, nodeAt, nodeAtOffset, pathOf, renderPreviewBody } from '../core';
 import { PREVIEW_VIEW_TYPE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
 import type { DiscoveryDocuments } from './documents';
 
-/** The page shell: a strict CSP with a per-load nonce; script and CSS are the extension's own files. */
+/** The page shell: the shared strict-CSP page with the preview's bundle and stylesheet. */
 function shellHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview
-    .asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'discoveryPreview.js'))
-    .toString();
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'discovery', 'preview.css')).toString();
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    `img-src ${webview.cspSource}`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css}">
-<title>API Preview</title>
-</head>
-<body>
-<div id="content"></div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+  return webviewHtml(webview, extensionUri, {
+    script: ['dist', 'webview', 'discoveryPreview.js'],
+    css: ['media', 'discovery', 'preview.css'],
+    title: 'API Preview',
+    root: { id: 'content' },
+  });
 }
 
 function isPath(v: unknown): v is PreviewPath {

@@ -2,8 +2,8 @@
 // the reply, runs the function-call approval loop and saves every turn. Surfaces (the side-bar view,
 // later editor tabs) only render its events; whatever the stream carries, a turn always ends, as
 // finished or failed, and is saved.
-import type { Content, Part, Tool } from '../../shared/wire/generation';
-import type { ErrorView, FunctionCallView, PanelSettings, TurnSummary, TurnView } from '../protocol';
+import type { Content, Part } from '../../shared/wire/generation';
+import type { ConversationInfo, ErrorView, FunctionCallView, TurnSummary, TurnView } from '../protocol';
 import { historyParts } from './aggregate';
 import { streamGenerateContent } from './client';
 import { historyOf, titleFrom, type Conversation, type ConversationStore, type StoredTurn } from './conversation';
@@ -11,53 +11,7 @@ import { chunkDelta, primaryCandidate } from './delta';
 import { buildRequest } from './settings';
 import { errorView, summarize } from './summary';
 import { validateRequest } from './validate';
-
-export interface ChatConnection {
-  baseUrl: string;
-  /** Undefined when no key is set: the turn then fails with a way to set one. */
-  apiKey: string | undefined;
-  keyInQuery: boolean;
-  sandbox: boolean;
-  maxAttempts: number;
-}
-
-/** What a session needs from its host: settings, endpoint, tools and the user's decisions. */
-export interface ChatEnvironment {
-  /** Resolved for every request: settings and keys change between turns. */
-  connection(): Promise<ChatConnection>;
-  settings(): PanelSettings;
-  tools(settings: PanelSettings): Promise<{ tools: Tool[]; problems: string[] }>;
-  /** Runs an approved call; undefined when the user cancelled (the calls then stay undecided). */
-  runTool(call: FunctionCallView): Promise<Record<string, unknown> | undefined>;
-  /** Whether these calls may run without asking the user. */
-  autoRun(calls: FunctionCallView[]): boolean;
-  log(level: 'info' | 'error', line: string): void;
-}
-
-/** Replaceable for tests: the stream (to feed hostile chunks) and the summarizer. */
-export interface ChatDependencies {
-  stream?: typeof streamGenerateContent;
-  summarize?: typeof summarize;
-}
-
-export type ChatEvent =
-  | { type: 'turnStarted'; turn: TurnView }
-  | { type: 'delta'; turnId: string; text: string; thought: string }
-  | { type: 'status'; text: string }
-  | { type: 'refused'; problems: string[] }
-  /** The turn ended; `summary.state` says how (done, stopped, blocked, awaitingApproval). */
-  | { type: 'finished'; turnId: string; text: string; summary: TurnSummary }
-  /** The turn ended with an error; its partial text is kept. */
-  | { type: 'failed'; turnId: string; text: string; summary: TurnSummary }
-  | { type: 'toolCallPending'; turnId: string; calls: FunctionCallView[] }
-  | { type: 'toolCallDecided'; turnId: string; text: string; summary: TurnSummary };
-
-export type SendOutcome = { turnId: string } | { problems: string[] };
-
-export interface Attachment {
-  label: string;
-  parts: Part[];
-}
+import type { Attachment, ChatDependencies, ChatEnvironment, ChatEvent, SendOutcome } from './chatTypes';
 
 interface Running {
   turnId: string;
@@ -83,6 +37,8 @@ export function viewOf(turn: StoredTurn): TurnView {
   const { sent: _sent, reply: _reply, ...view } = turn;
   return view;
 }
+
+const MAX_TITLE = 120;
 
 export class ChatSession {
   private running: Running | undefined;
@@ -158,7 +114,12 @@ export class ChatSession {
   /** Sends a prompt (or function results); resolves once the turn started, or with why it was refused. */
   async send(
     prompt: string,
-    opts: { kind?: 'prompt' | 'functionResult'; sent?: Content[] } = {},
+    opts: {
+      kind?: 'prompt' | 'functionResult';
+      sent?: Content[];
+      /** Replaces the turn at this index and every later one (resend); they go only once the request passed its checks. */
+      replaceFrom?: number;
+    } = {},
   ): Promise<SendOutcome> {
     if (this.running || this.preparing) return this.refuse(['A reply is still streaming. Stop it first.']);
     // The results being collected go out as the next turn; a prompt in between would strand them.
@@ -173,7 +134,9 @@ export class ChatSession {
       const tools = await this.env
         .tools(settings)
         .catch((e: unknown) => ({ tools: [], problems: [`Cannot read the tool declarations: ${messageOf(e)}`] }));
-      const built = buildRequest(settings, [...historyOf(this.conversation), ...sent], tools.tools);
+      const kept = this.conversation.turns.slice(0, opts.replaceFrom ?? this.conversation.turns.length);
+      const history = historyOf({ ...this.conversation, turns: kept });
+      const built = buildRequest(settings, [...history, ...sent], tools.tools);
       const problems = [...tools.problems, ...built.problems, ...validateRequest(settings.model, built.request)];
       if (problems.length) return this.refuse(problems);
       if (kind === 'prompt') this.attached = [];
@@ -189,9 +152,17 @@ export class ChatSession {
         sent,
         reply: null,
       };
-      if (!this.conversation.turns.length && kind === 'prompt') this.conversation.title = titleFrom(prompt);
-      this.conversation.turns.push(turn);
+      const replacing = kept.length < this.conversation.turns.length;
+      this.conversation.turns = [...kept, turn];
       this.conversation.updated = Date.now();
+      const retitle = !kept.length && kind === 'prompt' && !this.conversation.renamed;
+      if (retitle) this.conversation.title = titleFrom(prompt);
+      if (retitle || replacing)
+        this.emit({
+          type: 'conversation',
+          info: this.info,
+          turns: replacing ? kept.map(viewOf) : undefined,
+        });
       this.emit({ type: 'turnStarted', turn: viewOf(turn) });
 
       const controller = new AbortController();
@@ -205,6 +176,48 @@ export class ChatSession {
     } finally {
       this.preparing = false;
     }
+  }
+
+  get info(): ConversationInfo {
+    const { id, title, updated } = this.conversation;
+    return { id, title, updated };
+  }
+
+  /** How many turns come after this one (what a resend of it would replace besides itself); -1 when it is gone. */
+  laterTurns(turnId: string): number {
+    const i = this.conversation.turns.findIndex((t) => t.id === turnId);
+    return i < 0 ? -1 : this.conversation.turns.length - 1 - i;
+  }
+
+  /**
+   * Sends a turn again in place of it and every later turn: Retry of a failed reply and Regenerate
+   * of the last one resend what it sent; an edit resends a prompt with new text (its attachments kept).
+   */
+  resend(turnId: string, editedPrompt?: string): Promise<SendOutcome> {
+    const index = this.conversation.turns.findIndex((t) => t.id === turnId);
+    const turn = this.conversation.turns[index];
+    if (!turn) return Promise.resolve(this.refuse(['That turn is no longer in the conversation.']));
+    if (editedPrompt === undefined) {
+      return this.send(turn.prompt, { kind: turn.kind, sent: turn.sent, replaceFrom: index });
+    }
+    if (turn.kind !== 'prompt') return Promise.resolve(this.refuse(['Only a prompt you wrote can be edited.']));
+    const text = editedPrompt.trim();
+    if (!text) return Promise.resolve(this.refuse(['The edited prompt is empty.']));
+    // The prompt's text is its last part; the parts before it are the attachments sent with it.
+    const attached = turn.sent[0]?.parts?.slice(0, -1) ?? [];
+    return this.send(text, { sent: [{ role: 'user', parts: [...attached, { text }] }], replaceFrom: index });
+  }
+
+  /** Names the conversation; a renamed conversation keeps its name when its first prompt changes. */
+  async rename(title: string): Promise<boolean> {
+    const name = title.replace(/\s+/g, ' ').trim();
+    if (!name) return false;
+    this.conversation.title = name.length > MAX_TITLE ? `${name.slice(0, MAX_TITLE - 1)}…` : name;
+    this.conversation.renamed = true;
+    // A conversation with no turns yet is stored with its first one; its name travels with it.
+    if (this.conversation.turns.length) await this.save();
+    this.emit({ type: 'conversation', info: this.info });
+    return true;
   }
 
   private refuse(problems: string[]): SendOutcome {

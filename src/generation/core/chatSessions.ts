@@ -1,6 +1,7 @@
 // The live chat sessions of a workspace, one per conversation, shared by every surface that shows
 // it: two views of one conversation see the same turns and the same running stream.
-import { ChatSession, type ChatDependencies, type ChatEnvironment } from './chatSession';
+import { ChatSession } from './chatSession';
+import type { ChatDependencies, ChatEnvironment } from './chatTypes';
 import { newConversation, type ConversationStore } from './conversation';
 import type { ConversationInfo } from '../protocol';
 

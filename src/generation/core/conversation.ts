@@ -12,6 +12,8 @@ export interface StoredTurn extends TurnView {
 
 export interface Conversation extends ConversationInfo {
   turns: StoredTurn[];
+  /** Named by the user: the title no longer follows the first prompt. */
+  renamed?: boolean;
 }
 
 /** A key-value store with VS Code Memento's shape, so persistence stays testable. */
@@ -73,30 +75,4 @@ export class ConversationStore {
       this.all().filter((c) => c.id !== id),
     );
   }
-}
-
-export function toMarkdown(c: Conversation): string {
-  const lines = [`# ${c.title}`, ''];
-  for (const t of c.turns) {
-    lines.push(
-      t.kind === 'prompt' ? `## You` : '## Function result',
-      '',
-      t.prompt,
-      '',
-      `## Model (${t.model})`,
-      '',
-      t.text || '_(no text)_',
-      '',
-    );
-    const s = t.summary;
-    if (s.block) lines.push(`> ${s.block.label}: ${s.block.meaning}`, '');
-    if (s.finish && s.finish.reason !== 'STOP') lines.push(`> ${s.finish.label}: ${s.finish.meaning}`, '');
-    if (s.error) lines.push(`> Error ${s.error.code} ${s.error.status}: ${s.error.message}`, '');
-    for (const f of s.functionCalls)
-      lines.push(`> Function call \`${f.name}(${JSON.stringify(f.args)})\`${f.decision ? ` — ${f.decision}` : ''}`, '');
-    for (const cit of s.citations)
-      lines.push(`[${cit.n}] ${cit.uri ?? '(no link)'}${cit.license ? ` (${cit.license})` : ''}`);
-    if (s.citations.length) lines.push('');
-  }
-  return lines.join('\n');
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
 import type { Part } from '../../shared/wire/generation';
-import type { Attachment } from '../core/chatSession';
+import type { Attachment } from '../core/chatTypes';
 import { fileDataPart, uploadFile, waitForActive } from '../core/files';
 import { keyInQuery } from './chatEnvironment';
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
 import type { FunctionDeclaration, Tool } from '../../shared/wire/generation';
-import type { ChatEnvironment } from '../core/chatSession';
+import type { ChatEnvironment } from '../core/chatTypes';
 import { normalizeSettings } from '../core/settings';
 import type { FunctionCallView, PanelSettings } from '../protocol';
 import { BUILTIN_DECLARATIONS, declaredTools, isBuiltin, runBuiltin } from './tools';

@@ -1,14 +1,15 @@
-// One chat surface: binds a webview (the side-bar view's today; an editor tab's later) to the
+// One chat surface: binds a webview (the side-bar view's or an editor tab's) to the
 // session of the conversation it shows. It renders the session's events and turns the webview's
 // messages into session calls; the conversation logic itself lives in core/chatSession.
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
-import { viewOf, type ChatEvent, type ChatSession } from '../core/chatSession';
+import { viewOf, type ChatSession } from '../core/chatSession';
+import type { ChatEvent } from '../core/chatTypes';
 import type { ChatSessions } from '../core/chatSessions';
 import { countTokens, listModels } from '../core/client';
 import { historyOf } from '../core/conversation';
 import { buildRequest } from '../core/settings';
-import type { HostToWebview, PanelSettings, RenderedAck, WebviewToHost } from '../protocol';
+import type { ChatPanelState, HostToWebview, PanelSettings, RenderedAck, WebviewToHost } from '../protocol';
 import { pickAttachments, type AttachKind } from './attachments';
 import { keyInQuery, panelSettings, savePanelSettings } from './chatEnvironment';
 import { copyCode, exportConversation, insertCode, openAsNewFile, openLink } from './editorActions';
@@ -16,8 +17,13 @@ import { panelHtml } from './html';
 import { AckLog, withTimeout } from './testAcks';
 
 export interface ChatViewOptions {
+  surface: 'view' | 'editor';
   /** Told whenever the surface shows another conversation (the side-bar view reopens it after a reload). */
   onConversation?(id: string): Thenable<void> | Promise<void>;
+  /** Told when the shown conversation's title changes (an editor tab's title follows it). */
+  onTitle?(title: string): void;
+  /** Shows a conversation picked in this surface somewhere else (the tab that already has it); true when it did. */
+  openElsewhere?(id: string): boolean;
 }
 
 export class ChatView implements vscode.Disposable {
@@ -31,17 +37,19 @@ export class ChatView implements vscode.Disposable {
   private readonly acks: AckLog | undefined;
   /** Why the last send was refused (empty when it went out). */
   lastProblems: string[] = [];
+  private stateWaiter: ((s: ChatPanelState) => void) | undefined;
 
   constructor(
     private readonly services: WorkbenchServices,
     private readonly sessions: ChatSessions,
     session: ChatSession,
-    private readonly options: ChatViewOptions = {},
+    private readonly options: ChatViewOptions,
   ) {
     this.acks =
       __TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test ? new AckLog() : undefined;
     this.session = session;
     this.unsubscribe = session.onEvent((e) => this.render(e));
+    options.onTitle?.(session.conversation.title);
   }
 
   get current(): ChatSession {
@@ -98,6 +106,7 @@ export class ChatView implements vscode.Disposable {
       this.unsubscribe = session.onEvent((e) => this.render(e));
     }
     await this.options.onConversation?.(session.conversation.id);
+    this.options.onTitle?.(session.conversation.title);
     await this.pushInit();
   }
 
@@ -127,6 +136,46 @@ export class ChatView implements vscode.Disposable {
     const outcome = await this.session.send(prompt);
     this.lastProblems = 'problems' in outcome ? outcome.problems : [];
     return 'turnId' in outcome ? outcome.turnId : undefined;
+  }
+
+  /**
+   * Retry, Regenerate or edit-and-resend of a turn. Later turns are replaced, so the user confirms
+   * that first (`confirmed` skips the question: the host tests' seam, which cannot click a dialog).
+   */
+  async resend(turnId: string, prompt?: string, confirmed = false): Promise<string | undefined> {
+    const later = this.session.laterTurns(turnId);
+    if (later > 0 && !confirmed) {
+      const replace = vscode.l10n.t('Replace');
+      const answer = await vscode.window.showWarningMessage(
+        later === 1
+          ? vscode.l10n.t('Resending replaces the turn after this one.')
+          : vscode.l10n.t('Resending replaces the {0} turns after this one.', later),
+        { modal: true, detail: vscode.l10n.t('Export the chat first to keep them.') },
+        replace,
+      );
+      if (answer !== replace) return undefined;
+    }
+    const outcome = await this.session.resend(turnId, prompt);
+    this.lastProblems = 'problems' in outcome ? outcome.problems : [];
+    return 'turnId' in outcome ? outcome.turnId : undefined;
+  }
+
+  async rename(title?: string): Promise<void> {
+    const name =
+      title ??
+      (await vscode.window.showInputBox({
+        title: vscode.l10n.t('Rename chat'),
+        value: this.session.conversation.title,
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a name')),
+      }));
+    if (name !== undefined) await this.session.rename(name);
+  }
+
+  /** Test mode: the state the page keeps for the serializer, as it reports it. */
+  pageState(timeoutMs = 10_000): Promise<ChatPanelState> {
+    const got = new Promise<ChatPanelState>((resolve) => (this.stateWaiter = resolve));
+    this.post({ type: 'reportState' });
+    return withTimeout(got, timeoutMs, 'the chat page did not report its state');
   }
 
   async updateSettings(patch: Partial<PanelSettings> | null): Promise<void> {
@@ -176,6 +225,9 @@ export class ChatView implements vscode.Disposable {
       case 'toolCallPending':
         // The finished turn already shows Run / Decline for its calls.
         return;
+      case 'conversation':
+        this.options.onTitle?.(e.info.title);
+        return this.post({ type: 'conversation', info: e.info, turns: e.turns });
     }
   }
 
@@ -192,6 +244,7 @@ export class ChatView implements vscode.Disposable {
         turns: c.turns.map(viewOf),
         endpoint: { sandbox: !!endpoint?.sandbox, hasKey: !!endpoint?.credential },
         busy: this.session.busy,
+        surface: this.options.surface,
         testAcks: !!this.acks,
       },
     });
@@ -217,6 +270,7 @@ export class ChatView implements vscode.Disposable {
         return this.newChat();
       case 'openConversation': {
         if (this.session.busy || m.id === this.session.conversation.id) return;
+        if (this.options.openElsewhere?.(m.id)) return this.pushInit();
         const next = this.sessions.acquire(m.id);
         if (next) await this.show(next);
         return;
@@ -250,6 +304,18 @@ export class ChatView implements vscode.Disposable {
         return this.exportConversation(m.format);
       case 'attach':
         return this.attach(m.what);
+      case 'resend':
+        await this.resend(m.turnId, m.prompt);
+        return;
+      case 'rename':
+        return this.rename();
+      case 'openInEditor':
+        await vscode.commands.executeCommand('apiWorkbench.generation.openInEditor', this.session.conversation.id);
+        return;
+      case 'state':
+        this.stateWaiter?.(m.state);
+        this.stateWaiter = undefined;
+        return;
     }
   }
 

@@ -1,6 +1,7 @@
 // What the chat's code blocks and export menu do in the editor.
 import * as vscode from 'vscode';
-import { toMarkdown, type Conversation } from '../core/conversation';
+import type { Conversation } from '../core/conversation';
+import { exportContent, exportFileName, type ExportFormat } from '../core/export';
 
 const LANGUAGE_ALIASES: Record<string, string> = {
   js: 'javascript',
@@ -34,13 +35,31 @@ export async function openAsNewFile(code: string, fence: string): Promise<void> 
   await vscode.window.showTextDocument(doc);
 }
 
-export async function exportConversation(conversation: Conversation, format: 'markdown' | 'json'): Promise<void> {
-  const content = format === 'markdown' ? toMarkdown(conversation) : JSON.stringify(conversation, null, 2);
-  const doc = await vscode.workspace.openTextDocument({
-    content,
-    language: format === 'markdown' ? 'markdown' : 'json',
+/** Asks where to save the conversation (Markdown or JSON), writes it, and offers to open it. */
+export async function exportConversation(conversation: Conversation, format: ExportFormat): Promise<void> {
+  const name = exportFileName(conversation.title, format);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    title: vscode.l10n.t('Export chat "{0}"', conversation.title),
+    saveLabel: vscode.l10n.t('Export'),
+    defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+    filters: format === 'markdown' ? { [vscode.l10n.t('Markdown')]: ['md'] } : { [vscode.l10n.t('JSON')]: ['json'] },
   });
-  await vscode.window.showTextDocument(doc);
+  if (!target) return;
+  try {
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportContent(conversation, format)));
+  } catch (e) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('The chat could not be exported: {0}', e instanceof Error ? e.message : String(e)),
+    );
+    return;
+  }
+  const open = vscode.l10n.t('Open');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Chat exported to {0}.', vscode.workspace.asRelativePath(target)),
+    open,
+  );
+  if (choice === open) await vscode.window.showTextDocument(target);
 }
 
 export async function copyCode(code: string): Promise<void> {

@@ -3,37 +3,41 @@
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
 import type { ChatSession } from '../core/chatSession';
-import { ChatSessions } from '../core/chatSessions';
-import { ConversationStore } from '../core/conversation';
+import type { ChatSessions } from '../core/chatSessions';
 import { GENERATION_VIEW_ID, type PanelSettings, type RenderedAck } from '../protocol';
 import type { AttachKind } from './attachments';
-import { chatEnvironment } from './chatEnvironment';
 import { ChatView } from './chatView';
 
 const CURRENT_KEY = 'apiWorkbench.generation.currentConversation';
 
 export class GenerationPanel implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private readonly sessions: ChatSessions;
-  private readonly chat: ChatView;
+  readonly chat: ChatView;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(services: WorkbenchServices) {
+  /** `sessions` is shared with the editor tabs, so a conversation shown in both is one live session. */
+  constructor(services: WorkbenchServices, sessions: ChatSessions) {
     const state = services.context.workspaceState;
-    this.sessions = new ChatSessions(new ConversationStore(state), chatEnvironment(services));
     const id = state.get<string>(CURRENT_KEY);
-    const session = (id && this.sessions.acquire(id)) || this.sessions.create();
-    this.chat = new ChatView(services, this.sessions, session, { onConversation: (c) => state.update(CURRENT_KEY, c) });
+    const session = (id && sessions.acquire(id)) || sessions.create();
+    this.chat = new ChatView(services, sessions, session, {
+      surface: 'view',
+      onConversation: (c) => state.update(CURRENT_KEY, c),
+      // The view's title bar names the conversation it shows.
+      onTitle: (title) => {
+        if (this.view) this.view.description = title;
+      },
+    });
   }
 
   dispose(): void {
     this.chat.dispose();
-    this.sessions.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    view.description = this.chat.current.conversation.title;
     this.chat.bind(view.webview);
     this.disposables.push(
       view.onDidDispose(() => {

@@ -5,20 +5,55 @@ import * as vscode from 'vscode';
 import { credentialTarget } from '../../platform/endpoints';
 import type { FeatureRegistration } from '../../platform/services';
 import { originOf } from '../../shared/http';
-import { GENERATION_VIEW_ID, type PanelSettings, type RenderedAck } from '../protocol';
+import { ChatSessions } from '../core/chatSessions';
+import { ConversationStore } from '../core/conversation';
+import { CHAT_PANEL_VIEW_TYPE, GENERATION_VIEW_ID, type PanelSettings, type RenderedAck } from '../protocol';
+import { chatEnvironment } from './chatEnvironment';
+import { ChatEditors } from './chatEditors';
 import { GenerationPanel } from './panel';
+import { editorChatTestCommand } from './testEditorChat';
+
+let editors: ChatEditors | undefined;
+
+/**
+ * Restores a chat editor tab after a window reload. The serializer registered below calls it; a
+ * lazy-loading entry's serializer shell can call it once `register` has run.
+ */
+export function deserializeChatPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+  if (!editors) return Promise.reject(new Error('The generation feature is not registered.'));
+  return editors.deserialize(panel, state);
+}
 
 export const register: FeatureRegistration = (services, shell) => {
-  const panel = new GenerationPanel(services);
+  const sessions = new ChatSessions(new ConversationStore(services.context.workspaceState), chatEnvironment(services));
+  const panel = new GenerationPanel(services, sessions);
+  const chatEditors = new ChatEditors(services, sessions);
+  editors = chatEditors;
+  /** The chat a command acts on: the focused editor tab, else the side-bar view. */
+  const target = () => chatEditors.active?.chat ?? panel.chat;
 
   const finalAck = (turnId: string, timeoutMs?: number) =>
     panel.waitForAck((a) => a.turnId === turnId && a.state !== 'streaming', timeoutMs);
 
   // The entry registered the view (retaining its context when hidden) and resolves it through the panel now.
   shell.webviewView(GENERATION_VIEW_ID, panel);
+  // The entry registered the serializer (so a restored tab activates us); it hands restoring over now.
+  shell.webviewPanelSerializer(CHAT_PANEL_VIEW_TYPE, {
+    deserializeWebviewPanel: (webviewPanel, state) => deserializeChatPanel(webviewPanel, state),
+  });
   return [
     panel,
+    chatEditors,
+    { dispose: () => sessions.dispose() },
+    { dispose: () => editors === chatEditors && (editors = undefined) },
     vscode.commands.registerCommand('apiWorkbench.generation.open', () => panel.reveal()),
+    vscode.commands.registerCommand('apiWorkbench.generation.openInEditor', async (conversationId?: unknown) => {
+      await chatEditors.open(typeof conversationId === 'string' ? conversationId : panel.chat.current.conversation.id);
+    }),
+    vscode.commands.registerCommand('apiWorkbench.generation.newChatInEditor', async () => {
+      await chatEditors.open();
+    }),
+    vscode.commands.registerCommand('apiWorkbench.generation.renameChat', () => target().rename()),
     vscode.commands.registerCommand('apiWorkbench.generation.setApiKey', async () => {
       const origin = originOf(credentialTarget('generation'));
       const key = await vscode.window.showInputBox({
@@ -53,9 +88,9 @@ export const register: FeatureRegistration = (services, shell) => {
     vscode.commands.registerCommand('apiWorkbench.generation.attachSelection', () => panel.attach('selection')),
     vscode.commands.registerCommand('apiWorkbench.generation.attachFile', () => panel.attach('activeFile')),
     vscode.commands.registerCommand('apiWorkbench.generation.exportMarkdown', () =>
-      panel.exportConversation('markdown'),
+      target().exportConversation('markdown'),
     ),
-    vscode.commands.registerCommand('apiWorkbench.generation.exportJson', () => panel.exportConversation('json')),
+    vscode.commands.registerCommand('apiWorkbench.generation.exportJson', () => target().exportConversation('json')),
 
     // Internal, for host tests: drive the panel and read back what the webview rendered.
     ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
@@ -111,6 +146,7 @@ export const register: FeatureRegistration = (services, shell) => {
             return last ? finalAck(last) : undefined;
           }),
           vscode.commands.registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
+          editorChatTestCommand(chatEditors, deserializeChatPanel),
         ]
       : []),
   ];

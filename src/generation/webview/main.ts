@@ -1,6 +1,7 @@
 // Entry of the generation panel's webview (bundled to dist/webview/generation.js).
-import type { HostToWebview, PanelInit, TurnView, WebviewToHost } from '../protocol';
+import type { ChatPanelState, ConversationInfo, HostToWebview, PanelInit, TurnView, WebviewToHost } from '../protocol';
 import { button, el } from './dom';
+import { ModelPicker } from './modelPicker';
 import { OverflowMenu } from './overflowMenu';
 import { SettingsDrawer } from './settingsDrawer';
 import { TurnElement } from './turn';
@@ -13,7 +14,12 @@ declare function acquireVsCodeApi(): {
 
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewToHost) => vscode.postMessage(m);
-const saved = (vscode.getState() as { draft?: string } | undefined) ?? {};
+/** Kept by VS Code across reloads; an editor tab's serializer reads the conversation id from it. */
+const saved: ChatPanelState = (vscode.getState() as ChatPanelState | undefined) ?? {};
+function saveState(patch: ChatPanelState): void {
+  Object.assign(saved, patch);
+  vscode.setState(saved);
+}
 
 const RENDER_INTERVAL_MS = 40;
 
@@ -31,11 +37,19 @@ const conversationSelect = el('select', {
   'aria-label': 'Conversation',
   'data-testid': 'conversation-picker',
 });
+let surface: PanelInit['surface'] = 'view';
 // New chat is also the view title's "+"; it stays here so the keyboard reaches it inside the panel.
 const moreActions = new OverflowMenu(
   'Conversation actions',
   [
     { label: 'New chat', testId: 'new-chat', run: () => post({ type: 'newChat' }) },
+    { label: 'Rename…', testId: 'rename', run: () => post({ type: 'rename' }) },
+    {
+      label: 'Open in Editor',
+      testId: 'open-in-editor',
+      run: () => post({ type: 'openInEditor' }),
+      visible: () => surface === 'view',
+    },
     { label: 'Export as Markdown…', testId: 'export-md', run: () => post({ type: 'export', format: 'markdown' }) },
     { label: 'Export as JSON…', testId: 'export-json', run: () => post({ type: 'export', format: 'json' }) },
     {
@@ -47,12 +61,24 @@ const moreActions = new OverflowMenu(
   ],
   'conversation-actions',
 );
-const header = el('header', { class: 'toolbar' }, conversationSelect, moreActions.root);
 const endpointNote = el('div', { class: 'endpoint' });
 const drawer = new SettingsDrawer(
-  (s) => post({ type: 'settings', settings: s }),
+  (s) => {
+    modelPicker.setCurrent(s.model);
+    post({ type: 'settings', settings: s });
+  },
   () => post({ type: 'refreshModels' }),
 );
+const modelPicker = new ModelPicker(
+  (model) => {
+    const settings = { ...drawer.current, model };
+    drawer.show(settings);
+    post({ type: 'settings', settings });
+  },
+  () => post({ type: 'refreshModels' }),
+);
+// One compact row above the conversation: which chat, which model, the settings popover, more actions.
+const header = el('header', { class: 'toolbar' }, conversationSelect, modelPicker.root, drawer.root, moreActions.root);
 const log = el('main', { class: 'log' });
 const empty = el('div', {
   class: 'empty',
@@ -92,7 +118,7 @@ const composer = el(
   prompt,
   el('div', { class: 'composer-row' }, attach, tokenCount, stop, send),
 );
-app.append(header, endpointNote, drawer.root, log, composer);
+app.append(header, endpointNote, log, composer);
 
 conversationSelect.addEventListener('change', () => post({ type: 'openConversation', id: conversationSelect.value }));
 
@@ -110,7 +136,7 @@ prompt.addEventListener('keydown', (e) => {
 });
 let countTimer: ReturnType<typeof setTimeout> | undefined;
 prompt.addEventListener('input', () => {
-  vscode.setState({ draft: prompt.value });
+  saveState({ draft: prompt.value });
   clearTimeout(countTimer);
   countTimer = setTimeout(() => prompt.value.trim() && post({ type: 'countTokens', prompt: prompt.value }), 800);
 });
@@ -119,6 +145,36 @@ function setBusy(b: boolean): void {
   busy = b;
   send.disabled = b;
   stop.disabled = !b;
+  placeTurns();
+}
+
+/** Only the last turn offers Retry / Regenerate, and nothing can be resent while a reply streams. */
+function placeTurns(): void {
+  const all = [...turns.values()];
+  all.forEach((t, i) => t.setPlace(i === all.length - 1, busy));
+}
+
+function showConversations(current: ConversationInfo, others: ConversationInfo[]): void {
+  conversationSelect.replaceChildren(
+    ...[current, ...others.filter((c) => c.id !== current.id)].map((c) =>
+      el('option', { value: c.id, text: c.title, selected: c.id === current.id }),
+    ),
+  );
+  conversationSelect.title = current.title;
+}
+
+function showTurns(views: TurnView[]): TurnElement | undefined {
+  turns.clear();
+  dirty.clear();
+  log.replaceChildren();
+  if (!views.length) log.append(empty);
+  let last: TurnElement | undefined;
+  for (const v of views) {
+    last = addTurn(v);
+    last.render();
+  }
+  placeTurns();
+  return last;
 }
 
 function acknowledge(t: TurnElement): void {
@@ -169,24 +225,17 @@ function addTurn(view: TurnView): TurnElement {
 
 function init(data: PanelInit): void {
   testAcks = data.testAcks;
-  turns.clear();
-  dirty.clear();
-  log.replaceChildren();
+  surface = data.surface;
+  document.body.dataset.surface = surface;
+  saveState({ conversationId: data.conversation.id });
   drawer.show(data.settings);
   drawer.setModels(data.models);
-  conversationSelect.replaceChildren(
-    ...[data.conversation, ...data.conversations.filter((c) => c.id !== data.conversation.id)].map((c) =>
-      el('option', { value: c.id, text: c.title, selected: c.id === data.conversation.id }),
-    ),
-  );
+  modelPicker.setModels(data.models);
+  modelPicker.setCurrent(data.settings.model);
+  showConversations(data.conversation, data.conversations);
   endpointNote.textContent = `${data.endpoint.sandbox ? 'Sandbox endpoint' : 'Service endpoint'}${data.endpoint.hasKey ? '' : ' — no API key set'}`;
   endpointNote.className = data.endpoint.hasKey ? 'endpoint' : 'endpoint endpoint-missing';
-  if (!data.turns.length) log.append(empty);
-  let last: TurnElement | undefined;
-  for (const v of data.turns) {
-    last = addTurn(v);
-    last.render();
-  }
+  const last = showTurns(data.turns);
   setBusy(data.busy);
   log.scrollTop = log.scrollHeight;
   if (last) acknowledge(last);
@@ -200,15 +249,28 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'models':
       drawer.setModels(m.models, m.error);
+      modelPicker.setModels(m.models, m.error);
+      break;
+    case 'conversation': {
+      const others = [...conversationSelect.options]
+        .filter((o) => o.value !== m.info.id)
+        .map((o) => ({ id: o.value, title: o.text, updated: 0 }));
+      showConversations(m.info, others);
+      if (m.turns) showTurns(m.turns);
+      break;
+    }
+    case 'reportState':
+      if (testAcks) post({ type: 'state', state: { ...saved } });
       break;
     case 'turnStart':
       problems.hidden = true;
       status.textContent = '';
-      prompt.value = m.turn.kind === 'prompt' ? '' : prompt.value;
-      vscode.setState({ draft: prompt.value });
-      setBusy(true);
+      // A resend leaves the draft alone; only a prompt typed in the composer empties it.
+      if (m.turn.kind === 'prompt' && prompt.value.trim() === m.turn.prompt) prompt.value = '';
+      saveState({ draft: prompt.value });
       forceScroll = true;
       markDirty(addTurn(m.turn).view.id, true);
+      setBusy(true);
       break;
     case 'delta': {
       const t = turns.get(m.turnId);

@@ -38,3 +38,24 @@ export function codeLanguage(code: Element): string {
   const cls = [...code.classList].find((c) => c.startsWith('language-'));
   return cls ? cls.slice('language-'.length) : '';
 }
+
+/** The text a Markdown passage renders to, with no markup: block by block, code kept as written. */
+export function markdownText(src: string): string {
+  const blocks: string[] = [];
+  for (const t of md.parse(src, {})) {
+    if (t.type === 'inline') {
+      blocks.push(
+        (t.children ?? [])
+          .map((c) =>
+            c.type === 'text' || c.type === 'code_inline' || c.type === 'image'
+              ? c.content
+              : c.type === 'softbreak' || c.type === 'hardbreak'
+                ? '\n'
+                : '',
+          )
+          .join(''),
+      );
+    } else if (t.type === 'fence' || t.type === 'code_block') blocks.push(t.content.replace(/\n$/, ''));
+  }
+  return blocks.join('\n');
+}

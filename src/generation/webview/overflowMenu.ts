@@ -9,6 +9,8 @@ export interface MenuItem {
   testId: string;
   /** Destructive entries are set apart by a separator. */
   danger?: boolean;
+  /** Asked each time the menu opens; hidden entries are skipped by the arrow keys too. */
+  visible?: () => boolean;
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -36,7 +38,11 @@ export class OverflowMenu {
   private readonly list: HTMLElement;
   private readonly entries: HTMLButtonElement[];
 
-  constructor(label: string, items: readonly MenuItem[], testId: string) {
+  constructor(
+    label: string,
+    private readonly items: readonly MenuItem[],
+    testId: string,
+  ) {
     const doc = document;
     this.trigger = el('button', {
       type: 'button',
@@ -78,16 +84,17 @@ export class OverflowMenu {
     this.trigger.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
-        this.open(e.key === 'ArrowDown' ? 0 : this.entries.length - 1);
+        this.open(e.key === 'ArrowDown' ? 0 : -1);
       }
     });
     this.list.addEventListener('keydown', (e) => {
-      const at = this.entries.indexOf(doc.activeElement as HTMLButtonElement);
-      const go = (i: number) => this.entries[(i + this.entries.length) % this.entries.length].focus();
+      const shown = this.shown;
+      const at = shown.indexOf(doc.activeElement as HTMLButtonElement);
+      const go = (i: number) => shown[(i + shown.length) % shown.length].focus();
       if (e.key === 'ArrowDown') go(at + 1);
       else if (e.key === 'ArrowUp') go(at - 1);
       else if (e.key === 'Home') go(0);
-      else if (e.key === 'End') go(this.entries.length - 1);
+      else if (e.key === 'End') go(shown.length - 1);
       else if (e.key === 'Escape') this.close(true);
       else if (e.key === 'Tab') this.close(false);
       else return;
@@ -103,10 +110,16 @@ export class OverflowMenu {
     return !this.list.hidden;
   }
 
+  private get shown(): HTMLButtonElement[] {
+    return this.entries.filter((b) => !b.hidden);
+  }
+
+  /** Opens the menu with the entry at `focusIndex` (of those shown; -1 is the last) focused. */
   open(focusIndex: number): void {
+    this.entries.forEach((b, i) => (b.hidden = !(this.items[i].visible?.() ?? true)));
     this.list.hidden = false;
     this.trigger.setAttribute('aria-expanded', 'true');
-    this.entries[focusIndex]?.focus();
+    this.shown.at(focusIndex)?.focus();
   }
 
   close(refocus: boolean): void {

@@ -1,5 +1,6 @@
-// The settings drawer: every request option the API offers, edited in place and sent to the
-// host on change (the host validates on send and reports problems in words).
+// The settings popover: every request option the API offers, edited in place and sent to the
+// host on change (the host validates on send and reports problems in words). It opens over the
+// conversation from the header, so the prompt never leaves the view; Escape or a click outside closes it.
 import { SAFETY_CATEGORIES, type PanelSettings } from '../protocol';
 import { button, el } from './dom';
 
@@ -27,7 +28,28 @@ export class SettingsDrawer {
     private readonly onChange: (s: PanelSettings) => void,
     private readonly onRefreshModels: () => void,
   ) {
-    this.root = el('details', { class: 'settings' }, el('summary', { text: 'Settings' }));
+    this.root = el('details', { class: 'settings' }, this.summary());
+    this.root.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !(this.root as HTMLDetailsElement).open) return;
+      (this.root as HTMLDetailsElement).open = false;
+      this.root.querySelector('summary')?.focus();
+    });
+    document.addEventListener('mousedown', (e) => {
+      if ((this.root as HTMLDetailsElement).open && !this.root.contains(e.target as Node))
+        (this.root as HTMLDetailsElement).open = false;
+    });
+  }
+
+  private summary(): HTMLElement {
+    return el(
+      'summary',
+      { class: 'settings-toggle', title: 'Request settings', 'data-testid': 'settings-toggle' },
+      'Settings',
+    );
+  }
+
+  get current(): PanelSettings {
+    return { ...this.settings, safety: { ...this.settings.safety } };
   }
 
   setModels(models: string[], error?: string): void {
@@ -143,14 +165,14 @@ export class SettingsDrawer {
     });
 
     this.root.replaceChildren(
-      el('summary', { text: 'Settings' }),
+      this.summary(),
       el(
         'div',
-        { class: 'settings-body' },
+        { class: 'settings-body', role: 'group', 'aria-label': 'Request settings' },
         field(
           'Model',
           el('div', { class: 'row' }, model, button('↻', this.onRefreshModels, { title: 'Reload the model list' })),
-          'models/… or tunedModels/…',
+          'models/… or tunedModels/…; the header lists the models of the endpoint',
         ),
         this.modelList,
         this.modelError,

@@ -4,14 +4,13 @@ import type { TurnSummary, TurnView, WebviewToHost } from '../protocol';
 import { button, el } from './dom';
 import { markCitations } from './citeMarks';
 import { codeLanguage, decodeInline, renderMarkdown } from './markdown';
+import { sourcesList } from './sources';
+import { stableSplit } from './streamSplit';
+import { TurnActions } from './turnActions';
 
 export type Post = (m: WebviewToHost) => void;
 
 const PROBABILITY_RANK: Record<string, number> = { NEGLIGIBLE: 0, LOW: 1, MEDIUM: 2, HIGH: 3 };
-
-function excerpt(text: string): string {
-  return text.length > 240 ? `${text.slice(0, 240)}…` : text;
-}
 
 function short(category: string): string {
   return category
@@ -31,6 +30,9 @@ export class TurnElement {
   private readonly thoughtBody: HTMLElement;
   private readonly extras: HTMLElement;
   private readonly stateBadge: HTMLElement;
+  private readonly actions: TurnActions;
+  /** Whether this is the conversation's last turn (the only one that can be sent again) and a reply streams. */
+  private place = { last: false, busy: false };
   text = '';
   thoughtText = '';
   summary: TurnSummary;
@@ -55,19 +57,32 @@ export class TurnElement {
       this.thoughtBody,
     );
     this.extras = el('div', { class: 'extras' });
+    const promptText = el('div', { class: 'prompt-text', text: view.prompt });
+    this.actions = new TurnActions({ turnId: view.id, kind: view.kind, post }, promptText);
     this.root = el(
       'section',
       { class: 'turn', 'data-turn': view.id },
       el(
         'div',
         { class: view.kind === 'prompt' ? 'prompt' : 'prompt function-result' },
-        el('span', { class: 'who', text: view.kind === 'prompt' ? 'You' : 'Function results' }),
-        el('div', { class: 'prompt-text', text: view.prompt }),
+        el(
+          'div',
+          { class: 'prompt-head' },
+          el('span', { class: 'who', text: view.kind === 'prompt' ? 'You' : 'Function results' }),
+          this.actions.promptBar,
+        ),
+        promptText,
       ),
       el(
         'div',
         { class: 'reply' },
-        el('div', { class: 'reply-head' }, el('span', { class: 'who', text: view.model }), this.stateBadge),
+        el(
+          'div',
+          { class: 'reply-head' },
+          el('span', { class: 'who', text: view.model }),
+          this.stateBadge,
+          this.actions.replyBar,
+        ),
         this.thoughts,
         this.answer,
         this.extras,
@@ -124,7 +139,14 @@ export class TurnElement {
           ? 'waiting for your approval'
           : this.summary.state;
     this.stateBadge.className = `state state-${this.summary.state}`;
+    this.actions.update(this.summary.state, this.place.last, this.place.busy);
     this.renderExtras();
+  }
+
+  /** Moves the turn's actions along with the conversation: only the last reply offers Retry / Regenerate. */
+  setPlace(last: boolean, busy: boolean): void {
+    this.place = { last, busy };
+    this.actions.update(this.summary.state, last, busy);
   }
 
   /** The answer as the user reads it (code-action labels and citation numbers left out once the reply is final). */
@@ -180,6 +202,8 @@ export class TurnElement {
       const code = pre.querySelector('code');
       if (!code) continue;
       const source = code.textContent ?? '';
+      // A long line scrolls sideways; the keyboard can reach the block to scroll it too.
+      pre.tabIndex = 0;
       const lang = codeLanguage(code);
       const bar = el(
         'div',
@@ -299,43 +323,13 @@ export class TurnElement {
     }
 
     if (s.citations.length) {
-      const list = el('ol', { class: 'citations' });
-      for (const c of s.citations) {
-        const link =
-          c.uri && /^https?:/i.test(c.uri)
-            ? el('a', { href: c.uri, text: c.uri })
-            : el('span', { text: c.uri ?? '(no link)' });
-        const back = this.answer.querySelector(`mark[data-citation="${c.n}"]`)
-          ? button('↑', () => this.showPassage(c.n), {
-              class: 'icon-button show-passage',
-              title: 'Show the cited passage in the reply',
-              'aria-label': `Show passage ${c.n} in the reply`,
-            })
-          : '';
-        list.append(
-          el(
-            'li',
-            { id: `${this.sourceIdPrefix}${c.n}`, 'data-source': String(c.n), tabindex: '-1' },
-            link,
-            c.license ? el('span', { class: 'license', text: ` (${c.license})` }) : '',
-            back,
-            el('blockquote', { class: 'cited', text: excerpt(c.text.trim()), title: 'The passage this source covers' }),
-          ),
-        );
-      }
-      list.addEventListener('click', (e) => {
-        const a = (e.target as HTMLElement).closest('a');
-        if (!a) return;
-        e.preventDefault();
-        this.post({ type: 'openLink', href: a.getAttribute('href')! });
-      });
       box.append(
-        el(
-          'div',
-          { class: 'sources', 'data-testid': 'citations' },
-          el('strong', { text: `Sources (${s.citations.length})` }),
-          list,
-        ),
+        sourcesList(s.citations, {
+          idPrefix: this.sourceIdPrefix,
+          hasPassage: (n) => !!this.answer.querySelector(`mark[data-citation="${n}"]`),
+          showPassage: (n) => this.showPassage(n),
+          openLink: (href) => this.post({ type: 'openLink', href }),
+        }),
       );
       notes.push(`${s.citations.length} citation${s.citations.length === 1 ? '' : 's'}`);
     }
@@ -356,34 +350,4 @@ export class TurnElement {
     this.extras.replaceChildren(...box.childNodes);
     this.notices = notes;
   }
-}
-
-/**
- * The end of the last complete Markdown block after `from`: a blank line outside any fenced code
- * block. Text before it will not change meaning when more text arrives (bar rare constructs such
- * as loose lists, which the final full render corrects).
- */
-export function stableSplit(text: string, from: number): number {
-  let split = from;
-  let inFence = false;
-  let fence = '';
-  let lineStart = from;
-  while (lineStart < text.length) {
-    const nl = text.indexOf('\n', lineStart);
-    if (nl === -1) break;
-    const line = text.slice(lineStart, nl);
-    const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (m) {
-      if (!inFence) {
-        inFence = true;
-        fence = m[1];
-      } else if (m[1][0] === fence[0] && m[1].length >= fence.length && line.trim() === m[1]) {
-        inFence = false;
-      }
-    } else if (!inFence && line.trim() === '' && lineStart > from) {
-      split = nl + 1;
-    }
-    lineStart = nl + 1;
-  }
-  return split;
 }

@@ -25,6 +25,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
   ],
   generation: [
     'apiWorkbench.generation._testDecide',
+    'apiWorkbench.generation._testEditorChat',
     'apiWorkbench.generation._testLastRendered',
     'apiWorkbench.generation._testNewChat',
     'apiWorkbench.generation._testReload',

@@ -1,7 +1,8 @@
 // The conversation turn logic without an editor: against the in-process generation emulator for
 // real streams, and an injected stream for replies of a shape the emulator never sends.
 import * as assert from 'node:assert/strict';
-import { ChatSession, type ChatEnvironment, type ChatEvent } from '../../../src/generation/core/chatSession';
+import { ChatSession } from '../../../src/generation/core/chatSession';
+import type { ChatEnvironment, ChatEvent } from '../../../src/generation/core/chatTypes';
 import { ChatSessions } from '../../../src/generation/core/chatSessions';
 import type { StreamResult } from '../../../src/generation/core/client';
 import { ConversationStore, newConversation, type KeyValueStore } from '../../../src/generation/core/conversation';
@@ -105,7 +106,11 @@ describe('generation chat session', () => {
     assert.equal(h.session.busy, true);
     await h.session.idle();
     assert.equal(h.session.busy, false);
-    const first = h.events[0];
+    const [retitled, first] = h.events;
+    assert.ok(
+      retitled.type === 'conversation' && retitled.info.title === 'Hello from the session test [[fast]]',
+      'the title follows the first prompt at once, before the reply starts',
+    );
     assert.ok(first.type === 'turnStarted' && first.turn.id === turnId && first.turn.summary.state === 'streaming');
     assert.ok(!('sent' in first.turn), 'the view carries no history contents');
     const deltas = h.events.filter((e): e is Extract<ChatEvent, { type: 'delta' }> => e.type === 'delta');

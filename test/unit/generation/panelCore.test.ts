@@ -7,10 +7,10 @@ import {
   ConversationStore,
   historyOf,
   newConversation,
-  toMarkdown,
   type StoredTurn,
 } from '../../../src/generation/core/conversation';
 import { Aggregator, historyParts } from '../../../src/generation/core/aggregate';
+import { toMarkdown } from '../../../src/generation/core/export';
 
 describe('generation panel core', () => {
   it('maps UTF-8 byte offsets to the cited characters, past multi-byte text', () => {

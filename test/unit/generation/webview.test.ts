@@ -34,6 +34,7 @@ function initData(): PanelInit {
     turns: [],
     endpoint: { sandbox: true, hasKey: true },
     busy: false,
+    surface: 'view',
     testAcks: true,
   };
 }
@@ -150,7 +151,7 @@ describe('generation webview', function () {
     tested.close();
   });
 
-  it('keeps the conversation toolbar to one picker and a menu that reaches every action', () => {
+  it('keeps the header to one compact row (chat, model, settings popover, menu) whose menu reaches every action', () => {
     const p = new Panel();
     const data = initData();
     data.conversations = [{ id: 'c0', title: 'Older chat', updated: 0 }];
@@ -158,8 +159,8 @@ describe('generation webview', function () {
     const header = p.doc.querySelector('header')!;
     assert.deepEqual(
       [...header.children].map((c) => c.tagName),
-      ['SELECT', 'DIV'],
-      'one picker and one menu, nothing else in the row',
+      ['SELECT', 'DIV', 'DETAILS', 'DIV'],
+      'conversation picker, model picker, settings popover and menu, nothing else in the row',
     );
     const picker = p.doc.querySelector('[data-testid="conversation-picker"]') as HTMLSelectElement;
     assert.deepEqual(
@@ -186,6 +187,8 @@ describe('generation webview', function () {
       return p.posted[p.posted.length - 1];
     };
     assert.deepEqual(pick('new-chat'), { type: 'newChat' });
+    assert.deepEqual(pick('rename'), { type: 'rename' });
+    assert.deepEqual(pick('open-in-editor'), { type: 'openInEditor' });
     assert.deepEqual(pick('export-md'), { type: 'export', format: 'markdown' });
     assert.deepEqual(pick('export-json'), { type: 'export', format: 'json' });
     picker.value = 'c0';
@@ -341,6 +344,105 @@ describe('generation webview', function () {
     assert.equal(acks[acks.length - 1].textLength, pieces.join('').length);
     assert.match(acks[acks.length - 1].visibleText, /w1998 w1999 bold w2000\.\s*$/);
     assert.ok(!acks[acks.length - 1].visibleText.includes('**'));
+    p.close();
+  });
+
+  it('shows a cited passage as the text it renders to, not as Markdown source', async () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    const text = 'Use **bold** and `code` with a [link](https://example.com) \\* here.';
+    p.stream(
+      'm',
+      [text],
+      summary({ citations: [{ n: 1, uri: 'https://example.com/src', text, start: 0, end: text.length }] }),
+    );
+    await sleep(60);
+    const cited = p.doc.querySelector('[data-turn="m"] .cited')!.textContent;
+    assert.equal(cited, 'Use bold and code with a link * here.');
+    p.close();
+  });
+
+  it('offers Edit on prompts and Retry / Regenerate on the last reply only, never while a reply streams', async () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    p.stream('one', ['First answer.'], summary());
+    p.stream(
+      'two',
+      ['Partial'],
+      summary({
+        state: 'error',
+        error: { code: 503, status: 'UNAVAILABLE', message: 'overloaded', advice: 'retry', action: 'retry' },
+      }),
+    );
+    await sleep(60);
+    const q = (sel: string) => [...p.doc.querySelectorAll(sel)] as HTMLButtonElement[];
+    assert.equal(q('[data-testid="edit-prompt"]').length, 2, 'every prompt can be edited');
+    assert.equal(q('[data-turn="one"] [data-testid="regenerate"], [data-turn="one"] [data-testid="retry"]').length, 0);
+    const retry = q('[data-turn="two"] [data-testid="retry"]');
+    assert.equal(retry.length, 1, 'the failed last reply offers Retry');
+    retry[0].click();
+    assert.deepEqual(p.posted[p.posted.length - 1], { type: 'resend', turnId: 'two' });
+
+    // Edit: the prompt turns into a text box; Enter sends the new text, Escape would cancel.
+    q('[data-turn="one"] [data-testid="edit-prompt"]')[0].click();
+    const box = p.doc.querySelector('[data-turn="one"] [data-testid="edit-input"]') as HTMLTextAreaElement;
+    assert.equal(box.value, 'q');
+    assert.equal(p.doc.activeElement, box, 'the edit box takes focus');
+    box.value = 'q, but better';
+    box.dispatchEvent(new p.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }) as unknown as Event);
+    assert.deepEqual(p.posted[p.posted.length - 1], { type: 'resend', turnId: 'one', prompt: 'q, but better' });
+    assert.equal(p.doc.querySelector('[data-turn="one"] [data-testid="edit-input"]'), null, 'the box closes');
+
+    // A resend: the host names the turns kept, then the new turn streams; nothing can be resent meanwhile.
+    p.send({ type: 'conversation', info: { id: 'c1', title: 'q, but better', updated: 2 }, turns: [] });
+    assert.equal(p.doc.querySelectorAll('[data-turn]').length, 0);
+    assert.equal(
+      (p.doc.querySelector('[data-testid="conversation-picker"] option') as HTMLOptionElement).text,
+      'q, but better',
+    );
+    p.send({
+      type: 'turnStart',
+      turn: {
+        id: 'three',
+        prompt: 'q, but better',
+        kind: 'prompt',
+        model: 'models/m',
+        text: '',
+        thoughts: '',
+        summary: summary({ state: 'streaming' }),
+      },
+    });
+    await sleep(60);
+    assert.ok(
+      q('[data-testid="edit-prompt"]').every((b) => b.disabled),
+      'no edit while a reply streams',
+    );
+    assert.equal(q('[data-testid="regenerate"], [data-testid="retry"]').length, 0);
+    p.send({ type: 'turnEnd', turnId: 'three', text: 'Better answer.', summary: summary() });
+    await sleep(60);
+    const regenerate = q('[data-turn="three"] [data-testid="regenerate"]');
+    assert.equal(regenerate.length, 1, 'a finished last reply offers Regenerate');
+    assert.equal(regenerate[0].disabled, false);
+    p.close();
+  });
+
+  it('flags a model the endpoint does not list, and picks a listed one from the header', () => {
+    const p = new Panel();
+    const data = initData();
+    data.settings = { ...data.settings, model: 'models/gemini-typo' };
+    data.models = ['models/gemini-2.5-flash', 'models/gemini-2.5-pro'];
+    p.send({ type: 'init', data });
+    const picker = p.doc.querySelector('[data-testid="model-picker"]') as HTMLSelectElement;
+    assert.equal(picker.getAttribute('aria-invalid'), 'true');
+    assert.equal(picker.value, 'models/gemini-typo');
+    assert.match([...picker.options].find((o) => o.value === picker.value)!.text, /gemini-typo \(not listed\)/);
+    assert.match(picker.title, /not among the 2 models/);
+    picker.value = 'models/gemini-2.5-pro';
+    picker.dispatchEvent(new p.window.Event('change') as unknown as Event);
+    const sent = p.posted[p.posted.length - 1];
+    assert.ok(sent.type === 'settings' && sent.settings.model === 'models/gemini-2.5-pro', JSON.stringify(sent));
+    assert.equal(picker.getAttribute('aria-invalid'), 'false');
+    assert.equal([...picker.options].length, 2, 'the unlisted model is no longer offered once another is picked');
     p.close();
   });
 });

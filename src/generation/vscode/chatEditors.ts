@@ -1,0 +1,108 @@
+// The chat as editor tabs: one WebviewPanel per conversation (opening a conversation that has a tab
+// reveals it), titled after the conversation, restored after a window reload by the serializer
+// (the page keeps its conversation id in its webview state).
+import * as vscode from 'vscode';
+import type { WorkbenchServices } from '../../platform/services';
+import type { ChatSession } from '../core/chatSession';
+import type { ChatSessions } from '../core/chatSessions';
+import { CHAT_PANEL_VIEW_TYPE, type ChatPanelState } from '../protocol';
+import { ChatView } from './chatView';
+
+export interface ChatEditor {
+  readonly panel: vscode.WebviewPanel;
+  readonly chat: ChatView;
+}
+
+function conversationIdOf(state: unknown): string | undefined {
+  const id = state && typeof state === 'object' ? (state as ChatPanelState).conversationId : undefined;
+  return typeof id === 'string' && id ? id : undefined;
+}
+
+export class ChatEditors implements vscode.Disposable {
+  private readonly editors = new Set<ChatEditor>();
+  /** The tab last focused, so commands without a target act on it. */
+  private lastActive: ChatEditor | undefined;
+
+  constructor(
+    private readonly services: WorkbenchServices,
+    private readonly sessions: ChatSessions,
+  ) {}
+
+  dispose(): void {
+    for (const e of [...this.editors]) e.panel.dispose();
+  }
+
+  /** The tab showing a conversation, if any. */
+  find(conversationId: string): ChatEditor | undefined {
+    return [...this.editors].find((e) => e.chat.current.conversation.id === conversationId);
+  }
+
+  /** The tab of a panel. */
+  of(panel: vscode.WebviewPanel): ChatEditor | undefined {
+    return [...this.editors].find((e) => e.panel === panel);
+  }
+
+  get active(): ChatEditor | undefined {
+    return [...this.editors].find((e) => e.panel.active) ?? this.lastActive;
+  }
+
+  get count(): number {
+    return this.editors.size;
+  }
+
+  /** Opens a conversation (a new one when none is named) in a tab, or reveals the tab that has it. */
+  async open(conversationId?: string): Promise<ChatEditor> {
+    const existing = conversationId ? this.find(conversationId) : undefined;
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn);
+      await existing.chat.whenReady();
+      return existing;
+    }
+    const session = (conversationId && this.sessions.acquire(conversationId)) || this.sessions.create();
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_PANEL_VIEW_TYPE,
+      session.conversation.title,
+      { viewColumn: vscode.ViewColumn.Active },
+      { enableScripts: true, retainContextWhenHidden: true },
+    );
+    const editor = this.adopt(panel, session);
+    await editor.chat.whenReady();
+    return editor;
+  }
+
+  /** The serializer's half: shows a tab VS Code restored after a reload with the conversation it showed. */
+  deserialize(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const id = conversationIdOf(state);
+    // A conversation deleted meanwhile (or never sent) comes back as a new chat rather than an empty tab.
+    const session = (id && !this.find(id) && this.sessions.acquire(id)) || this.sessions.create();
+    this.adopt(panel, session);
+    return Promise.resolve();
+  }
+
+  private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatEditor {
+    const chat = new ChatView(this.services, this.sessions, session, {
+      surface: 'editor',
+      onTitle: (title) => (panel.title = title),
+      openElsewhere: (id) => {
+        const other = this.find(id);
+        if (!other || other.panel === panel) return false;
+        other.panel.reveal(other.panel.viewColumn);
+        return true;
+      },
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
+    const editor: ChatEditor = { panel, chat };
+    this.editors.add(editor);
+    chat.bind(panel.webview);
+    panel.onDidChangeViewState(() => {
+      if (panel.active) this.lastActive = editor;
+    });
+    panel.onDidDispose(() => {
+      this.editors.delete(editor);
+      if (this.lastActive === editor) this.lastActive = undefined;
+      chat.dispose();
+    });
+    if (panel.active) this.lastActive = editor;
+    return editor;
+  }
+}
