@@ -1,7 +1,10 @@
 // One seeded change per change code over a small document: the code (and only the expected codes)
 // is reported, with its severity and pointers that resolve to lines showing the changed key.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DIFF_CODES, type DiffCode } from '../../../../src/discovery/core/diff';
+import { REPO_ROOT } from '../helpers';
 import { assertWellFormed, DEMO_SCOPE, diffSeeded, type Doc } from './fixture';
 
 type Seed = (d: Doc) => void;
@@ -123,5 +126,18 @@ describe('diff: one seeded change per code', () => {
 
   it('reports nothing for an unchanged document', () => {
     assert.deepEqual(diffSeeded(() => undefined).changes, []);
+  });
+});
+
+describe('docs/diff-codes.md', () => {
+  const text = readFileSync(join(REPO_ROOT, 'docs/diff-codes.md'), 'utf8');
+  it('documents every code with its severity, and no other', () => {
+    for (const [code, info] of Object.entries(DIFF_CODES)) {
+      const at = text.indexOf(`\n### ${code}\n`);
+      assert.ok(at >= 0, `section for ${code}`);
+      assert.ok(text.slice(at, at + 200).includes(`Severity: **${info.severity}**`), `severity of ${code}`);
+    }
+    const documented = [...text.matchAll(/^### ([a-z-]+)$/gm)].map((m) => m[1]);
+    assert.deepEqual(documented.sort(), Object.keys(DIFF_CODES).sort());
   });
 });
