@@ -75,7 +75,8 @@ async function compareWith(
     changes,
   };
   tree.show(report);
-  await vscode.commands.executeCommand(`${DIFF_VIEW_ID}.focus`);
+  // Bring the view forward without waiting for the side bar to lay out: the report is ready now.
+  void vscode.commands.executeCommand(`${DIFF_VIEW_ID}.focus`);
   return report;
 }
 
