@@ -21,8 +21,6 @@ export interface SchemaTable {
 export interface DiffContext {
   old: SchemaTable;
   new: SchemaTable;
-  /** Compatible retargets of one removed schema to one added schema: old key → new key. */
-  renames: Map<string, string>;
   /** Retarget verdicts, `old\0new` → compatible; a pair being compared counts as compatible (cycles). */
   memo: Map<string, boolean>;
   /** Node visits left for retarget comparisons; past it a retarget counts as incompatible. */

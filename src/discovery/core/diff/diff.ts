@@ -4,7 +4,7 @@ import type { JsonPath } from '../jsonTree';
 import { LineIndex } from '../lineIndex';
 import { isObj, type Obj } from '../model';
 import type { ParsedJson } from '../parse';
-import { forEachMethod, schemaTable, str, type DiffContext } from './context';
+import { forEachMethod, identity, schemaTable, str, type DiffContext } from './context';
 import { compareMethod } from './methods';
 import { compareParameters } from './parameters';
 import { ChangeSink, DocumentPlaces, sortChanges, type DiffChange } from './report';
@@ -51,7 +51,6 @@ export function diffDiscovery(oldText: string, newText: string): DiffChange[] {
   const ctx: DiffContext = {
     old: schemaTable(o),
     new: schemaTable(n),
-    renames: new Map(),
     memo: new Map(),
     budget: 100_000 + BUDGET_PER_CHAR * (a.text.length + b.text.length),
   };
@@ -105,9 +104,21 @@ export function diffDiscovery(oldText: string, newText: string): DiffChange[] {
       depth: 0,
     });
   }
+  // A removed schema that some `$ref` now names an added schema in place of, compatibly, was renamed.
+  const renames = new Map<string, string>();
+  for (const [pair, compatible] of ctx.memo) {
+    const [oldKey, newKey] = pair.split('\u0000');
+    if (
+      compatible &&
+      !renames.has(oldKey) &&
+      !ctx.new.keyById.has(identity(ctx.old, oldKey)) &&
+      !ctx.old.keyById.has(identity(ctx.new, newKey))
+    )
+      renames.set(oldKey, newKey);
+  }
   const renamedTo = new Set<string>();
   for (const oldKey of removed) {
-    const newKey = ctx.renames.get(oldKey);
+    const newKey = renames.get(oldKey);
     if (newKey !== undefined && !renamedTo.has(newKey)) {
       renamedTo.add(newKey);
       sink.add(

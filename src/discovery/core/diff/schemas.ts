@@ -178,11 +178,7 @@ function compareRefs(
     nRef !== undefined &&
     !ctx.new.keyById.has(identity(ctx.old, oRef)) &&
     !ctx.old.keyById.has(identity(ctx.new, nRef));
-  if (renamed) {
-    // Reported once, as schema-renamed, on the schemas themselves.
-    if (!sink.quiet && !ctx.renames.has(oRef)) ctx.renames.set(oRef, nRef);
-    return;
-  }
+  if (renamed) return; // reported once, as schema-renamed, on the schemas themselves
   sink.add(
     'ref-retargeted-compatible',
     `${site.label} now refers to ${to} instead of ${from}, of a compatible shape.`,

@@ -135,7 +135,15 @@ export function assertPlace(text: string, place: DiffPlace, what: string): void 
   assert.notEqual(value, undefined, `${what}: ${place.pointer} does not exist`);
   const line = text.split('\n')[place.line - 1] ?? '';
   const last = place.pointer.split('/').pop()!.replace(/~1/g, '/').replace(/~0/g, '~');
-  const marker = /^\d+$/.test(last) && typeof value !== 'object' ? JSON.stringify(value) : JSON.stringify(last);
+  const element = /^\d+$/.test(last);
+  const marker = !element
+    ? JSON.stringify(last)
+    : typeof value === 'object' && value !== null
+      ? Array.isArray(value)
+        ? '['
+        : '{'
+      : JSON.stringify(value);
+  /^\d+$/.test(last) && (typeof value !== 'object' || value === null) ? JSON.stringify(value) : JSON.stringify(last);
   assert.ok(line.includes(marker), `${what}: line ${place.line} ${JSON.stringify(line)} lacks ${marker}`);
 }
 
