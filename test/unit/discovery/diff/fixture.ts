@@ -143,7 +143,6 @@ export function assertPlace(text: string, place: DiffPlace, what: string): void 
         ? '['
         : '{'
       : JSON.stringify(value);
-  /^\d+$/.test(last) && (typeof value !== 'object' || value === null) ? JSON.stringify(value) : JSON.stringify(last);
   assert.ok(line.includes(marker), `${what}: line ${place.line} ${JSON.stringify(line)} lacks ${marker}`);
 }
 
