@@ -73,7 +73,10 @@ function seed(text: string): string {
     Object.values((s.properties ?? {}) as Record<string, Obj>).some((p) => p.type === 'string'),
   )!;
   Object.values(withString.properties as Record<string, Obj>).find((p) => p.type === 'string')!.type = 'integer';
-  const renamed = Object.keys(schemas).find((k) => k.length > 10)!;
+  // A schema the other seeds left alone, so its rename keeps its shape.
+  const renamed = Object.keys(schemas).find(
+    (k) => k.length > 10 && schemas[k] !== withEnum && schemas[k] !== withString,
+  )!;
   schemas[`${renamed}Renamed`] = { ...schemas[renamed], id: `${renamed}Renamed` };
   delete schemas[renamed];
   renameRefs(doc, renamed, `${renamed}Renamed`);
