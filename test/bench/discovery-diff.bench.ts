@@ -73,9 +73,10 @@ function seed(text: string): string {
     Object.values((s.properties ?? {}) as Record<string, Obj>).some((p) => p.type === 'string'),
   )!;
   Object.values(withString.properties as Record<string, Obj>).find((p) => p.type === 'string')!.type = 'integer';
-  // A schema the other seeds left alone, so its rename keeps its shape.
+  // A schema some $ref names (an unreferenced one has no $ref to follow) that the other seeds left alone.
+  const named = new Set([...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]));
   const renamed = Object.keys(schemas).find(
-    (k) => k.length > 10 && schemas[k] !== withEnum && schemas[k] !== withString,
+    (k) => named.has(k) && k.length > 10 && schemas[k] !== withEnum && schemas[k] !== withString,
   )!;
   schemas[`${renamed}Renamed`] = { ...schemas[renamed], id: `${renamed}Renamed` };
   delete schemas[renamed];
