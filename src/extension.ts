@@ -17,6 +17,7 @@ import { LazyFeatures, type ShellLayout } from './platform/lazy/features';
 const LAYOUT: ShellLayout = {
   trees: [
     { viewId: 'apiWorkbench.directory', feature: 'discovery', options: { showCollapseAll: false } },
+    { viewId: 'apiWorkbench.diffReport', feature: 'discovery', options: { showCollapseAll: true } },
     {
       viewId: 'apiWorkbench.storage',
       feature: 'storage',

@@ -4,12 +4,17 @@ import { sandboxCommand } from './sandbox';
 import { lintCommand } from './lint';
 import { generateCommand } from './generate';
 import { queryCommand } from './query';
+import { diffCommand } from './diff';
 
 const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   sandbox: { run: sandboxCommand, summary: 'start the sandbox emulators and print their endpoints as one JSON line' },
   lint: {
     run: lintCommand,
     summary: 'check discovery documents: lint [--format text|json] <file>... (exit 3: a document was not checked)',
+  },
+  diff: {
+    run: diffCommand,
+    summary: 'classify the changes between two revisions: diff [--format text|json] OLD NEW (exit 1: breaking)',
   },
   generate: { run: generateCommand, summary: 'stream a reply from the content generation API' },
   query: { run: queryCommand, summary: 'run a water-quality OData query and stream rows' },

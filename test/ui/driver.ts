@@ -73,6 +73,33 @@ const steps: Record<string, () => Promise<void>> = {
       );
     await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
   },
+  async discoveryDiff() {
+    // A draft revision of the sample beside it, with one change of each severity, compared with the sample.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const published = await findSample('discovery/bookshelf.v1.json');
+    const doc = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(published))) as {
+      revision?: string;
+      resources: { shelves: { methods: Record<string, { parameters?: Record<string, { required?: boolean }> }> } };
+      schemas: Record<string, { properties: Record<string, unknown> }>;
+    };
+    const methods = doc.resources.shelves.methods;
+    const pageSize = methods.list.parameters?.pageSize;
+    if (!pageSize) throw new Error('sample lacks shelves.list pageSize');
+    pageSize.required = true;
+    delete doc.schemas.Book.properties.notes;
+    doc.schemas.Shelf.properties.location = { type: 'string', description: 'Where the shelf stands.' };
+    doc.revision = '20260301';
+    const draft = vscode.Uri.joinPath(published, '..', 'bookshelf.v1.draft.json');
+    await vscode.workspace.fs.writeFile(draft, new TextEncoder().encode(JSON.stringify(doc, null, 2) + '\n'));
+    const report = await vscode.commands.executeCommand<{ changes: unknown[] }>(
+      'apiWorkbench.discovery.compareWith',
+      draft,
+      published,
+    );
+    if (!report?.changes.length) throw new Error('Compare With… reported nothing');
+    await vscode.commands.executeCommand('apiWorkbench.diffReport.reveal', report.changes[0]);
+    await vscode.commands.executeCommand('apiWorkbench.diffReport.focus');
+  },
   async storage() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');

@@ -67,6 +67,16 @@ const checks = {
     if (!/Bookshelf API/.test(text) || !/https:\/\/bookshelf\.example\.com\//.test(text))
       throw new Error('preview lacks the title or method URLs');
   },
+  async discoveryDiff(page) {
+    const view = page.locator('.part.sidebar');
+    await view
+      .locator('.monaco-list-row', { hasText: 'Breaking' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await view.innerText();
+    for (const want of ['Breaking', 'parameter-made-required', 'property-removed', 'Info'])
+      if (!text.includes(want)) throw new Error(`the Revision Diff view lacks ${want}: ${text.slice(0, 300)}`);
+  },
   async storage(page) {
     const rows = page.locator('.part.sidebar .monaco-list-row');
     await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });

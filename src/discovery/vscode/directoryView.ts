@@ -125,7 +125,7 @@ export class DirectoryTree implements vscode.TreeDataProvider<Node>, vscode.Disp
 /** Read-only documents of directory entries: `apiworkbench-directory:/<file name>?<item id>`. */
 const DIRECTORY_SCHEME = 'apiworkbench-directory';
 
-function uriOf(item: DirectoryItem): vscode.Uri {
+export function uriOf(item: DirectoryItem): vscode.Uri {
   return vscode.Uri.from({ scheme: DIRECTORY_SCHEME, path: `/${fileNameFor(item)}`, query: item.id });
 }
 

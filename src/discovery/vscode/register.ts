@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FeatureRegistration } from '../../platform/services';
 import { AnalysisWorker } from '../core';
 import { DiscoveryDiagnostics, RuleDocs } from './diagnostics';
+import { registerCompare } from './compareWith';
 import { registerDirectory } from './directoryView';
 import { DiscoveryDocuments } from './documents';
 import { registerPreview } from './preview';
@@ -24,5 +25,6 @@ export const register: FeatureRegistration = (services, shell) => {
     ...registerProviders(documents),
     ...registerPreview(documents, services.context),
     ...registerDirectory(services, shell),
+    ...registerCompare(services, shell),
   ];
 };

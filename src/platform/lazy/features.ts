@@ -18,7 +18,7 @@ import { TEST_COMMANDS } from './testCommands';
 
 /** Command id prefixes of each feature (`apiWorkbench.<prefix>.…`); platform commands have none of these. */
 const COMMAND_PREFIXES: Record<Feature, readonly string[]> = {
-  discovery: ['discovery', 'directory'],
+  discovery: ['discovery', 'directory', 'diffReport'],
   storage: ['storage'],
   generation: ['generation'],
   waterData: ['waterData'],
