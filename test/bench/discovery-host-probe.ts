@@ -3,6 +3,7 @@
 // inside a description, and hover and completion answered by VS Code's commands (every provider
 // registered for JSON, the built-in JSON language server included). One JSON line per figure.
 import * as fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import * as vscode from 'vscode';
 
 const SOURCE = 'discovery';
@@ -40,6 +41,14 @@ export async function run(): Promise<void> {
   if (!ours) throw new Error('api-workbench is not installed in this host');
   // Activation is the activation bench's figure; here the extension is already running when the file opens.
   await ours.activate();
+  // BENCH_PROFILE=<file>: a CPU profile of this extension host over the whole probe, to see where the time goes.
+  const profile = process.env.BENCH_PROFILE;
+  const session = profile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   const uri = vscode.Uri.file(file);
 
   let t0 = performance.now();
@@ -76,4 +85,9 @@ export async function run(): Promise<void> {
     line('edit', await updated, { findings: discoveryDiagnostics(uri).length });
   }
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  if (session && profile) {
+    const { profile: data } = await session.post('Profiler.stop');
+    fs.writeFileSync(profile, JSON.stringify(data));
+    session.disconnect();
+  }
 }

@@ -62,7 +62,11 @@ const suite: BenchSuite = async () => {
         folder,
         quiet: true,
         timeoutMs: 300_000,
-        env: { BENCH_DOCUMENT: document, BENCH_EDITS: SMOKE ? '1' : '3' },
+        env: {
+          BENCH_DOCUMENT: document,
+          BENCH_EDITS: SMOKE ? '1' : '3',
+          ...(process.env.BENCH_PROFILE ? { BENCH_PROFILE: `${process.env.BENCH_PROFILE}.${i}.cpuprofile` } : {}),
+        },
         onLine: (line: string) => {
           if (line.startsWith('DISCOVERY-HOST ')) samples.push(JSON.parse(line.slice(15)) as Sample);
         },
