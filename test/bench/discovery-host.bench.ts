@@ -25,6 +25,8 @@ interface Sample {
   figure: string;
   ms: number;
   state?: string;
+  /** Open only: from the text reaching the extension host to the findings shown. */
+  afterArrivalMs?: number;
 }
 
 const suite: BenchSuite = async () => {
@@ -87,6 +89,7 @@ const suite: BenchSuite = async () => {
         detail: {
           worstMs: worst,
           samplesMs: mine.map((s) => `${Math.round(s.ms)}${s.state ? `(${s.state})` : ''}`).join(' '),
+          ...(figure === 'open' ? { afterTextArrivedMs: mine.map((s) => s.afterArrivalMs).join(' ') } : {}),
           loadAverage1m: load,
         },
       };
