@@ -32,6 +32,16 @@ function nextPublish(uri: vscode.Uri, start: number, timeoutMs: number): Promise
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function run(): Promise<void> {
+  try {
+    await measure();
+  } catch (err) {
+    // The bench prints what the probe said when it fails.
+    fs.appendFileSync(process.env.API_WORKBENCH_TEST_REPORT!, `probe failed: ${(err as Error).stack ?? String(err)}\n`);
+    throw err;
+  }
+}
+
+async function measure(): Promise<void> {
   const report = process.env.API_WORKBENCH_TEST_REPORT!;
   const file = process.env.BENCH_DOCUMENT!;
   const edits = Number(process.env.BENCH_EDITS ?? '3');
