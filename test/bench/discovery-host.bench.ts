@@ -67,7 +67,8 @@ const suite: BenchSuite = async () => {
         testsModule: join(work, 'probe.js'),
         folder,
         quiet: true,
-        timeoutMs: 300_000,
+        // A 2-core machine shared by many runs can take minutes to bring up the workbench.
+        timeoutMs: 900_000,
         env: {
           BENCH_DOCUMENT: document,
           BENCH_EDITS: SMOKE ? '1' : '3',
