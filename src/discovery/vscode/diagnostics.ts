@@ -113,6 +113,8 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   /** An edit inside a description moves the findings at once (no rule reads it); others wait for a pause. */
   private changed(e: vscode.TextDocumentChangeEvent): void {
     const doc = e.document;
+    // A save or revert that only changes the dirty state changes no text: nothing to analyse.
+    if (e.contentChanges.length === 0) return;
     const key = doc.uri.toString();
     const last = this.published.get(key);
     if (last?.text !== undefined && last.version === doc.version - 1 && e.contentChanges.length === 1) {
