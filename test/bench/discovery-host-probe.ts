@@ -3,6 +3,7 @@
 // inside a description, and hover and completion answered by VS Code's commands (every provider
 // registered for JSON, the built-in JSON language server included). One JSON line per figure.
 import * as fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import * as vscode from 'vscode';
 
 const SOURCE = 'discovery';
@@ -31,6 +32,16 @@ function nextPublish(uri: vscode.Uri, start: number, timeoutMs: number): Promise
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function run(): Promise<void> {
+  try {
+    await measure();
+  } catch (err) {
+    // The bench prints what the probe said when it fails.
+    fs.appendFileSync(process.env.API_WORKBENCH_TEST_REPORT!, `probe failed: ${(err as Error).stack ?? String(err)}\n`);
+    throw err;
+  }
+}
+
+async function measure(): Promise<void> {
   const report = process.env.API_WORKBENCH_TEST_REPORT!;
   const file = process.env.BENCH_DOCUMENT!;
   const edits = Number(process.env.BENCH_EDITS ?? '3');
@@ -40,13 +51,32 @@ export async function run(): Promise<void> {
   if (!ours) throw new Error('api-workbench is not installed in this host');
   // Activation is the activation bench's figure; here the extension is already running when the file opens.
   await ours.activate();
+  // BENCH_PROFILE=<file>: a CPU profile of this extension host over the whole probe, to see where the time goes.
+  const profile = process.env.BENCH_PROFILE;
+  const session = profile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   const uri = vscode.Uri.file(file);
 
   let t0 = performance.now();
+  // When the text reached this host: the rest of the wait is ours, the part before it the workbench's.
+  let arrived = NaN;
+  const arrival = vscode.workspace.onDidOpenTextDocument((d) => {
+    if (d.uri.toString() === uri.toString() && Number.isNaN(arrived)) arrived = performance.now() - t0;
+  });
   const firstShown = nextPublish(uri, t0, 60_000);
   const doc = await vscode.workspace.openTextDocument(uri);
   const editor = await vscode.window.showTextDocument(doc);
-  line('open', await firstShown, { findings: discoveryDiagnostics(uri).length, bytes: doc.getText().length });
+  const shownMs = await firstShown;
+  arrival.dispose();
+  line('open', shownMs, {
+    findings: discoveryDiagnostics(uri).length,
+    bytes: doc.getText().length,
+    afterArrivalMs: Math.round(shownMs - arrived),
+  });
 
   // Hover and completion on a "$ref" value deep in the document, first right after opening, then warm.
   const text = doc.getText();
@@ -76,4 +106,9 @@ export async function run(): Promise<void> {
     line('edit', await updated, { findings: discoveryDiagnostics(uri).length });
   }
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  if (session && profile) {
+    const { profile: data } = await session.post('Profiler.stop');
+    fs.writeFileSync(profile, JSON.stringify(data));
+    session.disconnect();
+  }
 }

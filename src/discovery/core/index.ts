@@ -22,3 +22,4 @@ export * from './ruleDocs';
 export * from './fixSelection';
 export * from './analysisWorker';
 export * from './incremental';
+export * from './keyedDebounce';

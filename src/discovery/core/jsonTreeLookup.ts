@@ -66,8 +66,32 @@ export function childOf(tree: JsonTree, node: number, key: string | number): num
     return table.get(k) ?? -1;
   }
   let found = -1;
-  for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) if (keyOf(tree, c) === k) found = c;
+  for (let c = tree.firstChild[node]; c >= 0; c = tree.nextSibling[c]) if (keyIs(tree, c, k)) found = c;
   return found;
+}
+
+/** keyOf(tree, node) === key, compared in the text (the outline asks thousands of times per version). */
+function keyIs(tree: JsonTree, node: number, key: string): boolean {
+  const s = tree.keyStart[node];
+  if (s < 0) return false;
+  const e = tree.keyEnd[node];
+  const text = tree.text;
+  // A plain quoted key: same length and characters, no copy. Anything else (escapes, unquoted) decodes.
+  if (text.charCodeAt(s) === 34 && text.charCodeAt(e - 1) === 34 && e - s >= 2) {
+    let plain = true;
+    for (let i = s + 1; i < e - 1; i++) {
+      if (text.charCodeAt(i) === 92) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) {
+      if (e - s - 2 !== key.length) return false;
+      for (let i = 0; i < key.length; i++) if (text.charCodeAt(s + 1 + i) !== key.charCodeAt(i)) return false;
+      return true;
+    }
+  }
+  return keyOf(tree, node) === key;
 }
 
 /** Node at a path from the root; -1 when the path does not exist in the text. */

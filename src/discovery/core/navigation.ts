@@ -51,6 +51,12 @@ export function methodAtPath(model: DiscoveryModel, path: JsonPath): MethodEntry
   return idx.get(pathKey(path));
 }
 
+/** Builds the lookups definition, hover and rename use, so the first request after opening does not pay for them. */
+export function prepareNavigation(model: DiscoveryModel): void {
+  refAtPath(model, []);
+  methodAtPath(model, []);
+}
+
 /** Where the symbol under the cursor is defined. */
 export function definitionAt(analysis: Analysis, offset: number): Span | undefined {
   const { model } = analysis;

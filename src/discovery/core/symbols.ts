@@ -38,20 +38,23 @@ function stringChild(tree: JsonTree, n: number, key: string): string | undefined
   }
 }
 
-function sym(
-  tree: JsonTree,
-  n: number,
-  kind: SymbolKind,
-  detail: string,
-  children: DocumentSymbol[] = [],
-): DocumentSymbol {
+/** A symbol whose children are built only when the symbol budget reaches them. */
+interface Pending {
+  symbol: DocumentSymbol;
+  more?: () => Pending[];
+}
+
+function sym(tree: JsonTree, n: number, kind: SymbolKind, detail: string, more?: () => Pending[]): Pending {
   return {
-    name: keyOf(tree, n) || '""',
-    detail,
-    kind,
-    range: spanOf(tree, n),
-    selection: selectionOf(tree, n),
-    children,
+    symbol: {
+      name: keyOf(tree, n) || '""',
+      detail,
+      kind,
+      range: spanOf(tree, n),
+      selection: selectionOf(tree, n),
+      children: [],
+    },
+    more,
   };
 }
 
@@ -64,6 +67,13 @@ function members(tree: JsonTree, n: number): number[] {
 
 const MAX_DEPTH = 64;
 
+/**
+ * VS Code's JSON language service stops at 5,000 symbols (`json.maxItemsComputed`): an outline of
+ * 57,000 entries costs seconds to build, serialise and render and nobody reads it. The budget is
+ * spent breadth first, so every section and every top-level entry is listed before any detail.
+ */
+export const SYMBOL_LIMIT = 5000;
+
 function typeDetail(tree: JsonTree, n: number): string {
   const ref = stringChild(tree, n, '$ref');
   if (ref !== undefined) return ref;
@@ -72,67 +82,97 @@ function typeDetail(tree: JsonTree, n: number): string {
   return f ? `${t} (${f})` : t;
 }
 
-function properties(tree: JsonTree, schema: number, depth: number): DocumentSymbol[] {
+function properties(tree: JsonTree, schema: number, depth: number): Pending[] {
   if (depth > MAX_DEPTH) return [];
-  const out: DocumentSymbol[] = [];
+  const out: Pending[] = [];
   for (const p of members(tree, childOf(tree, schema, 'properties'))) {
-    out.push(sym(tree, p, 'property', typeDetail(tree, p), properties(tree, p, depth + 1)));
+    out.push(sym(tree, p, 'property', typeDetail(tree, p), () => properties(tree, p, depth + 1)));
   }
   const items = childOf(tree, schema, 'items');
   if (items >= 0) out.push(...properties(tree, items, depth + 1));
   return out;
 }
 
-function methods(tree: JsonTree, container: number): DocumentSymbol[] {
+function methods(tree: JsonTree, container: number): Pending[] {
   return members(tree, childOf(tree, container, 'methods')).map((m) => {
     const verb = stringChild(tree, m, 'httpMethod') ?? '';
     const path = stringChild(tree, m, 'path') ?? '';
-    const params = members(tree, childOf(tree, m, 'parameters')).map((p) =>
-      sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? ''),
+    return sym(tree, m, 'method', `${verb} ${path}`.trim(), () =>
+      members(tree, childOf(tree, m, 'parameters')).map((p) =>
+        sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? ''),
+      ),
     );
-    return sym(tree, m, 'method', `${verb} ${path}`.trim(), params);
   });
 }
 
-function resources(tree: JsonTree, container: number, depth: number): DocumentSymbol[] {
+function resources(tree: JsonTree, container: number, depth: number): Pending[] {
   if (depth > MAX_DEPTH) return [];
   return members(tree, childOf(tree, container, 'resources')).map((r) =>
-    sym(tree, r, 'resource', '', [...methods(tree, r), ...resources(tree, r, depth + 1)]),
+    sym(tree, r, 'resource', '', () => [...methods(tree, r), ...resources(tree, r, depth + 1)]),
   );
 }
 
+/** Expands pending symbols level by level until `limit` symbols exist; the rest stay unlisted. */
+function expand(top: Pending[], limit: number): DocumentSymbol[] {
+  let budget = limit;
+  const roots: DocumentSymbol[] = [];
+  let level: Pending[] = [];
+  for (const p of top) {
+    if (budget-- <= 0) break;
+    roots.push(p.symbol);
+    level.push(p);
+  }
+  while (level.length > 0 && budget > 0) {
+    const next: Pending[] = [];
+    for (const p of level) {
+      if (!p.more) continue;
+      for (const c of p.more()) {
+        if (budget-- <= 0) return roots;
+        p.symbol.children.push(c.symbol);
+        next.push(c);
+      }
+    }
+    level = next;
+  }
+  return roots;
+}
+
 /** Symbols from the structural index alone, so the outline of a big document needs no full analysis. */
-export function documentSymbols(source: Analysis | JsonTree): DocumentSymbol[] {
+export function documentSymbols(source: Analysis | JsonTree, limit = SYMBOL_LIMIT): DocumentSymbol[] {
   const tree = 'parsed' in source ? source.parsed.tree : source;
   if (!tree || tree.count === 0 || kindAt(tree, 0) !== NodeKind.Object) return [];
   const root = 0;
-  const out: DocumentSymbol[] = [];
-  const section = (key: string, kind: SymbolKind, children: DocumentSymbol[]): void => {
+  const out: Pending[] = [];
+  const section = (key: string, children: () => Pending[], count: number): void => {
     const n = childOf(tree, root, key);
-    if (n >= 0) out.push({ ...sym(tree, n, 'section', `${children.length}`), children, kind });
+    if (n >= 0) out.push(sym(tree, n, 'section', `${count}`, children));
   };
-  section('resources', 'section', resources(tree, root, 0));
-  if (childOf(tree, root, 'methods') >= 0) section('methods', 'section', methods(tree, root));
+  section('resources', () => resources(tree, root, 0), members(tree, childOf(tree, root, 'resources')).length);
+  if (childOf(tree, root, 'methods') >= 0)
+    section('methods', () => methods(tree, root), members(tree, childOf(tree, root, 'methods')).length);
   section(
     'schemas',
-    'section',
-    members(tree, childOf(tree, root, 'schemas')).map((s) =>
-      sym(tree, s, 'schema', typeDetail(tree, s), properties(tree, s, 0)),
-    ),
+    () =>
+      members(tree, childOf(tree, root, 'schemas')).map((s) =>
+        sym(tree, s, 'schema', typeDetail(tree, s), () => properties(tree, s, 0)),
+      ),
+    members(tree, childOf(tree, root, 'schemas')).length,
   );
   section(
     'parameters',
-    'section',
-    members(tree, childOf(tree, root, 'parameters')).map((p) =>
-      sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? ''),
-    ),
+    () =>
+      members(tree, childOf(tree, root, 'parameters')).map((p) =>
+        sym(tree, p, 'parameter', stringChild(tree, p, 'location') ?? ''),
+      ),
+    members(tree, childOf(tree, root, 'parameters')).length,
   );
   const auth = childOf(tree, childOf(tree, childOf(tree, root, 'auth'), 'oauth2'), 'scopes');
-  if (auth >= 0)
-    out.push({
-      ...sym(tree, auth, 'section', ''),
-      name: 'scopes',
-      children: members(tree, auth).map((s) => sym(tree, s, 'scope', stringChild(tree, s, 'description') ?? '')),
-    });
-  return out;
+  if (auth >= 0) {
+    const scopes = sym(tree, auth, 'section', '', () =>
+      members(tree, auth).map((s) => sym(tree, s, 'scope', stringChild(tree, s, 'description') ?? '')),
+    );
+    scopes.symbol.name = 'scopes';
+    out.push(scopes);
+  }
+  return expand(out, limit);
 }

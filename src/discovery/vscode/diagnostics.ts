@@ -1,23 +1,27 @@
-// Problems for description documents: on open at once, on change after a pause, and only the
-// result for the version still in the editor is published.
+// Problems for description documents: on open at once, on change after a pause (big documents:
+// at once, the worker keeps one text per document waiting), and only the result for the version
+// still in the editor is published. A big JSON document that looks like a description is sent to
+// the worker as soon as it opens, while its language is still being switched to ours.
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import {
+  applyChange,
+  KeyedDebounce,
   mayBeDiscoveryDocument,
   ruleSectionLines,
   shiftedDiagnostics,
   StaleResult,
   type AnalysisWorker,
+  type WorkerReply,
   type Diagnostic as CoreDiagnostic,
   type Severity,
 } from '../core';
-import type { DiscoveryDocuments } from './documents';
+import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
 import { hasDiscoveryLanguage } from './language';
 
 export const DIAGNOSTIC_SOURCE = 'discovery';
+/** Pause after typing before a document analysed on this thread is analysed again. */
 const DEBOUNCE_MS = 300;
-/** Texts above this size are analysed on the worker thread (when one is available). */
-export const WORKER_THRESHOLD = 256 * 1024;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -69,7 +73,9 @@ export function toVscodeDiagnostic(doc: vscode.TextDocument, d: CoreDiagnostic, 
 
 export class DiscoveryDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly pending = new KeyedDebounce(DEBOUNCE_MS);
+  /** Worker analyses started when a big JSON document opened, before it became ours. */
+  private readonly early = new Map<string, { version: number; reply: Promise<WorkerReply> }>();
   private readonly subscriptions: vscode.Disposable[];
   /** Core diagnostics per uri, for quick fixes that need rule data. */
   readonly published = new Map<string, { version: number; items: CoreDiagnostic[]; text?: string; strict?: boolean }>();
@@ -81,14 +87,23 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   ) {
     this.subscriptions = [
       this.collection,
-      vscode.workspace.onDidOpenTextDocument((d) => this.validate(d)),
+      vscode.workspace.onDidOpenTextDocument((d) => this.opened(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
+      // A language change closes and reopens the same document (still open): the reopening decides.
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d.isClosed) this.clear(d.uri);
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('apiWorkbench.discovery')) this.validateAll();
       }),
     ];
-    this.validateAll();
+    this.worker?.warm();
+    for (const d of vscode.workspace.textDocuments) this.opened(d);
+  }
+
+  private opened(doc: vscode.TextDocument): void {
+    if (!hasDiscoveryLanguage(doc)) this.prefetch(doc);
+    this.validate(doc);
   }
 
   validateAll(): void {
@@ -98,41 +113,29 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   /** An edit inside a description moves the findings at once (no rule reads it); others wait for a pause. */
   private changed(e: vscode.TextDocumentChangeEvent): void {
     const doc = e.document;
+    // A save or revert that only changes the dirty state changes no text: nothing to analyse.
+    if (e.contentChanges.length === 0) return;
     const key = doc.uri.toString();
     const last = this.published.get(key);
     if (last?.text !== undefined && last.version === doc.version - 1 && e.contentChanges.length === 1) {
       const c = e.contentChanges[0];
-      const items = shiftedDiagnostics(
-        last.text,
-        { offset: c.rangeOffset, length: c.rangeLength, text: c.text },
-        last.items,
-        last.strict === true,
-      );
+      const change = { offset: c.rangeOffset, length: c.rangeLength, text: c.text };
+      const items = shiftedDiagnostics(last.text, change, last.items, last.strict === true);
       if (items) {
-        clearTimeout(this.timers.get(key));
-        this.timers.delete(key);
-        this.published.set(key, { version: doc.version, items, text: doc.getText(), strict: true });
+        this.pending.cancel(key);
+        // The new text from the old one and the change: the editor's getText() joins every line.
+        this.published.set(key, { version: doc.version, items, text: applyChange(last.text, change), strict: true });
         this.collection.set(
           doc.uri,
-          items.map((d) => toVscodeDiagnostic(doc, d)),
+          items.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
         );
         return;
       }
     }
-    this.schedule(doc);
-  }
-
-  private schedule(doc: vscode.TextDocument): void {
     if (!hasDiscoveryLanguage(doc)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.validate(doc);
-      }, DEBOUNCE_MS),
-    );
+    // The worker holds back all but the newest text itself; this thread needs the pause.
+    if (this.worker && textLength(doc) > WORKER_THRESHOLD) this.validate(doc);
+    else this.pending.schedule(key, () => this.validate(doc));
   }
 
   validate(doc: vscode.TextDocument): void {
@@ -142,7 +145,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
       return;
     }
     const version = doc.version;
-    if (this.worker && doc.getText().length > WORKER_THRESHOLD) {
+    if (this.worker && textLength(doc) > WORKER_THRESHOLD) {
       void this.validateOffThread(doc, version);
       return;
     }
@@ -165,24 +168,42 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
     );
   }
 
+  /** A big JSON document that may become ours: start its analysis while the language switches. */
+  private prefetch(doc: vscode.TextDocument): void {
+    if (!this.worker || (doc.languageId !== 'json' && doc.languageId !== 'jsonc')) return;
+    if (textLength(doc) <= WORKER_THRESHOLD) return;
+    const text = doc.getText();
+    if (!mayBeDiscoveryDocument(text)) return;
+    const reply = this.worker.analyze(doc.uri.toString(), text, this.documents.rules);
+    // Nobody may ever wait for it (the document stays JSON): a failure is no one's error.
+    reply.catch(() => undefined);
+    this.early.set(doc.uri.toString(), { version: doc.version, reply });
+  }
+
   private async validateOffThread(doc: vscode.TextDocument, version: number): Promise<void> {
+    const key = doc.uri.toString();
+    const early = this.early.get(key);
+    this.early.delete(key);
     const text = doc.getText();
     if (!mayBeDiscoveryDocument(text)) {
       this.clear(doc.uri);
       return;
     }
     try {
-      const reply = await this.worker!.analyze(doc.uri.toString(), text, this.documents.rules);
+      const rules = this.documents.rules;
+      const reply = await (early?.version === version ? early.reply : this.worker!.analyze(key, text, rules));
       if (doc.isClosed || doc.version !== version) return;
       if (!reply.isDiscovery) {
         this.clear(doc.uri);
         return;
       }
-      this.published.set(doc.uri.toString(), { version, items: reply.diagnostics, text, strict: reply.strict });
+      this.published.set(key, { version, items: reply.diagnostics, text, strict: reply.strict });
       this.collection.set(
         doc.uri,
         reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
       );
+      // Hover, completion and navigation read the index: build it now, after the findings are out.
+      setTimeout(() => this.documents.prepare(doc), 0);
     } catch (err) {
       if (err instanceof StaleResult) return;
       // The worker failed (or was stopped): answer on this thread rather than show nothing.
@@ -199,16 +220,16 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
 
   private clear(uri: vscode.Uri): void {
     const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
+    this.pending.cancel(key);
+    this.early.delete(key);
     this.published.delete(key);
     this.worker?.forget(key);
     this.collection.delete(uri);
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.pending.dispose();
+    this.early.clear();
     for (const d of this.subscriptions) d.dispose();
   }
 }

@@ -1,42 +1,62 @@
 // One analysis per document version, shared by diagnostics and every language feature, so a
 // 4 MB document is parsed once per edit instead of once per provider call. The structural index
-// is cached on its own: the outline (asked for after every edit) needs nothing more.
+// is cached on its own: the outline (asked for after every edit) needs nothing more. For big
+// documents, whose findings come from the worker, hover, completion and navigation read an index
+// without findings (structure, value, model), carried across description edits without a parse.
 import * as vscode from 'vscode';
 import {
   analyzeParsed,
   buildJsonTree,
+  buildModel,
   detectDiscoveryDocument,
   isRestDescriptionValue,
   mayBeDiscoveryDocument,
   parseJson,
+  prepareNavigation,
+  shiftedIndex,
   topLevelKindNearStart,
   DEFAULT_MAX_LENGTH,
   type Analysis,
   type JsonTree,
+  type Obj,
+  type ParsedJson,
   type RuleSettings,
 } from '../core';
 import { hasDiscoveryLanguage } from './language';
 import { readRuleSettings } from './settings';
 
+/** Texts above this size are analysed on the worker thread (when one is available). */
+export const WORKER_THRESHOLD = 256 * 1024;
+
+/** The document's length without joining its lines into one string (getText() of 4 MB does). */
+export function textLength(doc: vscode.TextDocument): number {
+  return doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end);
+}
+
 interface Entry {
   version: number;
   tree?: JsonTree;
   analysis?: Analysis | null;
+  /** Structure, value and model without findings (`diagnostics` is empty). */
+  index?: Analysis | null;
 }
 
 export class DiscoveryDocuments implements vscode.Disposable {
   private readonly cache = new Map<string, Entry>();
-  /** The newest full analysis per document, possibly of an older version. */
-  private readonly last = new Map<string, Analysis>();
+  /** The newest analysis or index per document, possibly of an older version. */
+  private readonly last = new Map<string, { version: number; index: Analysis }>();
   private settings: RuleSettings = readRuleSettings();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
     this.subscriptions = [
       vscode.workspace.onDidCloseTextDocument((d) => {
+        // A language change closes and reopens the same, still open, document: keep what we know.
+        if (!d.isClosed) return;
         this.cache.delete(d.uri.toString());
         this.last.delete(d.uri.toString());
       }),
+      vscode.workspace.onDidChangeTextDocument((e) => this.carry(e)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('apiWorkbench.discovery')) {
           this.settings = readRuleSettings();
@@ -79,22 +99,70 @@ export class DiscoveryDocuments implements vscode.Disposable {
       }
     }
     e.analysis = analysis ?? null;
-    if (analysis) this.last.set(doc.uri.toString(), analysis);
+    if (analysis) this.last.set(doc.uri.toString(), { version: doc.version, index: analysis });
     else this.last.delete(doc.uri.toString());
     return analysis;
   }
 
   /**
-   * For completion while typing in a big document: positions from the current structural index,
-   * names (schemas, scopes, parameters) from the newest analysis even if a few keystrokes old,
-   * so a trigger character does not cost a full re-analysis.
+   * What hover, completion and navigation read: the full analysis of a small document; for a big
+   * one (whose findings come from the worker) the index alone, built at most once per version and
+   * carried over description edits, so a request never waits for the rules.
    */
-  forTyping(doc: vscode.TextDocument, bigThreshold: number): Analysis | undefined {
+  index(doc: vscode.TextDocument): Analysis | undefined {
+    if (!hasDiscoveryLanguage(doc)) return undefined;
     const e = this.entry(doc);
-    if (e.analysis !== undefined || doc.getText().length <= bigThreshold) return this.get(doc);
-    const stale = this.last.get(doc.uri.toString());
+    if (e.analysis) return e.analysis;
+    if (e.index !== undefined) return e.index ?? undefined;
+    if (textLength(doc) <= WORKER_THRESHOLD) return this.get(doc);
+    const text = doc.getText();
+    let parsed: ParsedJson | undefined;
+    if (mayBeDiscoveryDocument(text)) {
+      if (e.tree) {
+        const p = parseJson(text, {}, e.tree);
+        parsed = isRestDescriptionValue(p.value) ? p : undefined;
+      } else parsed = detectDiscoveryDocument(text);
+    }
+    const index = parsed?.tree ? { parsed, model: buildModel(parsed.value as Obj), diagnostics: [] } : undefined;
+    e.index = index ?? null;
+    if (index) {
+      e.tree = index.parsed.tree;
+      this.last.set(doc.uri.toString(), { version: doc.version, index });
+    }
+    return index;
+  }
+
+  /** Builds the index of a big document ahead of the first request (after its findings are shown). */
+  prepare(doc: vscode.TextDocument): void {
+    const model = doc.isClosed ? undefined : this.index(doc)?.model;
+    if (model) prepareNavigation(model);
+  }
+
+  /** A description edit moves the previous version's index instead of parsing the text again. */
+  private carry(e: vscode.TextDocumentChangeEvent): void {
+    const doc = e.document;
+    const key = doc.uri.toString();
+    const prev = this.last.get(key);
+    if (!prev || prev.version !== doc.version - 1 || e.contentChanges.length !== 1) return;
+    const c = e.contentChanges[0];
+    const index = shiftedIndex(prev.index, { offset: c.rangeOffset, length: c.rangeLength, text: c.text });
+    if (!index) return;
+    // The findings are the diagnostics' business; the index serves every other feature.
+    this.cache.set(key, { version: doc.version, tree: index.parsed.tree, index });
+    this.last.set(key, { version: doc.version, index });
+  }
+
+  /**
+   * For completion while typing in a big document: positions from the current structural index,
+   * names (schemas, scopes, parameters) from the newest index even if a few keystrokes old,
+   * so a trigger character does not wait for a parse of the whole text.
+   */
+  forTyping(doc: vscode.TextDocument): Analysis | undefined {
+    const e = this.entry(doc);
+    if (e.analysis || e.index !== undefined || textLength(doc) <= WORKER_THRESHOLD) return this.index(doc);
+    const stale = this.last.get(doc.uri.toString())?.index;
     const tree = stale && this.structure(doc);
-    if (!stale || !tree) return this.get(doc);
+    if (!stale || !tree) return this.index(doc);
     return { ...stale, parsed: { ...stale.parsed, text: tree.text, tree } };
   }
 
@@ -103,7 +171,7 @@ export class DiscoveryDocuments implements vscode.Disposable {
     if (!hasDiscoveryLanguage(doc)) return undefined;
     const e = this.entry(doc);
     if (e.analysis) return e.analysis.parsed.tree;
-    if (e.analysis === null) return undefined;
+    if (e.analysis === null || e.index === null) return undefined;
     if (e.tree) return e.tree;
     const text = doc.getText();
     if (text.length > DEFAULT_MAX_LENGTH || !mayBeDiscoveryDocument(text)) return undefined;

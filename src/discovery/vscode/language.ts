@@ -3,7 +3,7 @@
 // What the JSON language gave and users keep: the JSONC grammar and brackets/comments
 // (syntaxes/discovery-json.*), formatting and folding (below, from the core).
 import * as vscode from 'vscode';
-import { foldingSpans, formatEdits, isDiscoveryDocumentText } from '../core';
+import { foldingSpans, formatEdits, isDiscoveryDocumentText, KeyedDebounce } from '../core';
 import type { DiscoveryDocuments } from './documents';
 
 const DISCOVERY_LANGUAGE = 'discovery-json';
@@ -23,7 +23,7 @@ class LanguageAssigner implements vscode.Disposable {
   /** Documents we switched, while a tab shows them; seeing one as JSON again means the user chose JSON. */
   private readonly assigned = new Set<string>();
   private readonly declined = new Set<string>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly pending = new KeyedDebounce(DETECT_DEBOUNCE_MS);
   private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
@@ -47,16 +47,7 @@ class LanguageAssigner implements vscode.Disposable {
   }
 
   private schedule(doc: vscode.TextDocument): void {
-    if (!isPlainJson(doc)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.consider(doc, false);
-      }, DETECT_DEBOUNCE_MS),
-    );
+    if (isPlainJson(doc)) this.pending.schedule(doc.uri.toString(), () => this.consider(doc, false));
   }
 
   private consider(doc: vscode.TextDocument, opened: boolean): void {
@@ -76,7 +67,7 @@ class LanguageAssigner implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    this.pending.dispose();
     for (const d of this.subscriptions) d.dispose();
   }
 }

@@ -50,7 +50,7 @@ export class DiscoveryPreview implements vscode.Disposable {
 
   /** Opens (or retargets) the preview for a document; returns the panel for tests. */
   show(doc: vscode.TextDocument): vscode.WebviewPanel | undefined {
-    if (!this.documents.get(doc)?.model) {
+    if (!this.documents.index(doc)?.model) {
       void vscode.window.showInformationMessage(
         'The preview needs a discovery document (a JSON file with "kind": "discovery#restDescription").',
       );
@@ -109,7 +109,7 @@ export class DiscoveryPreview implements vscode.Disposable {
     const doc = this.doc;
     const panel = this.panel;
     if (!doc || !panel || doc.version === this.renderedVersion) return;
-    const model = this.documents.get(doc)?.model;
+    const model = this.documents.index(doc)?.model;
     if (!model) return;
     panel.title = `Preview: ${typeof model.root.title === 'string' ? model.root.title : 'API'}`;
     if (!this.ready) return;
@@ -118,7 +118,7 @@ export class DiscoveryPreview implements vscode.Disposable {
   }
 
   private revealAt(doc: vscode.TextDocument, pos: vscode.Position): void {
-    const a = this.documents.get(doc);
+    const a = this.documents.index(doc);
     const tree = a?.parsed.tree;
     if (!a?.model || !tree) return;
     const n = nodeAtOffset(tree, doc.offsetAt(pos));
@@ -130,7 +130,7 @@ export class DiscoveryPreview implements vscode.Disposable {
   /** Shows a path's source in the editor beside the preview; returns the editor (for tests). */
   async goto(path: PreviewPath, preserveFocus = false): Promise<vscode.TextEditor | undefined> {
     const doc = this.doc;
-    const tree = doc && this.documents.get(doc)?.parsed.tree;
+    const tree = doc && this.documents.index(doc)?.parsed.tree;
     if (!doc || !tree) return undefined;
     const n = nodeAt(tree, path);
     if (n < 0) return undefined;

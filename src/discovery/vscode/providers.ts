@@ -16,7 +16,7 @@ import {
   type SymbolKind,
   type TextEdit,
 } from '../core';
-import { codeOf, DIAGNOSTIC_SOURCE, WORKER_THRESHOLD } from './diagnostics';
+import { codeOf, DIAGNOSTIC_SOURCE } from './diagnostics';
 import type { DiscoveryDocuments } from './documents';
 import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
 
@@ -64,7 +64,7 @@ async function revealFix(uri: vscode.Uri, offset: number, length: number): Promi
 export function registerProviders(documents: DiscoveryDocuments): vscode.Disposable[] {
   const hover: vscode.HoverProvider = {
     provideHover(doc, pos) {
-      const a = documents.get(doc);
+      const a = documents.index(doc);
       const h = a && hoverAt(a, doc.offsetAt(pos));
       if (!h) return undefined;
       const md = new vscode.MarkdownString(h.markdown);
@@ -76,7 +76,7 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
 
   const completion: vscode.CompletionItemProvider = {
     provideCompletionItems(doc, pos) {
-      const a = documents.forTyping(doc, WORKER_THRESHOLD);
+      const a = documents.forTyping(doc);
       if (!a) return undefined;
       const { replace, items } = completionsAt(a, doc.offsetAt(pos));
       const r = range(doc, replace);
@@ -97,7 +97,7 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
 
   const definition: vscode.DefinitionProvider = {
     provideDefinition(doc, pos) {
-      const a = documents.get(doc);
+      const a = documents.index(doc);
       const d = a && definitionAt(a, doc.offsetAt(pos));
       return d ? new vscode.Location(doc.uri, range(doc, d)) : undefined;
     },
@@ -105,7 +105,7 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
 
   const references: vscode.ReferenceProvider = {
     provideReferences(doc, pos, ctx) {
-      const a = documents.get(doc);
+      const a = documents.index(doc);
       if (!a) return undefined;
       return referencesAt(a, doc.offsetAt(pos), ctx.includeDeclaration).map(
         (s) => new vscode.Location(doc.uri, range(doc, s)),
@@ -115,14 +115,14 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
 
   const rename: vscode.RenameProvider = {
     prepareRename(doc, pos) {
-      const a = documents.get(doc);
+      const a = documents.index(doc);
       const hit = a && schemaNameAt(a, doc.offsetAt(pos));
       if (!hit)
         throw new Error('Only schema names can be renamed: place the cursor on a schema key, its id or a $ref.');
       return { range: range(doc, hit.span), placeholder: hit.name };
     },
     provideRenameEdits(doc, pos, newName) {
-      const a = documents.get(doc);
+      const a = documents.index(doc);
       if (!a) return undefined;
       const r = renameSchemaAt(a, doc.offsetAt(pos), newName);
       if ('error' in r) throw new Error(r.error);

@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import {
   applyEdits,
   buildJsonTree,
+  documentSymbols,
   fixSelection,
+  FOLDING_LIMIT,
   foldingSpans,
   formatEdits,
+  LineIndex,
   PARSE_CODES,
+  SYMBOL_LIMIT,
+  type DocumentSymbol,
   RULES,
   ruleSectionLines,
 } from '../../../src/discovery/core';
@@ -96,5 +101,50 @@ describe('discovery editor support: packaging', () => {
     const lines = readFileSync(join(REPO_ROOT, '.vscodeignore'), 'utf8').split('\n');
     assert.ok(lines.includes('!docs/rules.md'));
     assert.ok(!lines.includes('docs/**') || lines.indexOf('!docs/rules.md') > lines.indexOf('docs/**'));
+  });
+});
+
+describe('discovery editor support: big documents', () => {
+  // A document with far more foldable objects and symbols than the editor keeps.
+  const schemas: Record<string, unknown> = {};
+  for (let i = 0; i < 3000; i++)
+    schemas[`S${i}`] = { id: `S${i}`, type: 'object', properties: { a: { type: 'string' }, b: { $ref: 'S0' } } };
+  const text = JSON.stringify(
+    { kind: 'discovery#restDescription', resources: { r: { methods: {} } }, schemas },
+    null,
+    2,
+  );
+  const tree = buildJsonTree(text);
+
+  it('folds at most the editor maximum, dropping the deepest levels first', () => {
+    const all = foldingSpans(tree, Infinity);
+    const kept = foldingSpans(tree);
+    assert.ok(all.length > FOLDING_LIMIT);
+    assert.equal(kept.length, FOLDING_LIMIT);
+    // The outer levels are all there: the document, "schemas" and every schema.
+    for (const line of [0, 1]) assert.ok(kept.some((s) => s.startLine === all[line].startLine));
+    const schemaLines = new Set(kept.map((s) => s.startLine));
+    const lines = new LineIndex(text);
+    for (let i = 0; i < 3000; i++) {
+      const line = lines.positionAt(text.indexOf(`"S${i}": {`)).line - 1;
+      assert.ok(schemaLines.has(line), `schema S${i} folds`);
+    }
+  });
+
+  it('lists at most the symbol limit, breadth first: every schema before any property', () => {
+    const syms = documentSymbols(tree);
+    let count = 0;
+    const walk = (s: DocumentSymbol[]): void => {
+      for (const x of s) {
+        count++;
+        walk(x.children);
+      }
+    };
+    walk(syms);
+    assert.equal(count, SYMBOL_LIMIT);
+    const schemasSection = syms.find((s) => s.name === 'schemas')!;
+    assert.equal(schemasSection.detail, '3000');
+    assert.equal(schemasSection.children.length, 3000);
+    assert.equal(documentSymbols(tree, Infinity).find((s) => s.name === 'schemas')!.children[2999].children.length, 2);
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeText, shiftedDiagnostics, type TextChange } from '../../../src/discovery/core';
+import { analyzeText, hoverAt, shiftedDiagnostics, shiftedIndex, type TextChange } from '../../../src/discovery/core';
 import { minimalDocument } from './helpers';
 
 const DATA = process.env.API_WORKBENCH_DATA
@@ -70,5 +70,44 @@ describe('edits inside a description', () => {
       shiftedDiagnostics(text, { offset: text.indexOf('Shelves'), length: 0, text: 'x' }, diags, false),
       undefined,
     );
+  });
+});
+
+describe('the index after an edit inside a description', () => {
+  it('is what indexing the edited text gives: same structure, value and hover text', function () {
+    this.timeout(60000);
+    const text = readFileSync(join(DATA, 'bigquery.v2.json'), 'utf8');
+    let seen = 0;
+    for (
+      let at = text.indexOf('"description": "', text.indexOf('"schemas": {'));
+      at >= 0 && seen < 6;
+      at = text.indexOf('"description": "', at + 80_000)
+    ) {
+      const change = { offset: at + 20, length: 1, text: 'typed é ' };
+      const before = analyzeText(text);
+      const shifted = shiftedIndex(before, change);
+      assert.ok(shifted, `the edit at ${change.offset} should move the index`);
+      const full = analyzeText(apply(text, change));
+      const a = shifted.parsed.tree!;
+      const b = full.parsed.tree!;
+      assert.equal(shifted.parsed.text, full.parsed.text);
+      assert.equal(a.count, b.count);
+      for (const k of ['start', 'end', 'keyStart', 'keyEnd', 'parent'] as const) assert.deepEqual(a[k], b[k], k);
+      assert.deepEqual(shifted.parsed.value, full.parsed.value);
+      const hoverOffset = at + 5;
+      assert.deepEqual(hoverAt(shifted, hoverOffset), hoverAt(full, hoverOffset));
+      seen++;
+    }
+    assert.ok(seen >= 3);
+  });
+
+  it('is left to a new parse for structural edits and scope descriptions', () => {
+    const doc = minimalDocument();
+    doc.description = 'A library of shelves.';
+    const text = JSON.stringify(doc, null, 2);
+    const before = analyzeText(text);
+    assert.equal(shiftedIndex(before, { offset: text.indexOf('"kind"'), length: 0, text: ' ' }), undefined);
+    assert.equal(shiftedIndex(before, { offset: text.indexOf('A library') + 2, length: 0, text: '"' }), undefined);
+    assert.ok(shiftedIndex(before, { offset: text.indexOf('A library') + 2, length: 0, text: 'big ' }));
   });
 });

@@ -35,3 +35,36 @@ describe('analysis worker', function () {
     assert.equal(r.isDiscovery, false);
   });
 });
+
+describe('analysis worker: one text per document at a time', function () {
+  this.timeout(20000);
+  const entry = join(REPO_ROOT, 'src/discovery/worker/main.ts');
+  const worker = new AnalysisWorker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true });
+  after(() => worker.dispose());
+  const sample = readFileSync(join(REPO_ROOT, 'samples/discovery/bookshelf.v1.json'), 'utf8');
+
+  it('drops a waiting text the moment a newer one arrives, before the one on the worker is done', async () => {
+    worker.warm();
+    const settled: string[] = [];
+    const track = (name: string, p: Promise<unknown>) =>
+      p.then(
+        () => settled.push(`${name} ok`),
+        (e: unknown) => settled.push(`${name} ${e instanceof StaleResult ? 'stale' : String(e)}`),
+      );
+    const first = track('first', worker.analyze('d', sample, {}));
+    const second = track('second', worker.analyze('d', sample, {}));
+    const third = worker.analyze('d', sample.replace('"Note"', '"Author"'), {});
+    await Promise.all([first, second, track('third', third)]);
+    // The second never reached the worker: it was dropped while the first was analysed.
+    assert.deepEqual(settled, ['second stale', 'first stale', 'third ok']);
+    assert.equal((await third).diagnostics.filter((d) => d.severity === 'error').length, 0);
+  });
+
+  it('forgetting a document drops its waiting text', async () => {
+    const first = worker.analyze('e', sample, {});
+    const waiting = worker.analyze('e', sample, {});
+    worker.forget('e');
+    await assert.rejects(waiting, StaleResult);
+    await assert.rejects(first, StaleResult);
+  });
+});
