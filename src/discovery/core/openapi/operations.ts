@@ -46,7 +46,13 @@ function locationOf(p: Obj): string {
 }
 
 /** The parameters of an operation at `template`: its path variables, its query parameters, the global ones. */
-function operationParameters(ctx: MethodContext, method: Obj, template: PathTemplate, flatOf: string[]): Obj[] {
+function operationParameters(
+  ctx: MethodContext,
+  method: Obj,
+  template: PathTemplate,
+  flatOf: string[],
+  own: string[] = [],
+): Obj[] {
   const params = isObj(method.parameters) ? method.parameters : {};
   const out: Obj[] = [];
   for (const v of template.variables) {
@@ -59,7 +65,8 @@ function operationParameters(ctx: MethodContext, method: Obj, template: PathTemp
       out.push({ name: v, in: 'path', required: true, description: part, schema: { type: 'string' } });
     }
   }
-  const names = new Set(template.variables);
+  // `own`: parameters the caller adds itself (an upload's uploadType), so a global of that name is not repeated.
+  const names = new Set([...template.variables, ...own]);
   for (const [name, p] of Object.entries(params)) {
     if (!isObj(p) || names.has(name)) continue;
     const where = locationOf(p);
@@ -105,7 +112,8 @@ function common(ctx: MethodContext, method: Obj, id: string, tag: string | undef
   if (method.deprecated === true) op.deprecated = true;
   const scopes = Array.isArray(method.scopes) ? method.scopes.filter((s): s is string => typeof s === 'string') : [];
   // Discovery lists the scopes any one of which suffices: one security alternative per scope.
-  if (scopes.length) op.security = scopes.map((s) => ({ [OAUTH2_SCHEME]: [s] }));
+  // No scopes: callable without OAuth (an API key or nothing), said explicitly rather than left unsaid.
+  op.security = scopes.map((s) => ({ [OAUTH2_SCHEME]: [s] }));
   return op;
 }
 
@@ -160,7 +168,7 @@ export function uploadOperations(
     const template = parsePathTemplate(path);
     const op = common(ctx, method, byPath.size === 1 || n === 0 ? `${id}.upload` : `${id}.upload${n + 1}`, tag);
     n++;
-    const params = operationParameters(ctx, method, template, []);
+    const params = operationParameters(ctx, method, template, [], ['uploadType']);
     params.unshift({
       name: 'uploadType',
       in: 'query',
