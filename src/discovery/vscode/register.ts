@@ -6,6 +6,7 @@ import { DiscoveryDiagnostics, RuleDocs } from './diagnostics';
 import { registerDirectory } from './directoryView';
 import { DiscoveryDocuments } from './documents';
 import { registerPreview } from './preview';
+import { registerExportOpenApi } from './exportOpenApi';
 import { registerProviders } from './providers';
 
 /** The worker bundle (esbuild entry src/discovery/worker/main.ts → dist/discoveryWorker.js). */
@@ -24,5 +25,6 @@ export const register: FeatureRegistration = (services) => {
     ...registerProviders(documents),
     ...registerPreview(documents, services.context),
     ...registerDirectory(services),
+    ...registerExportOpenApi(),
   ];
 };
