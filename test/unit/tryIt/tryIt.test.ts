@@ -81,7 +81,7 @@ describe('Try it: the form of a method', () => {
     );
     const insert = tryItForm(store, method(store, 'files', 'insert'), 'store.files.insert');
     assert.equal(insert.body?.schema, 'File');
-    const seed = JSON.parse(insert.body!.seed) as Obj;
+    const seed = JSON.parse(insert.body.seed) as Obj;
     assert.ok('title' in seed, Object.keys(seed).join(','));
     assert.ok(insert.upload && insert.upload.accept.length > 0);
   });

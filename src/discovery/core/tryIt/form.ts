@@ -62,11 +62,12 @@ function field(name: string, p: Obj, global: boolean): TryField {
   if (str(p.format)) f.format = str(p.format);
   if (str(p.description)) f.description = str(p.description);
   if (str(p.pattern)) f.pattern = str(p.pattern);
-  if (p.default !== undefined && p.default !== null) f.default = String(p.default);
+  if (typeof p.default === 'string' || typeof p.default === 'number' || typeof p.default === 'boolean')
+    f.default = String(p.default);
   if (enumValues)
     f.enum = enumValues.map((value, i) => ({
       value,
-      ...(typeof descriptions[i] === 'string' ? { description: descriptions[i] as string } : {}),
+      ...(typeof descriptions[i] === 'string' ? { description: descriptions[i] } : {}),
       ...(deprecated[i] === true ? { deprecated: true } : {}),
     }));
   return f;

@@ -57,13 +57,14 @@ function expandVariable(op: Operator, spec: string, vars: Record<string, Templat
     if (!op.named) return enc;
     return v === '' ? name + op.ifEmpty : `${name}=${enc}`;
   }
-  const items = value.map((v) => encode(v, op.allowReserved));
+  const list: readonly string[] = value;
+  const items = list.map((v) => encode(v, op.allowReserved));
   if (!explode) {
     const joined = items.join(',');
     return op.named ? `${name}=${joined}` : joined;
   }
   return op.named
-    ? items.map((v, i) => (value[i] === '' ? name + op.ifEmpty : `${name}=${v}`)).join(op.sep)
+    ? items.map((v, i) => (list[i] === '' ? name + op.ifEmpty : `${name}=${v}`)).join(op.sep)
     : items.join(op.sep);
 }
 
