@@ -23,7 +23,7 @@ export const register: FeatureRegistration = (services) => {
     diagnostics,
     { dispose: () => void worker?.dispose() },
     ...registerProviders(documents),
-    ...registerPreview(documents, services.context),
+    ...registerPreview(documents, services.context, services.endpoints),
     ...registerDirectory(services),
     ...registerExportOpenApi(),
   ];

@@ -11,3 +11,4 @@ export {
 } from './request';
 export { explainRpcError, type RpcErrorExplanation } from './rpcError';
 export { expandTemplate } from './uriTemplate';
+export { sendTryRequest, type TryOutcome, type TryResponse } from './send';
