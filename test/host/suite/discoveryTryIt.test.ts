@@ -61,9 +61,10 @@ suite('discovery: Try it and Export as OpenAPI', function () {
     assert.notEqual(beside.viewColumn, vscode.ViewColumn.One);
   });
 
-  for (const [id, path, key] of [
-    ['store:v2', ['resources', 'files', 'methods', 'list'], 'items'],
-    ['generativelanguage:v1beta', ['resources', 'models', 'methods', 'list'], 'models'],
+  // A small page: the sandbox's own files would otherwise pass the display limit.
+  for (const [id, path, key, params] of [
+    ['store:v2', ['resources', 'files', 'methods', 'list'], 'items', { maxResults: ['3'] }],
+    ['generativelanguage:v1beta', ['resources', 'models', 'methods', 'list'], 'models', { pageSize: ['3'] }],
   ] as const)
     test(`Try it sends ${path[1]}.list of ${id} to the sandbox and shows the response`, async () => {
       await openFromDirectory(id);
@@ -72,7 +73,11 @@ suite('discovery: Try it and Export as OpenAPI', function () {
       assert.ok(formReply?.type === 'tryItForm', 'the form');
       assert.ok(formReply.form.fields.length > 0);
       assert.ok(formReply.credential, 'a credential from the sandbox goes along');
-      const replies = await send({ type: 'tryItSend', path: [...path], values: { params: {} } });
+      const replies = await send({
+        type: 'tryItSend',
+        path: [...path],
+        values: { params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, [...v]])) },
+      });
       assert.deepEqual(
         replies.map((m) => m.type),
         ['tryItSending', 'tryItResult'],
@@ -84,8 +89,10 @@ suite('discovery: Try it and Export as OpenAPI', function () {
       assert.equal(result.response?.method, 'GET');
       assert.ok(result.response.timeMs >= 0);
       assert.ok(result.response.headers.some(([k]) => k === 'content-type'));
+      assert.equal(result.response.truncated, false);
       const body = JSON.parse(result.response.body) as Record<string, unknown>;
       assert.ok(Array.isArray(body[key]), `${key} in ${result.response.body.slice(0, 200)}`);
+      assert.ok((body[key] as unknown[]).length <= 3, 'the page size from the form was sent');
       // The credential went in a header: the URL shown holds none.
       assert.ok(!/key=|access_token=/.test(result.response.url), result.response.url);
     });

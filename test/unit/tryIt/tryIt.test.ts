@@ -232,6 +232,13 @@ describe('Try it: body check and error explanation', () => {
     assert.match(e?.meaning ?? '', /malformed/);
     assert.deepEqual(e?.details, ['Field pageSize: too big', 'Retry after 3s']);
     assert.equal(explainRpcError('{"files": []}'), undefined);
+    // The older shape (Drive v2) has no status: the HTTP code gives it.
+    const old = explainRpcError(
+      '{"error":{"code":404,"message":"File not found: x","errors":[{"domain":"global","reason":"notFound","message":"File not found: x"}]}}',
+    );
+    assert.equal(old?.status, 'NOT_FOUND');
+    assert.match(old?.meaning ?? '', /does not exist/);
+    assert.deepEqual(old?.details, ['Reason notFound (global): File not found: x']);
     assert.equal(explainRpcError('<html>'), undefined);
   });
 });

@@ -32,6 +32,22 @@ const MEANINGS: Record<string, string> = {
   DEADLINE_EXCEEDED: 'The server did not finish in time: retry, possibly with a smaller request.',
 };
 
+/** The canonical status of an HTTP code, for errors in the older shape that carry no `status` (Drive v2). */
+const STATUS_OF_HTTP: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ABORTED',
+  412: 'FAILED_PRECONDITION',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  500: 'INTERNAL',
+  501: 'NOT_IMPLEMENTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
@@ -88,7 +104,8 @@ export function explainRpcError(body: string): RpcErrorExplanation | undefined {
   const e = isObj(v) && isObj(v.error) ? v.error : undefined;
   if (!e || (typeof e.code !== 'number' && typeof e.status !== 'string' && typeof e.message !== 'string'))
     return undefined;
-  const status = str(e.status);
+  const code = typeof e.code === 'number' ? e.code : undefined;
+  const status = str(e.status) ?? (code !== undefined ? STATUS_OF_HTTP[code] : undefined);
   const details = (Array.isArray(e.details) ? e.details : []).flatMap(detailLines);
   // The older JSON shape lists {domain, reason, message} under "errors".
   if (Array.isArray(e.errors))
@@ -97,7 +114,7 @@ export function explainRpcError(body: string): RpcErrorExplanation | undefined {
         `Reason ${str(x.reason) ?? '?'}${str(x.domain) ? ` (${str(x.domain)})` : ''}: ${str(x.message) ?? ''}`,
       );
   return {
-    code: typeof e.code === 'number' ? e.code : undefined,
+    code,
     status,
     message: str(e.message) ?? '',
     meaning: status ? MEANINGS[status] : undefined,
