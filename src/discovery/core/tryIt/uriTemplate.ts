@@ -83,14 +83,3 @@ export function expandTemplate(template: string, vars: Record<string, TemplateVa
     return parts.length ? o.first + parts.join(o.sep) : '';
   });
 }
-
-/** The variable names of a template, in order. */
-export function templateVariables(template: string): string[] {
-  const out: string[] = [];
-  for (const m of template.matchAll(/\{([^{}]*)\}/g)) {
-    const e = m[1];
-    const body = OPERATORS[e[0]] && e[0] !== '' ? e.slice(1) : e;
-    for (const spec of body.split(',')) out.push(spec.replace(/\*$/, '').split(':')[0]);
-  }
-  return out;
-}
