@@ -5,6 +5,7 @@ import { lintCommand } from './lint';
 import { generateCommand } from './generate';
 import { queryCommand } from './query';
 import { diffCommand } from './diff';
+import { openApiCommand } from './openapi';
 
 const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   sandbox: { run: sandboxCommand, summary: 'start the sandbox emulators and print their endpoints as one JSON line' },
@@ -18,6 +19,10 @@ const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   },
   generate: { run: generateCommand, summary: 'stream a reply from the content generation API' },
   query: { run: queryCommand, summary: 'run a water-quality OData query and stream rows' },
+  openapi: {
+    run: openApiCommand,
+    summary: 'convert a discovery document to OpenAPI: openapi [--version 3.1|3.0] <file>',
+  },
 };
 
 function usage(): string {

@@ -1,6 +1,8 @@
 // The one contract between the discovery reference preview's host side and its webview. Both
 // import this file; nothing else crosses the boundary. Every message is discriminated by `type`.
 
+import type { BodyProblem, TryForm, TryResponse } from './core/tryIt';
+
 export const PREVIEW_VIEW_TYPE = 'apiWorkbench.discoveryPreview';
 
 /** A path into the discovery document (object keys and array indexes). */
@@ -10,7 +12,22 @@ export type PreviewHostToWebview =
   /** The whole reference, rendered and escaped by the core (`renderPreviewBody`); scroll position and highlight survive it. */
   | { type: 'render'; html: string }
   /** Highlights the method or schema at the editor's cursor and scrolls it into view. */
-  | { type: 'reveal'; anchor: string };
+  | { type: 'reveal'; anchor: string }
+  /** Try it: the form of the method at `path` (answer to `tryIt`). */
+  | { type: 'tryItForm'; path: PreviewPath; form: TryForm; credential: string | undefined }
+  /** Try it: problems of the body typed, against the request schema (answer to `tryItCheckBody`). */
+  | { type: 'tryItBodyProblems'; path: PreviewPath; problems: BodyProblem[] }
+  /** Try it: the media file chosen for an upload (answer to `tryItPickMedia`). */
+  | { type: 'tryItMedia'; path: PreviewPath; name: string | undefined }
+  /** Try it: the request is under way, answered, or could not be made (bad input, network failure). */
+  | { type: 'tryItSending'; path: PreviewPath }
+  | { type: 'tryItResult'; path: PreviewPath; response?: TryResponse; failure?: string };
+
+/** What the Try it form holds: values per parameter name (several for a repeated one) and the body text. */
+export interface TryItFormValues {
+  params: Record<string, string[]>;
+  body?: string;
+}
 
 export type PreviewWebviewToHost =
   /** The page has loaded and listens: the host sends the current render. */
@@ -19,7 +36,16 @@ export type PreviewWebviewToHost =
    * Show a method's or schema's source in the editor: a heading click moves there; a type link also
    * reveals its schema's source but leaves the focus in the preview (`preserveFocus`).
    */
-  | { type: 'goto'; path: PreviewPath; preserveFocus?: boolean };
+  | { type: 'goto'; path: PreviewPath; preserveFocus?: boolean }
+  /** Try it on the method at `path`: the host answers with its form. */
+  | { type: 'tryIt'; path: PreviewPath }
+  | { type: 'tryItCheckBody'; path: PreviewPath; body: string }
+  | { type: 'tryItPickMedia'; path: PreviewPath }
+  /** Send the request; the extension host makes the HTTP call, never the page. */
+  | { type: 'tryItSend'; path: PreviewPath; values: TryItFormValues }
+  | { type: 'tryItCopyCurl'; path: PreviewPath; values: TryItFormValues; reveal: boolean }
+  /** Open the last response of the method at `path` in an editor. */
+  | { type: 'tryItOpenResponse'; path: PreviewPath };
 
 /** Data attribute holding a section's document path as JSON (set by the core renderer). */
 export const PATH_ATTRIBUTE = 'data-path';

@@ -5,6 +5,8 @@ import { webviewHtml } from '../../platform/webviewHtml';
 import { anchorForPath, nodeAt, nodeAtOffset, pathOf, renderPreviewBody } from '../core';
 import { PREVIEW_VIEW_TYPE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
 import type { DiscoveryDocuments } from './documents';
+import type { Endpoints } from '../../platform/services';
+import { isTryItMessage, TryItHost } from './tryIt';
 
 /** The page shell: the shared strict-CSP page with the preview's bundle and stylesheet. */
 function shellHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
@@ -28,11 +30,16 @@ export class DiscoveryPreview implements vscode.Disposable {
   private ready = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private readonly tryIt: TryItHost;
+  /** Test seam: sees every message posted to the page. */
+  onPost: ((m: PreviewHostToWebview) => void) | undefined;
 
   constructor(
     private readonly documents: DiscoveryDocuments,
     private readonly extensionUri: vscode.Uri,
+    endpoints?: Endpoints,
   ) {
+    this.tryIt = new TryItHost(endpoints);
     this.subscriptions.push(
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (this.panel && e.textEditor.document === this.doc)
@@ -77,7 +84,7 @@ export class DiscoveryPreview implements vscode.Disposable {
         this.panel = undefined;
         this.doc = undefined;
       });
-      panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => this.onMessage(m));
+      panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => void this.onMessage(m));
       panel.webview.html = shellHtml(panel.webview, root);
     }
     this.renderedVersion = -1;
@@ -86,8 +93,15 @@ export class DiscoveryPreview implements vscode.Disposable {
     return this.panel;
   }
 
-  private onMessage(m: PreviewWebviewToHost): void {
-    if (m?.type === 'ready') {
+  /** Handles a message from the page; resolves when its answer is posted (Try it calls the network). */
+  async onMessage(m: PreviewWebviewToHost): Promise<void> {
+    if (m && isTryItMessage(m)) {
+      const root = this.doc && this.documents.get(this.doc)?.model?.root;
+      if (root)
+        await this.tryIt
+          .handle(m, root, (reply) => this.post(reply))
+          .catch((e: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Try it failed: {0}', String(e))));
+    } else if (m?.type === 'ready') {
       this.ready = true;
       this.renderedVersion = -1;
       this.render();
@@ -102,6 +116,7 @@ export class DiscoveryPreview implements vscode.Disposable {
   }
 
   private post(m: PreviewHostToWebview): void {
+    this.onPost?.(m);
     void this.panel?.webview.postMessage(m);
   }
 
@@ -151,8 +166,12 @@ export class DiscoveryPreview implements vscode.Disposable {
   }
 }
 
-export function registerPreview(documents: DiscoveryDocuments, context: vscode.ExtensionContext): vscode.Disposable[] {
-  const preview = new DiscoveryPreview(documents, context.extensionUri);
+export function registerPreview(
+  documents: DiscoveryDocuments,
+  context: vscode.ExtensionContext,
+  endpoints?: Endpoints,
+): vscode.Disposable[] {
+  const preview = new DiscoveryPreview(documents, context.extensionUri, endpoints);
   return [
     preview,
     // Test seam: what the page's `goto` message does (a click inside the webview cannot be driven from the host).
@@ -161,6 +180,20 @@ export function registerPreview(documents: DiscoveryDocuments, context: vscode.E
           vscode.commands.registerCommand(
             'apiWorkbench._testDiscoveryPreviewGoto',
             (path: PreviewPath, keep: boolean) => preview.goto(path, keep),
+          ),
+          // Test seam: a message as the page would send it; returns what the host posted back.
+          vscode.commands.registerCommand(
+            'apiWorkbench._testDiscoveryPreviewMessage',
+            async (m: PreviewWebviewToHost) => {
+              const posted: PreviewHostToWebview[] = [];
+              preview.onPost = (p) => posted.push(p);
+              try {
+                await preview.onMessage(m);
+              } finally {
+                preview.onPost = undefined;
+              }
+              return posted;
+            },
           ),
         ]
       : []),

@@ -7,6 +7,7 @@ import { registerCompare } from './compareWith';
 import { registerDirectory } from './directoryView';
 import { DiscoveryDocuments } from './documents';
 import { registerPreview } from './preview';
+import { registerExportOpenApi } from './exportOpenApi';
 import { registerProviders } from './providers';
 
 /** The worker bundle (esbuild entry src/discovery/worker/main.ts → dist/discoveryWorker.js). */
@@ -23,8 +24,9 @@ export const register: FeatureRegistration = (services, shell) => {
     diagnostics,
     { dispose: () => void worker?.dispose() },
     ...registerProviders(documents),
-    ...registerPreview(documents, services.context),
+    ...registerPreview(documents, services.context, services.endpoints),
     ...registerDirectory(services, shell),
     ...registerCompare(services, shell),
+    ...registerExportOpenApi(),
   ];
 };

@@ -2,6 +2,7 @@
 // It shows the reference the host rendered, highlights what the editor's cursor is in, follows
 // the in-page type links (the editor follows), and asks the host to show a heading's source when one is clicked.
 import { PATH_ATTRIBUTE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
+import { decorateMethods, handleTryItMessage } from './tryIt';
 
 declare function acquireVsCodeApi(): { postMessage(m: PreviewWebviewToHost): void };
 
@@ -25,6 +26,7 @@ function render(html: string): void {
   const scroll = document.scrollingElement?.scrollTop ?? 0;
   // The core escapes every text of the document it renders; the CSP allows no inline script either way.
   content.innerHTML = html;
+  decorateMethods(post);
   if (currentAnchor) highlight(currentAnchor, false);
   if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
 }
@@ -42,6 +44,7 @@ function pathOf(holder: Element): PreviewPath | undefined {
 
 window.addEventListener('message', (event: MessageEvent<PreviewHostToWebview>) => {
   const m = event.data;
+  if (handleTryItMessage(m, post)) return;
   switch (m.type) {
     case 'render':
       render(m.html);
@@ -65,6 +68,8 @@ document.addEventListener('click', (e) => {
     if (schemaPath) post({ type: 'goto', path: schemaPath, preserveFocus: true });
     return;
   }
+  // Clicks inside a Try it panel are the form's own.
+  if (target?.closest('.try-it, .try-it-open')) return;
   const heading = target?.closest('h4');
   const holder = heading?.closest(`[${PATH_ATTRIBUTE}]`);
   const path = holder && pathOf(holder);

@@ -4,7 +4,11 @@
 import type { Feature } from './chunks';
 
 export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
-  discovery: ['apiWorkbench._testDiscoveryPreviewGoto', 'apiWorkbench.directory._testChildren'],
+  discovery: [
+    'apiWorkbench._testDiscoveryPreviewGoto',
+    'apiWorkbench._testDiscoveryPreviewMessage',
+    'apiWorkbench.directory._testChildren',
+  ],
   storage: [
     'apiWorkbench.storage._testAddComment',
     'apiWorkbench.storage._testChildren',

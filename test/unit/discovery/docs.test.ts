@@ -39,11 +39,11 @@ describe('src/discovery/contributes.json', () => {
       assert.equal(c.category, 'API Workbench');
       return c.command;
     });
-    const adapter = ['preview.ts', 'directoryView.ts', 'compareWith.ts']
+    const adapter = ['preview.ts', 'directoryView.ts', 'compareWith.ts', 'exportOpenApi.ts']
       .map((f) => readFileSync(join(REPO_ROOT, 'src/discovery/vscode', f), 'utf8'))
       .join('\n');
     // Test seams are not contributed (they exist only in the test build under ExtensionMode.Test).
-    const registered = [...adapter.matchAll(/registerCommand\('([^']+)'/g)]
+    const registered = [...adapter.matchAll(/registerCommand\(\s*'([^']+)'/g)]
       .map((m) => m[1])
       .filter((id) => !id.includes('._test'));
     assert.deepEqual([...registered].sort(), [...ids].sort());

@@ -1,0 +1,14 @@
+// Try it (editor-free): the form of a method, URL expansion, the request, curl, and error explanations.
+export { tryItForm, type TryField, type TryForm, type TryEnumValue } from './form';
+export { checkBody, type BodyProblem } from './bodyCheck';
+export {
+  buildTryRequest,
+  toCurl,
+  TryItInputError,
+  type TryCredential,
+  type TryRequest,
+  type TryValues,
+} from './request';
+export { explainRpcError, type RpcErrorExplanation } from './rpcError';
+export { expandTemplate } from './uriTemplate';
+export { sendTryRequest, type TryOutcome, type TryResponse } from './send';

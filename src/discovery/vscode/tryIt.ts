@@ -1,0 +1,173 @@
+// Try it in the reference preview: the host side. The page asks for a method's form, sends values; this
+// resolves the credential (SecretStorage or the sandbox, only to its origin), builds the request in the
+// core, makes the HTTP call through src/shared/http (the page's CSP allows no network), and posts the result.
+import * as vscode from 'vscode';
+import { originOf, redactText } from '../../shared/http';
+import type { Endpoints, ServiceId } from '../../platform/services';
+import { isObj, type Obj } from '../core/model';
+import {
+  buildTryRequest,
+  checkBody,
+  sendTryRequest,
+  toCurl,
+  tryItForm,
+  type TryCredential,
+  type TryValues,
+} from '../core/tryIt';
+import type { PreviewHostToWebview, PreviewPath, PreviewWebviewToHost, TryItFormValues } from '../protocol';
+
+type TryMessage = Extract<PreviewWebviewToHost, { type: `tryIt${string}` }>;
+
+export function isTryItMessage(m: PreviewWebviewToHost): m is TryMessage {
+  return typeof m?.type === 'string' && m.type.startsWith('tryIt') && Array.isArray((m as { path?: unknown }).path);
+}
+
+/** Which of our services a document describes, by its API name: its credential is the one that may go. */
+function serviceOf(doc: Obj): { service: ServiceId; kind: TryCredential['kind'] } | undefined {
+  if (doc.name === 'store' || doc.name === 'drive') return { service: 'storage', kind: 'bearer' };
+  if (doc.name === 'generativelanguage') return { service: 'generation', kind: 'apiKey' };
+  return undefined;
+}
+
+function methodAt(root: Obj, path: PreviewPath): Obj | undefined {
+  let v: unknown = root;
+  for (const p of path) v = isObj(v) ? v[String(p)] : undefined;
+  return isObj(v) && typeof v.httpMethod === 'string' ? v : undefined;
+}
+
+function cleanValues(v: TryItFormValues): TryValues {
+  const params: Record<string, string[]> = {};
+  if (isObj(v?.params))
+    for (const [k, list] of Object.entries(v.params))
+      if (Array.isArray(list)) params[k] = list.filter((x): x is string => typeof x === 'string');
+  return { params, ...(typeof v?.body === 'string' ? { body: v.body } : {}) };
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  txt: 'text/plain',
+  json: 'application/json',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  pdf: 'application/pdf',
+  csv: 'text/csv',
+  html: 'text/html',
+};
+
+export class TryItHost {
+  /** Per method (path as JSON): the chosen media file and the last response body. */
+  private readonly media = new Map<string, vscode.Uri>();
+  private readonly lastBody = new Map<string, { text: string; json: boolean }>();
+
+  constructor(private readonly endpoints: Endpoints | undefined) {}
+
+  private async credential(doc: Obj, url: string): Promise<TryCredential | undefined> {
+    const target = serviceOf(doc);
+    if (!target || !this.endpoints) return undefined;
+    const endpoint = await this.endpoints.resolve(target.service);
+    // The endpoint in effect (sandbox or settings) carries its own credential; any other origin gets the
+    // stored one only under the binding rule (asked first when not bound to it).
+    const value =
+      originOf(endpoint.baseUrl) === originOf(url)
+        ? endpoint.credential
+        : endpoint.sandbox
+          ? undefined
+          : await this.endpoints.credentialFor(target.service, url);
+    return value ? { kind: target.kind, value } : undefined;
+  }
+
+  private credentialLabel(doc: Obj): string | undefined {
+    const target = serviceOf(doc);
+    if (!target) return undefined;
+    return target.kind === 'bearer'
+      ? vscode.l10n.t('access token of the {0} endpoint', target.service)
+      : vscode.l10n.t('API key of the {0} endpoint', target.service);
+  }
+
+  async handle(m: TryMessage, root: Obj, post: (m: PreviewHostToWebview) => void): Promise<void> {
+    const method = methodAt(root, m.path);
+    if (!method) return;
+    const key = JSON.stringify(m.path);
+    const form = tryItForm(root, method, m.path.join('.'));
+    switch (m.type) {
+      case 'tryIt':
+        post({ type: 'tryItForm', path: m.path, form, credential: this.credentialLabel(root) });
+        return;
+      case 'tryItCheckBody':
+        post({
+          type: 'tryItBodyProblems',
+          path: m.path,
+          problems: checkBody(root, method.request, form.methodId, String(m.body)),
+        });
+        return;
+      case 'tryItPickMedia': {
+        const picked = await vscode.window.showOpenDialog({
+          canSelectMany: false,
+          title: vscode.l10n.t('Media to upload'),
+        });
+        if (picked?.[0]) this.media.set(key, picked[0]);
+        post({ type: 'tryItMedia', path: m.path, name: picked?.[0]?.path.split('/').pop() });
+        return;
+      }
+      case 'tryItOpenResponse': {
+        const last = this.lastBody.get(key);
+        if (!last) return;
+        const doc = await vscode.workspace.openTextDocument({
+          content: last.text,
+          language: last.json ? 'json' : 'plaintext',
+        });
+        await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+        return;
+      }
+      case 'tryItCopyCurl':
+      case 'tryItSend':
+        return this.send(m, root, method, form, key, post);
+    }
+  }
+
+  private async send(
+    m: Extract<TryMessage, { type: 'tryItSend' | 'tryItCopyCurl' }>,
+    root: Obj,
+    method: Obj,
+    form: ReturnType<typeof tryItForm>,
+    key: string,
+    post: (m: PreviewHostToWebview) => void,
+  ): Promise<void> {
+    const values = cleanValues(m.values);
+    const mediaUri = this.media.get(key);
+    try {
+      if (mediaUri && form.upload) {
+        const ext = mediaUri.path.split('.').pop()?.toLowerCase() ?? '';
+        values.media = {
+          bytes: await vscode.workspace.fs.readFile(mediaUri),
+          contentType: MEDIA_TYPES[ext] ?? 'application/octet-stream',
+        };
+      }
+      // The URL decides which credential may go: build once without, then with it.
+      const bare = buildTryRequest(root, method, form, values);
+      if (m.type === 'tryItCopyCurl') {
+        const target = serviceOf(root);
+        const credential = m.reveal
+          ? await this.credential(root, bare.url)
+          : target && { kind: target.kind, value: 'REDACTED' };
+        await vscode.env.clipboard.writeText(toCurl(buildTryRequest(root, method, form, values, credential), m.reveal));
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('curl command copied'), 3000);
+        return;
+      }
+      post({ type: 'tryItSending', path: m.path });
+      const request = buildTryRequest(root, method, form, values, await this.credential(root, bare.url));
+      const outcome = await sendTryRequest(request);
+      if (outcome.fullBody !== undefined)
+        this.lastBody.set(key, { text: outcome.fullBody, json: /json/i.test(outcome.response?.contentType ?? '') });
+      post({
+        type: 'tryItResult',
+        path: m.path,
+        ...(outcome.response ? { response: outcome.response } : { failure: outcome.failure }),
+      });
+    } catch (err) {
+      // Bad input (TryItInputError), a declined credential, an unreadable media file: shown, never thrown.
+      if (!(err instanceof Error)) throw err;
+      post({ type: 'tryItResult', path: m.path, failure: redactText(err.message) });
+    }
+  }
+}
