@@ -16,8 +16,12 @@ function fragmentPaths() {
     a.name.localeCompare(b.name),
   )) {
     const p = join(root, 'src', entry.name, 'contributes.json');
-    if (entry.isDirectory() && existsSync(p)) paths.push(p);
+    if (entry.isDirectory() && entry.name !== 'platform' && existsSync(p)) paths.push(p);
   }
+  // The platform's own views (the Request Log) and the walkthrough come after every feature's, so they sit
+  // at the bottom of the API Workbench side bar.
+  const platform = join(root, 'src', 'platform', 'contributes.json');
+  if (existsSync(platform)) paths.push(platform);
   return paths;
 }
 

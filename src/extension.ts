@@ -5,6 +5,7 @@ import { redactingLog } from './platform/log';
 import { EndpointResolver } from './platform/endpoints';
 import { createEndpointStatus } from './platform/statusBar';
 import { registerPlatformCommands } from './platform/commands';
+import { registerRequestLog } from './platform/requestLog/register';
 import type { WorkbenchServices } from './platform/services';
 import { register as registerDiscovery } from './discovery/vscode/register';
 import { register as registerStorage } from './storage/vscode/register';
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchServices | 
     endpoints,
     createEndpointStatus(endpoints, sandbox),
     ...registerPlatformCommands(services, sandbox),
+    ...registerRequestLog(services),
   );
   for (const register of [registerDiscovery, registerStorage, registerGeneration, registerWaterData]) {
     context.subscriptions.push(...register(services));
