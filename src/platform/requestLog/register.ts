@@ -8,6 +8,7 @@ import { detailsText, logLine, RequestLogModel } from '../../shared/http/request
 import { redactingLog } from '../log';
 import type { WorkbenchServices } from '../services';
 import { OPEN_DETAILS, RequestLogTree } from './view';
+import { walkthroughProgress } from './walkthroughProgress';
 
 const SCHEME = 'api-workbench-request';
 const VIEW_ID = 'apiWorkbench.requestLog';
@@ -17,9 +18,11 @@ export function registerRequestLog(services: WorkbenchServices): vscode.Disposab
   const channel = redactingLog(vscode.window.createOutputChannel('API Workbench: Requests', { log: true }));
   const tree = new RequestLogTree(model);
   const details = new DetailsDocuments(model);
+  const progress = walkthroughProgress();
   const stopListening = onRequest((e) => {
     model.add(e);
     writeLine(channel, e);
+    progress(e);
   });
   const eventOf = (arg: unknown): RequestEvent | undefined =>
     arg && typeof arg === 'object' && typeof (arg as RequestEvent).id === 'number'

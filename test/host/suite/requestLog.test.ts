@@ -96,7 +96,7 @@ describe('Request Log: every feature, no secret', () => {
   });
 
   it('opens a read-only details page and copies a call as curl with the key as a placeholder', async () => {
-    const water = (await snapshot()).entries.find((e) => e.feature === 'waterData');
+    const water = (await snapshot()).entries.find((e) => e.feature === 'waterData' && e.url.includes('/Locations'));
     assert.ok(water, 'a water-data call from the test before');
     await vscode.commands.executeCommand('apiWorkbench.requestLog.openDetails', water);
     const editor = vscode.window.activeTextEditor;

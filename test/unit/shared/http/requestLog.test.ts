@@ -280,7 +280,7 @@ describe('shared http: Copy as curl', () => {
       [
         '# Set $API_KEY first (never pasted here).',
         "curl \\\n  -H 'x-api-key: '\"$API_KEY\" \\\n  -H 'accept: application/json' \\\n  " +
-          "'https://water.test/v1/odata/v4/Records?$top=5&$filter=Name%20eq%20%27it%27s%27&key='\"$API_KEY\"",
+          '\'https://water.test/v1/odata/v4/Records?$top=5&$filter=Name%20eq%20%27it%27s%27&key=\'"$API_KEY"',
       ].join('\n'),
     );
     assert.deepEqual(curlVariables(cmd), ['API_KEY']);
