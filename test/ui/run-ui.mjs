@@ -109,6 +109,34 @@ const checks = {
   },
 };
 
+checks.requestLog = async (page) => {
+  const rows = page.locator('.part.sidebar .pane-body .monaco-list-row', { hasText: 'GET' });
+  await rows.nth(2).waitFor({ state: 'visible', timeout: 30_000 });
+  const text = (await rows.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+  if (!/200 OK/.test(text)) throw new Error(`request rows show no status: ${text.slice(0, 300)}`);
+  const output = page.locator('.part.panel .monaco-editor .view-lines');
+  await output.first().waitFor({ state: 'visible', timeout: 30_000 });
+  const lines = (await output.first().innerText()).replace(/\u00a0/g, ' ');
+  if (!/\[Water data\] GET/.test(lines))
+    throw new Error(`output channel lacks the water-data line: ${lines.slice(0, 300)}`);
+};
+
+checks.requestLogDetails = async (page) => {
+  const editor = page.locator('.part.editor .monaco-editor .view-lines').first();
+  await editor.waitFor({ state: 'visible', timeout: 30_000 });
+  // The editor renders spaces as no-break spaces.
+  const text = (await editor.innerText()).replace(/\u00a0/g, ' ');
+  if (!/x-api-key: REDACTED/.test(text)) throw new Error(`details page lacks the redacted key: ${text.slice(0, 300)}`);
+};
+
+checks.walkthrough = async (page) => {
+  const container = page.locator('.gettingStartedContainer').first();
+  await container.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.getByText('Meet the sandbox').first().waitFor({ state: 'visible', timeout: 30_000 });
+  const text = await container.innerText();
+  if (!/Get Started with API Workbench/.test(text)) throw new Error(`walkthrough title missing: ${text.slice(0, 300)}`);
+};
+
 checks.generationBlocked = async (page) => {
   const { loc } = await inAnyFrame(page, '[data-testid="notice"]', { timeout: 60_000 });
   const text = (await loc.allInnerTexts()).join('\n');

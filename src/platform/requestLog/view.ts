@@ -51,11 +51,11 @@ export class RequestLogTree implements vscode.TreeDataProvider<RequestEvent>, vs
   }
 }
 
-/** Host and path without the query (the tooltip and details show the whole, redacted URL). */
+/** The path without host or query: the host is the same for most calls (the tooltip and details show the whole URL). */
 function shortUrl(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.host}${u.pathname}${u.search ? '?…' : ''}`;
+    return `${u.pathname}${u.search ? '?…' : ''}`;
   } catch {
     return url;
   }
