@@ -135,6 +135,20 @@ checks.walkthrough = async (page) => {
   await page.getByText('Meet the sandbox').first().waitFor({ state: 'visible', timeout: 30_000 });
   const text = await container.innerText();
   if (!/Get Started with API Workbench/.test(text)) throw new Error(`walkthrough title missing: ${text.slice(0, 300)}`);
+  // The selected step's page (markdown media) renders beside the steps.
+  const deadline = Date.now() + 60_000;
+  for (let shown = false; !shown;) {
+    for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
+      const media = await frame
+        .locator('body')
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
+      if (/The sandbox/.test(media) && /Reset Sandbox Data/.test(media)) shown = true;
+    }
+    if (!shown && Date.now() > deadline)
+      throw new Error("the step's page (media/walkthrough/sandbox.md) does not show");
+    if (!shown) await page.waitForTimeout(500);
+  }
 };
 
 checks.generationBlocked = async (page) => {

@@ -114,7 +114,8 @@ describe('localisation: user-facing messages go through vscode.l10n.t', () => {
     );
   });
 
-  it('no adapter shows a literal message (wrap it in vscode.l10n.t)', () => {
+  it('no adapter shows a literal message (wrap it in vscode.l10n.t)', function () {
+    this.timeout(60_000); // parses every adapter
     const files = adapterFiles();
     assert.ok(files.length > 20, `read ${files.length} adapter files`);
     const found = files.flatMap((f) => literalMessages(f).map(show));
