@@ -16,8 +16,12 @@ function fragmentPaths() {
     a.name.localeCompare(b.name),
   )) {
     const p = join(root, 'src', entry.name, 'contributes.json');
-    if (entry.isDirectory() && existsSync(p)) paths.push(p);
+    if (entry.isDirectory() && entry.name !== 'platform' && existsSync(p)) paths.push(p);
   }
+  // The platform's own views (the Request Log) and the walkthrough come after every feature's, so they sit
+  // at the bottom of the API Workbench side bar.
+  const platform = join(root, 'src', 'platform', 'contributes.json');
+  if (existsSync(platform)) paths.push(platform);
   return paths;
 }
 
@@ -78,30 +82,149 @@ function activationEvents(contributes) {
   return [...events];
 }
 
+// Localisation: engineers write plain English in the fragments; the merged package.json carries `%key%`
+// placeholders and package.nls.json the English text, so a translation is one more package.nls.<lang>.json.
+// Keys come from where a string sits (the command, view, setting or walkthrough step it belongs to), so
+// regenerating is idempotent and a new literal anywhere in a fragment is converted by re-running this script.
+
+/** Fields of a contribution whose string value is shown to people. */
+const LOCALISED = new Set([
+  'title',
+  'shortTitle',
+  'category',
+  'name',
+  'contextualTitle',
+  'contents',
+  'description',
+  'markdownDescription',
+  'deprecationMessage',
+  'markdownDeprecationMessage',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'enumItemLabels',
+  'displayName',
+  'label',
+  'altText',
+]);
+/** Top-level package.json fields shown in the Extensions view. */
+const LOCALISED_PACKAGE_FIELDS = ['displayName', 'description'];
+const ID_FIELDS = ['command', 'id', 'view', 'type', 'viewType'];
+const PLACEHOLDER = /^%([^%\s]+)%$/;
+
+function idOf(item) {
+  if (!item || typeof item !== 'object') return undefined;
+  for (const f of ID_FIELDS) if (typeof item[f] === 'string' && !PLACEHOLDER.test(item[f])) return item[f];
+  return undefined;
+}
+
+/** "API Workbench: Endpoints" → "apiWorkbenchEndpoints". */
+function slug(text) {
+  return text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
+    .join('');
+}
+
+/**
+ * Replaces every shown string of `contributes` with a `%key%` placeholder, returning the new tree and the
+ * key → English map. `known` is the current package.nls.json, for placeholders a fragment already holds.
+ */
+export function localise(contributes, known = {}) {
+  const nls = {};
+  const put = (key, value) => {
+    let k = key;
+    for (let n = 2; nls[k] !== undefined && nls[k] !== value; n++) k = `${key}.${n}`;
+    nls[k] = value;
+    return `%${k}%`;
+  };
+  const text = (key, value) => {
+    const m = PLACEHOLDER.exec(value);
+    if (!m) return put(key, value);
+    if (known[m[1]] === undefined) throw new Error(`${value} has no entry in package.nls.json`);
+    nls[m[1]] = known[m[1]];
+    return value;
+  };
+  const walk = (node, path) => {
+    if (Array.isArray(node)) return node.map((item, i) => walk(item, [...path, idOf(item) ?? String(i)]));
+    if (!node || typeof node !== 'object') return node;
+    const out = {};
+    for (const [k, v] of Object.entries(node)) {
+      // A setting's key names it (in a list of sections or a single one); a section is named by its title;
+      // a category is shared by many commands.
+      const p = path.indexOf('properties');
+      const inSetting = path[0] === 'configuration' && (p === 1 || p === 2) && path.length > p + 1;
+      const base = inSetting
+        ? ['configuration', ...path.slice(p + 1)]
+        : path[0] === 'configuration'
+          ? ['configuration']
+          : path;
+      if (!LOCALISED.has(k) || path[0] === 'menus') out[k] = walk(v, [...path, k]);
+      else if (k === 'category' && typeof v === 'string') out[k] = text(`category.${slug(v)}`, v);
+      else if (path[0] === 'configuration' && !inSetting && k === 'title' && typeof v === 'string')
+        out[k] = text(`configuration.${slug(v)}.title`, v);
+      else if (typeof v === 'string') out[k] = text([...base, k].join('.'), v);
+      else if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+        out[k] = v.map((x, i) => text([...base, k, String(i)].join('.'), x));
+      else out[k] = walk(v, [...path, k]);
+    }
+    return out;
+  };
+  const localised = {};
+  for (const [key, value] of Object.entries(contributes)) localised[key] = walk(value, [key]);
+  return { contributes: localised, nls };
+}
+
+function readJson(path, fallback) {
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : fallback;
+}
+
 export function expectedPackageJson() {
   const pkgPath = join(root, 'package.json');
+  const nlsPath = join(root, 'package.nls.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
+  const currentNls = readJson(nlsPath, {});
   const fragments = fragmentPaths().map((file) => ({
     file: file.slice(root.length + 1),
     data: JSON.parse(readFileSync(file, 'utf8')),
   }));
-  const contributes = mergeContributes(fragments);
-  const next = { ...pkg, activationEvents: activationEvents(contributes), contributes };
-  return { pkgPath, current: pkg, next };
+  const merged = mergeContributes(fragments);
+  const { contributes, nls: contributed } = localise(merged, currentNls);
+  const nls = {};
+  const next = { ...pkg, activationEvents: activationEvents(merged), contributes };
+  for (const field of LOCALISED_PACKAGE_FIELDS) {
+    const value = pkg[field];
+    if (typeof value !== 'string') continue;
+    const m = PLACEHOLDER.exec(value);
+    nls[m ? m[1] : field] = m ? currentNls[m[1]] : value;
+    next[field] = m ? value : `%${field}%`;
+  }
+  Object.assign(nls, contributed);
+  return { pkgPath, nlsPath, current: pkg, currentNls, next, nls };
 }
 
+const asText = (value) => JSON.stringify(value, null, 2) + '\n';
+
 export function syncContributes() {
-  const { pkgPath, current, next } = expectedPackageJson();
-  const text = JSON.stringify(next, null, 2) + '\n';
-  if (JSON.stringify(current, null, 2) + '\n' === text) return false;
-  writeFileSync(pkgPath, text);
-  return true;
+  const { pkgPath, nlsPath, current, currentNls, next, nls } = expectedPackageJson();
+  let changed = false;
+  if (asText(current) !== asText(next)) {
+    writeFileSync(pkgPath, asText(next));
+    changed = true;
+  }
+  if (asText(currentNls) !== asText(nls)) {
+    writeFileSync(nlsPath, asText(nls));
+    changed = true;
+  }
+  return changed;
 }
 
 /** The generated keys of `pkg` that differ from the merge of the fragments (empty when in step). */
 export function contributesDrift(pkg = expectedPackageJson().current) {
-  const { next } = expectedPackageJson();
+  const { next, nls, currentNls } = expectedPackageJson();
   const drift = [];
+  if (asText(nls) !== asText(currentNls)) drift.push('package.nls.json');
+  for (const field of LOCALISED_PACKAGE_FIELDS) if (pkg[field] !== next[field]) drift.push(field);
   if (JSON.stringify(pkg.activationEvents) !== JSON.stringify(next.activationEvents)) drift.push('activationEvents');
   const keys = new Set([...Object.keys(pkg.contributes ?? {}), ...Object.keys(next.contributes)]);
   for (const key of [...keys].sort()) {
@@ -122,7 +245,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
   } else {
     console.log(
-      syncContributes() ? 'package.json updated from src/**/contributes.json' : 'package.json already in step',
+      syncContributes()
+        ? 'package.json and package.nls.json updated from src/**/contributes.json'
+        : 'package.json and package.nls.json already in step',
     );
   }
 }

@@ -5,6 +5,7 @@ import { redactingLog } from './platform/log';
 import { EndpointResolver } from './platform/endpoints';
 import { createEndpointStatus } from './platform/statusBar';
 import { registerPlatformCommands } from './platform/commands';
+import { registerRequestLog } from './platform/requestLog/register';
 import type { WorkbenchServices } from './platform/services';
 import { loadChunk, SANDBOX_CHUNK, type Feature } from './platform/lazy/chunks';
 import { watchDocuments } from './platform/lazy/detectors';
@@ -90,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchServices | 
     ...registerPlatformCommands(services, sandbox),
     features,
     watchDocuments(load, (f) => features.isLoaded(f)),
+    ...registerRequestLog(services),
   );
   // Any extension can read what activate returns: only the extension under test hands out its services
   // (host tests use them); an installed extension exports nothing, so no other extension reaches a secret.

@@ -34,7 +34,7 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
           { label: '$(beaker) Sandbox', description: 'built-in emulator, no account needed', value: 'sandbox' },
           { label: '$(globe) Real endpoint…', description: current || REAL_DEFAULTS[service], value: 'real' },
         ],
-        { placeHolder: `${SERVICE_LABELS[service]}: currently ${current || 'sandbox'}` },
+        { placeHolder: vscode.l10n.t('{0}: currently {1}', SERVICE_LABELS[service], current || 'sandbox') },
       );
       if (!choice) return;
       const config = vscode.workspace.getConfiguration('apiWorkbench');
@@ -43,7 +43,7 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
         return;
       }
       const url = await vscode.window.showInputBox({
-        prompt: `Base URL of the ${SERVICE_LABELS[service]} service`,
+        prompt: vscode.l10n.t('Base URL of the {0} service', SERVICE_LABELS[service]),
         value: current || REAL_DEFAULTS[service],
         validateInput: (v) => (/^https?:\/\/[^\s]+$/.test(v.trim()) ? undefined : 'Enter an http(s) URL'),
       });
@@ -51,8 +51,13 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
       await config.update(SETTING_OF[service], url.trim(), vscode.ConfigurationTarget.Global);
       if (service !== 'directory' && !(await services.secrets.get(service))) {
         const set = await vscode.window.showInformationMessage(
-          `${SERVICE_LABELS[service]} now uses ${url.trim()}. It needs an ${CREDENTIAL_NAME[service]}.`,
-          `Set ${CREDENTIAL_NAME[service]}`,
+          vscode.l10n.t(
+            '{0} now uses {1}. It needs an {2}.',
+            SERVICE_LABELS[service],
+            url.trim(),
+            CREDENTIAL_NAME[service],
+          ),
+          vscode.l10n.t('Set {0}', CREDENTIAL_NAME[service]),
         );
         if (set) await vscode.commands.executeCommand('apiWorkbench.setCredential', service);
       }
@@ -65,7 +70,12 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
       // The credential is bound to the endpoint in effect now, named in the prompt so the user sees where it will go.
       const origin = originOf(credentialTarget(service));
       const value = await vscode.window.showInputBox({
-        prompt: `${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} for ${origin} (stored in VS Code's secret storage, sent only there)`,
+        prompt: vscode.l10n.t(
+          "{0} {1} for {2} (stored in VS Code's secret storage, sent only there)",
+          SERVICE_LABELS[service],
+          CREDENTIAL_NAME[service],
+          origin,
+        ),
         password: true,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() && !/\s/.test(v.trim()) ? undefined : 'Paste the value without spaces'),
@@ -74,7 +84,7 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
       await services.secrets.set(service, value.trim(), origin);
       services.log.info(`Stored a ${CREDENTIAL_NAME[service]} for ${SERVICE_LABELS[service]} at ${origin}.`);
       void vscode.window.showInformationMessage(
-        `${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} saved in secret storage.`,
+        vscode.l10n.t('{0} {1} saved in secret storage.', SERVICE_LABELS[service], CREDENTIAL_NAME[service]),
       );
     }),
     vscode.commands.registerCommand('apiWorkbench.clearCredential', async (arg?: ServiceId) => {
@@ -83,7 +93,9 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
         : await pickService('Clear the credential of which service?', ['storage', 'generation', 'waterData']);
       if (!service) return;
       await services.secrets.delete(service);
-      void vscode.window.showInformationMessage(`${SERVICE_LABELS[service]} ${CREDENTIAL_NAME[service]} removed.`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('{0} {1} removed.', SERVICE_LABELS[service], CREDENTIAL_NAME[service]),
+      );
     }),
     vscode.commands.registerCommand('apiWorkbench.showSandbox', async () => {
       const sb = await sandbox.get();
@@ -132,25 +144,28 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
             }),
           },
         ].filter((i) => i.value),
-        { placeHolder: `Copy a credential of the sandbox at ${sb.url} (valid only there)` },
+        { placeHolder: vscode.l10n.t('Copy a credential of the sandbox at {0} (valid only there)', sb.url) },
       );
       if (!picked) return;
       await vscode.env.clipboard.writeText(picked.value);
-      void vscode.window.showInformationMessage(`Sandbox ${picked.label.toLowerCase()} copied.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Sandbox {0} copied.', picked.label.toLowerCase()));
     }),
     vscode.commands.registerCommand('apiWorkbench.resetSandboxData', async () => {
       if (!sandbox.dataDir) {
         void vscode.window.showInformationMessage(
-          'The sandbox keeps its data in memory; reload the window to reset it.',
+          vscode.l10n.t('The sandbox keeps its data in memory; reload the window to reset it.'),
         );
         return false;
       }
       const yes = 'Reset';
       const answer = await vscode.window.showWarningMessage(
-        'Reset the sandbox data?',
+        vscode.l10n.t('Reset the sandbox data?'),
         {
           modal: true,
-          detail: `Every file, upload and change you made in the sandbox is deleted and the sample data comes back. The data is in ${sandbox.dataDir}.`,
+          detail: vscode.l10n.t(
+            'Every file, upload and change you made in the sandbox is deleted and the sample data comes back. The data is in {0}.',
+            sandbox.dataDir,
+          ),
         },
         yes,
       );
@@ -158,10 +173,10 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
       try {
         await sandbox.reset();
       } catch (e) {
-        void vscode.window.showErrorMessage(`Could not reset the sandbox: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Could not reset the sandbox: {0}', (e as Error).message));
         return false;
       }
-      void vscode.window.showInformationMessage('Sandbox data reset.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Sandbox data reset.'));
       return true;
     }),
     ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test

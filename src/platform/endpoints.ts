@@ -158,10 +158,15 @@ export class EndpointResolver implements Endpoints, vscode.Disposable {
     const once = 'Allow Once';
     const always = 'Always for This Origin';
     const choice = await vscode.window.showWarningMessage(
-      `Send my ${what} to ${origin}?`,
+      vscode.l10n.t('Send my {0} to {1}?', what, origin),
       {
         modal: true,
-        detail: `${stored} The endpoint now in effect, ${origin}, comes from ${source}. Only allow it if you trust that server with your credential.`,
+        detail: vscode.l10n.t(
+          '{0} The endpoint now in effect, {1}, comes from {2}. Only allow it if you trust that server with your credential.',
+          stored,
+          origin,
+          source,
+        ),
       },
       once,
       always,

@@ -23,7 +23,8 @@ if (size >= LIMIT) {
   console.log('  ✘ the package is too big');
   failures++;
 }
-// Every webview and renderer bundle, with its stylesheet, must ship: a missing one is a blank view.
+// Every webview and renderer bundle, with its stylesheet, must ship: a missing one is a blank view; and the
+// strings of the manifest and the walkthrough's pages.
 const shipped = new Set(
   execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' })
     .split('\n')
@@ -35,6 +36,9 @@ for (const file of [
   'dist/renderer/waterData.js',
   'media/generation/panel.css',
   'media/discovery/preview.css',
+  // Every contributed title is a %key% resolved from here: without it the UI shows the keys.
+  'package.nls.json',
+  'media/walkthrough/sandbox.md',
 ]) {
   if (shipped.has(file)) continue;
   console.log(`  ✘ the package lacks ${file}`);

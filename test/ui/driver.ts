@@ -191,6 +191,44 @@ const steps: Record<string, () => Promise<void>> = {
       { wait: true },
     );
   },
+  async requestLog() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('apiWorkbench.requestLog.clear');
+    // A few calls of different features, as a user's first minutes would make them.
+    await vscode.commands.executeCommand('apiWorkbench.directory.refresh');
+    await vscode.commands.executeCommand('apiWorkbench.storage._testChildren', ['My files']);
+    const doc = await vscode.workspace.openNotebookDocument(
+      'apiWorkbench.waterNotebook',
+      new vscode.NotebookData([
+        new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '/Locations?$top=5', 'water-query'),
+      ]),
+    );
+    await vscode.window.showNotebookDocument(doc);
+    await vscode.commands.executeCommand('notebook.execute');
+    await until('a water-data output', () => doc.getCells().some((c) => c.outputs.length > 0));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.commands.executeCommand('apiWorkbench.requestLog.focus');
+    await vscode.commands.executeCommand('apiWorkbench.requestLog.showOutput');
+  },
+  async requestLogDetails() {
+    const log = await vscode.commands.executeCommand<{ entries: { feature: string; url: string }[] }>(
+      'apiWorkbench._testRequestLog',
+    );
+    const water = log.entries.find((e) => e.feature === 'waterData' && e.url.includes('/Locations'));
+    if (!water) throw new Error('no water-data request in the log');
+    await vscode.commands.executeCommand('apiWorkbench.requestLog.openDetails', water);
+  },
+  async walkthrough() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    // Wide enough for the step's page beside the list of steps, as on a first start.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await vscode.commands.executeCommand(
+      'workbench.action.openWalkthrough',
+      'api-workbench.api-workbench#gettingStarted',
+      false,
+    );
+  },
 };
 
 export async function run(): Promise<void> {

@@ -136,6 +136,48 @@ checks.generationEditor = async (page) => {
   await frame.locator('[data-testid="regenerate"]').last().focus();
 };
 
+checks.requestLog = async (page) => {
+  const rows = page.locator('.part.sidebar .pane-body .monaco-list-row', { hasText: 'GET' });
+  await rows.nth(2).waitFor({ state: 'visible', timeout: 30_000 });
+  const text = (await rows.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+  if (!/200 OK/.test(text)) throw new Error(`request rows show no status: ${text.slice(0, 300)}`);
+  const output = page.locator('.part.panel .monaco-editor .view-lines');
+  await output.first().waitFor({ state: 'visible', timeout: 30_000 });
+  const lines = (await output.first().innerText()).replace(/\u00a0/g, ' ');
+  if (!/\[Water data\] GET/.test(lines))
+    throw new Error(`output channel lacks the water-data line: ${lines.slice(0, 300)}`);
+};
+
+checks.requestLogDetails = async (page) => {
+  const editor = page.locator('.part.editor .monaco-editor .view-lines').first();
+  await editor.waitFor({ state: 'visible', timeout: 30_000 });
+  // The editor renders spaces as no-break spaces.
+  const text = (await editor.innerText()).replace(/\u00a0/g, ' ');
+  if (!/x-api-key: REDACTED/.test(text)) throw new Error(`details page lacks the redacted key: ${text.slice(0, 300)}`);
+};
+
+checks.walkthrough = async (page) => {
+  const container = page.locator('.gettingStartedContainer').first();
+  await container.waitFor({ state: 'visible', timeout: 30_000 });
+  await page.getByText('Meet the sandbox').first().waitFor({ state: 'visible', timeout: 30_000 });
+  const text = await container.innerText();
+  if (!/Get Started with API Workbench/.test(text)) throw new Error(`walkthrough title missing: ${text.slice(0, 300)}`);
+  // The selected step's page (markdown media) renders beside the steps.
+  const deadline = Date.now() + 60_000;
+  for (let shown = false; !shown;) {
+    for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
+      const media = await frame
+        .locator('body')
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
+      if (/The sandbox/.test(media) && /Reset Sandbox Data/.test(media)) shown = true;
+    }
+    if (!shown && Date.now() > deadline)
+      throw new Error("the step's page (media/walkthrough/sandbox.md) does not show");
+    if (!shown) await page.waitForTimeout(500);
+  }
+};
+
 checks.generationBlocked = async (page) => {
   const { loc } = await inAnyFrame(page, '[data-testid="notice"]', { timeout: 60_000 });
   const text = (await loc.allInnerTexts()).join('\n');

@@ -19,7 +19,12 @@ export class DirectoryError extends Error {
 async function getText(url: string, fetch: HttpFetch, signal?: AbortSignal): Promise<string> {
   let res;
   try {
-    res = await fetch(url, { signal, headers: { accept: 'application/json' }, timeoutMs: TIMEOUT_MS });
+    res = await fetch(url, {
+      signal,
+      headers: { accept: 'application/json' },
+      timeoutMs: TIMEOUT_MS,
+      trace: { feature: 'discovery' },
+    });
   } catch (err) {
     throw new DirectoryError(`Cannot reach ${redactUrl(url)}: ${redactText((err as Error).message)}`);
   }

@@ -156,7 +156,7 @@ function itemOf(arg: unknown, tree: DirectoryTree): Promise<DirectoryItem | unde
 
 async function openItem(item: DirectoryItem): Promise<vscode.TextDocument> {
   const doc = await vscode.window.withProgress(
-    { location: { viewId: DIRECTORY_VIEW_ID }, title: `Fetching ${item.id}` },
+    { location: { viewId: DIRECTORY_VIEW_ID }, title: vscode.l10n.t('Fetching {0}', item.id) },
     async () => vscode.workspace.openTextDocument(uriOf(item)),
   );
   await vscode.window.showTextDocument(doc, { preview: false });
@@ -171,7 +171,7 @@ async function saveItem(item: DirectoryItem, chosen?: vscode.Uri): Promise<vscod
     (await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, fileNameFor(item)) : undefined,
       filters: { JSON: ['json'] },
-      saveLabel: 'Save Description',
+      saveLabel: vscode.l10n.t('Save Description'),
     }));
   if (!target) return undefined;
   const content = await fetchDescription(item);
@@ -187,7 +187,8 @@ export function registerDirectory(services: WorkbenchServices, shell: FeatureShe
   tree.view = view;
   // Also the entry's: a read-only directory entry restored with the window must resolve before discovery loads.
   shell.textDocumentContent(DIRECTORY_SCHEME, new DirectoryDocuments(tree));
-  const fail = (err: unknown) => void vscode.window.showErrorMessage(`API directory: ${(err as Error).message}`);
+  const fail = (err: unknown) =>
+    void vscode.window.showErrorMessage(vscode.l10n.t('API directory: {0}', (err as Error).message));
   return [
     tree,
     services.endpoints.onDidChange((s) => {
@@ -204,7 +205,7 @@ export function registerDirectory(services: WorkbenchServices, shell: FeatureShe
         typeof given === 'string'
           ? given
           : await vscode.window.showInputBox({
-              prompt: 'Show APIs whose name, title, version or description contains…',
+              prompt: vscode.l10n.t('Show APIs whose name, title, version or description contains…'),
               value: tree.filter.text,
             });
       if (text !== undefined) tree.setFilter({ text: text.trim() });

@@ -59,7 +59,7 @@ export class DiscoveryPreview implements vscode.Disposable {
   show(doc: vscode.TextDocument): vscode.WebviewPanel | undefined {
     if (!this.documents.index(doc)?.model) {
       void vscode.window.showInformationMessage(
-        'The preview needs a discovery document (a JSON file with "kind": "discovery#restDescription").',
+        vscode.l10n.t('The preview needs a discovery document (a JSON file with "kind": "discovery#restDescription").'),
       );
       return undefined;
     }
@@ -110,7 +110,9 @@ export class DiscoveryPreview implements vscode.Disposable {
     } else if (m?.type === 'goto' && isPath(m.path)) {
       this.goto(m.path, m.preserveFocus === true).catch(
         (e: unknown) =>
-          void vscode.window.showErrorMessage(`Cannot show the source: ${e instanceof Error ? e.message : String(e)}`),
+          void vscode.window.showErrorMessage(
+            vscode.l10n.t('Cannot show the source: {0}', e instanceof Error ? e.message : String(e)),
+          ),
       );
     }
   }
@@ -202,7 +204,7 @@ export function registerPreview(
         ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())
         : vscode.window.activeTextEditor?.document;
       if (!doc) {
-        void vscode.window.showInformationMessage('Open a discovery document first.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Open a discovery document first.'));
         return undefined;
       }
       return preview.show(doc) !== undefined;

@@ -105,12 +105,19 @@ export async function send(
       ? { 'content-type': 'application/json', ...extraHeaders }
       : extraHeaders,
   );
+  let waited: { ms: number; reason: 'backoff' | 'rate-limit' } | undefined;
   for (let attempt = 1; ; attempt++) {
     if (opts.signal?.aborted) return { kind: 'aborted', attempts: attempt - 1 };
     let error: GenerationError;
     let httpStatus: number | undefined;
     try {
-      const res = await doFetch(url, { method, headers, body, signal: opts.signal });
+      const res = await doFetch(url, {
+        method,
+        headers,
+        body,
+        signal: opts.signal,
+        trace: { feature: 'generation', attempt: attempt - 1, wait: waited },
+      });
       if (res.ok) return { kind: 'response', response: res, attempts: attempt };
       httpStatus = res.status;
       error = fromHttpBody(res.status, res.statusText, await res.text());
@@ -131,6 +138,8 @@ export async function send(
     if (attempt >= maxAttempts || !isRetryable(error) || (error.retryDelayMs ?? 0) > maxDelay)
       return { kind: 'error', error, attempts: attempt, httpStatus };
     opts.onRetry?.({ attempt, delayMs: delay, error });
+    // A 429 (quota) backoff is a rate-limit wait in the request log; anything else is a plain backoff.
+    waited = { ms: delay, reason: httpStatus === 429 ? 'rate-limit' : 'backoff' };
     await pause(delay, opts.signal, opts.sleep);
   }
 }

@@ -29,7 +29,7 @@ export async function pickAttachments(services: WorkbenchServices, what: AttachK
   if (what === 'selection' || what === 'activeFile') {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
-      void vscode.window.showWarningMessage('No active editor to attach from.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('No active editor to attach from.'));
       return [];
     }
     const rel = vscode.workspace.asRelativePath(editor.document.uri);
@@ -53,7 +53,7 @@ export async function pickAttachments(services: WorkbenchServices, what: AttachK
     }
     const mimeType = IMAGE_TYPES[uri.path.split('.').pop()?.toLowerCase() ?? ''];
     if (!mimeType) {
-      void vscode.window.showWarningMessage(`${rel} is not a PNG, JPEG, WebP or GIF image.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not a PNG, JPEG, WebP or GIF image.', rel));
       continue;
     }
     if (bytes.length <= INLINE_LIMIT_BYTES) {
@@ -75,12 +75,12 @@ async function uploadLarge(
 ): Promise<Part | undefined> {
   const ep = await services.endpoints.resolve('generation');
   if (!ep.credential) {
-    void vscode.window.showErrorMessage('Set a generation API key before uploading files.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Set a generation API key before uploading files.'));
     return undefined;
   }
   const conn = { baseUrl: ep.baseUrl, apiKey: ep.credential, keyInQuery: keyInQuery() };
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Uploading ${label}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading {0}', label), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
@@ -102,13 +102,16 @@ async function uploadLarge(
           },
         });
         if (!up.file) {
-          if (up.error) void vscode.window.showErrorMessage(`Upload failed: ${up.error.status}: ${up.error.message}`);
+          if (up.error)
+            void vscode.window.showErrorMessage(
+              vscode.l10n.t('Upload failed: {0}: {1}', up.error.status, up.error.message),
+            );
           return undefined;
         }
         progress.report({ message: 'processing…' });
         const ready = await waitForActive({ ...conn, name: up.file.name, signal: controller.signal, intervalMs: 1000 });
         if (ready.error || !ready.file) {
-          if (ready.error) void vscode.window.showErrorMessage(`${label}: ${ready.error.message}`);
+          if (ready.error) void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1}', label, ready.error.message));
           return undefined;
         }
         progress.report({ increment: 100 - reported, message: 'ready' });

@@ -55,8 +55,8 @@ function isJsonObject(v: string): boolean {
 /** A declared tool runs outside the editor: the user types its result. */
 async function askForResult(call: FunctionCallView): Promise<Record<string, unknown> | undefined> {
   const answer = await vscode.window.showInputBox({
-    title: `Result of ${call.name}`,
-    prompt: `The model called ${call.name}(${JSON.stringify(call.args)}). Enter the result as JSON.`,
+    title: vscode.l10n.t('Result of {0}', call.name),
+    prompt: vscode.l10n.t('The model called {0}({1}). Enter the result as JSON.', call.name, JSON.stringify(call.args)),
     value: '{}',
     validateInput: (v) => (isJsonObject(v) ? undefined : 'Enter a JSON object'),
   });

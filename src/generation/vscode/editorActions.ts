@@ -22,7 +22,7 @@ export function languageId(fence: string): string {
 export async function insertCode(code: string): Promise<void> {
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   if (!editor) {
-    void vscode.window.showWarningMessage('Open an editor to insert the code into.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open an editor to insert the code into.'));
     return;
   }
   await editor.edit((b) => {

@@ -57,19 +57,22 @@ export const register: FeatureRegistration = (services, shell) => {
     vscode.commands.registerCommand('apiWorkbench.generation.setApiKey', async () => {
       const origin = originOf(credentialTarget('generation'));
       const key = await vscode.window.showInputBox({
-        title: 'Generation API key',
-        prompt: `For ${origin} only. Stored in VS Code secret storage; sent in the x-goog-api-key header.`,
+        title: vscode.l10n.t('Generation API key'),
+        prompt: vscode.l10n.t(
+          'For {0} only. Stored in VS Code secret storage; sent in the x-goog-api-key header.',
+          origin,
+        ),
         password: true,
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'Enter a key'),
       });
       if (key === undefined) return;
       await services.secrets.set('generation', key.trim(), origin);
-      void vscode.window.showInformationMessage('Generation API key saved.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Generation API key saved.'));
     }),
     vscode.commands.registerCommand('apiWorkbench.generation.clearApiKey', async () => {
       await services.secrets.delete('generation');
-      void vscode.window.showInformationMessage('Generation API key removed.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Generation API key removed.'));
     }),
     vscode.commands.registerCommand('apiWorkbench.generation.newChat', async () => {
       await panel.reveal();
@@ -79,7 +82,7 @@ export const register: FeatureRegistration = (services, shell) => {
       const editor = vscode.window.activeTextEditor;
       const text = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined;
       if (!text) {
-        void vscode.window.showWarningMessage('Select some text to send to the model.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Select some text to send to the model.'));
         return;
       }
       await panel.reveal();

@@ -13,6 +13,7 @@ import nodeFetch from 'node-fetch';
 import { isRedirect, MAX_REDIRECTS, nextHop, RedirectError, type Hop } from './redirects';
 import { redactError, redactUrl } from './redact';
 import { abortError } from './sleep';
+import { observeFetch } from './observe';
 import type { HttpBody, HttpFetch, HttpRequest, HttpResponse } from './types';
 
 /** Time allowed for the response headers when the caller sets none: long, because a unary generation answers only when done. */
@@ -91,5 +92,5 @@ async function oneHop(inner: HttpFetch, hop: Hop, init: HttpRequest, timeoutMs: 
   }
 }
 
-/** node-fetch behind the guard: what cores use when no fetch is injected. */
-export const defaultFetch: HttpFetch = guardFetch(singleHopFetch);
+/** node-fetch behind the guard, observed for the request log: what cores use when no fetch is injected. */
+export const defaultFetch: HttpFetch = observeFetch(guardFetch(singleHopFetch));

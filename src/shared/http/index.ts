@@ -1,6 +1,7 @@
 // The shared HTTP layer (editor-free): one fetch type, the guarded default fetch, redirects by
 // policy, timeouts, one abortable sleep, one backoff, one redaction, credential-origin binding.
-export type { HttpBody, HttpFetch, HttpRequest, HttpResponse } from './types';
+export type { HttpBody, HttpFetch, HttpRequest, HttpResponse, RequestTrace } from './types';
+export { observeFetch, onRequest, type RequestEvent, type RequestListener } from './observe';
 export { TimeoutError, defaultFetch, guardFetch } from './fetch';
 export { RedirectError, nextHop } from './redirects';
 export { redactError, redactHeaders, redactText, redactUrl } from './redact';

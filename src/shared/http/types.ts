@@ -14,6 +14,17 @@ export interface HttpRequest {
    * stream for longer. Default: DEFAULT_TIMEOUT_MS.
    */
   timeoutMs?: number;
+  /** What the request log shows about this call (who sent it, which retry, what it waited for); never sent. */
+  trace?: RequestTrace;
+}
+
+/** Which feature a request belongs to, and where it stands among retries: labels for the request log. */
+export interface RequestTrace {
+  feature: 'discovery' | 'storage' | 'sign-in' | 'generation' | 'waterData';
+  /** 0 for the first attempt, n for the n-th retry. */
+  attempt?: number;
+  /** How long the caller waited before this attempt, and why. */
+  wait?: { ms: number; reason: 'backoff' | 'rate-limit' };
 }
 
 export interface HttpResponse {

@@ -76,6 +76,7 @@ async function tokenRequest(
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: body.toString(),
+    trace: { feature: 'sign-in' },
   });
   return parseTokenResponse(res.status, await res.text(), config.tokenEndpoint, now());
 }
@@ -131,6 +132,7 @@ export async function revokeToken(
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ token }).toString(),
+    trace: { feature: 'sign-in' },
   }).catch(() => undefined);
   return true;
 }

@@ -87,6 +87,7 @@ export class Transport {
     const target = spec.url ? withQuery(spec.url, spec.query) : this.url(spec.path ?? '', spec.query, spec.upload);
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     let refreshed = false;
+    let waited: { ms: number; reason: 'backoff' } | undefined;
     for (let attempt = 0; ; attempt++) {
       const headers: Record<string, string> = { ...(spec.headers ?? {}) };
       const token = await this.options.auth.token();
@@ -98,7 +99,13 @@ export class Transport {
       } else body = asBody(typeof spec.body === 'function' ? spec.body() : spec.body);
       let res: ResponseLike;
       try {
-        res = await this.fetchImpl(target, { method: spec.method, headers, body, signal: spec.signal });
+        res = await this.fetchImpl(target, {
+          method: spec.method,
+          headers,
+          body,
+          signal: spec.signal,
+          trace: { feature: 'storage', attempt, wait: waited },
+        });
       } catch (e) {
         if (isAbortError(e) || spec.signal?.aborted) throw e;
         this.options.onAttempt?.({ method: spec.method, url: stripQuery(target), status: 'network', attempt });
@@ -108,10 +115,11 @@ export class Transport {
           ? Math.min(this.policy.unreachableRetries, this.policy.maxRetries)
           : this.policy.maxRetries;
         if (!spec.noRetry && idempotent && attempt < retries) {
-          await (this.policy.sleep ?? sleep)(
-            failure.unreachable ? this.policy.unreachableDelayMs : backoffDelay(this.policy, attempt),
-            spec.signal,
-          );
+          waited = {
+            ms: failure.unreachable ? this.policy.unreachableDelayMs : backoffDelay(this.policy, attempt),
+            reason: 'backoff',
+          };
+          await (this.policy.sleep ?? sleep)(waited.ms, spec.signal);
           continue;
         }
         throw failure;
@@ -123,18 +131,18 @@ export class Transport {
         refreshed = true;
         if (await this.options.auth.refresh()) {
           attempt--;
+          waited = undefined;
           continue;
         }
       }
       if (!spec.noRetry && err.retryable && attempt < this.policy.maxRetries) {
-        await (this.policy.sleep ?? sleep)(
-          backoffDelay(
-            this.policy,
-            attempt,
-            err.retryAfterSeconds === undefined ? undefined : err.retryAfterSeconds * 1000,
-          ),
-          spec.signal,
+        const ms = backoffDelay(
+          this.policy,
+          attempt,
+          err.retryAfterSeconds === undefined ? undefined : err.retryAfterSeconds * 1000,
         );
+        waited = { ms, reason: 'backoff' };
+        await (this.policy.sleep ?? sleep)(ms, spec.signal);
         continue;
       }
       throw err;

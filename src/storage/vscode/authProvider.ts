@@ -84,7 +84,7 @@ export class StorageAuthProvider implements vscode.AuthenticationProvider, Sessi
       const code = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: 'Signing in to storage: finish in your browser…',
+          title: vscode.l10n.t('Signing in to storage: finish in your browser…'),
           cancellable: true,
         },
         async (_progress, cancel) => {
@@ -152,9 +152,11 @@ export function registerStorageAuth(
     const config = oauthConfig(await endpoints.resolve('storage'));
     if (!config.clientId) {
       const pick = await vscode.window.showErrorMessage(
-        'Set an OAuth client id for the storage service first (setting "apiWorkbench.storage.oauth.clientId"), or paste an access token.',
-        'Open Settings',
-        'Paste Access Token',
+        vscode.l10n.t(
+          'Set an OAuth client id for the storage service first (setting "apiWorkbench.storage.oauth.clientId"), or paste an access token.',
+        ),
+        vscode.l10n.t('Open Settings'),
+        vscode.l10n.t('Paste Access Token'),
       );
       if (pick === 'Open Settings')
         await vscode.commands.executeCommand('workbench.action.openSettings', 'apiWorkbench.storage.oauth');
@@ -165,11 +167,11 @@ export function registerStorageAuth(
       const session = await vscode.authentication.getSession(STORAGE_AUTH_PROVIDER_ID, config.scopes, {
         createIfNone: true,
       });
-      void vscode.window.showInformationMessage(`Signed in to storage as ${session.account.label}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to storage as {0}.', session.account.label));
       return true;
     } catch (e) {
       const message = e instanceof OAuthError ? e.message : e instanceof Error ? e.message : String(e);
-      void vscode.window.showErrorMessage(`Sign-in failed: ${message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Sign-in failed: {0}', message));
       return false;
     }
   };

@@ -222,9 +222,9 @@ export class StoreComments implements vscode.Disposable {
       return;
     }
     const ok = await vscode.window.showWarningMessage(
-      'Delete this comment and its replies?',
+      vscode.l10n.t('Delete this comment and its replies?'),
       { modal: true },
-      'Delete',
+      vscode.l10n.t('Delete'),
     );
     if (ok !== 'Delete') return;
     await client.call('comments.delete', { fileId: note.fileId, commentId: note.commentId });

@@ -41,7 +41,9 @@ export function storageDragAndDrop(
         );
         for (const o of await moveInto(storage, items, targetFolder)) {
           if (o.status === 'failed')
-            void vscode.window.showErrorMessage(`Moving "${o.file.title}" failed: ${o.error.message}`);
+            void vscode.window.showErrorMessage(
+              vscode.l10n.t('Moving "{0}" failed: {1}', o.file.title ?? '', o.error.message),
+            );
         }
         provider.refresh(undefined);
         return;

@@ -20,13 +20,20 @@ export const defaultConflictPrompt: ConflictPrompt = async (uri, server) => {
   const who = server?.lastModifyingUserName ? ` by ${server.lastModifyingUserName}` : '';
   const when = server?.modifiedDate ? ` at ${new Date(server.modifiedDate).toLocaleString()}` : '';
   const choice = await vscode.window.showWarningMessage(
-    `"${name}" was changed on the server${who}${when} after you opened it. Saving now would replace that version.`,
+    vscode.l10n.t(
+      '"{0}" was changed on the server{1}{2} after you opened it. Saving now would replace that version.',
+      name,
+      who,
+      when,
+    ),
     {
       modal: true,
-      detail: 'Compare shows the server version next to yours; your changes stay unsaved until you choose Overwrite.',
+      detail: vscode.l10n.t(
+        'Compare shows the server version next to yours; your changes stay unsaved until you choose Overwrite.',
+      ),
     },
-    'Compare',
-    'Overwrite',
+    vscode.l10n.t('Compare'),
+    vscode.l10n.t('Overwrite'),
   );
   return choice === 'Overwrite' ? 'overwrite' : choice === 'Compare' ? 'compare' : 'cancel';
 };

@@ -69,8 +69,10 @@ export class WaterClient {
     let throttled = 0;
     let timedOut = 0;
     let networkFailures = 0;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       let res: { status: number; text: string; link: string | null; retryAfter: string | null };
+      // The limiter's queue and spacing (and a hold-off after throttling) is this request's rate-limit wait.
+      const queued = Date.now();
       try {
         res = await this.limiter.run(async () => {
           const r = await fetchImpl(url, {
@@ -78,6 +80,7 @@ export class WaterClient {
             headers: { [WATER_API_KEY_HEADER]: this.apiKey!, accept: 'application/json', 'user-agent': this.userAgent },
             signal,
             timeoutMs: RESPONSE_TIMEOUT_MS,
+            trace: { feature: 'waterData', attempt, wait: { ms: Date.now() - queued, reason: 'rate-limit' } },
           });
           // The body is read inside the limiter slot: the request is not over until it has arrived.
           return {

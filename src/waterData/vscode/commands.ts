@@ -76,7 +76,7 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
         : (
             await vscode.window.showQuickPick(
               ENVIRONMENTS.map((e) => ({ ...ENV_PICK[e], description: e === current ? 'current' : undefined, env: e })),
-              { placeHolder: 'Environment for this notebook' },
+              { placeHolder: vscode.l10n.t('Environment for this notebook') },
             )
           )?.env;
       if (!env) return;
@@ -86,8 +86,8 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       });
       if (env !== 'sandbox' && !(await services.secrets.get('waterData'))) {
         const set = await vscode.window.showWarningMessage(
-          `The ${env} environment needs a DataStream API key.`,
-          'Set API key',
+          vscode.l10n.t('The {0} environment needs a DataStream API key.', env),
+          vscode.l10n.t('Set API key'),
         );
         if (set) await vscode.commands.executeCommand('apiWorkbench.setCredential', 'waterData');
       }
@@ -105,18 +105,23 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
 
     vscode.commands.registerCommand('apiWorkbench.waterData.countQuery', async (arg?: unknown) => {
       const cell = activeQueryCell(arg);
-      if (!cell) return void vscode.window.showWarningMessage('Select a query cell of a water-quality notebook first.');
+      if (!cell)
+        return void vscode.window.showWarningMessage(
+          vscode.l10n.t('Select a query cell of a water-quality notebook first.'),
+        );
       const parsed = analyzeQuery(cell.document.getText());
       if (hasErrors(parsed))
         return void vscode.window.showErrorMessage(
-          `The query has errors: ${parsed.diagnostics.find((d) => d.severity === 'error')!.message}`,
+          vscode.l10n.t('The query has errors: {0}', parsed.diagnostics.find((d) => d.severity === 'error')!.message),
         );
       const req = wireRequest(parsed);
       try {
         const client = await kernel.client(environmentOf(cell.notebook));
         const c = await countOf(client, req.entitySet, req.filter);
         void vscode.window.showInformationMessage(
-          `${req.entitySet}: ${c.estimate ? 'about ' : ''}${c.value.toLocaleString('en')} rows match${c.estimate ? ' (estimate)' : ''}.`,
+          c.estimate
+            ? vscode.l10n.t('{0}: about {1} rows match (estimate).', req.entitySet, c.value.toLocaleString('en'))
+            : vscode.l10n.t('{0}: {1} rows match.', req.entitySet, c.value.toLocaleString('en')),
         );
         return c;
       } catch (e) {
@@ -130,15 +135,17 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       async (arg?: unknown, target?: vscode.Uri) => {
         const cell = activeQueryCell(arg);
         if (!cell)
-          return void vscode.window.showWarningMessage('Select a query cell of a water-quality notebook first.');
+          return void vscode.window.showWarningMessage(
+            vscode.l10n.t('Select a query cell of a water-quality notebook first.'),
+          );
         const parsed = analyzeQuery(cell.document.getText());
         if (hasErrors(parsed))
           return void vscode.window.showErrorMessage(
-            `The query has errors: ${parsed.diagnostics.find((d) => d.severity === 'error')!.message}`,
+            vscode.l10n.t('The query has errors: {0}', parsed.diagnostics.find((d) => d.severity === 'error')!.message),
           );
         const { req, note } = exportRequest(wireRequest(parsed));
         target ??= await vscode.window.showSaveDialog({
-          saveLabel: 'Export CSV',
+          saveLabel: vscode.l10n.t('Export CSV'),
           filters: { CSV: ['csv'] },
           defaultUri: vscode.workspace.workspaceFolders?.[0]
             ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, `${req.entitySet.toLowerCase()}.csv`)
@@ -155,7 +162,7 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
           const summary = await vscode.window.withProgress(
             {
               location: vscode.ProgressLocation.Notification,
-              title: `Exporting ${req.entitySet} to ${vscode.workspace.asRelativePath(target)}`,
+              title: vscode.l10n.t('Exporting {0} to {1}', req.entitySet, vscode.workspace.asRelativePath(target)),
               cancellable: true,
             },
             async (progress, token) => {
@@ -195,13 +202,21 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
             new TextEncoder().encode(`Terms of use: cite these datasets with a link to their DOI.\n\n${cite}\n`),
           );
           void vscode.window.showInformationMessage(
-            `Exported ${summary.rows.toLocaleString('en')} rows (${summary.pages} pages${summary.partitions > 1 ? `, ${summary.partitions} partitions` : ''}). Citations are in ${vscode.workspace.asRelativePath(citeUri)}.`,
+            vscode.l10n.t(
+              'Exported {0} rows ({1} pages{2}). Citations are in {3}.',
+              summary.rows.toLocaleString('en'),
+              summary.pages,
+              summary.partitions > 1 ? `, ${summary.partitions} partitions` : '',
+              vscode.workspace.asRelativePath(citeUri),
+            ),
           );
           return summary;
         } catch (e) {
           file.destroy();
           void vscode.window.showErrorMessage(
-            e instanceof WaterApiError ? `Export stopped: ${e.message} ${e.advice}` : `Export failed: ${String(e)}`,
+            e instanceof WaterApiError
+              ? vscode.l10n.t('Export stopped: {0} {1}', e.message, e.advice)
+              : vscode.l10n.t('Export failed: {0}', String(e)),
           );
           return undefined;
         }

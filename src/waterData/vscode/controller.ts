@@ -213,7 +213,7 @@ export class WaterKernel implements vscode.Disposable {
       ]),
     );
     if (err?.keyProblem) {
-      void vscode.window.showErrorMessage(err.message, 'Set API key').then((choice) => {
+      void vscode.window.showErrorMessage(err.message, vscode.l10n.t('Set API key')).then((choice) => {
         if (choice) void vscode.commands.executeCommand('apiWorkbench.setCredential', 'waterData');
       });
     }
@@ -285,8 +285,13 @@ export class WaterKernel implements vscode.Disposable {
         if (total && total.value > cap) {
           execution.end(true, Date.now());
           const go = await vscode.window.showWarningMessage(
-            `This query matches ${total.estimate ? 'about ' : ''}${total.value.toLocaleString('en')} rows: too many for a notebook output. Export them to a CSV file (streamed${total.value > threshold ? ', partitioned by location' : ''})?`,
-            'Export Query to CSV',
+            vscode.l10n.t(
+              'This query matches {0}{1} rows: too many for a notebook output. Export them to a CSV file (streamed{2})?',
+              total.estimate ? 'about ' : '',
+              total.value.toLocaleString('en'),
+              total.value > threshold ? ', partitioned by location' : '',
+            ),
+            vscode.l10n.t('Export Query to CSV'),
           );
           if (go) await vscode.commands.executeCommand('apiWorkbench.waterData.exportQueryCsv', cell);
           return result;
@@ -295,7 +300,7 @@ export class WaterKernel implements vscode.Disposable {
       }
       // Progress goes to the status bar: replacing the output with it would take the shown rows away.
       const fetched = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: 'Water data' },
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Water data') },
         (progress) =>
           continueResult(result, extra, {
             client,

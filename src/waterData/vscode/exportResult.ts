@@ -5,7 +5,7 @@ import { toCsv } from '../core/csv';
 /** Saves the rows already in a result, with the attributions alongside (JSON) or as a comment file (CSV). */
 export async function exportResult(result: WaterResult, format: 'csv' | 'json'): Promise<vscode.Uri | undefined> {
   const target = await vscode.window.showSaveDialog({
-    saveLabel: `Export ${format.toUpperCase()}`,
+    saveLabel: vscode.l10n.t('Export {0}', format.toUpperCase()),
     filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
     defaultUri: vscode.workspace.workspaceFolders?.[0]
       ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, `${result.entitySet.toLowerCase()}.${format}`)
@@ -39,7 +39,7 @@ export async function exportResult(result: WaterResult, format: 'csv' | 'json'):
     );
   }
   void vscode.window.showInformationMessage(
-    `Exported ${result.rows.length} rows to ${vscode.workspace.asRelativePath(target)}.`,
+    vscode.l10n.t('Exported {0} rows to {1}.', result.rows.length, vscode.workspace.asRelativePath(target)),
   );
   return target;
 }

@@ -20,7 +20,7 @@ export function registerAccountCommands(ctx: CommandContext): vscode.Disposable[
         const apps = await client.call('apps.list', {});
         const pick = await vscode.window.showQuickPick(
           (apps.items ?? []).map((a) => ({ label: a.name ?? a.id ?? '', description: a.shortDescription, app: a })),
-          { placeHolder: 'Installed apps' },
+          { placeHolder: vscode.l10n.t('Installed apps') },
         );
         if (pick) await ctx.showJson(`${pick.app.name} — app`, await client.call('apps.get', { appId: pick.app.id! }));
         return apps.items;

@@ -67,7 +67,7 @@ export async function guarded<T>(ctx: CommandContext, what: string, fn: () => Pr
       void vscode.window
         .showErrorMessage(`${what} failed: ${message}`, 'Sign In')
         .then((pick) => (pick ? vscode.commands.executeCommand('apiWorkbench.storage.signIn') : undefined));
-    } else void vscode.window.showErrorMessage(`${what} failed: ${message}`);
+    } else void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', what, message));
     return undefined;
   }
 }

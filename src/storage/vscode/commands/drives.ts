@@ -21,7 +21,8 @@ export function registerDriveCommands(ctx: CommandContext): vscode.Disposable[] 
   return [
     reg('createDrive', async (_e: TreeEntry, name?: string) =>
       guarded(ctx, 'Creating the shared drive', async () => {
-        const value = name ?? (await vscode.window.showInputBox({ prompt: 'Name of the new shared drive' }));
+        const value =
+          name ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Name of the new shared drive') }));
         if (!value) return;
         const d = await (await ctx.client()).call('drives.insert', { requestId: requestId() }, { name: value });
         ctx.tree.refresh(undefined);
@@ -35,9 +36,9 @@ export function registerDriveCommands(ctx: CommandContext): vscode.Disposable[] 
         if (e?.type !== 'drive' || !e.drive.id) return;
         if (!confirmed) {
           const ok = await vscode.window.showWarningMessage(
-            `Delete the shared drive "${e.drive.name}"?`,
-            { modal: true, detail: 'Only empty shared drives can be deleted.' },
-            'Delete Drive',
+            vscode.l10n.t('Delete the shared drive "{0}"?', e.drive.name ?? ''),
+            { modal: true, detail: vscode.l10n.t('Only empty shared drives can be deleted.') },
+            vscode.l10n.t('Delete Drive'),
           );
           if (ok !== 'Delete Drive') return;
         }

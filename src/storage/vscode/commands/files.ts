@@ -43,10 +43,10 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
       const size = Number(f.fileSize ?? 0);
       if (size > LARGE_FILE && !confirmed) {
         const pick = await vscode.window.showWarningMessage(
-          `"${displayName(f.title)}" is ${formatSize(size)}. Open it in an editor anyway?`,
+          vscode.l10n.t('"{0}" is {1}. Open it in an editor anyway?', displayName(f.title), formatSize(size)),
           { modal: true },
-          'Open',
-          'Download Instead',
+          vscode.l10n.t('Open'),
+          vscode.l10n.t('Download Instead'),
         );
         if (pick === 'Download Instead') return vscode.commands.executeCommand('apiWorkbench.storage.download', e);
         if (pick !== 'Open') return;
@@ -74,7 +74,7 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
         const title =
           name ??
           (await vscode.window.showInputBox({
-            prompt: 'Name of the new folder',
+            prompt: vscode.l10n.t('Name of the new folder'),
             value: 'New folder',
             validateInput: (v) => (v.trim() ? undefined : 'A name is required'),
           }));
@@ -96,7 +96,10 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
         if (!f?.id) return;
         const name =
           title ??
-          (await vscode.window.showInputBox({ prompt: 'Title of the copy', value: `Copy of ${f.title ?? ''}` }));
+          (await vscode.window.showInputBox({
+            prompt: vscode.l10n.t('Title of the copy'),
+            value: `Copy of ${f.title ?? ''}`,
+          }));
         if (!name) return;
         const copy = await (
           await ctx.client()
@@ -114,7 +117,10 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
         if (driveEntry?.id) {
           const name =
             title ??
-            (await vscode.window.showInputBox({ prompt: 'New name of the shared drive', value: driveEntry.name }));
+            (await vscode.window.showInputBox({
+              prompt: vscode.l10n.t('New name of the shared drive'),
+              value: driveEntry.name,
+            }));
           if (!name) return;
           const d = await client.call('drives.update', { driveId: driveEntry.id }, { name });
           ctx.tree.refresh(undefined);
@@ -198,7 +204,7 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
         });
         const trashed = all.filter((f) => f.explicitlyTrashed);
         if (!trashed.length) {
-          void vscode.window.showInformationMessage('The trash is already empty.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('The trash is already empty.'));
           return 0;
         }
         if (

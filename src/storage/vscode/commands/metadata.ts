@@ -7,12 +7,12 @@ import type { TreeEntry } from '../../core/tree';
 import { type CommandContext, fileOf, guarded, registerStorageCommand as reg } from './common';
 
 async function addProperty(sharing: Sharing, fileId: string) {
-  const key = await vscode.window.showInputBox({ prompt: 'Key' });
+  const key = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Key') });
   if (!key) return;
-  const value = await vscode.window.showInputBox({ prompt: `Value of ${key}` });
+  const value = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Value of {0}', key) });
   if (value === undefined) return;
   const vis = (await vscode.window.showQuickPick(['PRIVATE', 'PUBLIC'], {
-    placeHolder: 'Visibility: PRIVATE (this app only) or PUBLIC (every app)',
+    placeHolder: vscode.l10n.t('Visibility: PRIVATE (this app only) or PUBLIC (every app)'),
   })) as Visibility | undefined;
   if (!vis) return;
   return sharing.setProperty(fileId, key, value, vis);
@@ -33,7 +33,7 @@ async function manageProperties(ctx: CommandContext, f: File | undefined) {
       })),
     ],
     {
-      placeHolder: `Properties of "${displayName(f.title)}"`,
+      placeHolder: vscode.l10n.t('Properties of "{0}"', displayName(f.title)),
     },
   );
   if (!pick) return;
@@ -41,13 +41,17 @@ async function manageProperties(ctx: CommandContext, f: File | undefined) {
   const p = pick.property;
   const action = await vscode.window.showQuickPick(
     ['Edit value', `Make ${p.visibility === 'PUBLIC' ? 'private' : 'public'}`, 'Delete'],
-    { placeHolder: `${p.key} (${p.visibility})` },
+    { placeHolder: vscode.l10n.t('{0} ({1})', p.key, p.visibility ?? '') },
   );
   if (action === 'Edit value') {
-    const value = await vscode.window.showInputBox({ prompt: `Value of ${p.key}`, value: p.value });
+    const value = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Value of {0}', p.key), value: p.value });
     if (value !== undefined) return sharing.updateProperty(f.id, p, { value });
   } else if (action === 'Delete') {
-    const ok = await vscode.window.showWarningMessage(`Delete the property "${p.key}"?`, { modal: true }, 'Delete');
+    const ok = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Delete the property "{0}"?', p.key),
+      { modal: true },
+      vscode.l10n.t('Delete'),
+    );
     if (ok === 'Delete') return sharing.deleteProperty(f.id, p);
   } else if (action) {
     return sharing.updateProperty(f.id, p, { visibility: otherVisibility(p.visibility) });
@@ -71,12 +75,14 @@ export function registerMetadataCommands(ctx: CommandContext): vscode.Disposable
       guarded(ctx, 'Changing the label', async () => {
         const f = fileOf(e);
         if (!f?.id) return;
-        const id = labelId ?? (await vscode.window.showInputBox({ prompt: 'Label id' }));
+        const id = labelId ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Label id') }));
         if (!id) return;
-        const field = fieldId ?? (await vscode.window.showInputBox({ prompt: 'Field id (empty: remove the label)' }));
+        const field =
+          fieldId ??
+          (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Field id (empty: remove the label)') }));
         if (field === undefined) return;
         const text = field
-          ? (value ?? (await vscode.window.showInputBox({ prompt: `Text value of ${field}` })))
+          ? (value ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('Text value of {0}', field) })))
           : undefined;
         const mod = field
           ? { labelId: id, fieldModifications: [{ fieldId: field, setTextValues: [text ?? ''] }] }

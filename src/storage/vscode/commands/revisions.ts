@@ -28,7 +28,7 @@ async function manageRevisions(ctx: CommandContext, f: File | undefined) {
         .join(' · '),
       revision: r,
     })),
-    { placeHolder: `Revisions of "${displayName(f.title)}"` },
+    { placeHolder: vscode.l10n.t('Revisions of "{0}"', displayName(f.title)) },
   );
   if (!pick) return;
   const r: Revision = pick.revision;
@@ -51,9 +51,9 @@ async function manageRevisions(ctx: CommandContext, f: File | undefined) {
     return client.call('revisions.patch', { fileId: f.id, revisionId: r.id! }, { pinned: action === 'Keep forever' });
   } else if (action === 'Delete') {
     const ok = await vscode.window.showWarningMessage(
-      `Delete the revision of ${pick.label} permanently?`,
+      vscode.l10n.t('Delete the revision of {0} permanently?', pick.label),
       { modal: true },
-      'Delete',
+      vscode.l10n.t('Delete'),
     );
     if (ok === 'Delete') return client.call('revisions.delete', { fileId: f.id, revisionId: r.id! });
   }

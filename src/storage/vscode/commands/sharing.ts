@@ -25,13 +25,13 @@ function shareTarget(e: TreeEntry | undefined): ShareTarget | undefined {
 }
 
 async function addGrant(sharing: Sharing, id: string, target: ShareTarget) {
-  const type = (await vscode.window.showQuickPick([...GRANTEE_TYPES], { placeHolder: 'Share with' })) as
+  const type = (await vscode.window.showQuickPick([...GRANTEE_TYPES], { placeHolder: vscode.l10n.t('Share with') })) as
     GranteeType | undefined;
   if (!type) return;
   const prompt = granteePrompt(type);
   const value = prompt === undefined ? '' : await vscode.window.showInputBox({ prompt });
   if (value === undefined) return;
-  const role = (await vscode.window.showQuickPick(grantRoles(target), { placeHolder: 'Role' })) as
+  const role = (await vscode.window.showQuickPick(grantRoles(target), { placeHolder: vscode.l10n.t('Role') })) as
     GrantRole | undefined;
   if (!role) return;
   return sharing.grant(id, grantBody(type, role, value));
@@ -50,18 +50,23 @@ async function managePermissions(ctx: CommandContext, e: TreeEntry) {
   };
   const pick = await vscode.window.showQuickPick(
     [add, ...items.map((p) => ({ ...describePermission(p), permission: p }))],
-    { placeHolder: 'Who has access' },
+    { placeHolder: vscode.l10n.t('Who has access') },
   );
   if (!pick) return;
   if (!pick.permission) return addGrant(sharing, id, target);
   const p = pick.permission;
   const action = await vscode.window.showQuickPick(['Change role', 'Remove access'], { placeHolder: pick.label });
   if (action === 'Change role') {
-    const role = (await vscode.window.showQuickPick(assignableRoles(target), { placeHolder: 'New role' })) as
-      Role | undefined;
+    const role = (await vscode.window.showQuickPick(assignableRoles(target), {
+      placeHolder: vscode.l10n.t('New role'),
+    })) as Role | undefined;
     if (role) return sharing.changeRole(id, p.id!, role);
   } else if (action === 'Remove access') {
-    const ok = await vscode.window.showWarningMessage(`Remove the access of ${pick.label}?`, { modal: true }, 'Remove');
+    const ok = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Remove the access of {0}?', pick.label),
+      { modal: true },
+      vscode.l10n.t('Remove'),
+    );
     if (ok === 'Remove') return sharing.revoke(id, p.id!);
   }
   return undefined;
@@ -87,10 +92,10 @@ export function registerSharingCommands(ctx: CommandContext): vscode.Disposable[
     ),
     reg('permissionIdForEmail', async (email?: string) =>
       guarded(ctx, 'Looking up the permission id', async () => {
-        const value = email ?? (await vscode.window.showInputBox({ prompt: 'E-mail address' }));
+        const value = email ?? (await vscode.window.showInputBox({ prompt: vscode.l10n.t('E-mail address') }));
         if (!value) return;
         const id = await new Sharing(await ctx.client()).permissionIdForEmail(value);
-        if (!email) void vscode.window.showInformationMessage(`Permission id of ${value}: ${id}`);
+        if (!email) void vscode.window.showInformationMessage(vscode.l10n.t('Permission id of {0}: {1}', value, id));
         return id;
       }),
     ),

@@ -46,7 +46,7 @@ async function uploadInto(ctx: CommandContext, e: TreeEntry, paths: string[] | u
           canSelectMany: true,
           canSelectFiles: !folders,
           canSelectFolders: folders,
-          openLabel: 'Upload',
+          openLabel: vscode.l10n.t('Upload'),
         })
       )?.map((u) => u.fsPath);
     if (!chosen?.length) return;
@@ -71,7 +71,7 @@ export function registerTransferCommands(ctx: CommandContext): vscode.Disposable
             await vscode.window.showOpenDialog({
               canSelectFolders: true,
               canSelectFiles: false,
-              openLabel: 'Download here',
+              openLabel: vscode.l10n.t('Download here'),
             })
           )?.[0]?.fsPath;
         if (!dir) return;
@@ -80,7 +80,9 @@ export function registerTransferCommands(ctx: CommandContext): vscode.Disposable
           downloadTree(client, files, dir, { signal, report }),
         );
         for (const s of result.skipped) ctx.log.info(`storage: download skipped "${s.title}": ${s.reason}`);
-        void vscode.window.showInformationMessage(`Downloaded ${result.written.length} file(s) to ${dir}.`);
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Downloaded {0} file(s) to {1}.', result.written.length, dir),
+        );
         return result.written;
       }),
     ),
@@ -96,7 +98,7 @@ export function registerTransferCommands(ctx: CommandContext): vscode.Disposable
           (
             await vscode.window.showQuickPick(
               exportChoices(links).map((c) => ({ label: c.label, description: c.mimeType })),
-              { placeHolder: `Export "${displayName(f.title)}" as…` },
+              { placeHolder: vscode.l10n.t('Export "{0}" as…', displayName(f.title)) },
             )
           )?.description;
         if (!choice) return;

@@ -1,0 +1,23 @@
+// The walkthrough's "send a prompt" and "run a query" steps complete when the request itself is seen: a
+// generation call answered, a water-data query answered. Sending is a webview message and running a cell
+// goes through several commands, so the request stream is the one place both are certain.
+import * as vscode from 'vscode';
+import type { RequestEvent } from '../../shared/http/observe';
+
+export const PROMPT_SENT = 'apiWorkbench.walkthrough.promptSent';
+export const QUERY_RUN = 'apiWorkbench.walkthrough.queryRun';
+
+export function walkthroughProgress(): (e: RequestEvent) => void {
+  const done = new Set<string>();
+  const mark = (key: string) => {
+    if (done.has(key)) return;
+    done.add(key);
+    void vscode.commands.executeCommand('setContext', key, true);
+  };
+  return (e) => {
+    if (e.phase === 'failed' || e.status === undefined || e.status >= 400) return;
+    if (e.feature === 'generation' && e.method === 'POST' && /:(stream)?generateContent\b/i.test(e.url))
+      mark(PROMPT_SENT);
+    if (e.feature === 'waterData') mark(QUERY_RUN);
+  };
+}

@@ -1,0 +1,130 @@
+// The request log's model, editor-free: the newest calls first, capped, one entry per call updated as its
+// events arrive, and the words the log shows for each (one line, and a details page).
+import type { RequestEvent } from './observe';
+
+/** Calls kept: enough for a session's paging and retries, small enough to hold in memory. */
+export const REQUEST_LOG_CAP = 500;
+
+const FEATURE_NAMES: Record<RequestEvent['feature'], string> = {
+  discovery: 'Discovery',
+  storage: 'Storage',
+  'sign-in': 'Sign-in',
+  generation: 'Generation',
+  waterData: 'Water data',
+  other: 'Other',
+};
+
+export function featureName(feature: RequestEvent['feature']): string {
+  return FEATURE_NAMES[feature];
+}
+
+export class RequestLogModel {
+  /** Newest first. */
+  private entries: RequestEvent[] = [];
+  private readonly listeners = new Set<(changed: RequestEvent | undefined) => void>();
+
+  constructor(readonly cap: number = REQUEST_LOG_CAP) {}
+
+  get items(): readonly RequestEvent[] {
+    return this.entries;
+  }
+
+  get(id: number): RequestEvent | undefined {
+    return this.entries.find((e) => e.id === id);
+  }
+
+  /** Records an event: a new call goes on top (the oldest falls off past the cap), a later event replaces its call's entry. */
+  add(event: RequestEvent): void {
+    const i = this.entries.findIndex((e) => e.id === event.id);
+    if (i >= 0) this.entries[i] = event;
+    else {
+      this.entries.unshift(event);
+      if (this.entries.length > this.cap) this.entries.length = this.cap;
+    }
+    this.fire(event);
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.fire(undefined);
+  }
+
+  /** Tells `listener` about every change (the entry changed, or undefined when cleared); returns the unsubscribe. */
+  onChange(listener: (changed: RequestEvent | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private fire(changed: RequestEvent | undefined): void {
+    for (const l of [...this.listeners]) l(changed);
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+/** "200 OK", "failed", or "…" while the body streams. */
+export function statusText(e: RequestEvent): string {
+  if (e.status === undefined) return 'failed';
+  return `${e.status}${e.statusText ? ` ${e.statusText}` : ''}`;
+}
+
+/** What came before this attempt: "retry 2 after 1.20 s backoff", "waited 480 ms (rate limit)". */
+export function retryText(e: RequestEvent): string | undefined {
+  const parts: string[] = [];
+  if (e.retries > 0) parts.push(`retry ${e.retries}`);
+  if (e.wait)
+    parts.push(`waited ${formatDuration(e.wait.ms)} (${e.wait.reason === 'rate-limit' ? 'rate limit' : 'backoff'})`);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+/** The facts after the status: size, time, retries and waits, error. */
+export function summary(e: RequestEvent): string {
+  const parts = [statusText(e)];
+  if (e.responseBytes !== undefined) parts.push(formatBytes(e.responseBytes));
+  parts.push(e.phase === 'headers' ? `${formatDuration(e.durationMs)} to headers` : formatDuration(e.durationMs));
+  const retry = retryText(e);
+  if (retry) parts.push(retry);
+  if (e.error) parts.push(e.error);
+  return parts.join(' · ');
+}
+
+/** One line of the output channel: "[Storage] GET https://…/files → 200 OK · 1.2 KB · 35 ms". */
+export function logLine(e: RequestEvent): string {
+  return `[${featureName(e.feature)}] ${e.method} ${e.url} → ${summary(e)}`;
+}
+
+/** The details page: the request and the response with their (redacted) headers. */
+export function detailsText(e: RequestEvent): string {
+  const lines = [
+    `${e.method} ${e.url}`,
+    `Feature: ${featureName(e.feature)}`,
+    `Started: ${new Date(e.startedAt).toISOString()}`,
+    `Result: ${summary(e)}`,
+    '',
+    '--- Request headers (credentials redacted) ---',
+    ...headerLines(e.requestHeaders),
+  ];
+  if (e.requestBody) {
+    lines.push('', '--- Request body ---');
+    if (e.requestBody.note) lines.push(`(${e.requestBody.note})`);
+    if (e.requestBody.text !== undefined) lines.push(e.requestBody.text);
+  }
+  if (e.responseHeaders) {
+    lines.push('', `--- Response: ${statusText(e)} ---`, ...headerLines(e.responseHeaders));
+  }
+  if (e.error) lines.push('', '--- Error ---', e.error);
+  return lines.join('\n') + '\n';
+}
+
+function headerLines(headers: Readonly<Record<string, string>>): string[] {
+  const names = Object.keys(headers);
+  return names.length ? names.map((n) => `${n}: ${headers[n]}`) : ['(none)'];
+}
