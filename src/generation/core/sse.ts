@@ -68,6 +68,9 @@ export class SseReader {
     // CR and LF are each looked up natively and reused until the scan passes them, so a chunk without
     // CR is searched for CR once, not once per line.
     const small = n - start < 256;
+    // One native check of a whole large chunk (JSON events are usually all ASCII) spares every line in it
+    // its own check, which needed a Buffer view per line.
+    const ascii = !small && isAscii(buf);
     let cr = small ? -1 : buf.indexOf(CR, start);
     let lf = small ? -1 : buf.indexOf(LF, start);
     while (start < n) {
@@ -102,7 +105,7 @@ export class SseReader {
         // Do not hold on to the memory of one huge line for the rest of the stream.
         if (this.pending.length > 1 << 20) this.pending = Buffer.allocUnsafe(0);
       } else {
-        this.lineBytes(buf, start, end);
+        this.lineBytes(buf, start, end, ascii);
       }
       start = next;
     }
@@ -140,7 +143,8 @@ export class SseReader {
     this.flushRaw();
   }
 
-  private lineBytes(buf: Buffer, start: number, end: number): void {
+  /** `ascii`: the caller knows these bytes are ASCII (otherwise they are checked here). */
+  private lineBytes(buf: Buffer, start: number, end: number, ascii = false): void {
     if (
       !this.raw &&
       end - start >= 5 &&
@@ -152,10 +156,10 @@ export class SseReader {
     ) {
       // data: — the one field this API sends; one optional space follows the colon.
       const from = buf[start + 5] === 0x20 ? start + 6 : start + 5;
-      this.data.push(decode(buf, from, end));
+      this.data.push(decode(buf, from, end, ascii));
       return;
     }
-    this.line(decode(buf, start, end));
+    this.line(decode(buf, start, end, ascii));
   }
 
   private line(line: string): void {
@@ -195,7 +199,9 @@ export class SseReader {
 }
 
 /** ASCII (most JSON events) decodes as latin1, several times faster than UTF-8 and into a one-byte string. */
-function decode(buf: Buffer, start: number, end: number): string {
+function decode(buf: Buffer, start: number, end: number, ascii: boolean): string {
   if (start >= end) return '';
-  return isAscii(buf.subarray(start, end)) ? buf.toString('latin1', start, end) : buf.toString('utf8', start, end);
+  return ascii || isAscii(buf.subarray(start, end))
+    ? buf.toString('latin1', start, end)
+    : buf.toString('utf8', start, end);
 }
