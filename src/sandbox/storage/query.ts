@@ -112,6 +112,9 @@ const CMP_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', 'contains']);
 export type QueryDialect = 'files' | 'drives';
 const DRIVE_TERMS = new Set(['name', 'hidden', 'memberCount', 'organizerCount', 'createdDate']);
 
+/** How deep parentheses and `not` may nest in one query. */
+const MAX_QUERY_NESTING = 100;
+
 export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNode {
   const tokens = tokenize(q);
   let pos = 0;
@@ -120,6 +123,13 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     const t = tokens[pos++];
     if (!t) throw new QuerySyntaxError('unexpected end of query');
     return t;
+  };
+  // Parentheses and `not` are parsed (and evaluated) recursively: their depth is bounded, so a long run of
+  // either is a clear 400 instead of a stack overflow.
+  let depth = 0;
+  const enter = () => {
+    if (++depth > MAX_QUERY_NESTING)
+      throw new QuerySyntaxError(`parentheses and 'not' nest deeper than ${MAX_QUERY_NESTING} levels`);
   };
   const isWord = (t: Token | undefined, w: string) => t?.kind === 'word' && t.text.toLowerCase() === w;
   const termAllowed = (field: string) =>
@@ -169,8 +179,10 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     if (!t) throw new QuerySyntaxError('unexpected end of query');
     if (t.kind === 'lparen') {
       pos++;
+      enter();
       const inner = parseOr();
       if (next().kind !== 'rparen') throw new QuerySyntaxError('missing )');
+      depth--;
       return inner;
     }
     if (t.kind === 'str') {
@@ -201,7 +213,10 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
   const parseNot = (): QueryNode => {
     if (isWord(peek(), 'not')) {
       pos++;
-      return { type: 'not', operand: parseNot() };
+      enter();
+      const operand = parseNot();
+      depth--;
+      return { type: 'not', operand };
     }
     return parsePrimary();
   };
