@@ -237,6 +237,9 @@ async function serve(body: Buffer): Promise<{ url: string; close(): Promise<void
       res.end(body);
     });
   });
+  // Idle connections are kept for minutes, as a real front end does: with Node's 5 s default, a pooled
+  // connection left idle while the SDKs ran was closed just as our client reused it (ECONNRESET, under load).
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
