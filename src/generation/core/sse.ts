@@ -48,6 +48,8 @@ export class SseReader {
   /** Bytes of a line whose end has not arrived yet: a growable buffer, so appending is amortised O(1) per byte. */
   private pending = Buffer.allocUnsafe(0);
   private pendingBytes = 0;
+  /** Every pending byte is ASCII (tracked while copying, so the joined line needs no check of its own). */
+  private pendingAscii = true;
   /** The previous chunk ended with CR: an LF opening this chunk belongs to that CRLF pair. */
   private afterCR = false;
   private data: string[] = [];
@@ -100,8 +102,10 @@ export class SseReader {
         this.append(buf, start, end);
         const line = this.pending;
         const length = this.pendingBytes;
+        const ascii = this.pendingAscii;
         this.pendingBytes = 0;
-        this.lineBytes(line, 0, length);
+        this.pendingAscii = true;
+        this.lineBytes(line, 0, length, ascii);
         // Do not hold on to the memory of one huge line for the rest of the stream.
         if (this.pending.length > 1 << 20) this.pending = Buffer.allocUnsafe(0);
       } else {
@@ -122,8 +126,14 @@ export class SseReader {
     }
     const into = this.pending;
     // A few bytes are cheaper to copy in JS than through a native call (16-byte network chunks).
-    if (end - start <= 64) for (let i = start, j = this.pendingBytes; i < end; i++, j++) into[j] = buf[i];
-    else buf.copy(into, this.pendingBytes, start, end);
+    if (end - start <= 64) {
+      let bits = 0;
+      for (let i = start, j = this.pendingBytes; i < end; i++, j++) bits |= into[j] = buf[i];
+      if (bits & 0x80) this.pendingAscii = false;
+    } else {
+      buf.copy(into, this.pendingBytes, start, end);
+      if (this.pendingAscii && !isAscii(buf.subarray(start, end))) this.pendingAscii = false;
+    }
     this.pendingBytes = need;
   }
 
@@ -135,8 +145,10 @@ export class SseReader {
   end(): void {
     if (this.pendingBytes > 0) {
       const length = this.pendingBytes;
+      const ascii = this.pendingAscii;
       this.pendingBytes = 0;
-      this.lineBytes(this.pending, 0, length);
+      this.pendingAscii = true;
+      this.lineBytes(this.pending, 0, length, ascii);
     }
     this.afterCR = false;
     this.dispatch();
