@@ -44,6 +44,27 @@ function modelPath(model: string): string {
   return `/v1beta/${collection}/${encodeURIComponent(rest.join('/'))}`;
 }
 
+/**
+ * Whether event text may hold a snake_case key: an underscore, then letters or digits, then a closing quote
+ * and a colon (`"finish_reason":`), or a `\u005f` escape that JSON.parse would turn into an underscore. The
+ * service sends lowerCamelCase, so most events skip the normalising walk; a false positive (text that merely
+ * looks like such a key) only costs that walk. Linear: each underscore is looked at once, natively found.
+ */
+export function mayHoldSnakeKey(json: string): boolean {
+  if (json.includes('\\u005')) return true;
+  for (let i = json.indexOf('_'); i !== -1; i = json.indexOf('_', i + 1)) {
+    let j = i + 1;
+    for (let c = json.charCodeAt(j); isWordCode(c); c = json.charCodeAt(++j));
+    if (json.charCodeAt(j) !== 34 /* " */) continue;
+    for (j++; isSpaceCode(json.charCodeAt(j)); j++);
+    if (json.charCodeAt(j) === 58 /* : */) return true;
+  }
+  return false;
+}
+
+const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isSpaceCode = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+
 function finished(r: GenerateContentResponse): boolean {
   if (r.promptFeedback?.blockReason) return true;
   const cands = r.candidates ?? [];
@@ -66,7 +87,7 @@ export class StreamConsumer {
         this.fail(streamCorruption(`Unexpected text in the stream: ${item.text.slice(0, 200)}`));
         return;
       }
-      this.value(parsed);
+      this.value(parsed, mayHoldSnakeKey(item.text));
       return;
     }
     let parsed: unknown;
@@ -76,10 +97,10 @@ export class StreamConsumer {
       this.fail(streamCorruption(`A stream event is not valid JSON: ${item.data.slice(0, 200)}`));
       return;
     }
-    this.value(parsed);
+    this.value(parsed, mayHoldSnakeKey(item.data));
   };
 
-  private value(v: unknown): void {
+  private value(v: unknown, snake: boolean): void {
     const err = fromErrorBody(v);
     if (err) {
       err.phase = 'stream';
@@ -92,7 +113,7 @@ export class StreamConsumer {
       );
       return;
     }
-    const chunk = normaliseResponse(v);
+    const chunk = snake ? normaliseResponse(v) : (v as GenerateContentResponse);
     try {
       this.aggregator.add(chunk);
       this.onChunk?.(chunk, this.aggregator.response);

@@ -48,6 +48,8 @@ export class SseReader {
   /** Bytes of a line whose end has not arrived yet: a growable buffer, so appending is amortised O(1) per byte. */
   private pending = Buffer.allocUnsafe(0);
   private pendingBytes = 0;
+  /** Every pending byte is ASCII (tracked while copying, so the joined line needs no check of its own). */
+  private pendingAscii = true;
   /** The previous chunk ended with CR: an LF opening this chunk belongs to that CRLF pair. */
   private afterCR = false;
   private data: string[] = [];
@@ -68,6 +70,9 @@ export class SseReader {
     // CR and LF are each looked up natively and reused until the scan passes them, so a chunk without
     // CR is searched for CR once, not once per line.
     const small = n - start < 256;
+    // One native check of a whole large chunk (JSON events are usually all ASCII) spares every line in it
+    // its own check, which needed a Buffer view per line.
+    const ascii = !small && isAscii(buf);
     let cr = small ? -1 : buf.indexOf(CR, start);
     let lf = small ? -1 : buf.indexOf(LF, start);
     while (start < n) {
@@ -97,12 +102,14 @@ export class SseReader {
         this.append(buf, start, end);
         const line = this.pending;
         const length = this.pendingBytes;
+        const ascii = this.pendingAscii;
         this.pendingBytes = 0;
-        this.lineBytes(line, 0, length);
+        this.pendingAscii = true;
+        this.lineBytes(line, 0, length, ascii);
         // Do not hold on to the memory of one huge line for the rest of the stream.
         if (this.pending.length > 1 << 20) this.pending = Buffer.allocUnsafe(0);
       } else {
-        this.lineBytes(buf, start, end);
+        this.lineBytes(buf, start, end, ascii);
       }
       start = next;
     }
@@ -119,8 +126,14 @@ export class SseReader {
     }
     const into = this.pending;
     // A few bytes are cheaper to copy in JS than through a native call (16-byte network chunks).
-    if (end - start <= 64) for (let i = start, j = this.pendingBytes; i < end; i++, j++) into[j] = buf[i];
-    else buf.copy(into, this.pendingBytes, start, end);
+    if (end - start <= 64) {
+      let bits = 0;
+      for (let i = start, j = this.pendingBytes; i < end; i++, j++) bits |= into[j] = buf[i];
+      if (bits & 0x80) this.pendingAscii = false;
+    } else {
+      buf.copy(into, this.pendingBytes, start, end);
+      if (this.pendingAscii && !isAscii(buf.subarray(start, end))) this.pendingAscii = false;
+    }
     this.pendingBytes = need;
   }
 
@@ -132,15 +145,18 @@ export class SseReader {
   end(): void {
     if (this.pendingBytes > 0) {
       const length = this.pendingBytes;
+      const ascii = this.pendingAscii;
       this.pendingBytes = 0;
-      this.lineBytes(this.pending, 0, length);
+      this.pendingAscii = true;
+      this.lineBytes(this.pending, 0, length, ascii);
     }
     this.afterCR = false;
     this.dispatch();
     this.flushRaw();
   }
 
-  private lineBytes(buf: Buffer, start: number, end: number): void {
+  /** `ascii`: the caller knows these bytes are ASCII (otherwise they are checked here). */
+  private lineBytes(buf: Buffer, start: number, end: number, ascii = false): void {
     if (
       !this.raw &&
       end - start >= 5 &&
@@ -152,10 +168,10 @@ export class SseReader {
     ) {
       // data: — the one field this API sends; one optional space follows the colon.
       const from = buf[start + 5] === 0x20 ? start + 6 : start + 5;
-      this.data.push(decode(buf, from, end));
+      this.data.push(decode(buf, from, end, ascii));
       return;
     }
-    this.line(decode(buf, start, end));
+    this.line(decode(buf, start, end, ascii));
   }
 
   private line(line: string): void {
@@ -195,7 +211,9 @@ export class SseReader {
 }
 
 /** ASCII (most JSON events) decodes as latin1, several times faster than UTF-8 and into a one-byte string. */
-function decode(buf: Buffer, start: number, end: number): string {
+function decode(buf: Buffer, start: number, end: number, ascii: boolean): string {
   if (start >= end) return '';
-  return isAscii(buf.subarray(start, end)) ? buf.toString('latin1', start, end) : buf.toString('utf8', start, end);
+  return ascii || isAscii(buf.subarray(start, end))
+    ? buf.toString('latin1', start, end)
+    : buf.toString('utf8', start, end);
 }

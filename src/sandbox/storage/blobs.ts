@@ -148,6 +148,9 @@ export class DirectoryBlobStore implements BlobStore {
     const handle = await fs.promises.open(tmp, 'w+');
     let size = 0;
     let done = false;
+    // Bytes are hashed as they are appended, so completing a 1 GB upload does not read it all back; only a
+    // truncation into hashed bytes (a cut chunk, rare) sends complete() back to reading the file.
+    let hashes: Hashes | undefined = new Hashes();
     const finish = async () => {
       if (done) return;
       done = true;
@@ -159,17 +162,21 @@ export class DirectoryBlobStore implements BlobStore {
       },
       append: async (chunk) => {
         await handle.write(chunk, 0, chunk.length, size);
+        hashes?.update(chunk);
         size += chunk.length;
       },
       truncate: async (n) => {
         if (n >= size) return;
         await handle.truncate(n);
         size = n;
+        hashes = undefined;
       },
       complete: async () => {
         await finish();
-        const hashes = new Hashes();
-        for await (const chunk of fs.createReadStream(tmp)) hashes.update(chunk as Buffer);
+        if (!hashes) {
+          hashes = new Hashes();
+          for await (const chunk of fs.createReadStream(tmp)) hashes.update(chunk as Buffer);
+        }
         return this.adopt(tmp, hashes.ref());
       },
       discard: async () => {

@@ -20,25 +20,40 @@ interface Token {
   pos: number;
 }
 
+// Sticky: they match at lastIndex without copying the rest of the query (a slice per token was quadratic).
+const NUMBER = /-?\d+(\.\d+)?/y;
+const WORD = /[A-Za-z_][A-Za-z0-9_.]*/y;
+
+/** Where a match of the sticky `re` starting at `i` ends, or -1. */
+function matchEnd(re: RegExp, q: string, i: number): number {
+  re.lastIndex = i;
+  return re.test(q) ? re.lastIndex : -1;
+}
+
 function tokenize(q: string): Token[] {
   const out: Token[] = [];
   let i = 0;
+  let end: number;
   while (i < q.length) {
     const c = q[i];
     if (/\s/.test(c)) {
       i++;
     } else if (c === "'" || c === '"') {
       const start = i++;
-      let s = '';
+      // Runs between escapes are copied as slices: a character at a time made a rope node per character.
+      const pieces: string[] = [];
+      let from = i;
       while (i < q.length && q[i] !== c) {
         if (q[i] === '\\' && i + 1 < q.length) {
-          s += q[i + 1];
+          pieces.push(q.slice(from, i), q[i + 1]);
           i += 2;
-        } else s += q[i++];
+          from = i;
+        } else i++;
       }
       if (i >= q.length) throw new QuerySyntaxError(`unterminated string starting at ${start}`);
+      pieces.push(q.slice(from, i));
       i++;
-      out.push({ kind: 'str', text: s, pos: start });
+      out.push({ kind: 'str', text: pieces.join(''), pos: start });
     } else if (c === '(' || c === ')' || c === '{' || c === '}') {
       out.push({
         kind: c === '(' ? 'lparen' : c === ')' ? 'rparen' : c === '{' ? 'lbrace' : 'rbrace',
@@ -53,14 +68,12 @@ function tokenize(q: string): Token[] {
       } else if (c === '!') {
         throw new QuerySyntaxError(`unexpected '!' at ${i}`);
       } else out.push({ kind: 'op', text: c, pos: i++ });
-    } else if (/[0-9-]/.test(c) && /^-?\d/.test(q.slice(i))) {
-      const m = /^-?\d+(\.\d+)?/.exec(q.slice(i))!;
-      out.push({ kind: 'num', text: m[0], pos: i });
-      i += m[0].length;
-    } else if (/[A-Za-z_]/.test(c)) {
-      const m = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(q.slice(i))!;
-      out.push({ kind: 'word', text: m[0], pos: i });
-      i += m[0].length;
+    } else if ((end = matchEnd(NUMBER, q, i)) !== -1) {
+      out.push({ kind: 'num', text: q.slice(i, end), pos: i });
+      i = end;
+    } else if ((end = matchEnd(WORD, q, i)) !== -1) {
+      out.push({ kind: 'word', text: q.slice(i, end), pos: i });
+      i = end;
     } else {
       throw new QuerySyntaxError(`unexpected character '${c}' at ${i}`);
     }
@@ -99,6 +112,9 @@ const CMP_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', 'contains']);
 export type QueryDialect = 'files' | 'drives';
 const DRIVE_TERMS = new Set(['name', 'hidden', 'memberCount', 'organizerCount', 'createdDate']);
 
+/** How deep parentheses and `not` may nest in one query. */
+const MAX_QUERY_NESTING = 100;
+
 export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNode {
   const tokens = tokenize(q);
   let pos = 0;
@@ -107,6 +123,13 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     const t = tokens[pos++];
     if (!t) throw new QuerySyntaxError('unexpected end of query');
     return t;
+  };
+  // Parentheses and `not` are parsed (and evaluated) recursively: their depth is bounded, so a long run of
+  // either is a clear 400 instead of a stack overflow.
+  let depth = 0;
+  const enter = () => {
+    if (++depth > MAX_QUERY_NESTING)
+      throw new QuerySyntaxError(`parentheses and 'not' nest deeper than ${MAX_QUERY_NESTING} levels`);
   };
   const isWord = (t: Token | undefined, w: string) => t?.kind === 'word' && t.text.toLowerCase() === w;
   const termAllowed = (field: string) =>
@@ -156,8 +179,10 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     if (!t) throw new QuerySyntaxError('unexpected end of query');
     if (t.kind === 'lparen') {
       pos++;
+      enter();
       const inner = parseOr();
       if (next().kind !== 'rparen') throw new QuerySyntaxError('missing )');
+      depth--;
       return inner;
     }
     if (t.kind === 'str') {
@@ -188,7 +213,10 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
   const parseNot = (): QueryNode => {
     if (isWord(peek(), 'not')) {
       pos++;
-      return { type: 'not', operand: parseNot() };
+      enter();
+      const operand = parseNot();
+      depth--;
+      return { type: 'not', operand };
     }
     return parsePrimary();
   };

@@ -19,12 +19,15 @@ export interface UploadSource {
   slice(start: number, end: number): Readable;
 }
 
+/** Disk reads of 1 MiB: fewer, larger writes to the socket than the stream default of 64 KiB. */
+const READ_BLOCK = 1024 * 1024;
+
 export function fileSource(path: string): UploadSource {
   const size = fs.statSync(path).size;
   return {
     size,
     slice: (start, end) =>
-      end > start ? fs.createReadStream(path, { start, end: end - 1, highWaterMark: 1024 * 1024 }) : Readable.from([]),
+      end > start ? fs.createReadStream(path, { start, end: end - 1, highWaterMark: READ_BLOCK }) : Readable.from([]),
   };
 }
 
@@ -34,17 +37,19 @@ export function bufferSource(buf: Buffer | Uint8Array): UploadSource {
 }
 
 /**
- * Each chunk is one request the server must finish before the next starts, so fewer, larger chunks
- * go faster; 16 MiB keeps a retry after a failure cheap. Memory stays constant either way (streamed).
+ * Each chunk is one request the server must finish before the next starts (a pause in the stream per
+ * chunk, longer on a busy machine), so fewer, larger chunks go faster: 64 MiB (Google's Python client uses
+ * 100 MB). A retry stays cheap whatever the size, since it resumes from the bytes the server confirms it
+ * kept. Memory stays constant either way (streamed).
  */
-const DEFAULT_CHUNK = 16 * 1024 * 1024;
+const DEFAULT_CHUNK = 64 * 1024 * 1024;
 
 export interface UploadOptions {
   /** Update this file's content instead of creating a file. */
   fileId?: string;
   metadata?: Partial<File>;
   contentType?: string;
-  /** Chunk size for resumable uploads; rounded down to a multiple of 256 KiB. Default 16 MiB. */
+  /** Chunk size for resumable uploads; rounded down to a multiple of 256 KiB. Default 64 MiB. */
   chunkSize?: number;
   /** Content up to this size goes in one multipart request. Default 5 MiB. */
   multipartLimit?: number;

@@ -1,7 +1,7 @@
 // proto3 JSON names on our side of the wire: the shared normaliser, and the client reading
 // responses whose fields carry the proto (snake_case) spelling.
 import * as assert from 'node:assert/strict';
-import { StreamConsumer } from '../../../src/generation/core/client';
+import { StreamConsumer, mayHoldSnakeKey } from '../../../src/generation/core/client';
 import { candidateText } from '../../../src/generation/core';
 import { GENERATION_MESSAGES } from '../../../src/shared/wire/generationFields';
 import { normaliseMessage } from '../../../src/shared/wire/protoJson';
@@ -94,5 +94,30 @@ describe('proto3 JSON field names', () => {
       [[0, 5]],
     );
     assert.equal(r.usageMetadata?.totalTokenCount, 4);
+  });
+
+  it('only events that cannot hold a snake_case key skip the normalising walk', () => {
+    // Keys the pre-check must see: plain, spaced before the colon, spelt with a \u005f escape.
+    for (const data of [
+      '{"finish_reason":"STOP"}',
+      '{"candidates":[{"finish_reason" \t: "STOP"}]}',
+      '{"finish\\u005freason":"STOP"}',
+      '{"usage_metadata":{"total_token_count":1}}',
+    ])
+      assert.equal(mayHoldSnakeKey(data), true, data);
+    // Underscores only in values and text: nothing to rename.
+    for (const data of [
+      '{"safetyRatings":[{"category":"HARM_CATEGORY_HATE_SPEECH","probability":"NEGLIGIBLE"}]}',
+      '{"candidates":[{"content":{"parts":[{"text":"a_b \\"c_d\\": e_f"}]}}]}',
+      '{}',
+    ])
+      assert.equal(mayHoldSnakeKey(data), false, data);
+    // Through the consumer: the escaped spelling is still renamed.
+    const consumer = new StreamConsumer();
+    consumer.item({
+      kind: 'data',
+      data: '{"candidates":[{"content":{"parts":[{"text":"x"}]},"finish\\u005freason":"STOP"}]}',
+    });
+    assert.equal(consumer.aggregator.response.candidates![0].finishReason, 'STOP');
   });
 });

@@ -95,6 +95,15 @@ describe('sandbox storage: hostile input gets a 4xx in the Drive error shape', (
     }
   });
 
+  it('q nested thousands of parentheses or not deep → 400 invalid query, never a stack overflow', async () => {
+    // Each fits a URL the server accepts (16 KiB of header); the recursive parser overflowed the stack on the first.
+    for (const q of ['('.repeat(3000) + 'starred = true' + ')'.repeat(3000), 'not '.repeat(2000) + 'starred = true']) {
+      const a = await raw(sb.url, 'GET', `/store/v2/files?q=${encodeURIComponent(q)}`, { headers: auth });
+      assertDriveError(a, 400);
+      assert.equal(a.json.error.errors[0].location, 'q');
+    }
+  });
+
   it('members of the wrong type → 400 naming the member', async () => {
     const post = (path: string, body: unknown) =>
       raw(sb.url, 'POST', path, {
