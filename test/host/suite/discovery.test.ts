@@ -457,6 +457,11 @@ suite('discovery: one source per feature, links and fixes that show themselves',
       pos(doc, '"$ref": "Author"', 10),
     );
     assert.equal(hovers.length, 1, hoverText(hovers));
+
+    // The editor's own word-based suggestions would add every word of the document beside our items
+    // (and scan 4 MB on every keystroke in a big document): off for discovery documents by default.
+    const editorSettings = vscode.workspace.getConfiguration('editor', { languageId: 'discovery-json' });
+    assert.equal(editorSettings.get('wordBasedSuggestions'), 'off');
   });
 
   test('a user who switches the document back to JSON keeps JSON, and our problems go', async () => {
