@@ -44,6 +44,20 @@ export async function runHostTests({
   };
   const poll = setInterval(flushReport, 500);
   try {
+    // code-server registers its own service worker (a PWA stub) with scope "/" and clients.claim(): all
+    // webviews are served from the same origin, so it can take a webview frame over from VS Code's webview
+    // worker while the frame loads; its resources then 404 and the webview stays blank for good (the UI
+    // tier's side-bar Generation view did, loaded at startup). The workbench runs without it; each webview
+    // still registers VS Code's worker (init scripts run in every frame).
+    await browser.addInitScript(() => {
+      const workers = navigator.serviceWorker;
+      if (!workers) return;
+      const register = workers.register.bind(workers);
+      workers.register = (url, options) =>
+        String(url).includes('/_static/out/browser/serviceWorker.js')
+          ? Promise.reject(new Error('code-server service worker disabled under test'))
+          : register(url, options);
+    });
     const page = browser.pages()[0] ?? (await browser.newPage());
     const exit = new Promise((resolve) => {
       void page.exposeFunction('codeAutomationExit', (code) => resolve(Number(code)));

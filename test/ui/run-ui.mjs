@@ -2,7 +2,7 @@
 // (test/ui/driver.ts) brings each surface up, this side asserts what a user sees and saves a screenshot
 // to test-results/ui/<surface>.png.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -13,6 +13,10 @@ const root = resolve(import.meta.dirname, '..', '..');
 process.chdir(root);
 const shots = join(root, 'test-results', 'ui');
 mkdirSync(shots, { recursive: true });
+// The workbench's and the webviews' console (a blank webview says why here, e.g. a service worker it waits
+// for: code-server serves every webview from one origin), with each step marked.
+const consoleLog = join(shots, 'console.log');
+writeFileSync(consoleLog, '');
 
 ensureCodeServer();
 execFileSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
@@ -251,11 +255,14 @@ const code = await runHostTests({
   settings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false },
   onPage: async (p) => {
     page = p;
+    p.on('console', (m) => appendFileSync(consoleLog, `${m.type()} ${m.text()}\n`));
+    p.on('pageerror', (e) => appendFileSync(consoleLog, `pageerror ${e.message}\n`));
     await p.setViewportSize({ width: 1400, height: 900 });
   },
   onLine: (line, reportFile) => {
     const step = /^UI-STEP (\w+)/.exec(line)?.[1];
     if (step) {
+      appendFileSync(consoleLog, `--- step ${step}\n`);
       pending.push(
         (async () => {
           let verdict = 'ok';

@@ -1,6 +1,8 @@
 // Runs first (suites load in name order): what a plain JSON file costs must be measured before any other
 // suite has used a feature. The extension's bundles are CommonJS, so what was loaded is in require.cache.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { browserStep } from '../browserStep';
@@ -64,10 +66,13 @@ describe('lazy loading: what each use loads', () => {
 
   it('a discovery document loads the discovery bundle and nothing else', async function () {
     this.timeout(120_000);
-    const doc = await vscode.workspace.openTextDocument({
-      language: 'json',
-      content: JSON.stringify({ kind: 'discovery#restDescription', name: 'lazy', version: 'v1' }, null, 2),
-    });
+    // A file, not a second untitled document: VS Code reuses the name Untitled-1 of the previous test's
+    // closed document and was seen to open it with that document's content instead of the one asked for.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'apiwb-lazy-')), 'lazy.v1.json');
+    writeFileSync(file, JSON.stringify({ kind: 'discovery#restDescription', name: 'lazy', version: 'v1' }, null, 2));
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    assert.equal(doc.languageId, 'json');
+    assert.ok(doc.getText().includes('discovery#restDescription'), 'the document opened is the one written');
     await vscode.window.showTextDocument(doc);
     await until(
       'the discovery bundle is loaded',
