@@ -62,12 +62,15 @@ async function consent(page, choice) {
 }
 
 /**
- * Clicks the Accounts menu item until the sign-in starts. Under load the workbench can drop a click on a
- * menu that has just opened (the menu then stays open, its item highlighted, and nothing runs); a user
- * clicks again. A click that did run closes the menu, so the sign-in is never started twice.
+ * Clicks the Accounts menu item until the sign-in starts. A VS Code menu item listens for mouseup only from
+ * 100 ms after it is rendered (so the release of the click that opened the menu picks nothing): a click
+ * sooner is dropped, the menu stays open with the item highlighted and nothing runs. So the step waits
+ * like a user reading the menu, and clicks again while the menu is still open; a click that ran closes
+ * the menu, so the sign-in is never started twice.
  */
 async function clickUntilTab(page, item, before) {
   for (let attempt = 1; ; attempt++) {
+    await page.waitForTimeout(300);
     await item.click();
     try {
       return await openedTab(page, before, 10_000);
@@ -75,7 +78,7 @@ async function clickUntilTab(page, item, before) {
       const stillOpen = await item.isVisible().catch(() => false);
       if (!stillOpen) return openedTab(page, before, 20_000);
       if (attempt === 3) throw err;
-      console.log(`[host] the Accounts menu item did not take click ${attempt}; clicking again`);
+      console.log(`[host] the Accounts menu item dropped click ${attempt}; clicking again`);
     }
   }
 }
