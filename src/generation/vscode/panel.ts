@@ -51,7 +51,16 @@ export class GenerationPanel implements vscode.WebviewViewProvider, vscode.Dispo
   async reveal(): Promise<void> {
     if (!this.view) await vscode.commands.executeCommand(`${GENERATION_VIEW_ID}.focus`);
     else this.view.show(true);
-    await this.chat.whenReady();
+    try {
+      await this.chat.whenReady(10_000);
+    } catch (e) {
+      // A page that never reported ready (seen in code-server when a webview frame loses its service
+      // worker race) stays blank for good: load it once more before giving up.
+      if (!this.view) throw e;
+      this.chat.bind(this.view.webview);
+      this.view.show(true);
+      await this.chat.whenReady(20_000);
+    }
   }
 
   private get session(): ChatSession {

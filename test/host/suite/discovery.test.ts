@@ -1,7 +1,10 @@
 // Runs inside a real VS Code extension host: the discovery language service through the public API only.
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import sample from '../../../samples/discovery/bookshelf.v1.json';
 import type { WorkbenchServices } from '../../../src/platform/services';
@@ -47,8 +50,16 @@ async function languageOf(doc: vscode.TextDocument, language: string, waitMs = 5
   return doc.languageId;
 }
 
+const sampleDir = mkdtempSync(path.join(tmpdir(), 'apiwb-discovery-'));
+let samples = 0;
+
 async function openSample(content = SAMPLE, expected = 'discovery-json'): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
+  // A new file each time, not an untitled document: VS Code was seen to reuse a closed test's Untitled-N
+  // and open it with that document's old text instead of the content asked for.
+  const file = path.join(sampleDir, `sample-${++samples}.json`);
+  writeFileSync(file, content);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  assert.equal(doc.getText(), content, 'the document opened is the one written');
   await vscode.window.showTextDocument(doc);
   await languageOf(doc, expected);
   return doc;
