@@ -8,14 +8,15 @@ export class QuerySyntaxError extends Error {}
 type Value = { kind: 'string'; value: string } | { kind: 'bool'; value: boolean } | { kind: 'number'; value: number };
 
 export type QueryNode =
-  | { type: 'and' | 'or'; left: QueryNode; right: QueryNode }
+  // n-ary: a long chain of `and`/`or` is one flat node, so evaluating it never recurses per term.
+  | { type: 'and' | 'or'; items: QueryNode[] }
   | { type: 'not'; operand: QueryNode }
   | { type: 'cmp'; field: string; op: string; value: Value }
   | { type: 'in'; value: string; field: string }
   | { type: 'has'; field: string; conditions: { key: string; op: string; value: string }[] };
 
 interface Token {
-  kind: 'str' | 'word' | 'op' | 'lparen' | 'rparen' | 'lbrace' | 'rbrace' | 'num';
+  kind: 'str' | 'word' | 'op' | 'lparen' | 'rparen' | 'lbrace' | 'rbrace' | 'num' | 'end';
   text: string;
   pos: number;
 }
@@ -30,15 +31,25 @@ function matchEnd(re: RegExp, q: string, i: number): number {
   return re.test(q) ? re.lastIndex : -1;
 }
 
-function tokenize(q: string): Token[] {
-  const out: Token[] = [];
+const BRACKETS = new Map<string, Token['kind']>([
+  ['(', 'lparen'],
+  [')', 'rparen'],
+  ['{', 'lbrace'],
+  ['}', 'rbrace'],
+]);
+
+/**
+ * Reads one token per call, as the parser asks: a long query never holds all its tokens at once, so the live
+ * heap is only the tree (a token list made every collection slower as the query grew: superlinear).
+ */
+function lexer(q: string): () => Token {
   let i = 0;
-  let end: number;
-  while (i < q.length) {
+  return () => {
+    while (i < q.length && /\s/.test(q[i])) i++;
+    if (i >= q.length) return { kind: 'end', text: '', pos: q.length };
     const c = q[i];
-    if (/\s/.test(c)) {
-      i++;
-    } else if (c === "'" || c === '"') {
+    let end: number;
+    if (c === "'" || c === '"') {
       const start = i++;
       // Runs between escapes are copied as slices: a character at a time made a rope node per character.
       const pieces: string[] = [];
@@ -53,32 +64,31 @@ function tokenize(q: string): Token[] {
       if (i >= q.length) throw new QuerySyntaxError(`unterminated string starting at ${start}`);
       pieces.push(q.slice(from, i));
       i++;
-      out.push({ kind: 'str', text: pieces.join(''), pos: start });
-    } else if (c === '(' || c === ')' || c === '{' || c === '}') {
-      out.push({
-        kind: c === '(' ? 'lparen' : c === ')' ? 'rparen' : c === '{' ? 'lbrace' : 'rbrace',
-        text: c,
-        pos: i++,
-      });
-    } else if (c === '!' || c === '<' || c === '>' || c === '=') {
+      return { kind: 'str', text: pieces.length === 1 ? pieces[0] : pieces.join(''), pos: start };
+    }
+    const bracket = BRACKETS.get(c);
+    if (bracket) return { kind: bracket, text: c, pos: i++ };
+    if (c === '!' || c === '<' || c === '>' || c === '=') {
       const two = q.slice(i, i + 2);
       if (two === '!=' || two === '<=' || two === '>=') {
-        out.push({ kind: 'op', text: two, pos: i });
         i += 2;
-      } else if (c === '!') {
-        throw new QuerySyntaxError(`unexpected '!' at ${i}`);
-      } else out.push({ kind: 'op', text: c, pos: i++ });
-    } else if ((end = matchEnd(NUMBER, q, i)) !== -1) {
-      out.push({ kind: 'num', text: q.slice(i, end), pos: i });
-      i = end;
-    } else if ((end = matchEnd(WORD, q, i)) !== -1) {
-      out.push({ kind: 'word', text: q.slice(i, end), pos: i });
-      i = end;
-    } else {
-      throw new QuerySyntaxError(`unexpected character '${c}' at ${i}`);
+        return { kind: 'op', text: two, pos: i - 2 };
+      }
+      if (c === '!') throw new QuerySyntaxError(`unexpected '!' at ${i}`);
+      return { kind: 'op', text: c, pos: i++ };
     }
-  }
-  return out;
+    for (const [kind, re] of [
+      ['num', NUMBER],
+      ['word', WORD],
+    ] as const) {
+      if ((end = matchEnd(re, q, i)) !== -1) {
+        const pos = i;
+        i = end;
+        return { kind, text: q.slice(pos, end), pos };
+      }
+    }
+    throw new QuerySyntaxError(`unexpected character '${c}' at ${i}`);
+  };
 }
 
 /** Which operators each v2 term accepts, and what kind of value it compares with. */
@@ -116,12 +126,14 @@ const DRIVE_TERMS = new Set(['name', 'hidden', 'memberCount', 'organizerCount', 
 const MAX_QUERY_NESTING = 100;
 
 export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNode {
-  const tokens = tokenize(q);
-  let pos = 0;
-  const peek = () => tokens[pos];
+  const read = lexer(q);
+  /** The one token of lookahead the grammar needs. */
+  let ahead = read();
+  const peek = () => ahead;
   const next = () => {
-    const t = tokens[pos++];
-    if (!t) throw new QuerySyntaxError('unexpected end of query');
+    const t = ahead;
+    if (t.kind === 'end') throw new QuerySyntaxError('unexpected end of query');
+    ahead = read();
     return t;
   };
   // Parentheses and `not` are parsed (and evaluated) recursively: their depth is bounded, so a long run of
@@ -175,10 +187,8 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
   };
 
   const parsePrimary = (): QueryNode => {
-    const t = peek();
-    if (!t) throw new QuerySyntaxError('unexpected end of query');
+    const t = next();
     if (t.kind === 'lparen') {
-      pos++;
       enter();
       const inner = parseOr();
       if (next().kind !== 'rparen') throw new QuerySyntaxError('missing )');
@@ -186,7 +196,6 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
       return inner;
     }
     if (t.kind === 'str') {
-      pos++;
       if (!isWord(next(), 'in')) throw new QuerySyntaxError(`expected 'in' after '${t.text}'`);
       const f = next();
       if (f.kind !== 'word' || !IN_TERMS.has(f.text) || dialect !== 'files')
@@ -194,7 +203,6 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
       return { type: 'in', value: t.text, field: f.text };
     }
     if (t.kind === 'word') {
-      pos++;
       const field = t.text;
       const opTok = next();
       const op = opTok.kind === 'op' ? opTok.text : opTok.kind === 'word' ? opTok.text.toLowerCase() : '';
@@ -212,7 +220,7 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
   };
   const parseNot = (): QueryNode => {
     if (isWord(peek(), 'not')) {
-      pos++;
+      next();
       enter();
       const operand = parseNot();
       depth--;
@@ -220,26 +228,21 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     }
     return parsePrimary();
   };
-  const parseAnd = (): QueryNode => {
-    let left = parseNot();
-    while (isWord(peek(), 'and')) {
-      pos++;
-      left = { type: 'and', left, right: parseNot() };
+  const chain = (type: 'and' | 'or', operand: () => QueryNode) => (): QueryNode => {
+    const first = operand();
+    if (!isWord(peek(), type)) return first;
+    const items = [first];
+    while (isWord(peek(), type)) {
+      next();
+      items.push(operand());
     }
-    return left;
+    return { type, items };
   };
-  const parseOr = (): QueryNode => {
-    let left = parseAnd();
-    while (isWord(peek(), 'or')) {
-      pos++;
-      left = { type: 'or', left, right: parseAnd() };
-    }
-    return left;
-  };
-
-  if (tokens.length === 0) throw new QuerySyntaxError('empty query');
+  const parseAnd = chain('and', parseNot);
+  const parseOr = chain('or', parseAnd);
+  if (peek().kind === 'end') throw new QuerySyntaxError('empty query');
   const ast = parseOr();
-  if (pos < tokens.length) throw new QuerySyntaxError(`unexpected '${tokens[pos].text}' at ${tokens[pos].pos}`);
+  if (peek().kind !== 'end') throw new QuerySyntaxError(`unexpected '${peek().text}' at ${peek().pos}`);
   return ast;
 }
 
@@ -282,9 +285,9 @@ function titleContains(title: string, needle: string): boolean {
 export function evaluate(node: QueryNode, f: StoredFile, env: QueryEnv): boolean {
   switch (node.type) {
     case 'and':
-      return evaluate(node.left, f, env) && evaluate(node.right, f, env);
+      return node.items.every((x) => evaluate(x, f, env));
     case 'or':
-      return evaluate(node.left, f, env) || evaluate(node.right, f, env);
+      return node.items.some((x) => evaluate(x, f, env));
     case 'not':
       return !evaluate(node.operand, f, env);
     case 'in': {
@@ -368,9 +371,9 @@ export interface DriveFacts {
 export function evaluateDrive(node: QueryNode, d: DriveFacts): boolean {
   switch (node.type) {
     case 'and':
-      return evaluateDrive(node.left, d) && evaluateDrive(node.right, d);
+      return node.items.every((x) => evaluateDrive(x, d));
     case 'or':
-      return evaluateDrive(node.left, d) || evaluateDrive(node.right, d);
+      return node.items.some((x) => evaluateDrive(x, d));
     case 'not':
       return !evaluateDrive(node.operand, d);
     case 'cmp': {
