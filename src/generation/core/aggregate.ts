@@ -123,7 +123,9 @@ export class Aggregator {
       list.push(state.candidate);
     }
     const target = state.candidate;
-    const at = `candidates[${index}]`;
+    // The index, not its path: the path string is only built when a problem is reported (a template per
+    // candidate per event was a measurable part of reading a stream).
+    const at = index;
     for (const key in c) {
       const value = c[key];
       if (value === undefined) continue;
@@ -139,12 +141,12 @@ export class Aggregator {
           break;
         case 'groundingMetadata':
           if (isObject(value)) target.groundingMetadata = { ...(target.groundingMetadata ?? {}), ...value };
-          else this.problem(`${at}.groundingMetadata`, 'an object', value);
+          else this.problem(`candidates[${at}].groundingMetadata`, 'an object', value);
           break;
         case 'finishReason':
         case 'finishMessage':
           if (typeof value === 'string') target[key] = value;
-          else this.problem(`${at}.${key}`, 'a string', value);
+          else this.problem(`candidates[${at}].${key}`, 'a string', value);
           break;
         default:
           // index, tokenCount and unknown fields: last value wins.
@@ -153,9 +155,9 @@ export class Aggregator {
     }
   }
 
-  private addContent(target: Candidate, content: unknown, at: string): void {
+  private addContent(target: Candidate, content: unknown, at: number): void {
     if (!isObject(content)) {
-      this.problem(`${at}.content`, 'an object', content);
+      this.problem(`candidates[${at}].content`, 'an object', content);
       return;
     }
     const into = (target.content ??= {});
@@ -167,13 +169,13 @@ export class Aggregator {
     const parts = content.parts;
     if (parts === undefined) return;
     if (!Array.isArray(parts)) {
-      this.problem(`${at}.content.parts`, 'a list', parts);
+      this.problem(`candidates[${at}].content.parts`, 'a list', parts);
       return;
     }
     const out = (into.parts ??= []);
     for (const raw of parts as unknown[]) {
       if (!isObject(raw)) {
-        this.problem(`${at}.content.parts[]`, 'an object', raw);
+        this.problem(`candidates[${at}].content.parts[]`, 'an object', raw);
         continue;
       }
       const part = raw as Part;
@@ -181,7 +183,7 @@ export class Aggregator {
         part.functionCall !== undefined &&
         !(isObject(part.functionCall) && typeof part.functionCall.name === 'string')
       ) {
-        this.problem(`${at}.content.parts[].functionCall`, 'an object with a name', part.functionCall);
+        this.problem(`candidates[${at}].content.parts[].functionCall`, 'an object with a name', part.functionCall);
         continue;
       }
       const prev = out.length ? out[out.length - 1] : undefined;
@@ -200,15 +202,15 @@ export class Aggregator {
     }
   }
 
-  private addRatings(state: CandidateState, ratings: unknown, at: string): void {
+  private addRatings(state: CandidateState, ratings: unknown, at: number): void {
     if (!Array.isArray(ratings)) {
-      this.problem(`${at}.safetyRatings`, 'a list', ratings);
+      this.problem(`candidates[${at}].safetyRatings`, 'a list', ratings);
       return;
     }
     let changed = false;
     for (const item of ratings as unknown[]) {
       if (!isObject(item)) {
-        this.problem(`${at}.safetyRatings[]`, 'an object', item);
+        this.problem(`candidates[${at}].safetyRatings[]`, 'an object', item);
         continue;
       }
       const r = item as SafetyRating;
@@ -223,9 +225,9 @@ export class Aggregator {
     if (changed) state.candidate.safetyRatings = state.ratingOrder.map((c) => state.ratings.get(c)!);
   }
 
-  private addCitations(state: CandidateState, meta: unknown, at: string): void {
+  private addCitations(state: CandidateState, meta: unknown, at: number): void {
     if (!isObject(meta)) {
-      this.problem(`${at}.citationMetadata`, 'an object', meta);
+      this.problem(`candidates[${at}].citationMetadata`, 'an object', meta);
       return;
     }
     const into = (state.candidate.citationMetadata ??= {});
@@ -234,7 +236,7 @@ export class Aggregator {
       if (value === undefined) continue;
       if (!Array.isArray(value)) {
         if (key === 'citationSources' || key === 'citations')
-          this.problem(`${at}.citationMetadata.${key}`, 'a list', value);
+          this.problem(`candidates[${at}].citationMetadata.${key}`, 'a list', value);
         else put(into, key, value);
         continue;
       }
@@ -244,7 +246,7 @@ export class Aggregator {
       if (!seen) state.citationKeys.set(key, (seen = new Set()));
       for (const item of value as unknown[]) {
         if (key === 'citationSources' && !isObject(item)) {
-          this.problem(`${at}.citationMetadata.citationSources[]`, 'an object', item);
+          this.problem(`candidates[${at}].citationMetadata.citationSources[]`, 'an object', item);
           continue;
         }
         const id = canonical(item);

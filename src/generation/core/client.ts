@@ -9,7 +9,7 @@ import type {
   Model,
 } from '../../shared/wire/generation';
 import { Aggregator, type WireProblem } from './aggregate';
-import { normaliseCountTokens, normaliseResponse } from './fieldNames';
+import { hasSnakeKey, normaliseCountTokens, normaliseResponse } from './fieldNames';
 import { connectionLost, fromErrorBody, streamCorruption, type GenerationError } from './errors';
 import { buildUrl, send, type ConnectionOptions, type ResponseLike } from './http';
 import { JsonArrayReader } from './jsonArray';
@@ -44,27 +44,6 @@ function modelPath(model: string): string {
   return `/v1beta/${collection}/${encodeURIComponent(rest.join('/'))}`;
 }
 
-/**
- * Whether event text may hold a snake_case key: an underscore, then letters or digits, then a closing quote
- * and a colon (`"finish_reason":`), or a `\u005f` escape that JSON.parse would turn into an underscore. The
- * service sends lowerCamelCase, so most events skip the normalising walk; a false positive (text that merely
- * looks like such a key) only costs that walk. Linear: each underscore is looked at once, natively found.
- */
-export function mayHoldSnakeKey(json: string): boolean {
-  if (json.includes('\\u005')) return true;
-  for (let i = json.indexOf('_'); i !== -1; i = json.indexOf('_', i + 1)) {
-    let j = i + 1;
-    for (let c = json.charCodeAt(j); isWordCode(c); c = json.charCodeAt(++j));
-    if (json.charCodeAt(j) !== 34 /* " */) continue;
-    for (j++; isSpaceCode(json.charCodeAt(j)); j++);
-    if (json.charCodeAt(j) === 58 /* : */) return true;
-  }
-  return false;
-}
-
-const isWordCode = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isSpaceCode = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
-
 function finished(r: GenerateContentResponse): boolean {
   if (r.promptFeedback?.blockReason) return true;
   const cands = r.candidates ?? [];
@@ -87,7 +66,7 @@ export class StreamConsumer {
         this.fail(streamCorruption(`Unexpected text in the stream: ${item.text.slice(0, 200)}`));
         return;
       }
-      this.value(parsed, mayHoldSnakeKey(item.text));
+      this.value(parsed);
       return;
     }
     let parsed: unknown;
@@ -97,10 +76,10 @@ export class StreamConsumer {
       this.fail(streamCorruption(`A stream event is not valid JSON: ${item.data.slice(0, 200)}`));
       return;
     }
-    this.value(parsed, mayHoldSnakeKey(item.data));
+    this.value(parsed);
   };
 
-  private value(v: unknown, snake: boolean): void {
+  private value(v: unknown): void {
     const err = fromErrorBody(v);
     if (err) {
       err.phase = 'stream';
@@ -113,7 +92,7 @@ export class StreamConsumer {
       );
       return;
     }
-    const chunk = snake ? normaliseResponse(v) : (v as GenerateContentResponse);
+    const chunk = hasSnakeKey(v) ? normaliseResponse(v) : (v as GenerateContentResponse);
     try {
       this.aggregator.add(chunk);
       this.onChunk?.(chunk, this.aggregator.response);

@@ -5,6 +5,40 @@ import type { CountTokensResponse, GenerateContentResponse } from '../../shared/
 import { GENERATION_MESSAGES } from '../../shared/wire/generationFields';
 import { normaliseMessage } from '../../shared/wire/protoJson';
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function snakeKeyIn(o: Record<string, unknown>): boolean {
+  for (const k in o) if (k.includes('_')) return true;
+  return false;
+}
+
+/**
+ * Whether the parsed event was written with proto field names (`finish_reason`). A serialiser that uses them
+ * does so for every field of every message, and every message an event can hold hangs under a multi-word
+ * field at one of these levels (`usage_metadata`, `prompt_feedback`, `safety_ratings`, `citation_metadata`,
+ * `grounding_metadata`, `inline_data`, `function_call`…), so looking at the keys of the event, its candidates,
+ * their content and its parts is enough. Most events skip the normalising walk; looking at a few keys costs
+ * far less than scanning the event's text for underscores (15% of reading a stream) or walking all of it.
+ */
+export function hasSnakeKey(event: unknown): boolean {
+  if (!isObject(event)) return false;
+  if (snakeKeyIn(event)) return true;
+  const candidates = event.candidates;
+  if (!Array.isArray(candidates)) return false;
+  for (const c of candidates as unknown[]) {
+    if (!isObject(c)) continue;
+    if (snakeKeyIn(c)) return true;
+    const content = c.content;
+    if (!isObject(content)) continue;
+    if (snakeKeyIn(content)) return true;
+    const parts = content.parts;
+    if (Array.isArray(parts)) for (const p of parts as unknown[]) if (isObject(p) && snakeKeyIn(p)) return true;
+  }
+  return false;
+}
+
 export function normaliseResponse(value: object): GenerateContentResponse {
   return normaliseMessage(value, 'GenerateContentResponse', GENERATION_MESSAGES) as GenerateContentResponse;
 }

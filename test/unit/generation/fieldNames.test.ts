@@ -1,7 +1,8 @@
 // proto3 JSON names on our side of the wire: the shared normaliser, and the client reading
 // responses whose fields carry the proto (snake_case) spelling.
 import * as assert from 'node:assert/strict';
-import { StreamConsumer, mayHoldSnakeKey } from '../../../src/generation/core/client';
+import { StreamConsumer } from '../../../src/generation/core/client';
+import { hasSnakeKey } from '../../../src/generation/core/fieldNames';
 import { candidateText } from '../../../src/generation/core';
 import { GENERATION_MESSAGES } from '../../../src/shared/wire/generationFields';
 import { normaliseMessage } from '../../../src/shared/wire/protoJson';
@@ -103,15 +104,16 @@ describe('proto3 JSON field names', () => {
       '{"candidates":[{"finish_reason" \t: "STOP"}]}',
       '{"finish\\u005freason":"STOP"}',
       '{"usage_metadata":{"total_token_count":1}}',
+      '{"candidates":[{"content":{"parts":[{"inline_data":{"mime_type":"image/png","data":""}}]}}]}',
     ])
-      assert.equal(mayHoldSnakeKey(data), true, data);
+      assert.equal(hasSnakeKey(JSON.parse(data)), true, data);
     // Underscores only in values and text: nothing to rename.
     for (const data of [
       '{"safetyRatings":[{"category":"HARM_CATEGORY_HATE_SPEECH","probability":"NEGLIGIBLE"}]}',
       '{"candidates":[{"content":{"parts":[{"text":"a_b \\"c_d\\": e_f"}]}}]}',
       '{}',
     ])
-      assert.equal(mayHoldSnakeKey(data), false, data);
+      assert.equal(hasSnakeKey(JSON.parse(data)), false, data);
     // Through the consumer: the escaped spelling is still renamed.
     const consumer = new StreamConsumer();
     consumer.item({
