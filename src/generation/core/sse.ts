@@ -66,30 +66,23 @@ export class SseReader {
       this.afterCR = false;
       if (buf[0] === LF) start = 1;
     }
-    // Small chunks are scanned in JS (a native call costs more than the scan); in big ones the next
-    // CR and LF are each looked up natively and reused until the scan passes them, so a chunk without
-    // CR is searched for CR once, not once per line.
-    const small = n - start < 256;
+    // Small chunks (16-byte network reads) go byte by byte into the pending line, scanning and copying in one
+    // pass: a native call per chunk or a second pass over its bytes cost more than the bytes themselves.
+    if (n - start < 256) {
+      this.pushSmall(buf, start, n);
+      return;
+    }
+    // In big chunks the next CR and LF are each looked up natively and reused until the scan passes them,
+    // so a chunk without CR is searched for CR once, not once per line.
     // One native check of a whole large chunk (JSON events are usually all ASCII) spares every line in it
     // its own check, which needed a Buffer view per line.
-    const ascii = !small && isAscii(buf);
-    let cr = small ? -1 : buf.indexOf(CR, start);
-    let lf = small ? -1 : buf.indexOf(LF, start);
+    const ascii = isAscii(buf);
+    let cr = buf.indexOf(CR, start);
+    let lf = buf.indexOf(LF, start);
     while (start < n) {
-      let end = -1;
-      if (small) {
-        for (let i = start; i < n; i++) {
-          const b = buf[i];
-          if (b === LF || b === CR) {
-            end = i;
-            break;
-          }
-        }
-      } else {
-        if (cr !== -1 && cr < start) cr = buf.indexOf(CR, start);
-        if (lf !== -1 && lf < start) lf = buf.indexOf(LF, start);
-        end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
-      }
+      if (cr !== -1 && cr < start) cr = buf.indexOf(CR, start);
+      if (lf !== -1 && lf < start) lf = buf.indexOf(LF, start);
+      const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
       if (end === -1) break;
       let next = end + 1;
       if (buf[end] === CR) {
@@ -100,14 +93,7 @@ export class SseReader {
       if (this.pendingBytes > 0) {
         // Only the line that straddles chunk boundaries is copied, never the whole chunk.
         this.append(buf, start, end);
-        const line = this.pending;
-        const length = this.pendingBytes;
-        const ascii = this.pendingAscii;
-        this.pendingBytes = 0;
-        this.pendingAscii = true;
-        this.lineBytes(line, 0, length, ascii);
-        // Do not hold on to the memory of one huge line for the rest of the stream.
-        if (this.pending.length > 1 << 20) this.pending = Buffer.allocUnsafe(0);
+        this.flushPending();
       } else {
         this.lineBytes(buf, start, end, ascii);
       }
@@ -117,13 +103,61 @@ export class SseReader {
     if (start < n) this.append(buf, start, n);
   }
 
-  private append(buf: Buffer, start: number, end: number): void {
-    const need = this.pendingBytes + (end - start);
-    if (need > this.pending.length) {
-      const grown = Buffer.allocUnsafe(Math.max(need, this.pending.length * 2, 256));
-      this.pending.copy(grown, 0, 0, this.pendingBytes);
-      this.pending = grown;
+  /** Copies bytes into the pending line up to each line end, and hands over each line as it ends. */
+  private pushSmall(buf: Buffer, i: number, n: number): void {
+    this.reserve(n - i);
+    let into = this.pending;
+    let j = this.pendingBytes;
+    let bits = 0;
+    while (i < n) {
+      const b = buf[i];
+      if (b !== LF && b !== CR) {
+        bits |= into[j++] = b;
+        i++;
+        continue;
+      }
+      i++;
+      if (b === CR) {
+        if (i < n) {
+          if (buf[i] === LF) i++;
+        } else this.afterCR = true;
+      }
+      this.pendingBytes = j;
+      if (bits & 0x80) this.pendingAscii = false;
+      bits = 0;
+      this.flushPending();
+      j = 0;
+      this.reserve(n - i);
+      into = this.pending;
     }
+    this.pendingBytes = j;
+    if (bits & 0x80) this.pendingAscii = false;
+  }
+
+  /** Hands the pending bytes over as one line (an empty one too: it ends an event). */
+  private flushPending(): void {
+    const line = this.pending;
+    const length = this.pendingBytes;
+    const ascii = this.pendingAscii;
+    this.pendingBytes = 0;
+    this.pendingAscii = true;
+    this.lineBytes(line, 0, length, ascii);
+    // Do not hold on to the memory of one huge line for the rest of the stream.
+    if (this.pending.length > 1 << 20) this.pending = Buffer.allocUnsafe(0);
+  }
+
+  /** Room for `more` bytes after the pending ones: a growable buffer, so appending is amortised O(1) per byte. */
+  private reserve(more: number): void {
+    const need = this.pendingBytes + more;
+    if (need <= this.pending.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(need, this.pending.length * 2, 256));
+    this.pending.copy(grown, 0, 0, this.pendingBytes);
+    this.pending = grown;
+  }
+
+  private append(buf: Buffer, start: number, end: number): void {
+    this.reserve(end - start);
+    const need = this.pendingBytes + (end - start);
     const into = this.pending;
     // A few bytes are cheaper to copy in JS than through a native call (16-byte network chunks).
     if (end - start <= 64) {
@@ -143,13 +177,7 @@ export class SseReader {
 
   /** Call once at end of body: flushes a partial line, a pending event and any raw text. */
   end(): void {
-    if (this.pendingBytes > 0) {
-      const length = this.pendingBytes;
-      const ascii = this.pendingAscii;
-      this.pendingBytes = 0;
-      this.pendingAscii = true;
-      this.lineBytes(this.pending, 0, length, ascii);
-    }
+    if (this.pendingBytes > 0) this.flushPending();
     this.afterCR = false;
     this.dispatch();
     this.flushRaw();
