@@ -148,10 +148,15 @@ export const walkChecks = {
       if (await rename.isVisible()) await page.keyboard.press('Enter');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
     }
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.type(RENAMED);
+    for (let i = 0; i < 3 && (await input.inputValue()) !== RENAMED; i++) {
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type(RENAMED);
+    }
     await page.keyboard.press('Enter');
-    await treeRow(storage, ['My files', RENAMED]);
+    await treeRow(storage, ['My files', RENAMED], 15_000).catch(async (e) => {
+      const rows = await storage.locator('.monaco-list-row').allInnerTexts();
+      throw new Error(`the renamed file does not show (${e.message.split('\n')[0]}); rows: ${rows.join(' | ')}`);
+    });
 
     await palette(page, 'API Workbench: New Generation Chat in Editor');
     const chat = await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.editor', timeout: 60_000 });
