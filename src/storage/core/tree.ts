@@ -335,7 +335,7 @@ export class StorageTreeModel {
       return e;
     }
     for (const k of Object.keys(known)) if (!(k in e)) delete known[k];
-    return Object.assign(known, e) as T;
+    return Object.assign(known, e);
   }
 
   private fire(key: string | undefined): void {
