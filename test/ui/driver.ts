@@ -2,10 +2,19 @@
 // surface, then hands over to the Playwright half (test/ui/run-ui.mjs), which asserts what is visible and
 // takes the screenshot. The two halves meet through the report file: the driver writes `UI-STEP <name>`
 // and waits for the runner's `<report>.ack-<name>` file.
+//
+// The `reload` step reloads the window (Developer: Reload Window, as a user runs it): the extension host
+// that handed the step over is shut down with the old page, and the new page's extension host loads this
+// module again and calls run() again. The runner writes `<report>.reloading` before it reloads; the new
+// run() sees it, waits for the reload step's verdict in place of the old host and goes on after it.
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as vscode from 'vscode';
 
 const report = process.env.API_WORKBENCH_TEST_REPORT ?? '';
+const reloading = `${report}.reloading`;
+/** This extension host started after the runner reloaded the window. */
+const resumed = fs.existsSync(reloading);
 
 function say(line: string): void {
   fs.appendFileSync(report, line + '\n');
@@ -13,9 +22,15 @@ function say(line: string): void {
 
 async function handOver(step: string): Promise<void> {
   say(`UI-STEP ${step}`);
+  await verdictOf(step);
+}
+
+async function verdictOf(step: string): Promise<void> {
   const ack = `${report}.ack-${step}`;
   const deadline = Date.now() + 120_000;
   while (!fs.existsSync(ack)) {
+    // The window is reloading: the host after the reload reports this step; this one must not go on.
+    if (!resumed && fs.existsSync(reloading)) await new Promise(() => undefined);
     if (Date.now() > deadline) throw new Error(`runner never acknowledged step ${step}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -39,7 +54,26 @@ async function findSample(glob: string): Promise<vscode.Uri> {
   return uri;
 }
 
+/** A port nothing listens on (taken from the OS, then let go). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+const storageSetting = () => vscode.workspace.getConfiguration('apiWorkbench.storage');
+
+// The walk* steps are the hand walk of a new user: the runner does all of them with the mouse and the
+// keyboard; this side only prepares what a user cannot (a storage URL where nothing listens).
 const steps: Record<string, () => Promise<void>> = {
+  async walkFirstWindow() {},
+  async walkWalkthrough() {},
+  async walkStorageRefused() {
+    const port = await closedPort();
+    await storageSetting().update('baseUrl', `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
+  },
   async discovery() {
     const uri = await findSample('discovery/*.json');
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
@@ -218,32 +252,42 @@ const steps: Record<string, () => Promise<void>> = {
     if (!water) throw new Error('no water-data request in the log');
     await vscode.commands.executeCommand('apiWorkbench.requestLog.openDetails', water);
   },
-  async walkthrough() {
+  async reload() {
+    // A clean editor area: after the reload it must hold the restored chat tab and nothing else.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    // Wide enough for the step's page beside the list of steps, as on a first start.
-    await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    await vscode.commands.executeCommand(
-      'workbench.action.openWalkthrough',
-      'api-workbench.api-workbench#gettingStarted',
-      false,
-    );
+  },
+  // The hand walk goes on after the reload; the runner clicks its way to the Request Log.
+  async walkRequestLog() {},
+};
+
+/** Put back after a step, whatever its verdict, so later steps see the defaults. */
+const undo: Record<string, () => Promise<void>> = {
+  async walkStorageRefused() {
+    await storageSetting().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   },
 };
 
 export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension('api-workbench.api-workbench');
   await ext?.activate();
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // After the reload the editor area is what is being checked: leave it as the reload restored it.
+  if (!resumed) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const only = (process.env.API_WORKBENCH_UI_STEPS ?? '').split(',').filter(Boolean);
-  for (const [name, step] of Object.entries(steps)) {
+  const names = Object.keys(steps);
+  for (const name of resumed ? names.slice(names.indexOf('reload')) : names) {
     if (only.length && !only.includes(name)) continue;
     try {
-      await step();
-      await handOver(name);
+      if (resumed && name === 'reload') await verdictOf(name);
+      else {
+        await steps[name]();
+        await handOver(name);
+      }
       say(`UI-PASS ${name}`);
     } catch (err) {
       say(`UI-FAIL ${name}: ${(err as Error).message}`);
+    } finally {
+      await undo[name]?.().catch(() => undefined);
     }
   }
   say('UI-DONE');

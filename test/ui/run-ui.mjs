@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../support/codeServer.mjs';
 import { runHostTests } from '../support/hostRunner.mjs';
+import { inAnyFrame } from './frames.mjs';
+import { walkChecks } from './walk.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 process.chdir(root);
@@ -30,24 +32,6 @@ await esbuild.build({
   external: ['vscode'],
   logLevel: 'warning',
 });
-
-/** Finds the first frame (webviews nest two deep) in which `selector` is visible. */
-async function inAnyFrame(page, selector, { timeout = 30_000, minCount = 1 } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    for (const frame of page.frames()) {
-      try {
-        const loc = frame.locator(selector);
-        if ((await loc.count()) >= minCount && (await loc.first().isVisible())) return { frame, loc };
-      } catch {
-        /* frame detached while we looked */
-      }
-    }
-    if (Date.now() > deadline)
-      throw new Error(`nothing visible matches ${selector}${minCount > 1 ? ` (×${minCount})` : ''}`);
-    await page.waitForTimeout(250);
-  }
-}
 
 const checks = {
   async discovery(page) {
@@ -160,27 +144,7 @@ checks.requestLogDetails = async (page) => {
   if (!/x-api-key: REDACTED/.test(text)) throw new Error(`details page lacks the redacted key: ${text.slice(0, 300)}`);
 };
 
-checks.walkthrough = async (page) => {
-  const container = page.locator('.gettingStartedContainer').first();
-  await container.waitFor({ state: 'visible', timeout: 30_000 });
-  await page.getByText('Meet the sandbox').first().waitFor({ state: 'visible', timeout: 30_000 });
-  const text = await container.innerText();
-  if (!/Get Started with API Workbench/.test(text)) throw new Error(`walkthrough title missing: ${text.slice(0, 300)}`);
-  // The selected step's page (markdown media) renders beside the steps.
-  const deadline = Date.now() + 60_000;
-  for (let shown = false; !shown;) {
-    for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
-      const media = await frame
-        .locator('body')
-        .innerText({ timeout: 1000 })
-        .catch(() => '');
-      if (/The sandbox/.test(media) && /Reset Sandbox Data/.test(media)) shown = true;
-    }
-    if (!shown && Date.now() > deadline)
-      throw new Error("the step's page (media/walkthrough/sandbox.md) does not show");
-    if (!shown) await page.waitForTimeout(500);
-  }
-};
+Object.assign(checks, walkChecks);
 
 checks.generationBlocked = async (page) => {
   const { loc } = await inAnyFrame(page, '[data-testid="notice"]', { timeout: 60_000 });
@@ -267,7 +231,7 @@ const code = await runHostTests({
         (async () => {
           let verdict = 'ok';
           try {
-            await checks[step](page);
+            await checks[step](page, { reportFile, shots });
           } catch (err) {
             verdict = err.message.split('\n')[0];
           }

@@ -323,9 +323,19 @@ export class StorageTreeModel {
     return out;
   }
 
+  /**
+   * One object per key for the model's life, updated in place: a view knows its elements by identity and
+   * drops a refresh of an element it never received, so a container listed again outside the view (a search
+   * revealing its root) made the next rename or move in it stay unseen.
+   */
   private remember<T extends TreeEntry>(e: T): T {
-    this.entries.set(e.key, e);
-    return e;
+    const known = this.entries.get(e.key) as Record<string, unknown> | undefined;
+    if (!known) {
+      this.entries.set(e.key, e);
+      return e;
+    }
+    for (const k of Object.keys(known)) if (!(k in e)) delete known[k];
+    return Object.assign(known, e);
   }
 
   private fire(key: string | undefined): void {

@@ -78,7 +78,8 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
         await (await connection.client()).about('name,user(displayName,emailAddress),quotaBytesUsed,quotaBytesTotal'),
       );
     } catch {
-      view.description = undefined;
+      // An unreachable endpoint: the tree names its address there (whichever of the two fails last).
+      if (!provider.connectError) view.description = undefined;
     }
   };
   void showAbout();

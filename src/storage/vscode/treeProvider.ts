@@ -137,9 +137,14 @@ export class StorageTreeProvider implements vscode.TreeDataProvider<TreeEntry>, 
     if (this.connectError === message) return;
     this.connectError = message;
     this.connectErrorKind = kind;
-    // The welcome content picks its one-line reason by this value; the view's description names the host.
+    // The welcome content picks its one-line reason by this value; the view's description names the host
+    // alone when the welcome line already says what went wrong (a longer description is cut off in a
+    // side bar's width, and the address is what the user needs to check).
     await vscode.commands.executeCommand('setContext', CONNECT_ERROR_CONTEXT, message ? kind : false);
-    if (this.view && message) this.view.description = message.replace(/^Could not reach the storage service at /, '');
+    if (this.view && message) {
+      const where = message.replace(/^Could not reach the storage service at /, '');
+      this.view.description = kind === 'failed' ? where : where.replace(/: .*$/s, '');
+    }
   }
 
   dispose(): void {

@@ -124,6 +124,8 @@ describe('storage: an endpoint that refuses connections', () => {
       why.message,
       `Could not reach the storage service at 127.0.0.1:${port}: connection refused (nothing is listening there)`,
     );
+    // The welcome line says "connection refused"; the title names the address, short enough to read in full.
+    assert.equal(await storage<string>('_testViewDescription'), `127.0.0.1:${port}`);
 
     await config().update('storage.baseUrl', undefined, vscode.ConfigurationTarget.Global);
     const back = await until([], (n) => n.length > 0);

@@ -39,6 +39,18 @@ describe('storage tree model against the sandbox', () => {
     assert.equal(requests.length, 0);
   });
 
+  it('keeps one object per node, so a view can refresh what it showed after another listing', async () => {
+    const roots = await model.children();
+    const mine = roots[0];
+    const readme = (await model.children(mine)).find((k) => model.present(k).label === 'README.txt');
+    model.refresh(mine.key);
+    const again = await model.children();
+    assert.equal(again[0], mine, 'the same root object');
+    assert.equal(model.entry(mine.key), mine);
+    const relisted = (await model.children(mine)).find((k) => model.present(k).label === 'README.txt');
+    assert.equal(relisted, readme, 'the same file object, updated in place');
+  });
+
   it('lists My files folders first with presentation data', async () => {
     const mine = await model.children(await child(undefined, 'My files'));
     const p = mine.map((e) => model.present(e));

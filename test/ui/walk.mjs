@@ -1,0 +1,205 @@
+// The UI tier's hand walk, as a new user makes it: mouse and keyboard only (command palette, clicks,
+// typing), no test commands. Each check leaves the screen as the user sees it for the runner's screenshot.
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { inAnyFrame } from './frames.mjs';
+
+/** Runs a command from the palette by its title, as a user types it. */
+async function palette(page, title) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.type(title);
+  const row = page.locator('.quick-input-list .monaco-list-row.focused').first();
+  await row.filter({ hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
+  const label = (await row.getAttribute('aria-label')) ?? '';
+  if (!label.startsWith(title.replace(/^[^:]*:\s*/, '')) && !label.startsWith(title))
+    throw new Error(`the palette offers "${label}" first for "${title}"`);
+  await page.keyboard.press('Enter');
+}
+
+/** Opens the API Workbench side bar by its activity bar icon (a click on the open one would close it). */
+async function showContainer(page) {
+  const icon = page.locator('.part.activitybar .action-item', {
+    has: page.locator('[aria-label^="API Workbench"]'),
+  });
+  await icon.first().waitFor({ state: 'visible', timeout: 30_000 });
+  if (!/\bchecked\b/.test((await icon.first().getAttribute('class')) ?? '')) await icon.first().click();
+}
+
+/** One view of the side bar, expanded (a click on its header, as a user opens it). */
+async function pane(page, title) {
+  const p = page.locator('.part.sidebar .pane').filter({
+    has: page.locator('.pane-header .title', { hasText: new RegExp(`^${title}$`, 'i') }),
+  });
+  const header = p.locator('.pane-header').first();
+  await header.waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  return p.first();
+}
+
+/** A tree row by its label; its parents are expanded first by clicking them. */
+async function treeRow(view, path, timeout = 30_000) {
+  let row;
+  for (const label of path) {
+    if (row && (await row.getAttribute('aria-expanded')) === 'false') await row.click();
+    row = view.locator('.monaco-list-row', { has: view.page().locator('.label-name', { hasText: label }) }).first();
+    await row.waitFor({ state: 'visible', timeout });
+  }
+  return row;
+}
+
+const PROMPT = 'Reload check: name three rivers. [[fast]]';
+const RENAMED = 'README kept across reload.txt';
+
+export const walkChecks = {
+  // The first window: the endpoints item in the status bar and what its hover tells.
+  async walkFirstWindow(page) {
+    const item = page.locator('.part.statusbar .statusbar-item', { hasText: 'API: sandbox' }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await item.hover();
+    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'API Workbench endpoints' });
+    await hover.first().waitFor({ state: 'visible', timeout: 10_000 });
+    const text = await hover.first().innerText();
+    for (const want of ['File storage: sandbox', 'Content generation: sandbox', 'Click to switch'])
+      if (!text.includes(want)) throw new Error(`the status bar hover lacks "${want}": ${text.slice(0, 300)}`);
+  },
+
+  // The walkthrough, found the way VS Code offers it: Welcome: Open Walkthrough… in the palette.
+  async walkWalkthrough(page) {
+    await page.mouse.move(700, 300);
+    await palette(page, 'Welcome: Open Walkthrough...');
+    await page.keyboard.type('API Workbench');
+    const pick = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'API Workbench' });
+    await pick.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const container = page.locator('.gettingStartedContainer').first();
+    await container.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByText('Meet the sandbox').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await container.innerText();
+    if (!/Get Started with API Workbench/.test(text))
+      throw new Error(`walkthrough title missing: ${text.slice(0, 300)}`);
+    // The selected step's page (markdown media) renders beside the steps.
+    const deadline = Date.now() + 60_000;
+    for (let shown = false; !shown;) {
+      for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
+        const media = await frame
+          .locator('body')
+          .innerText({ timeout: 1000 })
+          .catch(() => '');
+        if (/The sandbox/.test(media) && /Reset Sandbox Data/.test(media)) shown = true;
+      }
+      if (!shown && Date.now() > deadline)
+        throw new Error("the step's page (media/walkthrough/sandbox.md) does not show");
+      if (!shown) await page.waitForTimeout(500);
+    }
+  },
+
+  // The Storage view, first opened, with a storage URL where nothing listens: the reason and the ways on
+  // (Retry, Sign In, settings) show within 2 s of the click.
+  async walkStorageRefused(page) {
+    const started = Date.now();
+    await showContainer(page);
+    await page.mouse.move(700, 500);
+    const view = await pane(page, 'Storage');
+    const reason = view.locator('.welcome-view-content', { hasText: 'Connection refused' });
+    await reason.waitFor({ state: 'visible', timeout: 10_000 });
+    const ms = Date.now() - started;
+    // Judged only on a machine that is not overloaded: with more runnable processes than cores, the
+    // renderer and the extension host wait for a CPU and the figure measures the machine, not the view.
+    const load = loadavg()[0] / cpus().length;
+    const judged = load <= 1;
+    console.log(
+      `  measurement: the refused-storage welcome showed ${ms} ms after the click (load ${load.toFixed(1)} per core${judged ? '' : ', over 1: not judged against 2,000 ms'})`,
+    );
+    if (judged && ms > 2000) throw new Error(`the welcome view took ${ms} ms to say why (2,000 allowed)`);
+    // Every way on is on screen, not cut off by the pane.
+    const body = await view.locator('.pane-body').boundingBox();
+    for (const action of ['Retry', 'Open Storage Settings', 'Switch Endpoints…']) {
+      const box = await reason.getByRole('button', { name: action }).boundingBox();
+      if (!box || !body || box.y < body.y || box.y + box.height > body.y + body.height)
+        throw new Error(`the welcome view's ${action} is not in view`);
+    }
+    const description = view.locator('.pane-header .description').first();
+    const where = await description.innerText();
+    if (!/^127\.0\.0\.1:\d+$/.test(where.trim())) throw new Error(`the view title does not say where: ${where}`);
+    if (await description.evaluate((el) => el.scrollWidth > el.clientWidth))
+      throw new Error(`the view title's address is cut off: ${where}`);
+  },
+
+  // A storage change and a chat with one turn, then Developer: Reload Window; the change and the chat tab
+  // (its conversation on screen) are there when the workbench is back.
+  async reload(page, { reportFile, shots }) {
+    await showContainer(page);
+    const storage = await pane(page, 'Storage');
+    const readme = await treeRow(storage, ['My files', 'README.txt']);
+    await readme.click({ button: 'right' });
+    const rename = page.locator('.context-view .action-label', { hasText: 'Rename…' }).first();
+    await rename.hover();
+    await rename.click();
+    const input = page.locator('.quick-input-widget input').first();
+    // A loaded machine may drop a click that lands while the menu is still settling: then Enter picks it.
+    if (
+      !(await input.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (await rename.isVisible()) await page.keyboard.press('Enter');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    for (let i = 0; i < 3 && (await input.inputValue()) !== RENAMED; i++) {
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type(RENAMED);
+    }
+    await page.keyboard.press('Enter');
+    await treeRow(storage, ['My files', RENAMED], 15_000).catch(async (e) => {
+      const rows = await storage.locator('.monaco-list-row').allInnerTexts();
+      throw new Error(`the renamed file does not show (${e.message.split('\n')[0]}); rows: ${rows.join(' | ')}`);
+    });
+
+    await palette(page, 'API Workbench: New Generation Chat in Editor');
+    const chat = await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.editor', timeout: 60_000 });
+    await chat.loc.first().click();
+    await page.keyboard.type(PROMPT);
+    await page.keyboard.press('Enter');
+    await chat.frame.locator('[data-testid="regenerate"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    const reply = (await chat.frame.locator('[data-testid="reply"]').first().innerText()).trim();
+    if (reply.length < 20) throw new Error(`the reply before the reload is too short: ${reply}`);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(shots, 'reloadBefore.png') });
+
+    writeFileSync(`${reportFile}.reloading`, '');
+    const navigated = page.waitForEvent('framenavigated', {
+      predicate: (f) => f === page.mainFrame(),
+      timeout: 60_000,
+    });
+    await palette(page, 'Developer: Reload Window');
+    await navigated;
+    const t0 = Date.now();
+    await page.locator('.monaco-workbench .part.editor').first().waitFor({ state: 'visible', timeout: 120_000 });
+
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Reload check: name three rivers.' });
+    await tab.first().waitFor({ state: 'visible', timeout: 60_000 });
+    const restored = await inAnyFrame(page, '[data-testid="reply"]', { within: '.part.editor', timeout: 60_000 });
+    const body = await restored.frame.locator('body').innerText();
+    if (!body.includes(PROMPT)) throw new Error('the restored chat does not show the prompt');
+    if (!body.includes(reply.split('\n')[0])) throw new Error('the restored chat does not show the reply');
+    await showContainer(page);
+    await treeRow(await pane(page, 'Storage'), ['My files', RENAMED], 60_000);
+    console.log(
+      `  measurement: the workbench showed the chat and the renamed file ${Date.now() - t0} ms after reloading`,
+    );
+  },
+
+  // After the reload, the Request Log shows the calls the restored views made.
+  async walkRequestLog(page) {
+    await showContainer(page);
+    const log = await pane(page, 'Request Log');
+    const row = log.locator('.monaco-list-row', { hasText: 'GET' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = (await row.innerText()).replace(/\u00a0/g, ' ');
+    if (!/200/.test(text)) throw new Error(`a request row shows no status: ${text}`);
+    await row.hover();
+  },
+};
