@@ -105,14 +105,13 @@ export const walkChecks = {
     const reason = view.locator('.welcome-view-content', { hasText: 'Connection refused' });
     await reason.waitFor({ state: 'visible', timeout: 10_000 });
     const ms = Date.now() - started;
-    // Judged only on a machine that is not overloaded: with more runnable processes than cores, the
-    // renderer and the extension host wait for a CPU and the figure measures the machine, not the view.
+    // Reported, not asserted: tests make no timed assertions (a loaded machine makes the figure measure the
+    // machine). Failing fast is structural: two 150 ms retries and no backoff on a refused connection
+    // (test/unit/storage/unreachable.test.ts).
     const load = loadavg()[0] / cpus().length;
-    const judged = load <= 1;
     console.log(
-      `  measurement: the refused-storage welcome showed ${ms} ms after the click (load ${load.toFixed(1)} per core${judged ? '' : ', over 1: not judged against 2,000 ms'})`,
+      `  measurement: the refused-storage welcome showed ${ms} ms after the click (goal 2,000 ms; load ${load.toFixed(1)} per core)`,
     );
-    if (judged && ms > 2000) throw new Error(`the welcome view took ${ms} ms to say why (2,000 allowed)`);
     // Every way on is on screen, not cut off by the pane.
     const body = await view.locator('.pane-body').boundingBox();
     for (const action of ['Retry', 'Open Storage Settings', 'Switch Endpoints…']) {
