@@ -54,6 +54,16 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
     return this.storeFs;
   }
 
+  /** The URI of `path`, pinned to the file it names now (StoreFs.pin). */
+  async uriFor(path: string, id: string): Promise<vscode.Uri> {
+    // Without a connection the editor reports why when it reads; the URI is the same either way.
+    await this.fs().then(
+      (fs) => fs.pin(path, id),
+      () => undefined,
+    );
+    return vscode.Uri.from({ scheme: STORE_SCHEME, path });
+  }
+
   reset(): void {
     this.storeFs = undefined;
     this.urisById.clear();
