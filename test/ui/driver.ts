@@ -134,9 +134,10 @@ const steps: Record<string, () => Promise<void>> = {
     );
     await vscode.commands.executeCommand('apiWorkbench.storage._testRun', path, 'compareRevision', revs.items[0].id);
   },
-  async storageMoveTo() {
+  storageMoveTo() {
     // The picker stays open for the screenshot (the command ends when it closes): the next step closes it.
     void vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'README.txt'], 'moveTo');
+    return Promise.resolve();
   },
   async storageBreadcrumbs() {
     // A nested file opened from the tree: the breadcrumbs read its folders from My files down.

@@ -25,7 +25,8 @@ function toItem(option: TargetOption, trail: readonly Place[]): OptionItem {
       return {
         option,
         label: `$(check) ${vscode.l10n.t('Move to "{0}"', option.place.name)}`,
-        description: trail.map((p) => p.name).join(' › '),
+        // Where that folder is, once its name alone no longer says it.
+        description: trail.length > 1 ? trail.map((p) => p.name).join(' › ') : undefined,
       };
     case 'up':
       return {
@@ -48,12 +49,13 @@ function toItem(option: TargetOption, trail: readonly Place[]): OptionItem {
 /** Asks for the target folder, one level at a time; undefined when the user cancels. */
 async function pickTarget(
   ctx: CommandContext,
-  count: number,
+  what: string[],
   exclude: ReadonlySet<string>,
 ): Promise<Place | undefined> {
   const client = await ctx.client();
   const qp = vscode.window.createQuickPick<OptionItem>();
-  const title = count === 1 ? vscode.l10n.t('Move 1 item to…') : vscode.l10n.t('Move {0} items to…', count);
+  const title =
+    what.length === 1 ? vscode.l10n.t('Move "{0}" to…', what[0]) : vscode.l10n.t('Move {0} items to…', what.length);
   const hint = vscode.l10n.t('Pick a folder to look inside it, then "Move to" it');
   const trail: Place[] = [];
   let loading = new AbortController();
@@ -119,11 +121,19 @@ export function registerMoveCommands(ctx: CommandContext): vscode.Disposable[] {
         const entries = chosen.filter((x): x is Extract<TreeEntry, { type: 'file' }> => x.type === 'file');
         if (!entries.length) return;
         const folders = new Set(entries.filter((x) => x.folder).map((x) => x.file.id ?? ''));
-        const target = targetId ?? (await pickTarget(ctx, entries.length, folders))?.id;
+        const target =
+          targetId ??
+          (
+            await pickTarget(
+              ctx,
+              entries.map((x) => displayName(x.file.title)),
+              folders,
+            )
+          )?.id;
         if (!target) return;
         const items: MoveItem[] = entries.map((x) => ({ file: x.file, from: folderIdOf(ctx.tree.getParent(x)) }));
         const client = await ctx.client();
-        let outcomes: MoveOutcome[] = [];
+        let outcomes: MoveOutcome[];
         try {
           outcomes = await withCancellableProgress(
             vscode.l10n.t('Moving {0}', names(items.map((i) => i.file))),
