@@ -8,7 +8,7 @@ import { childNames, displayName, hintOf, splitPath } from './storePaths';
 import { bufferSource, upload } from './upload';
 import { StoreFsError, toStoreFsError } from './storeFsError';
 import { guessType, isDirectory, openAsType, targetId } from './storeItems';
-import { aliasTarget, isVirtualRoot, listVirtualRoot, virtualRoot } from './storeRoots';
+import { aliasTarget, isVirtualRoot, listVirtualRoot, TOP, virtualRoot } from './storeRoots';
 
 export { StoreFsError, type StoreFsErrorCode } from './storeFsError';
 
@@ -61,14 +61,17 @@ export class StoreFs {
    * is resolved by names again, and when a folder on it is gone the save fails naming it, unsaved
    * edits kept in the editor.
    */
-  pin(path: string, id: string): void {
-    this.pins.set(splitPath(path).join('/'), id);
+  pin(path: string, id: string): string | undefined {
+    const key = splitPath(path).join('/');
+    const before = this.pins.get(key);
+    this.pins.set(key, id);
+    return before;
   }
 
   /** Resolves a path to its file (folders included). */
   async resolve(path: string): Promise<File> {
     const segs = splitPath(path);
-    if (segs.length === 0) throw new StoreFsError('FileNotFound', 'The path names no item.');
+    if (segs.length === 0) return virtualRoot(TOP);
     const pinned = this.pins.get(segs.join('/'));
     if (pinned) return this.fetch(pinned);
     let current = await this.fetch(aliasTarget(segs[0]));

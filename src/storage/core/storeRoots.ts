@@ -9,6 +9,8 @@ import type { StorageClient } from './client';
 export const MY_FILES = 'My files';
 export const SHARED_DRIVES = 'Shared drives';
 export const SHARED_WITH_ME = 'Shared with me';
+/** `/`: the three roots, so the first breadcrumb's picker lists them. */
+export const TOP = '/';
 
 /** The folder id a first path segment stands for: `root` for My files, the segment itself otherwise. */
 export function aliasTarget(segment: string): string {
@@ -17,7 +19,7 @@ export function aliasTarget(segment: string): string {
 
 /** Shared drives and Shared with me: listings of the service, not folders one can add to or rename. */
 export function isVirtualRoot(id: string | undefined): boolean {
-  return id === SHARED_DRIVES || id === SHARED_WITH_ME;
+  return id === SHARED_DRIVES || id === SHARED_WITH_ME || id === TOP;
 }
 
 export function virtualRoot(id: string): File {
@@ -31,6 +33,10 @@ export function virtualRoot(id: string): File {
 
 /** The children of a virtual root, as folders and files the rest of the file system handles. */
 export async function listVirtualRoot(client: StorageClient, id: string, fields: string): Promise<File[]> {
+  if (id === TOP) {
+    const root = await client.getFile('root');
+    return [{ ...root, title: MY_FILES }, virtualRoot(SHARED_DRIVES), virtualRoot(SHARED_WITH_ME)];
+  }
   if (id === SHARED_WITH_ME)
     return client.listAllFiles({ q: 'sharedWithMe = true and trashed = false', maxResults: 1000, fields });
   const drives = [];

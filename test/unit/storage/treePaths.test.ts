@@ -92,7 +92,7 @@ describe('storage: tree paths for the store: file system', () => {
     assert.equal(path, `/My files/${top.title}/2024/q1.csv`);
 
     const fs = new StoreFs(client, { statTtlMs: 1000 });
-    fs.pin(path, q1.id!);
+    assert.equal(fs.pin(path, q1.id!), undefined);
     requests = [];
     assert.equal((await fs.stat(path)).file.id, q1.id);
     await fs.readFile(path);
@@ -123,6 +123,13 @@ describe('storage: tree paths for the store: file system', () => {
     assert.deepEqual(await fs.readDirectory('/Shared drives'), [['Team Space', 'directory']]);
     assert.ok((await fs.readDirectory('/Shared with me')).some(([n]) => n === 'Partner agreement.pdf'));
     assert.equal((await fs.stat('/My files')).type, 'directory');
+    // `/` lists the roots: what the first breadcrumb's picker shows.
+    assert.deepEqual(await fs.readDirectory('/'), [
+      ['My files', 'directory'],
+      ['Shared drives', 'directory'],
+      ['Shared with me', 'directory'],
+    ]);
+    await assert.rejects(fs.createDirectory('/New'), code('NoPermissions'));
     await assert.rejects(fs.createDirectory('/Shared drives/New'), code('NoPermissions'));
     await assert.rejects(
       fs.writeFile('/Shared with me/x.txt', Buffer.from('x'), { create: true, overwrite: false }),
