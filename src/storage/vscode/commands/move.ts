@@ -51,6 +51,8 @@ async function pickTarget(
   ctx: CommandContext,
   what: string[],
   exclude: ReadonlySet<string>,
+  /** The one folder every item is in, if so: moving there would do nothing, so it is not offered. */
+  allIn: string | undefined,
 ): Promise<Place | undefined> {
   const client = await ctx.client();
   const qp = vscode.window.createQuickPick<OptionItem>();
@@ -69,7 +71,8 @@ async function pickTarget(
     qp.busy = true;
     try {
       const options = await targetOptions(client, trail, exclude, current.signal);
-      if (!current.signal.aborted) qp.items = options.map((o) => toItem(o, trail));
+      const useful = options.filter((o) => !(o.kind === 'here' && o.place.id === allIn));
+      if (!current.signal.aborted) qp.items = useful.map((o) => toItem(o, trail));
     } catch (e) {
       if (!current.signal.aborted) {
         qp.items = trail.length ? [toItem({ kind: 'up' }, trail)] : [];
@@ -121,6 +124,8 @@ export function registerMoveCommands(ctx: CommandContext): vscode.Disposable[] {
         const entries = chosen.filter((x): x is Extract<TreeEntry, { type: 'file' }> => x.type === 'file');
         if (!entries.length) return;
         const folders = new Set(entries.filter((x) => x.folder).map((x) => x.file.id ?? ''));
+        const items: MoveItem[] = entries.map((x) => ({ file: x.file, from: folderIdOf(ctx.tree.getParent(x)) }));
+        const froms = new Set(items.map((i) => i.from));
         const target =
           targetId ??
           (
@@ -128,10 +133,10 @@ export function registerMoveCommands(ctx: CommandContext): vscode.Disposable[] {
               ctx,
               entries.map((x) => displayName(x.file.title)),
               folders,
+              froms.size === 1 ? [...froms][0] : undefined,
             )
           )?.id;
         if (!target) return;
-        const items: MoveItem[] = entries.map((x) => ({ file: x.file, from: folderIdOf(ctx.tree.getParent(x)) }));
         const client = await ctx.client();
         let outcomes: MoveOutcome[];
         try {
