@@ -105,10 +105,50 @@ async function quickInputSelection(page) {
   return selected;
 }
 
+/** Clicks the quick-pick row whose label (icons aside) is `label`, once the list shows it. */
+async function quickPickItem(page, label) {
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    for (const row of await rows.all()) {
+      const text = (
+        await row
+          .locator('.label-name')
+          .first()
+          .innerText()
+          .catch(() => '')
+      ).trim();
+      if (text === label) return row.click();
+    }
+    if (Date.now() > deadline) {
+      const seen = await rows.locator('.label-name').allInnerTexts();
+      throw new Error(`no quick-pick item "${label}" (shown: ${seen.map((t) => t.trim()).join(' | ')})`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+/** Closes the open quick pick as a user's Escape would. */
+async function quickPickEscape(page) {
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.keyboard.press('Escape');
+}
+
+/** The breadcrumbs above the active editor, as the user reads them (`a › b › c`). */
+async function editorBreadcrumbs(page) {
+  const items = page.locator('.editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item');
+  await items.first().waitFor({ state: 'visible', timeout: 30_000 });
+  return (await items.allInnerTexts()).map((t) => t.trim()).join(' › ');
+}
+
 export const browserSteps = {
   'notification-undo': notificationUndo,
   'quick-input-selection': quickInputSelection,
   'status-bar-endpoints': statusBarEndpoints,
+  'quick-pick-escape': quickPickEscape,
+  'editor-breadcrumbs': editorBreadcrumbs,
+  // With an argument: `quick-pick-item:<label, URI-encoded>`.
+  'quick-pick-item': quickPickItem,
   'accounts-sign-in-allow': (page) => consent(page, 'Allow'),
   'accounts-sign-in-deny': (page) => consent(page, 'Deny'),
 };
@@ -139,10 +179,11 @@ export function handleStepLine(line, reportFile, page) {
     let verdict = 'ok';
     try {
       if (!page()) throw new Error('the workbench page is not ready');
-      const run = browserSteps[step];
+      const [name, arg] = step.split(/:(.*)/s);
+      const run = browserSteps[name];
       if (!run) throw new Error(`unknown browser step ${step}`);
       // A step that reads something answers `ok:<what it read>`.
-      const value = await run(page());
+      const value = await run(page(), arg === undefined ? undefined : decodeURIComponent(arg));
       if (typeof value === 'string') verdict = `ok:${value}`;
     } catch (err) {
       verdict = String(err?.message ?? err).split('\n')[0] || 'failed';

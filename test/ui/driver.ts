@@ -141,14 +141,9 @@ const steps: Record<string, () => Promise<void>> = {
   },
   async storageComments() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const uri = vscode.Uri.parse(
-      await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', [
-        'My files',
-        'Projects',
-        'Roadmap',
-      ]),
-    );
-    await vscode.window.showTextDocument(uri, { preview: false });
+    // Opened as a user would, from the tree: the Comments panel names it by its folder path.
+    await vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'Projects', 'Roadmap'], 'open');
+    await until('the opened document', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/Roadmap'));
   },
   async storageRevisionDiff() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -172,6 +167,19 @@ const steps: Record<string, () => Promise<void>> = {
       { fileId: node?.id },
     );
     await vscode.commands.executeCommand('apiWorkbench.storage._testRun', path, 'compareRevision', revs.items[0].id);
+  },
+  storageMoveTo() {
+    // The picker stays open for the screenshot (the command ends when it closes): the next step closes it.
+    void vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'README.txt'], 'moveTo');
+    return Promise.resolve();
+  },
+  async storageBreadcrumbs() {
+    // A nested file opened from the tree: the breadcrumbs read its folders from My files down.
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('apiWorkbench.storage.focus');
+    await vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'Projects', 'notes.md'], 'open');
+    await until('the opened file', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/notes.md'));
   },
   async waterData() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -85,6 +85,22 @@ const checks = {
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
   },
+  async storageMoveTo(page) {
+    // Browse one level down, as a user would: Up, then the folders of My files; README.txt is already in My
+    // files, so moving it there is not offered.
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'My files' }).first().click({ timeout: 30_000 });
+    await rows.filter({ hasText: 'Projects' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    if (await rows.filter({ hasText: 'Move to "My files"' }).count())
+      throw new Error('offers to move README.txt where it already is');
+  },
+  async storageBreadcrumbs(page) {
+    const items = page.locator('.editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item');
+    await items.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const crumbs = (await items.allInnerTexts()).map((t) => t.trim());
+    if (crumbs.slice(0, 3).join(' › ') !== 'My files › Projects › notes.md')
+      throw new Error(`breadcrumbs read ${crumbs.join(' › ')}`);
+  },
   async waterData(page) {
     const { frame } = await inAnyFrame(page, '[data-testid="water-table"] [role="row"]', {
       minCount: 5,

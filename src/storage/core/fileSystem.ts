@@ -8,6 +8,7 @@ import { childNames, displayName, hintOf, splitPath } from './storePaths';
 import { bufferSource, upload } from './upload';
 import { StoreFsError, toStoreFsError } from './storeFsError';
 import { guessType, isDirectory, openAsType, targetId } from './storeItems';
+import { aliasTarget, isVirtualRoot, listVirtualRoot, TOP, virtualRoot } from './storeRoots';
 
 export { StoreFsError, type StoreFsErrorCode } from './storeFsError';
 
@@ -39,6 +40,8 @@ export class StoreFs {
   private readonly listings = new Map<string, { names: Map<string, string>; at: number }>();
   /** Etag of the version each open document was read from: the `If-Match` of its next save. */
   private readonly baseEtag = new Map<string, string>();
+  /** Paths the tree opened, bound to the file they named then (see pin). */
+  private readonly pins = new Map<string, string>();
   private readonly ttl: number;
   private readonly now: () => number;
 
@@ -50,11 +53,28 @@ export class StoreFs {
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * Binds a path to the file it names now. The tree opens files by their folder path (readable
+   * breadcrumbs) and pins it, so opening resolves by id, with no listing, and the open editor stays
+   * on the file it opened when it or a folder above it is renamed or moved: its saves go to that file
+   * (still guarded by If-Match). Pins live as long as this file system; a path restored after a reload
+   * is resolved by names again, and when a folder on it is gone the save fails naming it, unsaved
+   * edits kept in the editor.
+   */
+  pin(path: string, id: string): string | undefined {
+    const key = splitPath(path).join('/');
+    const before = this.pins.get(key);
+    this.pins.set(key, id);
+    return before;
+  }
+
   /** Resolves a path to its file (folders included). */
   async resolve(path: string): Promise<File> {
     const segs = splitPath(path);
-    if (segs.length === 0) throw new StoreFsError('FileNotFound', 'The path names no item.');
-    let current = await this.fetch(segs[0]);
+    if (segs.length === 0) return virtualRoot(TOP);
+    const pinned = this.pins.get(segs.join('/'));
+    if (pinned) return this.fetch(pinned);
+    let current = await this.fetch(aliasTarget(segs[0]));
     for (let i = 1; i < segs.length; i++) {
       if (!isDirectory(current)) {
         // `/<fileId>/<name>`: the name only labels the file itself.
@@ -198,7 +218,7 @@ export class StoreFs {
   }
 
   async delete(path: string, opts: { recursive: boolean; useTrash?: boolean }): Promise<void> {
-    const f = await this.resolve(path);
+    const f = this.real(await this.resolve(path));
     if (isDirectory(f) && !opts.recursive) {
       const { kids } = await this.list(f.id!);
       if (kids.length) throw new StoreFsError('NoPermissions', `${displayName(f.title)} is not empty.`);
@@ -209,10 +229,11 @@ export class StoreFs {
       else await this.client.call('files.delete', { fileId: f.id!, supportsAllDrives: true });
     });
     this.forget(f);
+    this.pins.delete(splitPath(path).join('/'));
   }
 
   async rename(from: string, to: string, opts: { overwrite: boolean }): Promise<File> {
-    const f = await this.resolve(from);
+    const f = this.real(await this.resolve(from));
     const { parent: newParent, name } = await this.parentOf(to);
     const existing = await this.resolve(to).catch(() => undefined);
     if (existing && existing.id !== f.id) {
@@ -240,6 +261,7 @@ export class StoreFs {
     this.forget(f);
     this.invalidate(targetId(newParent));
     this.remember(patched);
+    if (this.pins.delete(splitPath(from).join('/'))) this.pin(to, patched.id ?? f.id!);
     return patched;
   }
 
@@ -296,6 +318,8 @@ export class StoreFs {
     const parent = await this.resolve('/' + segs.slice(0, -1).join('/'));
     if (!isDirectory(parent))
       throw new StoreFsError('FileNotADirectory', `${displayName(parent.title)} is not a folder.`);
+    if (isVirtualRoot(parent.id))
+      throw new StoreFsError('NoPermissions', `Nothing can be added to ${parent.title}: choose a folder in it.`);
     const raw = segs[segs.length - 1];
     return { parent, name: hintOf(raw)?.base ?? raw };
   }
@@ -314,13 +338,15 @@ export class StoreFs {
       if (kids.length === cached.names.size) return { kids, names: cached.names };
     }
     const kids = await this.wrap(() =>
-      this.client.listAllFiles({
-        q: `${quote(folderId)} in parents and trashed = false`,
-        maxResults: 1000,
-        fields: CHILD_FIELDS,
-        supportsAllDrives: true,
-        includeItemsFromAllDrives: true,
-      }),
+      isVirtualRoot(folderId)
+        ? listVirtualRoot(this.client, folderId, CHILD_FIELDS)
+        : this.client.listAllFiles({
+            q: `${quote(folderId)} in parents and trashed = false`,
+            maxResults: 1000,
+            fields: CHILD_FIELDS,
+            supportsAllDrives: true,
+            includeItemsFromAllDrives: true,
+          }),
     );
     for (const k of kids) this.remember(k);
     const names = childNames(kids.map((k) => ({ id: k.id, title: k.title, folder: isDirectory(k) })));
@@ -329,12 +355,19 @@ export class StoreFs {
   }
 
   private async fetch(id: string, fresh = false): Promise<File> {
+    if (isVirtualRoot(id)) return virtualRoot(id);
     const cached = this.files.get(id);
     if (!fresh && cached && this.now() - cached.at < this.ttl) return cached.file;
     const f = await this.wrap(() => this.client.getFile(id, { fields: STAT_FIELDS }));
     if (f.labels?.trashed) throw new StoreFsError('FileNotFound', `${displayName(f.title)} is in the trash.`);
     this.remember(f);
     if (id === 'root') this.files.set('root', { file: f, at: this.now() });
+    return f;
+  }
+
+  /** The item itself, refused when it is Shared drives or Shared with me (a listing, not an item). */
+  private real(f: File): File {
+    if (isVirtualRoot(f.id)) throw new StoreFsError('NoPermissions', `${f.title} cannot be changed.`);
     return f;
   }
 

@@ -1,11 +1,11 @@
-// Moving items between folders (the tree's drag and drop): add the target as a parent and drop the
-// folder the item was dragged from, in one files.patch, so other parents of the item are kept.
+// Moving items between folders (the tree's drag and drop, Move to…): add the target as a parent and drop
+// the folder the item was taken from, in one files.patch, so other parents of the item are kept.
 import type { File } from '../../shared/wire/storage';
 import type { StorageClient } from './client';
 
 export interface MoveItem {
   file: File;
-  /** The folder the item was dragged from (`root` for My files), when known. */
+  /** The folder the item was taken from (`root` for My files), when known. */
   from: string | undefined;
 }
 
@@ -20,10 +20,13 @@ export async function moveInto(
   items: readonly MoveItem[],
   targetFolder: string,
   signal?: AbortSignal,
+  /** Called before each item, with how many are done. */
+  onItem?: (file: File, done: number) => void,
 ): Promise<MoveOutcome[]> {
   const outcomes: MoveOutcome[] = [];
   for (const { file, from } of items) {
     signal?.throwIfAborted();
+    onItem?.(file, outcomes.length);
     if (!file.id) {
       outcomes.push({ file, status: 'skipped', reason: 'the item has no id' });
       continue;
@@ -39,7 +42,12 @@ export async function moveInto(
     try {
       const result = await client.call(
         'files.patch',
-        { fileId: file.id, addParents: targetFolder, removeParents: sourceParent(file, from), supportsAllDrives: true },
+        {
+          fileId: file.id,
+          addParents: targetFolder,
+          removeParents: sourceParent(file, from, targetFolder),
+          supportsAllDrives: true,
+        },
         {},
         { signal },
       );
@@ -52,8 +60,16 @@ export async function moveInto(
   return outcomes;
 }
 
-/** The parent id to remove: My files is named by its real id when the listing gave it, else by the `root` alias. */
-function sourceParent(file: File, from: string | undefined): string | undefined {
+/**
+ * The parent ids to remove: My files is named by its real id when the listing gave it, else by the `root`
+ * alias. An item not listed under a folder (Starred, Recent, a search) leaves every folder it is in: Move
+ * to… means it ends up only in the target.
+ */
+function sourceParent(file: File, from: string | undefined, target: string): string | undefined {
+  if (from === undefined) {
+    const all = (file.parents ?? []).map((p) => p.id).filter((id): id is string => !!id && id !== target);
+    return all.length ? all.join(',') : undefined;
+  }
   if (from !== 'root') return from;
   return file.parents?.find((p) => p.isRoot)?.id ?? 'root';
 }

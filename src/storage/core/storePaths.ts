@@ -2,7 +2,10 @@
 // in several folders, so a path starts with an id and continues with readable names:
 //   store:/<id>                      a folder (or My files: `root`) opened as a workspace folder
 //   store:/<folderId>/<name>/<name>  items below that folder, by display name
-//   store:/<fileId>/<name>           one file opened from the tree (the name is only for display)
+//   store:/My files/<name>/<name>    a file opened from the tree: its folder path from the root the
+//                                    user browsed (also `Shared drives/<drive>/…`, `Shared with me/…`;
+//                                    see storeRoots.ts and treePaths.ts)
+//   store:/<fileId>/<name>           one file on its own, e.g. a search result (the name is only for display)
 // Display names replace `/` and control characters; when several children of a folder share a
 // name, each gets `~<id prefix>` before its extension, so every name in a listing is unique.
 

@@ -162,6 +162,11 @@ export class StorageTreeModel {
     return out;
   }
 
+  /** What a container has loaded so far (a paged listing may hold only its first pages). */
+  loadedItems(containerKey: string): readonly (File | Drive)[] {
+    return this.listings.get(containerKey)?.items ?? [];
+  }
+
   present(e: TreeEntry): Presentation {
     return presentEntry(e);
   }

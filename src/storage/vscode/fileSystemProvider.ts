@@ -54,6 +54,20 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
     return this.storeFs;
   }
 
+  /** The URI of `path`, pinned to the file it names now (StoreFs.pin). */
+  async uriFor(path: string, id: string): Promise<vscode.Uri> {
+    // Without a connection the editor reports why when it reads; the URI is the same either way.
+    const before = await this.fs().then(
+      (fs) => fs.pin(path, id),
+      () => undefined,
+    );
+    const uri = vscode.Uri.from({ scheme: STORE_SCHEME, path });
+    // The path named another file (since renamed, and a new one took its name): an editor still open on it
+    // reloads, or, with unsaved edits, VS Code's save finds the file changed and asks before overwriting.
+    if (before && before !== id) this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    return uri;
+  }
+
   reset(): void {
     this.storeFs = undefined;
     this.urisById.clear();

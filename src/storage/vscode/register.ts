@@ -4,7 +4,9 @@ import * as vscode from 'vscode';
 import type { FeatureRegistration, WorkbenchServices } from '../../platform/services';
 import { ChangeFeed } from '../core/changeFeed';
 import { ChangeWatcher } from '../core/changeWatcher';
+import { filePath } from '../core/storePaths';
 import type { TreeEntry } from '../core/tree';
+import { storePathOf } from '../core/treePaths';
 import { aboutLine, registerCommands } from './commands';
 import { storageDragAndDrop } from './dragAndDrop';
 import { StoreComments } from './comments';
@@ -174,7 +176,18 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
     provider,
     fsp,
     comments,
-    ...registerCommands({ client: () => connection.client(), tree: provider, log: services.log, showJson }),
+    ...registerCommands({
+      client: () => connection.client(),
+      tree: provider,
+      log: services.log,
+      showJson,
+      storeUri: async (e) => {
+        if (e?.type !== 'file' || !e.file.id) return undefined;
+        const path = storePathOf(await provider.getModel(), e) ?? filePath(e.file.id, e.file.title);
+        return fsp.uriFor(path, e.file.id);
+      },
+      storeChanged: (fileIds, parentIds) => void fsp.changed(fileIds, parentIds),
+    }),
     vscode.commands.registerCommand('apiWorkbench.storage.refresh', (e?: TreeEntry) => {
       provider.refresh(e);
       void showAbout();

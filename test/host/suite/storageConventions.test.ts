@@ -1,11 +1,12 @@
 // The storage view as VS Code users expect it (issue 13): trash without asking but with Undo, delete
 // only after asking, rename selecting the name without its extension, Copy Link / Copy Id, search,
-// and commands on a multi-selection.
+// commands on a multi-selection, files opened by their folder path (breadcrumbs) and Move to….
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { RequestEvent } from '../../../src/shared/http/observe';
 import type { TestNode } from '../../../src/storage/vscode/register';
 import { browserStep } from '../browserStep';
 
@@ -18,6 +19,21 @@ const runMany = <T>(paths: string[][], command: string, ...args: unknown[]) =>
 const api = <T>(method: string, params: Record<string, unknown>, body?: unknown) =>
   cmd<T>('_testClient', method, params, body);
 const labelsOf = async (labels: string[]) => (await children(labels)).map((n) => n.label);
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+const parentsOf = async (fileId: string) =>
+  ((await api<{ parents?: { id: string }[] }>('files.get', { fileId, fields: 'parents(id)' })).parents ?? []).map(
+    (p) => p.id,
+  );
+const pick = (label: string) => browserStep(`quick-pick-item:${encodeURIComponent(label)}`);
+
+async function activeEditorOf(uri: string): Promise<vscode.TextEditor> {
+  for (let i = 0; i < 100; i++) {
+    const editor = vscode.window.activeTextEditor;
+    if (editor?.document.uri.toString() === uri) return editor;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${uri} never became the active editor`);
+}
 
 describe('storage: VS Code conventions', () => {
   const stamp = Date.now();
@@ -110,5 +126,108 @@ describe('storage: VS Code conventions', () => {
     assert.equal(await runMany<number>(paths, 'trash'), 2);
     const mine = await labelsOf(['My files']);
     assert.ok(!mine.includes(a.title) && !mine.includes(b.title), 'both trashed');
+  });
+
+  it('opens a nested file by its folder path (the breadcrumbs read the folders) and saves into that file', async function () {
+    this.timeout(180_000);
+    const folder = (title: string, parent = 'root') =>
+      api<{ id: string; title: string }>(
+        'files.insert',
+        {},
+        { title, mimeType: 'application/vnd.google-apps.folder', parents: [{ id: parent }] },
+      );
+    const top = await folder(`Reports ${stamp}`);
+    made.push(top.id);
+    const year = await folder('2024', top.id);
+    const q1 = await api<{ id: string }>(
+      'files.insert',
+      {},
+      { title: 'q1.csv', mimeType: 'text/csv', parents: [{ id: year.id }] },
+    );
+    await cmd('refresh');
+    const idUri = vscode.Uri.parse(await cmd<string>('_testUri', ['My files', top.title, '2024', 'q1.csv']));
+    await vscode.workspace.fs.writeFile(idUri, Buffer.from('quarter,total\n'));
+    // The user browses down to the file (the tree lists each level), then opens it.
+    await cmd('refresh');
+    await children(['My files', top.title, '2024']);
+    // Requests for files while `open` runs: by id (`/<id>/q1.csv`, as before) and by the tree's path.
+    const filesCalls = async (open: () => Promise<string>) => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await new Promise((r) => setTimeout(r, 1500)); // cached metadata expires: both start cold
+      await vscode.commands.executeCommand('apiWorkbench.requestLog.clear');
+      const uri = await open();
+      const editor = await activeEditorOf(uri);
+      await new Promise((r) => setTimeout(r, 500)); // comments load after the editor shows
+      const log = await vscode.commands.executeCommand<{ entries: RequestEvent[] }>('apiWorkbench._testRequestLog');
+      const calls = log.entries
+        .filter((e) => e.feature === 'storage' && e.phase !== 'headers' && /\/files\b/.test(e.url))
+        .map((e) => `${e.method} ${e.url.replace(/^.*\/v2\//, '').replace(/\?.*/, '')}`);
+      return { editor, calls };
+    };
+    const byId = await filesCalls(async () => {
+      await vscode.window.showTextDocument(idUri);
+      return idUri.toString();
+    });
+    const { editor, calls } = await filesCalls(async () =>
+      run<string>(['My files', top.title, '2024', 'q1.csv'], 'open'),
+    );
+    assert.equal(editor.document.uri.path, `/My files/${top.title}/2024/q1.csv`);
+    assert.equal(editor.document.getText(), 'quarter,total\n');
+    const crumbs = await browserStep('editor-breadcrumbs');
+    assert.equal(crumbs, `My files › ${top.title} › 2024 › q1.csv`);
+    // Opening costs what opening by id does: no folder listing beyond the tree's.
+    assert.ok(!calls.some((c) => /^GET files$/.test(c)), `no listing while opening: ${calls.join(', ')}`);
+    assert.ok(calls.includes(`GET files/${q1.id}`), `the log recorded the open: ${calls.join(', ')}`);
+    assert.ok(calls.length <= byId.calls.length, `by path: ${calls.join(', ')}; by id: ${byId.calls.join(', ')}`);
+
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'q1,100\n'));
+    assert.equal(await editor.document.save(), true);
+    assert.equal(text(await vscode.workspace.fs.readFile(idUri)), 'quarter,total\nq1,100\n');
+    // A folder above it is renamed elsewhere: the open editor still saves into the file it opened.
+    await api('files.patch', { fileId: top.id }, { title: `${top.title} (old)` });
+    await editor.edit((e) => e.insert(new vscode.Position(2, 0), 'q2,50\n'));
+    assert.equal(await editor.document.save(), true);
+    assert.equal(
+      text(await vscode.workspace.fs.readFile(vscode.Uri.from({ scheme: 'store', path: `/${q1.id}/q1.csv` }))),
+      'quarter,total\nq1,100\nq2,50\n',
+    );
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('Move to… moves a multi-selection into the folder picked level by level; cancelling changes nothing', async function () {
+    this.timeout(180_000);
+    const a = await makeFile(`move-a-${stamp}.txt`);
+    const b = await makeFile(`move-b-${stamp}.txt`);
+    const target = await api<{ id: string; title: string }>(
+      'files.insert',
+      {},
+      { title: `move-target-${stamp}`, mimeType: 'application/vnd.google-apps.folder', parents: [{ id: 'root' }] },
+    );
+    made.push(target.id);
+    await cmd('refresh');
+    const paths = [
+      ['My files', a.title],
+      ['My files', b.title],
+    ];
+    const before = await parentsOf(a.id);
+
+    const cancelled = runMany(paths, 'moveTo');
+    await pick('My files');
+    await browserStep('quick-pick-escape');
+    assert.equal(await cancelled, null);
+    assert.deepEqual(await parentsOf(a.id), before, 'nothing moved');
+
+    const moving = runMany<{ status: string }[]>(paths, 'moveTo');
+    await pick('My files');
+    await pick(target.title);
+    await pick(`Move to "${target.title}"`);
+    const outcomes = await moving;
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['moved', 'moved'],
+    );
+    assert.deepEqual(await parentsOf(a.id), [target.id]);
+    assert.deepEqual(await parentsOf(b.id), [target.id]);
+    assert.deepEqual((await labelsOf(['My files', target.title])).sort(), [a.title, b.title].sort(), 'tree refreshed');
   });
 });

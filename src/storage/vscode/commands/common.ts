@@ -14,6 +14,10 @@ export interface CommandContext {
   log: vscode.LogOutputChannel;
   /** Shows JSON read-only (details, app info). */
   showJson(title: string, value: unknown): Promise<void>;
+  /** The `store:` URI a file node opens as: its folder path in the tree (readable breadcrumbs). */
+  storeUri(e: TreeEntry): Promise<vscode.Uri | undefined>;
+  /** Tells the `store:` file system (and open editors) that these items changed. */
+  storeChanged(fileIds: string[], parentIds: string[]): void;
 }
 
 /** Registers `apiWorkbench.storage.<id>`. */

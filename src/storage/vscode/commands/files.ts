@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { FOLDER_MIME, type File } from '../../../shared/wire/storage';
 import { formatSize } from '../../core/present';
-import { displayName, filePath, folderPath, nameSelection } from '../../core/storePaths';
+import { displayName, folderPath, nameSelection } from '../../core/storePaths';
 import type { TreeEntry } from '../../core/tree';
 import { STORE_SCHEME } from '../fileSystemProvider';
 import {
@@ -51,10 +51,9 @@ export function registerFileCommands(ctx: CommandContext): vscode.Disposable[] {
         if (pick === 'Download Instead') return vscode.commands.executeCommand('apiWorkbench.storage.download', e);
         if (pick !== 'Open') return;
       }
-      await vscode.commands.executeCommand(
-        'vscode.open',
-        vscode.Uri.from({ scheme: STORE_SCHEME, path: filePath(f.id, f.title) }),
-      );
+      const uri = await ctx.storeUri(e);
+      if (uri) await vscode.commands.executeCommand('vscode.open', uri);
+      return uri?.toString();
     }),
 
     reg('openAsWorkspaceFolder', (e: TreeEntry) => {

@@ -6,6 +6,7 @@ import type { CommandContext } from './common';
 import { registerDriveCommands } from './drives';
 import { registerFileCommands } from './files';
 import { registerMetadataCommands } from './metadata';
+import { registerMoveCommands } from './move';
 import { registerRevisionCommands } from './revisions';
 import { registerSearchCommands } from './search';
 import { registerSharingCommands } from './sharing';
@@ -18,6 +19,7 @@ export { uploadPaths } from './transfer';
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
     ...registerFileCommands(ctx),
+    ...registerMoveCommands(ctx),
     ...registerTransferCommands(ctx),
     ...registerMetadataCommands(ctx),
     ...registerSharingCommands(ctx),

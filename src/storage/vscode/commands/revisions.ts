@@ -66,7 +66,8 @@ export function registerRevisionCommands(ctx: CommandContext): vscode.Disposable
     reg('compareRevision', async (e: TreeEntry, revisionId: string) => {
       const f = fileOf(e);
       if (!f?.id) return;
-      const right = vscode.Uri.from({ scheme: STORE_SCHEME, path: filePath(f.id, f.title) });
+      // The same URI the tree opens the file as, so the diff shows (and edits) the open document.
+      const right = (await ctx.storeUri(e)) ?? vscode.Uri.from({ scheme: STORE_SCHEME, path: filePath(f.id, f.title) });
       await vscode.commands.executeCommand(
         'vscode.diff',
         revisionUri(f, revisionId),
