@@ -42,6 +42,30 @@ export async function readJson<T = unknown>(req: IncomingMessage, limit = MAX_JS
   return JSON.parse(buf.toString('utf8')) as T;
 }
 
+/** How long a refused body may keep arriving before the connection is cut. */
+const LINGER_MS = 5_000;
+
+/**
+ * A 413 while the client may still be sending its body. The answer goes out at once and the rest of the body
+ * is read and discarded, never kept (a lingering close): closing at once reset the connection under the
+ * client's next write, which then failed with a broken pipe before it had read the answer. A client still
+ * sending after LINGER_MS is cut off, so a body without end costs nothing more.
+ */
+export function sendTooLarge(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  if (!req.complete) {
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    timer.unref();
+    const done = () => clearTimeout(timer);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+    // Node ends a connection the client asked to close as soon as the answer is out, unread body or not;
+    // kept open, the client ends it once its body is sent.
+    res.shouldKeepAlive = true;
+  }
+  sendJson(res, 413, body);
+}
+
 export function sendJson(
   res: ServerResponse,
   status: number,

@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { BodyTooLargeError, sendJson } from './http';
+import { BodyTooLargeError, sendJson, sendTooLarge } from './http';
 import type { Emulator, SandboxContext, SandboxInfo, SandboxOptions } from './types';
 import { createStorageEmulator } from './storage';
 import { createGenerationEmulator } from './generation';
@@ -126,10 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       .then(() => route.emulator.handle(req, res, url))
       .catch((err: unknown) => {
         if (err instanceof BodyTooLargeError && !res.headersSent) {
-          // The rest of the body is not read: close the connection rather than drain it.
-          sendJson(res, 413, googleError(413, err.message, 'INVALID_ARGUMENT', 'uploadTooLarge'), {
-            connection: 'close',
-          });
+          sendTooLarge(req, res, googleError(413, err.message, 'INVALID_ARGUMENT', 'uploadTooLarge'));
         } else if (!res.headersSent) {
           sendJson(
             res,

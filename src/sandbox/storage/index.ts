@@ -14,7 +14,7 @@ import { registerRoutes } from './routes';
 import { blobDirOf, loadState, Persister } from './persist';
 import { DirectoryBlobStore } from './blobs';
 import { registerControlRoutes } from './routes/control';
-import { BodyTooLargeError, sendJson } from '../http';
+import { BodyTooLargeError, sendJson, sendTooLarge } from '../http';
 import { BATCH_PATHS, handleBatch } from './batch';
 
 const API_PREFIXES = [
@@ -57,11 +57,10 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       } catch (e) {
         if (e instanceof ApiError && !res.headersSent) return sendJson(res, e.status, e.body(), e.headers);
         if (e instanceof BodyTooLargeError && !res.headersSent)
-          return sendJson(
+          return sendTooLarge(
+            req,
             res,
-            413,
             new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message }).body(),
-            { connection: 'close' },
           );
         throw e;
       }
@@ -138,9 +137,8 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       if (e instanceof SyntaxError)
         return sendJson(res, 400, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body());
       if (e instanceof BodyTooLargeError) {
-        // The rest of the body is not read: close the connection rather than drain it.
         const tooLarge = new ApiError(413, { domain: 'global', reason: 'uploadTooLarge', message: e.message });
-        return sendJson(res, 413, tooLarge.body(), { connection: 'close' });
+        return sendTooLarge(req, res, tooLarge.body());
       }
       throw e;
     }
