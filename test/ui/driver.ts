@@ -4,6 +4,8 @@
 // and waits for the runner's `<report>.ack-<name>` file.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { fetchDirectory } from '../../src/discovery/core/directory';
+import type { WorkbenchServices } from '../../src/platform/services';
 
 const report = process.env.API_WORKBENCH_TEST_REPORT ?? '';
 
@@ -37,6 +39,22 @@ async function findSample(glob: string): Promise<vscode.Uri> {
   const [uri] = await vscode.workspace.findFiles(glob, undefined, 1);
   if (!uri) throw new Error(`no sample matches ${glob}`);
   return uri;
+}
+
+/** The sandbox's store:v2 document, opened from the API Directory as a user would. */
+async function openStoreDocument(): Promise<vscode.TextDocument> {
+  const services = (await vscode.extensions.getExtension('api-workbench.api-workbench')?.activate()) as
+    WorkbenchServices | undefined;
+  if (!services) throw new Error('extension API');
+  const endpoint = await services.endpoints.resolve('directory');
+  const item = (await fetchDirectory(endpoint.baseUrl)).find((i) => i.id === 'store:v2');
+  if (!item) throw new Error('store:v2 not in the sandbox directory');
+  const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.directory.open', {
+    kind: 'item',
+    item,
+  });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+  return doc;
 }
 
 const steps: Record<string, () => Promise<void>> = {
@@ -99,6 +117,31 @@ const steps: Record<string, () => Promise<void>> = {
     if (!report?.changes.length) throw new Error('Compare With… reported nothing');
     await vscode.commands.executeCommand('apiWorkbench.diffReport.reveal', report.changes[0]);
     await vscode.commands.executeCommand('apiWorkbench.diffReport.focus');
+  },
+  async discoveryExport() {
+    // Export as OpenAPI…: the export opens beside its source.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    const source = await openStoreDocument();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!folder) throw new Error('no workspace folder');
+    const target = vscode.Uri.joinPath(folder, 'store.openapi.json');
+    const written = await vscode.commands.executeCommand<vscode.Uri | undefined>(
+      'apiWorkbench.discovery.exportOpenApi',
+      source.uri,
+      target,
+      '3.1',
+    );
+    if (!written) throw new Error('Export as OpenAPI wrote nothing');
+  },
+  async discoveryTryIt() {
+    // The preview of store:v2; the runner opens Try it on files.list, fills maxResults and sends.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await openStoreDocument();
+    await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
+  },
+  async discoveryTryItBody() {
+    // Same preview: the runner opens Try it on files.insert and asks for suggestions in the body editor.
   },
   async storage() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -81,6 +81,65 @@ const checks = {
     for (const want of ['Breaking', 'parameter-made-required', 'property-removed', 'Info'])
       if (!text.includes(want)) throw new Error(`the Revision Diff view lacks ${want}: ${text.slice(0, 300)}`);
   },
+  async discoveryExport(page) {
+    const tab = page.locator('.tabs-container .tab', { hasText: 'store.openapi.json' });
+    await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const groups = page.locator('.part.editor .editor-group-container');
+    if ((await groups.count()) < 2) throw new Error('the export is not beside its source');
+    const text = (await page.locator('.part.editor').innerText()).replace(/\u00a0/g, ' ');
+    if (!/"openapi": "3\.1\.0"/.test(text)) throw new Error(`no OpenAPI document shows: ${text.slice(0, 300)}`);
+  },
+  async discoveryTryIt(page) {
+    const list = `.method[data-path='${JSON.stringify(['resources', 'files', 'methods', 'list'])}']`;
+    const { frame } = await inAnyFrame(page, `${list} .try-it-open`, { timeout: 60_000 });
+    await frame.locator(`${list} .try-it-open`).click();
+    const row = frame.locator(`${list} .try-field[data-name="maxResults"] input`);
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.fill('3');
+    await frame.locator(`${list} .try-send`).click();
+    const status = frame.locator(`${list} .try-status.ok`);
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    if (!/^200 /.test(await status.innerText())) throw new Error(`status: ${await status.innerText()}`);
+    // The user reads the response: the panel's head, the status and the start of the body in view.
+    await frame.locator(`${list} .try-it`).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+  },
+  async discoveryTryItBody(page) {
+    const insert = `.method[data-path='${JSON.stringify(['resources', 'files', 'methods', 'insert'])}']`;
+    const { frame } = await inAnyFrame(page, `${insert} .try-it-open`, { timeout: 60_000 });
+    await frame.locator(`${insert} .try-it-open`).click();
+    const area = frame.locator(`${insert} textarea.try-body`);
+    await area.waitFor({ state: 'visible', timeout: 30_000 });
+    await area.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    // Into the empty seed object, and start a property name.
+    await area.click();
+    await area.evaluate((el) => {
+      const at = el.value.indexOf('{') + 1;
+      el.setSelectionRange(at, at);
+    });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('  "ti');
+    const option = frame.locator(`${insert} [role="option"][aria-selected="true"]`);
+    await option.waitFor({ state: 'visible', timeout: 10_000 });
+    if (!/title/.test(await option.innerText())) throw new Error(`first suggestion: ${await option.innerText()}`);
+    const active = await area.getAttribute('aria-activedescendant');
+    if (!active || active !== (await option.getAttribute('id')))
+      throw new Error('aria-activedescendant does not name the selected option');
+    // Accepting inserts the name and colon; then the list for the whole object, opened with Ctrl+Space.
+    await page.keyboard.press('Enter');
+    const value = await area.inputValue();
+    if (!/"title": ""/.test(value)) throw new Error(`accepting did not insert the property: ${value}`);
+    await page.keyboard.press('End');
+    await page.keyboard.type(',');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Space');
+    await frame
+      .locator(`${insert} [role="listbox"] [role="option"]`)
+      .nth(3)
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+  },
   async storage(page) {
     const rows = page.locator('.part.sidebar .monaco-list-row');
     await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
