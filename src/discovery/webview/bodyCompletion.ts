@@ -33,8 +33,11 @@ function caretPoint(area: HTMLTextAreaElement, offset: number): { left: number; 
 
 /** Inserts `text` over [from, to) as typing would, so Ctrl+Z undoes it; `input` fires as for typing. */
 function replaceRange(area: HTMLTextAreaElement, from: number, to: number, text: string): void {
+  const expected = area.value.slice(0, from) + text + area.value.slice(to);
   area.setSelectionRange(from, to);
-  if (!document.execCommand('insertText', false, text)) {
+  // execCommand is deprecated but still the one way to edit a textarea with undo; where it does nothing, set it.
+  const done = typeof document.execCommand === 'function' && document.execCommand('insertText', false, text);
+  if (!done || area.value !== expected) {
     area.setRangeText(text, from, to, 'end');
     area.dispatchEvent(new Event('input', { bubbles: true }));
   }
