@@ -9,6 +9,12 @@ import * as vscode from 'vscode';
 import sample from '../../../samples/discovery/bookshelf.v1.json';
 import type { PreviewHostToWebview, PreviewWebviewToHost } from '../../../src/discovery/protocol';
 
+/** The parts of the sample the edits touch. */
+interface Doc {
+  title?: string;
+  resources: Record<string, { methods: Record<string, unknown> }>;
+}
+
 const EXTENSION_ID = 'api-workbench.api-workbench';
 const CREATE = ['resources', 'shelves', 'methods', 'create'];
 
@@ -30,8 +36,8 @@ async function postedUntil(
   assert.fail(`not posted in time; got ${all.map((m) => m.type).join(', ')}`);
 }
 
-async function replaceAll(doc: vscode.TextDocument, change: (root: Record<string, any>) => void): Promise<void> {
-  const root = JSON.parse(doc.getText()) as Record<string, any>;
+async function replaceAll(doc: vscode.TextDocument, change: (root: Doc) => void): Promise<void> {
+  const root = JSON.parse(doc.getText()) as Doc;
   change(root);
   const edit = new vscode.WorkspaceEdit();
   edit.replace(

@@ -83,15 +83,17 @@ describe('discovery preview webview: Try it', function () {
       type: 'tryItResult',
       path: LIST,
       response: {
+        url: 'https://bookshelf.example.com/v1/shelves',
+        method: 'GET',
         status: 200,
         statusText: 'OK',
-        timeMs: 5,
         headers: [],
+        timeMs: 5,
+        contentType: 'application/json',
         body: '{"shelves": []}',
         truncated: false,
-        url: 'x',
       },
-    } as PreviewHostToWebview);
+    });
     const body = page.panel(CREATE)!.querySelector<HTMLTextAreaElement>('textarea.try-body')!;
     body.value = '{"theme": "Sci-fi"}';
 
