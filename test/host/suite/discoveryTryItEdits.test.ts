@@ -81,6 +81,7 @@ suite('discovery: Try it panels survive edits of their document', function () {
     assert.equal(reply.seq, 7);
     assert.ok(reply.completions.items.length > 0 && reply.completions.items.every((i) => i.kind === 'property'));
 
+    await posted(); // What the messages above answered: only what the edits bring counts below.
     await replaceAll(doc, (root) => {
       root.resources.racks = root.resources.shelves;
       delete root.resources.shelves;
