@@ -186,10 +186,13 @@ function showForm(path: PreviewPath, form: TryForm, credential: string | undefin
     area.id = `try-body-${form.methodId.replace(/[^\w-]/g, '_')}`;
     label.htmlFor = area.id;
     area.value = body;
-    area.rows = Math.min(16, body.split('\n').length + 1);
+    // Room to type from the start (the seed of a big schema is `{}`), growing with the text up to a point.
+    const fit = () => (area.rows = Math.max(6, Math.min(20, area.value.split('\n').length + 1)));
+    fit();
     area.spellcheck = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     area.addEventListener('input', () => {
+      fit();
       clearTimeout(timer);
       timer = setTimeout(() => post({ type: 'tryItCheckBody', path, body: area.value }), 300);
     });
