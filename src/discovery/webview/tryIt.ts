@@ -282,7 +282,11 @@ function showResult(
   for (const [k, v] of response.headers) headers.append(el('div', 'try-header', `${k}: ${v}`));
   out.append(headers, el('pre', 'try-response', response.body + (response.truncated ? '\n…' : '')));
   const open = el('button', undefined, 'Open response in editor');
-  open.addEventListener('click', () => post({ type: 'tryItOpenResponse', path }));
+  // The result outlives a re-render that moves its method: the panel's path at the time of the click counts.
+  open.addEventListener('click', () => {
+    const now = open.closest<HTMLElement>('.try-it')?.dataset.path;
+    post({ type: 'tryItOpenResponse', path: now ? (JSON.parse(now) as PreviewPath) : path });
+  });
   out.append(open);
 }
 

@@ -110,6 +110,10 @@ describe('discovery preview webview: Try it', function () {
     assert.ok(moved, 'the panel is under the method at its new path');
     assert.equal(moved.querySelector<HTMLInputElement>('.try-field[data-name="pageSize"] input')!.value, '7');
     assert.match(moved.querySelector('.try-result')!.textContent ?? '', /200 OK/);
+    [...moved.querySelectorAll<HTMLButtonElement>('.try-result button')]
+      .find((b) => b.textContent === 'Open response in editor')!
+      .click();
+    assert.deepEqual(page.posted[page.posted.length - 1], { type: 'tryItOpenResponse', path: newList });
     assert.equal(
       page.panel(newCreate)!.querySelector<HTMLTextAreaElement>('textarea.try-body')!.value,
       '{"theme": "Sci-fi"}',
