@@ -143,6 +143,31 @@ const steps: Record<string, () => Promise<void>> = {
   async discoveryTryItBody() {
     // Same preview: the runner opens Try it on files.insert and asks for suggestions in the body editor.
   },
+  async discoveryTryItKept() {
+    // A copy of the sample with its preview; the runner opens Try it on shelves.list and fills pageSize.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const sample = await findSample('discovery/bookshelf.v1.json');
+    const copy = vscode.Uri.joinPath(sample, '..', 'bookshelf.tryit.json');
+    await vscode.workspace.fs.copy(sample, copy, { overwrite: true });
+    await vscode.window.showTextDocument(copy, { viewColumn: vscode.ViewColumn.One, preview: false });
+    await until(
+      'the discovery language',
+      () => vscode.window.activeTextEditor?.document.languageId === 'discovery-json',
+    );
+    await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
+  },
+  async discoveryTryItGone() {
+    // The method of the open form is deleted from the document (and saved, so no later step asks about it).
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.path.endsWith('/bookshelf.tryit.json'));
+    if (!doc) throw new Error('the copy is not open');
+    const root = JSON.parse(doc.getText()) as { resources: { shelves: { methods: Record<string, unknown> } } };
+    delete root.resources.shelves.methods.list;
+    const edit = new vscode.WorkspaceEdit();
+    const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+    edit.replace(doc.uri, all, JSON.stringify(root, null, 2) + '\n');
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit was refused');
+    await doc.save();
+  },
   async storage() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');

@@ -149,6 +149,24 @@ const checks = {
     await frame.locator(`${insert} .try-label`).evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.waitForTimeout(300);
   },
+  async discoveryTryItKept(page) {
+    const list = `.method[data-path='${JSON.stringify(['resources', 'shelves', 'methods', 'list'])}']`;
+    const { frame } = await inAnyFrame(page, `${list} .try-it-open`, { timeout: 60_000 });
+    await frame.locator(`${list} .try-it-open`).click();
+    const input = frame.locator(`${list} .try-field[data-name="pageSize"] input`);
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill('7');
+  },
+  async discoveryTryItGone(page) {
+    // After the edit the form is still there, saying its method is gone, with the value typed.
+    const { frame } = await inAnyFrame(page, '.try-gone .try-gone-note', { timeout: 30_000 });
+    const note = await frame.locator('.try-gone .try-gone-note').innerText();
+    if (!/bookshelf\.shelves\.list is no longer in the document/.test(note)) throw new Error(`note: ${note}`);
+    const value = await frame.locator('.try-gone .try-field[data-name="pageSize"] input').inputValue();
+    if (value !== '7') throw new Error(`the value typed is lost: ${JSON.stringify(value)}`);
+    if (!(await frame.locator('.try-gone .try-send').isDisabled()))
+      throw new Error('Send is enabled for a gone method');
+  },
   async storage(page) {
     const rows = page.locator('.part.sidebar .monaco-list-row');
     await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
