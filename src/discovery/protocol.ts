@@ -1,7 +1,7 @@
 // The one contract between the discovery reference preview's host side and its webview. Both
 // import this file; nothing else crosses the boundary. Every message is discriminated by `type`.
 
-import type { BodyProblem, TryForm, TryResponse } from './core/tryIt';
+import type { BodyCompletions, BodyProblem, TryForm, TryResponse } from './core/tryIt';
 
 export const PREVIEW_VIEW_TYPE = 'apiWorkbench.discoveryPreview';
 
@@ -13,8 +13,15 @@ export type PreviewHostToWebview =
   | { type: 'render'; html: string }
   /** Highlights the method or schema at the editor's cursor and scrolls it into view. */
   | { type: 'reveal'; anchor: string }
-  /** Try it: the form of the method at `path` (answer to `tryIt`). */
+  /**
+   * Try it: the form of the method at `path` (answer to `tryIt`), and again after each edit of the document for
+   * every open panel, found by method id (its path may have changed); the page keeps what the user typed.
+   */
   | { type: 'tryItForm'; path: PreviewPath; form: TryForm; credential: string | undefined }
+  /** Try it: an open panel's method is no longer in the edited document (removed, or its id changed). */
+  | { type: 'tryItGone'; methodId: string }
+  /** Try it: completion items for the body editor (answer to `tryItCompleteBody` with the same `seq`). */
+  | { type: 'tryItBodyCompletions'; path: PreviewPath; seq: number; completions: BodyCompletions }
   /** Try it: problems of the body typed, against the request schema (answer to `tryItCheckBody`). */
   | { type: 'tryItBodyProblems'; path: PreviewPath; problems: BodyProblem[] }
   /** Try it: the media file chosen for an upload (answer to `tryItPickMedia`). */
@@ -40,6 +47,10 @@ export type PreviewWebviewToHost =
   /** Try it on the method at `path`: the host answers with its form. */
   | { type: 'tryIt'; path: PreviewPath }
   | { type: 'tryItCheckBody'; path: PreviewPath; body: string }
+  /** What may go at `offset` of the body (`seq` tells a stale answer from the current one). */
+  | { type: 'tryItCompleteBody'; path: PreviewPath; body: string; offset: number; seq: number }
+  /** The user closed the panel of `methodId`: the host stops following it across edits. */
+  | { type: 'tryItClose'; path: PreviewPath; methodId: string }
   | { type: 'tryItPickMedia'; path: PreviewPath }
   /** Send the request; the extension host makes the HTTP call, never the page. */
   | { type: 'tryItSend'; path: PreviewPath; values: TryItFormValues }

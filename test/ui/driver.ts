@@ -10,6 +10,8 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
+import { fetchDirectory } from '../../src/discovery/core/directory';
+import type { WorkbenchServices } from '../../src/platform/services';
 
 const report = process.env.API_WORKBENCH_TEST_REPORT ?? '';
 const reloading = `${report}.reloading`;
@@ -67,6 +69,23 @@ const storageSetting = () => vscode.workspace.getConfiguration('apiWorkbench.sto
 
 // The walk* steps are the hand walk of a new user: the runner does all of them with the mouse and the
 // keyboard; this side only prepares what a user cannot (a storage URL where nothing listens).
+
+/** The sandbox's store:v2 document, opened from the API Directory as a user would. */
+async function openStoreDocument(): Promise<vscode.TextDocument> {
+  const services = (await vscode.extensions.getExtension('api-workbench.api-workbench')?.activate()) as
+    WorkbenchServices | undefined;
+  if (!services) throw new Error('extension API');
+  const endpoint = await services.endpoints.resolve('directory');
+  const item = (await fetchDirectory(endpoint.baseUrl)).find((i) => i.id === 'store:v2');
+  if (!item) throw new Error('store:v2 not in the sandbox directory');
+  const doc = await vscode.commands.executeCommand<vscode.TextDocument>('apiWorkbench.directory.open', {
+    kind: 'item',
+    item,
+  });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+  return doc;
+}
+
 const steps: Record<string, () => Promise<void>> = {
   async walkFirstWindow() {},
   async walkWalkthrough() {},
@@ -133,6 +152,56 @@ const steps: Record<string, () => Promise<void>> = {
     if (!report?.changes.length) throw new Error('Compare With… reported nothing');
     await vscode.commands.executeCommand('apiWorkbench.diffReport.reveal', report.changes[0]);
     await vscode.commands.executeCommand('apiWorkbench.diffReport.focus');
+  },
+  async discoveryExport() {
+    // Export as OpenAPI…: the export opens beside its source.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    const source = await openStoreDocument();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!folder) throw new Error('no workspace folder');
+    const target = vscode.Uri.joinPath(folder, 'store.openapi.json');
+    const written = await vscode.commands.executeCommand<vscode.Uri | undefined>(
+      'apiWorkbench.discovery.exportOpenApi',
+      source.uri,
+      target,
+      '3.1',
+    );
+    if (!written) throw new Error('Export as OpenAPI wrote nothing');
+  },
+  async discoveryTryIt() {
+    // The preview of store:v2; the runner opens Try it on files.list, fills maxResults and sends.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await openStoreDocument();
+    await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
+  },
+  async discoveryTryItBody() {
+    // Same preview: the runner opens Try it on files.insert and asks for suggestions in the body editor.
+  },
+  async discoveryTryItKept() {
+    // A copy of the sample with its preview; the runner opens Try it on shelves.list and fills pageSize.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const sample = await findSample('discovery/bookshelf.v1.json');
+    const copy = vscode.Uri.joinPath(sample, '..', 'bookshelf.tryit.json');
+    await vscode.workspace.fs.copy(sample, copy, { overwrite: true });
+    await vscode.window.showTextDocument(copy, { viewColumn: vscode.ViewColumn.One, preview: false });
+    await until(
+      'the discovery language',
+      () => vscode.window.activeTextEditor?.document.languageId === 'discovery-json',
+    );
+    await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
+  },
+  async discoveryTryItGone() {
+    // The method of the open form is deleted from the document (and saved, so no later step asks about it).
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.path.endsWith('/bookshelf.tryit.json'));
+    if (!doc) throw new Error('the copy is not open');
+    const root = JSON.parse(doc.getText()) as { resources: { shelves: { methods: Record<string, unknown> } } };
+    delete root.resources.shelves.methods.list;
+    const edit = new vscode.WorkspaceEdit();
+    const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+    edit.replace(doc.uri, all, JSON.stringify(root, null, 2) + '\n');
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit was refused');
+    await doc.save();
   },
   async storage() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

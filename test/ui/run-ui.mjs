@@ -65,6 +65,92 @@ const checks = {
     for (const want of ['Breaking', 'parameter-made-required', 'property-removed', 'Info'])
       if (!text.includes(want)) throw new Error(`the Revision Diff view lacks ${want}: ${text.slice(0, 300)}`);
   },
+  async discoveryExport(page) {
+    const tab = page.locator('.tabs-container .tab', { hasText: 'store.openapi.json' });
+    await tab.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const groups = page.locator('.part.editor .editor-group-container');
+    if ((await groups.count()) < 2) throw new Error('the export is not beside its source');
+    const text = (await page.locator('.part.editor').innerText()).replace(/\u00a0/g, ' ');
+    if (!/"openapi": "3\.1\.0"/.test(text)) throw new Error(`no OpenAPI document shows: ${text.slice(0, 300)}`);
+  },
+  async discoveryTryIt(page) {
+    const list = `.method[data-path='${JSON.stringify(['resources', 'files', 'methods', 'list'])}']`;
+    const { frame } = await inAnyFrame(page, `${list} .try-it-open`, { timeout: 60_000 });
+    await frame.locator(`${list} .try-it-open`).click();
+    const row = frame.locator(`${list} .try-field[data-name="maxResults"] input`);
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.fill('3');
+    await frame.locator(`${list} .try-send`).click();
+    const status = frame.locator(`${list} .try-status.ok`);
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    if (!/^200 /.test(await status.innerText())) throw new Error(`status: ${await status.innerText()}`);
+    // The user reads the response: the panel's head, the status and the start of the body in view.
+    await frame.locator(`${list} .try-it`).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+  },
+  async discoveryTryItBody(page) {
+    const insert = `.method[data-path='${JSON.stringify(['resources', 'files', 'methods', 'insert'])}']`;
+    const { frame } = await inAnyFrame(page, `${insert} .try-it-open`, { timeout: 60_000 });
+    await frame.locator(`${insert} .try-it-open`).click();
+    const area = frame.locator(`${insert} textarea.try-body`);
+    await area.waitFor({ state: 'visible', timeout: 30_000 });
+    await area.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    // Into the seed (`{}`: File has 71 properties, none required), and start a property name.
+    await area.click();
+    await area.evaluate((el) => {
+      const at = el.value.indexOf('{') + 1;
+      el.setSelectionRange(at, at);
+    });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('  "ti');
+    const option = frame.locator(`${insert} [role="option"][aria-selected="true"]`);
+    await option.waitFor({ state: 'visible', timeout: 10_000 });
+    if (!/^title/.test(await option.innerText())) throw new Error(`first suggestion: ${await option.innerText()}`);
+    const active = await area.getAttribute('aria-activedescendant');
+    if (!active || active !== (await option.getAttribute('id')))
+      throw new Error('aria-activedescendant does not name the selected option');
+    // Enter accepts: the name, a colon and an empty string, the caret inside it.
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Notes');
+    const value = await area.inputValue();
+    if (!/"title": "Notes"/.test(value)) throw new Error(`accepting did not insert the property: ${value}`);
+    // The next member: Ctrl+Space lists what is left (title no more), arrows move through it.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type(',');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('  ');
+    await page.keyboard.press('Control+Space');
+    const options = frame.locator(`${insert} [role="listbox"] [role="option"]`);
+    await options.nth(3).waitFor({ state: 'visible', timeout: 10_000 });
+    if ((await options.allInnerTexts()).some((t) => /^title/.test(t))) throw new Error('title is offered twice');
+    // Narrowed by typing, the selected item's description shown under the list.
+    await page.keyboard.type('"pa');
+    await frame
+      .locator(`${insert} [role="option"][aria-selected="true"]`, { hasText: 'parents' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    const docs = frame.locator(`${insert} .try-suggest-docs`);
+    if (!/Folders/.test(await docs.innerText())) throw new Error(`no description: ${await docs.innerText()}`);
+    await frame.locator(`${insert} .try-label`).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+  },
+  async discoveryTryItKept(page) {
+    const list = `.method[data-path='${JSON.stringify(['resources', 'shelves', 'methods', 'list'])}']`;
+    const { frame } = await inAnyFrame(page, `${list} .try-it-open`, { timeout: 60_000 });
+    await frame.locator(`${list} .try-it-open`).click();
+    const input = frame.locator(`${list} .try-field[data-name="pageSize"] input`);
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill('7');
+  },
+  async discoveryTryItGone(page) {
+    // After the edit the form is still there, saying its method is gone, with the value typed.
+    const { frame } = await inAnyFrame(page, '.try-gone .try-gone-note', { timeout: 30_000 });
+    const note = await frame.locator('.try-gone .try-gone-note').innerText();
+    if (!/bookshelf\.shelves\.list is no longer in the document/.test(note)) throw new Error(`note: ${note}`);
+    const value = await frame.locator('.try-gone .try-field[data-name="pageSize"] input').inputValue();
+    if (value !== '7') throw new Error(`the value typed is lost: ${JSON.stringify(value)}`);
+    if (!(await frame.locator('.try-gone .try-send').isDisabled()))
+      throw new Error('Send is enabled for a gone method');
+  },
   async storage(page) {
     const rows = page.locator('.part.sidebar .monaco-list-row');
     await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });

@@ -33,6 +33,8 @@ export class DiscoveryPreview implements vscode.Disposable {
   private readonly tryIt: TryItHost;
   /** Test seam: sees every message posted to the page. */
   onPost: ((m: PreviewHostToWebview) => void) | undefined;
+  /** Test seam: what was posted since the seam last took it (undefined until a test asks). */
+  recorded: PreviewHostToWebview[] | undefined;
 
   constructor(
     private readonly documents: DiscoveryDocuments,
@@ -63,6 +65,8 @@ export class DiscoveryPreview implements vscode.Disposable {
       );
       return undefined;
     }
+    // Try it panels follow their own document's edits; another document's preview starts with none.
+    if (doc !== this.doc) this.tryIt.closeAll();
     this.doc = doc;
     if (!this.panel) {
       const root = this.extensionUri;
@@ -83,6 +87,7 @@ export class DiscoveryPreview implements vscode.Disposable {
       panel.onDidDispose(() => {
         this.panel = undefined;
         this.doc = undefined;
+        this.tryIt.closeAll();
       });
       panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => void this.onMessage(m));
       panel.webview.html = shellHtml(panel.webview, root);
@@ -119,6 +124,7 @@ export class DiscoveryPreview implements vscode.Disposable {
 
   private post(m: PreviewHostToWebview): void {
     this.onPost?.(m);
+    this.recorded?.push(m);
     void this.panel?.webview.postMessage(m);
   }
 
@@ -132,6 +138,7 @@ export class DiscoveryPreview implements vscode.Disposable {
     if (!this.ready) return;
     this.renderedVersion = doc.version;
     this.post({ type: 'render', html: renderPreviewBody(model) });
+    this.tryIt.refresh(model, (m) => this.post(m));
   }
 
   private revealAt(doc: vscode.TextDocument, pos: vscode.Position): void {
@@ -197,6 +204,12 @@ export function registerPreview(
               return posted;
             },
           ),
+          // Test seam: what the host posted to the page since the last call (renders and forms after an edit).
+          vscode.commands.registerCommand('apiWorkbench._testDiscoveryPreviewPosted', () => {
+            const out = preview.recorded ?? [];
+            preview.recorded = [];
+            return out;
+          }),
         ]
       : []),
     vscode.commands.registerCommand('apiWorkbench.discovery.showPreview', (uri?: vscode.Uri) => {

@@ -4,10 +4,11 @@
 import * as vscode from 'vscode';
 import { originOf, redactText } from '../../shared/http';
 import type { Endpoints, ServiceId } from '../../platform/services';
-import { isObj, type Obj } from '../core/model';
+import { isObj, type DiscoveryModel, type Obj } from '../core/model';
 import {
   buildTryRequest,
   checkBody,
+  completeBody,
   sendTryRequest,
   toCurl,
   tryItForm,
@@ -35,6 +36,14 @@ function methodAt(root: Obj, path: PreviewPath): Obj | undefined {
   return isObj(v) && typeof v.httpMethod === 'string' ? v : undefined;
 }
 
+/** Where the method `id` is now; a method without an id is known by its path. */
+function findMethod(model: DiscoveryModel, id: string, oldPath: PreviewPath): PreviewPath | undefined {
+  const byId = model.methodsById.get(id)?.[0];
+  if (byId) return [...byId.path];
+  const old = methodAt(model.root, oldPath);
+  return old && typeof old.id !== 'string' && oldPath.join('.') === id ? oldPath : undefined;
+}
+
 function cleanValues(v: TryItFormValues): TryValues {
   const params: Record<string, string[]> = {};
   if (isObj(v?.params))
@@ -55,9 +64,11 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 export class TryItHost {
-  /** Per method (path as JSON): the chosen media file and the last response body. */
+  /** Per method id: the chosen media file and the last response body (a method keeps its id across edits). */
   private readonly media = new Map<string, vscode.Uri>();
   private readonly lastBody = new Map<string, { text: string; json: boolean }>();
+  /** The open panels, method id → its path when last seen: followed across edits of the document. */
+  private readonly open = new Map<string, PreviewPath>();
 
   constructor(private readonly endpoints: Endpoints | undefined) {}
 
@@ -84,14 +95,56 @@ export class TryItHost {
       : vscode.l10n.t('API key of the {0} endpoint', target.service);
   }
 
+  /** Forgets every open panel (the preview closed, or shows another document). */
+  closeAll(): void {
+    this.open.clear();
+  }
+
+  /**
+   * After an edit: each open panel's method found again by id (a renamed resource moves its path) and its form
+   * sent again, or the panel told that its method is gone; it stays open either way.
+   */
+  refresh(model: DiscoveryModel, post: (m: PreviewHostToWebview) => void): void {
+    const root = model.root;
+    for (const [id, oldPath] of this.open) {
+      const path = findMethod(model, id, oldPath);
+      const method = path && methodAt(root, path);
+      if (!path || !method) {
+        post({ type: 'tryItGone', methodId: id });
+        continue;
+      }
+      this.open.set(id, path);
+      post({
+        type: 'tryItForm',
+        path,
+        form: tryItForm(root, method, path.join('.')),
+        credential: this.credentialLabel(root),
+      });
+    }
+  }
+
   async handle(m: TryMessage, root: Obj, post: (m: PreviewHostToWebview) => void): Promise<void> {
+    // A closed panel may be one whose method is gone: forgotten by id, before any lookup by path.
+    if (m.type === 'tryItClose') {
+      this.open.delete(String(m.methodId));
+      return;
+    }
     const method = methodAt(root, m.path);
     if (!method) return;
-    const key = JSON.stringify(m.path);
     const form = tryItForm(root, method, m.path.join('.'));
+    const key = form.methodId;
     switch (m.type) {
       case 'tryIt':
+        this.open.set(form.methodId, m.path);
         post({ type: 'tryItForm', path: m.path, form, credential: this.credentialLabel(root) });
+        return;
+      case 'tryItCompleteBody':
+        post({
+          type: 'tryItBodyCompletions',
+          path: m.path,
+          seq: Number(m.seq),
+          completions: completeBody(root, method.request, form.methodId, String(m.body), Number(m.offset) || 0),
+        });
         return;
       case 'tryItCheckBody':
         post({

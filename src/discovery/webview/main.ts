@@ -2,7 +2,7 @@
 // It shows the reference the host rendered, highlights what the editor's cursor is in, follows
 // the in-page type links (the editor follows), and asks the host to show a heading's source when one is clicked.
 import { PATH_ATTRIBUTE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
-import { decorateMethods, handleTryItMessage } from './tryIt';
+import { decorateMethods, handleTryItMessage, parkPanels, unparkPanels } from './tryIt';
 
 declare function acquireVsCodeApi(): { postMessage(m: PreviewWebviewToHost): void };
 
@@ -25,8 +25,10 @@ function highlight(anchor: string, scroll: boolean): void {
 function render(html: string): void {
   const scroll = document.scrollingElement?.scrollTop ?? 0;
   // The core escapes every text of the document it renders; the CSP allows no inline script either way.
+  parkPanels();
   content.innerHTML = html;
   decorateMethods(post);
+  unparkPanels();
   if (currentAnchor) highlight(currentAnchor, false);
   if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
 }

@@ -2,6 +2,7 @@
 // result. The page never calls the network (its CSP has no connect-src); the host does. Everything from the
 // document or the server is set as text, never as HTML.
 import type { TryField, TryForm, TryResponse } from '../core/tryIt';
+import { BodyCompletionList } from './bodyCompletion';
 import {
   PATH_ATTRIBUTE,
   type PreviewHostToWebview,
@@ -28,6 +29,36 @@ function holderOf(path: PreviewPath): HTMLElement | undefined {
 
 function panelOf(path: PreviewPath): HTMLElement | undefined {
   return holderOf(path)?.querySelector<HTMLElement>('.try-it') ?? undefined;
+}
+
+/** Panels taken out of the page for a re-render whose method the host has not placed again yet, by method id. */
+const parked = new Map<string, HTMLElement>();
+const suggestions = new WeakMap<HTMLElement, BodyCompletionList>();
+
+function panelById(methodId: string): HTMLElement | undefined {
+  for (const p of document.querySelectorAll<HTMLElement>('.try-it')) if (p.dataset.methodId === methodId) return p;
+  return parked.get(methodId);
+}
+
+/** Before the reference is rendered again: the open panels leave the page, with what the user entered. */
+export function parkPanels(): void {
+  for (const p of document.querySelectorAll<HTMLElement>('.try-it')) {
+    p.remove();
+    if (p.dataset.methodId) parked.set(p.dataset.methodId, p);
+  }
+}
+
+/**
+ * After it: each panel goes back under its method where that is still at the same path, at once (no flicker);
+ * the host then sends every open panel's form again, found by method id, or says its method is gone.
+ */
+export function unparkPanels(): void {
+  for (const [id, p] of parked) {
+    const holder = holderOf(JSON.parse(p.dataset.path ?? '[]') as PreviewPath);
+    if (!holder) continue;
+    holder.append(p);
+    parked.delete(id);
+  }
 }
 
 /** Adds a Try it button to every method the host rendered. */
@@ -69,13 +100,18 @@ function fieldInput(f: TryField): HTMLElement {
   return input;
 }
 
-function fieldRow(f: TryField): HTMLElement {
+function fieldRow(f: TryField, kept: string[] | undefined): HTMLElement {
   const row = el('div', 'try-field');
   row.dataset.name = f.name;
   const label = el('label', undefined, f.name + (f.required ? ' *' : ''));
   label.title = f.description ?? '';
   const inputs = el('span', 'try-inputs');
   inputs.append(fieldInput(f));
+  for (let i = 1; f.repeated && i < (kept?.length ?? 0); i++) inputs.append(fieldInput(f));
+  if (kept)
+    inputs.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select').forEach((input, i) => {
+      if (kept[i] !== undefined) input.value = kept[i];
+    });
   row.append(label, inputs);
   if (f.repeated) {
     const more = el('button', 'try-more', '+');
@@ -97,40 +133,84 @@ function valuesOf(panel: HTMLElement): TryItFormValues {
   return { params, ...(body !== undefined ? { body } : {}) };
 }
 
+/** What a panel holds that the user made: the values, the last result, the media chosen. */
+function keptOf(panel: HTMLElement): { values: TryItFormValues; result: ChildNode[]; media: string } {
+  return {
+    values: valuesOf(panel),
+    result: [...(panel.querySelector('.try-result')?.childNodes ?? [])],
+    media: panel.querySelector('.try-media')?.textContent ?? '',
+  };
+}
+
+function closePanel(panel: HTMLElement, path: PreviewPath, post: Post): void {
+  post({ type: 'tryItClose', path, methodId: panel.dataset.methodId ?? '' });
+  parked.delete(panel.dataset.methodId ?? '');
+  (panel.closest('.try-gone') ?? panel).remove();
+}
+
 function showForm(path: PreviewPath, form: TryForm, credential: string | undefined, post: Post): void {
   const holder = holderOf(path);
+  // The same method's panel, open before an edit of the document (or a second click on Try it): its values stay.
+  const previous = panelById(form.methodId) ?? holder?.querySelector<HTMLElement>('.try-it') ?? undefined;
+  const kept = previous && keptOf(previous);
+  if (previous) (previous.closest('.try-gone') ?? previous).remove();
+  parked.delete(form.methodId);
   if (!holder) return;
-  holder.querySelector('.try-it')?.remove();
   const panel = el('div', 'try-it');
-  panel.append(el('div', 'try-url', `${form.httpMethod} ${form.urlTemplate}`));
+  panel.dataset.methodId = form.methodId;
+  panel.dataset.path = JSON.stringify(path);
+  const head = el('div', 'try-head');
+  const close = el('button', 'try-close', '×');
+  close.title = 'Close';
+  close.setAttribute('aria-label', `Close Try it for ${form.methodId}`);
+  close.addEventListener('click', () => closePanel(panel, path, post));
+  head.append(el('div', 'try-url', `${form.httpMethod} ${form.urlTemplate}`), close);
+  panel.append(head);
   panel.append(el('div', 'try-credential', credential ? `Sends the ${credential}.` : 'Sends no credential.'));
   const own = form.fields.filter((f) => !f.global);
   const globals = form.fields.filter((f) => f.global);
-  for (const f of own) panel.append(fieldRow(f));
+  for (const f of own) panel.append(fieldRow(f, kept?.values.params[f.name]));
   if (globals.length) {
     const details = el('details');
     details.append(el('summary', undefined, `Standard parameters (${globals.length})`));
-    for (const f of globals) details.append(fieldRow(f));
+    for (const f of globals) details.append(fieldRow(f, kept?.values.params[f.name]));
+    if (globals.some((f) => kept?.values.params[f.name]?.some((v) => v && v !== f.default))) details.open = true;
     panel.append(details);
   }
-  if (form.body) {
-    panel.append(el('div', 'try-label', `Request body (${form.body.schema})`));
+  const body = form.body ? (kept?.values.body ?? form.body.seed) : undefined;
+  if (form.body && body !== undefined) {
+    const label = el('label', 'try-label', `Request body (${form.body.schema})`);
+    const hint = el('span', 'try-hint', ' · Ctrl+Space suggests');
+    label.append(hint);
     const area = el('textarea', 'try-body');
-    area.value = form.body.seed;
-    area.rows = Math.min(16, form.body.seed.split('\n').length + 1);
+    area.id = `try-body-${form.methodId.replace(/[^\w-]/g, '_')}`;
+    label.htmlFor = area.id;
+    area.value = body;
+    // Room to type from the start (the seed of a big schema is `{}`), growing with the text up to a point.
+    const fit = () => (area.rows = Math.max(6, Math.min(20, area.value.split('\n').length + 1)));
+    fit();
     area.spellcheck = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     area.addEventListener('input', () => {
+      fit();
       clearTimeout(timer);
       timer = setTimeout(() => post({ type: 'tryItCheckBody', path, body: area.value }), 300);
     });
-    panel.append(area, el('ul', 'try-problems'));
+    const wrap = el('div', 'try-body-wrap');
+    wrap.append(area);
+    panel.append(label, wrap, el('ul', 'try-problems'));
+    suggestions.set(
+      panel,
+      new BodyCompletionList(area, (text, offset, seq) =>
+        post({ type: 'tryItCompleteBody', path, body: text, offset, seq }),
+      ),
+    );
   }
   const actions = el('div', 'try-actions');
   if (form.upload) {
     const pick = el('button', undefined, 'Choose media…');
     pick.addEventListener('click', () => post({ type: 'tryItPickMedia', path }));
-    actions.append(pick, el('span', 'try-media', ''));
+    actions.append(pick, el('span', 'try-media', kept?.media ?? ''));
   }
   const send = el('button', 'try-send', 'Send');
   send.addEventListener('click', () => post({ type: 'tryItSend', path, values: valuesOf(panel) }));
@@ -140,9 +220,37 @@ function showForm(path: PreviewPath, form: TryForm, credential: string | undefin
   );
   curl.title = 'Credentials are replaced by $ACCESS_TOKEN / $API_KEY (Alt+click to include them)';
   actions.prepend(send, curl);
-  panel.append(actions, el('div', 'try-result'));
+  const result = el('div', 'try-result');
+  result.setAttribute('aria-live', 'polite');
+  if (kept) result.append(...kept.result);
+  panel.append(actions, result);
   holder.append(panel);
-  if (form.body) post({ type: 'tryItCheckBody', path, body: form.body.seed });
+  if (body !== undefined) post({ type: 'tryItCheckBody', path, body });
+}
+
+/** The panel's method left the document: the panel stays, at the top, saying so, its values kept. */
+function showGone(methodId: string): void {
+  const panel = panelById(methodId);
+  if (!panel) return;
+  parked.delete(methodId);
+  let wrap = panel.closest<HTMLElement>('.try-gone');
+  if (!wrap) {
+    wrap = el('section', 'method try-gone');
+    wrap.append(el('h4', undefined, methodId));
+    (document.getElementById('content') ?? document.body).prepend(wrap);
+  }
+  panel.querySelector('.try-gone-note')?.remove();
+  const note = el(
+    'div',
+    'try-gone-note',
+    `${methodId} is no longer in the document (removed, or its id changed). What you entered is kept; ` +
+      'the form follows the method again when it is back.',
+  );
+  note.setAttribute('role', 'status');
+  panel.querySelector('.try-head')?.after(note);
+  for (const b of panel.querySelectorAll<HTMLButtonElement>('.try-actions button')) b.disabled = true;
+  wrap.append(panel);
+  wrap.scrollIntoView({ block: 'nearest' });
 }
 
 function showResult(
@@ -174,7 +282,11 @@ function showResult(
   for (const [k, v] of response.headers) headers.append(el('div', 'try-header', `${k}: ${v}`));
   out.append(headers, el('pre', 'try-response', response.body + (response.truncated ? '\n…' : '')));
   const open = el('button', undefined, 'Open response in editor');
-  open.addEventListener('click', () => post({ type: 'tryItOpenResponse', path }));
+  // The result outlives a re-render that moves its method: the panel's path at the time of the click counts.
+  open.addEventListener('click', () => {
+    const now = open.closest<HTMLElement>('.try-it')?.dataset.path;
+    post({ type: 'tryItOpenResponse', path: now ? (JSON.parse(now) as PreviewPath) : path });
+  });
   out.append(open);
 }
 
@@ -184,6 +296,14 @@ export function handleTryItMessage(m: PreviewHostToWebview, post: Post): boolean
     case 'tryItForm':
       showForm(m.path, m.form, m.credential, post);
       return true;
+    case 'tryItGone':
+      showGone(m.methodId);
+      return true;
+    case 'tryItBodyCompletions': {
+      const panel = panelOf(m.path);
+      if (panel) suggestions.get(panel)?.show(m.seq, m.completions);
+      return true;
+    }
     case 'tryItBodyProblems': {
       const list = panelOf(m.path)?.querySelector('.try-problems');
       list?.replaceChildren(...m.problems.map((p) => el('li', undefined, `${p.pointer || '/'}: ${p.message}`)));

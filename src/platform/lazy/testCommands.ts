@@ -7,6 +7,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
   discovery: [
     'apiWorkbench._testDiscoveryPreviewGoto',
     'apiWorkbench._testDiscoveryPreviewMessage',
+    'apiWorkbench._testDiscoveryPreviewPosted',
     'apiWorkbench.directory._testChildren',
   ],
   storage: [

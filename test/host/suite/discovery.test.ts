@@ -67,6 +67,32 @@ async function openSample(content = SAMPLE, expected = 'discovery-json'): Promis
 
 const codeValue = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
 
+/**
+ * The quick fixes at `range` once one titled `title` is among them, asked again until then. The workbench
+ * answers a code-action request it cancelled midway (its getCodeActions cancels when the code-action providers
+ * change while it runs, or the text does) with an empty list, the same as "no fix". Seen in one run in three
+ * right after the previous test opened docs/rules.md: no actions while our diagnostic was there, and the fix on
+ * the very next request. A product that offers no such fix still fails, after `timeoutMs`.
+ */
+async function quickFixes(
+  uri: vscode.Uri,
+  range: vscode.Range,
+  title: string,
+  timeoutMs = 10_000,
+): Promise<vscode.CodeAction[]> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      uri,
+      range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    if (actions.some((a) => a.title === title) || Date.now() > end) return actions;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Position just inside the first occurrence of a marker, plus a shift. */
 function pos(doc: vscode.TextDocument, marker: string, shift = 1): vscode.Position {
   const i = doc.getText().indexOf(marker);
@@ -121,12 +147,7 @@ suite('discovery: diagnostics', () => {
     const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => codeValue(x) === 'ref-unresolved'))).filter(
       (d) => codeValue(d) === 'ref-unresolved',
     );
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider',
-      doc.uri,
-      diag.range,
-      vscode.CodeActionKind.QuickFix.value,
-    );
+    const actions = await quickFixes(doc.uri, diag.range, 'Create schema "Note"');
     const create = actions.find((a) => a.title === 'Create schema "Note"');
     assert.ok(create?.edit, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(create.edit));
@@ -501,12 +522,7 @@ suite('discovery: one source per feature, links and fixes that show themselves',
     const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => codeValue(x) === 'ref-unresolved'))).filter(
       (d) => codeValue(d) === 'ref-unresolved',
     );
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider',
-      doc.uri,
-      diag.range,
-      vscode.CodeActionKind.QuickFix.value,
-    );
+    const actions = await quickFixes(doc.uri, diag.range, 'Create schema "Note"');
     const create = actions.find((a) => a.title === 'Create schema "Note"');
     assert.ok(create?.edit && create.command, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(create.edit));

@@ -73,6 +73,9 @@ function field(name: string, p: Obj, global: boolean): TryField {
   return f;
 }
 
+/** Up to this many writable properties, the seed of a request body names them all. */
+const SEED_ALL_MAX = 8;
+
 /** A JSON value of the schema's shape: the properties a user fills in, output-only ones left out. */
 export function seedValue(doc: Obj, schema: unknown, methodId: string, depth = 0): unknown {
   const schemas = isObj(doc.schemas) ? doc.schemas : {};
@@ -91,15 +94,18 @@ export function seedValue(doc: Obj, schema: unknown, methodId: string, depth = 0
       return [];
     case 'object': {
       if (!isObj(s.properties) || depth >= 2) return {};
+      const writable = Object.entries(s.properties).filter(
+        (e): e is [string, Obj] =>
+          isObj(e[1]) && e[1].readOnly !== true && !/^\s*output only/i.test(str(e[1].description) ?? ''),
+      );
+      const required = (p: Obj) =>
+        p.required === true ||
+        (isObj(p.annotations) && Array.isArray(p.annotations.required) && p.annotations.required.includes(methodId));
+      // What this method requires; at the top level of a small schema every field. A seed naming all 70 fields
+      // of a big one (most set by the server) is noise: the body editor completes the rest.
+      const all = depth === 0 && writable.length <= SEED_ALL_MAX;
       const out: Obj = {};
-      for (const [name, p] of Object.entries(s.properties)) {
-        if (!isObj(p) || p.readOnly === true || /^\s*output only/i.test(str(p.description) ?? '')) continue;
-        const req =
-          isObj(p.annotations) && Array.isArray(p.annotations.required) && p.annotations.required.includes(methodId);
-        // Past the top level only what this method requires: a seed that names every field is noise.
-        if (depth > 0 && !req) continue;
-        out[name] = seedValue(doc, p, methodId, depth + 1);
-      }
+      for (const [name, p] of writable) if (all || required(p)) out[name] = seedValue(doc, p, methodId, depth + 1);
       return out;
     }
     default:

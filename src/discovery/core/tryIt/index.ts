@@ -12,3 +12,4 @@ export {
 export { explainRpcError, type RpcErrorExplanation } from './rpcError';
 export { expandTemplate } from './uriTemplate';
 export { sendTryRequest, type TryOutcome, type TryResponse } from './send';
+export { completeBody, type BodyCompletion, type BodyCompletions } from './bodyComplete';
