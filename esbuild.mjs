@@ -5,6 +5,8 @@
 // the activation bench measures what ships (minified) and still needs `apiWorkbench._testLoadFeatures`.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
 
 const production = process.argv.includes('--production');
 const seams = !production || process.argv.includes('--test-seams');
@@ -34,6 +36,31 @@ const vscodeOnce = {
   },
 };
 
+// A JSON file esbuild inlines as an object literal is parsed and compiled as code when its bundle loads (the
+// 100 KB storage description, the water-quality vocabulary); as a string given to JSON.parse it costs a scan
+// of the string to compile and a faster parse to evaluate (V8's advice for large object literals).
+const jsonAsString = {
+  name: 'json-as-string',
+  setup(build) {
+    build.onLoad({ filter: /\.json$/ }, async (args) => {
+      const text = JSON.stringify(JSON.parse(await readFile(args.path, 'utf8')));
+      return { contents: `export default JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
+    });
+  },
+};
+
+// node-fetch, with the stream and blob polyfills it brings, was a third of every feature bundle and was compiled
+// whenever a feature loaded, though only a request needs it. The extension host's bundles share one copy,
+// dist/vendor/nodeFetch.js, which src/shared/http/fetch.ts imports with the first request (the CLI keeps its own).
+const NODE_FETCH_BUNDLE = 'dist/vendor/nodeFetch.js';
+const sharedNodeFetch = (outfile) => ({
+  name: 'shared-node-fetch',
+  setup(build) {
+    const path = `./${posix.relative(posix.dirname(outfile), NODE_FETCH_BUNDLE)}`.replace(/^\.\/\.\./, '..');
+    build.onResolve({ filter: /^node-fetch$/ }, () => ({ path, external: true }));
+  },
+});
+
 // Extension host, CLI and worker all run in Node 20. jsonc-parser's `main` is a UMD build whose dynamic
 // requires esbuild cannot follow, so its ESM build is taken instead.
 // __TEST_SEAMS__ (src/buildFlags.d.ts) is false in production, so test-only code is dropped from the bundle.
@@ -45,17 +72,24 @@ const node = {
   mainFields: ['module', 'main'],
   define: { __TEST_SEAMS__: seams ? 'true' : 'false' },
 };
-const extensionHost = { ...node, external: ['vscode'], plugins: [vscodeOnce] };
+// `import()` of the shared node-fetch becomes a `require` inside a promise: loaded like every other bundle.
+const extensionHost = (outfile) => ({
+  ...node,
+  outfile,
+  external: ['vscode'],
+  supported: { 'dynamic-import': false },
+  plugins: [vscodeOnce, jsonAsString, sharedNodeFetch(outfile)],
+});
 
 const targets = [
   // The entry stays small: it registers stubs and shells (src/platform/lazy) and loads each feature's bundle,
   // and the sandbox's, on first use (ARCHITECTURE.md, "Bundle layout and what loads when").
-  { ...extensionHost, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  { ...extensionHost('dist/extension.js'), entryPoints: ['src/extension.ts'] },
   ...['discovery', 'storage', 'generation', 'waterData'].map((feature) => ({
-    ...extensionHost,
+    ...extensionHost(`dist/features/${feature}.js`),
     entryPoints: [`src/${feature}/vscode/register.ts`],
-    outfile: `dist/features/${feature}.js`,
   })),
+  { ...node, entryPoints: ['node-fetch'], outfile: NODE_FETCH_BUNDLE },
   { ...node, entryPoints: ['src/sandbox/chunk.ts'], outfile: 'dist/sandbox.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // Validation of large discovery documents runs here, off the extension host's main thread.
@@ -87,7 +121,7 @@ const targets = [
     loader: { '.css': 'text' },
   },
 ]
-  .filter((t) => existsSync(t.entryPoints[0]))
+  .filter((t) => !t.entryPoints[0].startsWith('src/') || existsSync(t.entryPoints[0]))
   .map((t) => (outdir ? { ...t, outfile: t.outfile.replace(/^dist\//, `${outdir}/`) } : t));
 
 // In watch mode each round of rebuilds prints a start and an end marker, with any errors between them as
