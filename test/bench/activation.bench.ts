@@ -137,6 +137,8 @@ const suite: BenchSuite = async () => {
   const plainBytes = Math.max(...samples.map((s) => s.plainBytes));
   const fullBytes = Math.max(...samples.map((s) => s.fullBytes));
   const featuresCpuMs = median(samples.map((s) => s.featuresCpuMs));
+  const bestFullMs = Math.min(...samples.map((s) => s.oursMs + s.featuresMs));
+  const bestEmptyMs = Math.min(...samples.map((s) => s.emptyMs));
   const perFeature = Object.keys(samples[0].perFeature).map((f) => {
     const of = (k: 'requireMs' | 'registerMs') => median(samples.map((s) => s.perFeature[f]?.[k] ?? NaN));
     return `${f}=${of('requireMs').toFixed(1)}+${of('registerMs').toFixed(1)}`;
@@ -177,6 +179,14 @@ const suite: BenchSuite = async () => {
       goal: '<= 1',
       met: fullMs - emptyMs <= FULL_GOAL_MS,
       detail: { extraMs: fullMs - emptyMs, fullBytes },
+    },
+    {
+      // Waiting for a core only ever adds time: on a shared machine the best runs are the closest to the cost.
+      name: `all four features loaded, best runs: min(ours) − min(empty) ÷ ${FULL_GOAL_MS} ms`,
+      ratio: (bestFullMs - bestEmptyMs) / FULL_GOAL_MS,
+      goal: 'report',
+      met: true,
+      detail: { extraMs: bestFullMs - bestEmptyMs },
     },
     {
       // Less sensitive to a loaded machine than the wall time above; per feature: require + register (ms).
