@@ -1,11 +1,17 @@
 // Builds the bundles: extension host entry, one per feature and the sandbox's (node/cjs), CLI (node/cjs), the generation panel UI
 // (browser/iife) and the notebook renderer (browser/esm, must export `activate`).
-// Usage: node esbuild.mjs [--production] [--watch]
+// Usage: node esbuild.mjs [--production] [--test-seams] [--outdir=<dir>] [--watch]
+// --test-seams keeps the test seams in a production build and --outdir writes the bundles elsewhere than dist/:
+// the activation bench measures what ships (minified) and still needs `apiWorkbench._testLoadFeatures`.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
 
 const production = process.argv.includes('--production');
+const seams = !production || process.argv.includes('--test-seams');
 const watch = process.argv.includes('--watch');
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length);
 
 const common = {
   bundle: true,
@@ -14,6 +20,46 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
 };
+
+// esbuild gives every file that imports `vscode` its own `__toESM(require("vscode"))`, which copies every
+// property of the API object again (16 times in the storage bundle: a measurable part of loading it). All
+// imports of `vscode` go through one module per bundle instead, which copies them once.
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';" }));
+  },
+};
+
+// A JSON file esbuild inlines as an object literal is parsed and compiled as code when its bundle loads (the
+// 100 KB storage description, the water-quality vocabulary); as a string given to JSON.parse it costs a scan
+// of the string to compile and a faster parse to evaluate (V8's advice for large object literals).
+const jsonAsString = {
+  name: 'json-as-string',
+  setup(build) {
+    build.onLoad({ filter: /\.json$/ }, async (args) => {
+      const text = JSON.stringify(JSON.parse(await readFile(args.path, 'utf8')));
+      return { contents: `export default JSON.parse(${JSON.stringify(text)});`, loader: 'js' };
+    });
+  },
+};
+
+// node-fetch, with the stream and blob polyfills it brings, was a third of every feature bundle and was compiled
+// whenever a feature loaded, though only a request needs it. The extension host's bundles share one copy,
+// dist/vendor/nodeFetch.js, which src/shared/http/fetch.ts imports with the first request (the CLI keeps its own).
+const NODE_FETCH_BUNDLE = 'dist/vendor/nodeFetch.js';
+const sharedNodeFetch = (outfile) => ({
+  name: 'shared-node-fetch',
+  setup(build) {
+    const path = `./${posix.relative(posix.dirname(outfile), NODE_FETCH_BUNDLE)}`.replace(/^\.\/\.\./, '..');
+    build.onResolve({ filter: /^node-fetch$/ }, () => ({ path, external: true }));
+  },
+});
 
 // Extension host, CLI and worker all run in Node 20. jsonc-parser's `main` is a UMD build whose dynamic
 // requires esbuild cannot follow, so its ESM build is taken instead.
@@ -24,19 +70,26 @@ const node = {
   format: 'cjs',
   target: 'node20',
   mainFields: ['module', 'main'],
-  define: { __TEST_SEAMS__: production ? 'false' : 'true' },
+  define: { __TEST_SEAMS__: seams ? 'true' : 'false' },
 };
+// `import()` of the shared node-fetch becomes a `require` inside a promise: loaded like every other bundle.
+const extensionHost = (outfile) => ({
+  ...node,
+  outfile,
+  external: ['vscode'],
+  supported: { 'dynamic-import': false },
+  plugins: [vscodeOnce, jsonAsString, sharedNodeFetch(outfile)],
+});
 
 const targets = [
   // The entry stays small: it registers stubs and shells (src/platform/lazy) and loads each feature's bundle,
   // and the sandbox's, on first use (ARCHITECTURE.md, "Bundle layout and what loads when").
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...extensionHost('dist/extension.js'), entryPoints: ['src/extension.ts'] },
   ...['discovery', 'storage', 'generation', 'waterData'].map((feature) => ({
-    ...node,
+    ...extensionHost(`dist/features/${feature}.js`),
     entryPoints: [`src/${feature}/vscode/register.ts`],
-    outfile: `dist/features/${feature}.js`,
-    external: ['vscode'],
   })),
+  { ...node, entryPoints: ['node-fetch'], outfile: NODE_FETCH_BUNDLE },
   { ...node, entryPoints: ['src/sandbox/chunk.ts'], outfile: 'dist/sandbox.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // Validation of large discovery documents runs here, off the extension host's main thread.
@@ -67,7 +120,9 @@ const targets = [
     target: 'es2022',
     loader: { '.css': 'text' },
   },
-].filter((t) => existsSync(t.entryPoints[0]));
+]
+  .filter((t) => !t.entryPoints[0].startsWith('src/') || existsSync(t.entryPoints[0]))
+  .map((t) => (outdir ? { ...t, outfile: t.outfile.replace(/^dist\//, `${outdir}/`) } : t));
 
 // In watch mode each round of rebuilds prints a start and an end marker, with any errors between them as
 // `✘ [ERROR] message` followed by `    file:line:column:`. .vscode/tasks.json's background problem matcher
@@ -97,7 +152,7 @@ const watchMarkers = {
 
 if (watch) {
   const contexts = await Promise.all(
-    targets.map((t) => esbuild.context({ ...t, logLevel: 'silent', plugins: [watchMarkers] })),
+    targets.map((t) => esbuild.context({ ...t, logLevel: 'silent', plugins: [...(t.plugins ?? []), watchMarkers] })),
   );
   // The first build of every bundle, under one pair of markers, before watching starts.
   inFlight++;
@@ -109,5 +164,7 @@ if (watch) {
 } else {
   const t0 = Date.now();
   await Promise.all(targets.map((t) => esbuild.build(t)));
-  console.log(`[esbuild] built ${targets.length} bundles in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
+  console.log(
+    `[esbuild] built ${targets.length} bundles in ${Date.now() - t0} ms${production ? ' (production)' : ''}${production && seams ? ' with test seams' : ''}${outdir ? ` in ${outdir}` : ''}`,
+  );
 }

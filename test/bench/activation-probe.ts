@@ -2,6 +2,7 @@
 // in alternating order (ours loads only its entry, as for a plain JSON file), then loads
 // all four features the way their first use does. Reports the times and the bytes of our code loaded.
 import * as fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
@@ -43,19 +44,47 @@ async function measure(report: string): Promise<void> {
   const times = new Map<vscode.Extension<unknown>, number>();
   for (const ext of order) times.set(ext, await time(ext));
   const plain = ourBytes(ours.extensionPath);
+  // BENCH_PROFILE=<file>: a CPU profile of this extension host while the features load, to see where the time goes.
+  const profile = process.env.BENCH_PROFILE;
+  const session = profile ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+  }
+  // CPU time as well as wall time: on a loaded machine the wall time also counts the time this thread waited
+  // for a core (the CPU time counts every thread of the host, which here is mostly this one).
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await vscode.commands.executeCommand('apiWorkbench._testLoadFeatures');
+  const perFeature = await vscode.commands.executeCommand<unknown>('apiWorkbench._testLoadFeatures');
   const featuresMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const featuresCpuMs = (cpu.user + cpu.system) / 1000;
   const full = ourBytes(ours.extensionPath);
+  // What the features start without being awaited (timers, promises, I/O) still runs on this thread: a
+  // second after loading, the host should be idle again; the profile shows what ran in that second.
+  const settle = performance.now();
+  await new Promise((r) => setTimeout(r, 1000));
+  const settleLagMs = performance.now() - settle - 1000;
+  if (session && profile) {
+    const { profile: data } = await session.post('Profiler.stop');
+    fs.writeFileSync(profile, JSON.stringify(data));
+    session.disconnect();
+  }
   fs.appendFileSync(
     report,
     `ACTIVATION ${JSON.stringify({
       oursMs: times.get(ours),
       emptyMs: times.get(empty),
       featuresMs,
+      featuresCpuMs,
       plainBytes: plain.bytes,
       plainBundles: plain.bundles,
       fullBytes: full.bytes,
+      fullBundles: full.bundles,
+      perFeature,
+      settleLagMs,
     })}\n`,
   );
 }

@@ -77,10 +77,14 @@ function pick(s: Obj): Mutable {
   return out;
 }
 
-export const DOCUMENT_SCHEMA: SchemaInfo = compile(raw);
+let compiled: SchemaInfo | undefined;
+/** Compiled on first use rather than when the discovery bundle loads (the API Directory view needs none of it). */
+function documentSchema(): SchemaInfo {
+  return (compiled ??= compile(raw));
+}
 
 /** The schema that applies at a path, or undefined where the schema says nothing. */
-export function schemaAtPath(path: JsonPath, root: SchemaInfo = DOCUMENT_SCHEMA): SchemaInfo | undefined {
+export function schemaAtPath(path: JsonPath, root: SchemaInfo = documentSchema()): SchemaInfo | undefined {
   let s: SchemaInfo | undefined = root;
   for (const seg of path) {
     if (!s) return undefined;
@@ -114,7 +118,7 @@ function typeMatches(expected: string, actual: string): boolean {
 const MAX_DEPTH = 300;
 
 /** Structural validation of a whole document value against our schema. */
-export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SCHEMA): StructuralFinding[] {
+export function validateStructure(value: unknown, root: SchemaInfo = documentSchema()): StructuralFinding[] {
   const out: StructuralFinding[] = [];
   const path: (string | number)[] = [];
 

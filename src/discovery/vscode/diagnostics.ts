@@ -97,7 +97,6 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
         if (e.affectsConfiguration('apiWorkbench.discovery')) this.validateAll();
       }),
     ];
-    this.worker?.warm();
     for (const d of vscode.workspace.textDocuments) this.opened(d);
   }
 
@@ -144,6 +143,9 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
       if (this.collection.has(doc.uri)) this.clear(doc.uri);
       return;
     }
+    // The worker thread starts with the first description document rather than with the feature (which the
+    // API Directory view loads too): a big one opened later then finds it running.
+    this.worker?.warm();
     const version = doc.version;
     if (this.worker && textLength(doc) > WORKER_THRESHOLD) {
       void this.validateOffThread(doc, version);

@@ -5,11 +5,12 @@
 // fetch only takes through `duplex: 'half'` and `Readable.fromWeb`; node-fetch's network errors carry
 // the system `code` (ECONNREFUSED, ENOTFOUND) that our retry rules read, where undici hides it in
 // `cause`; and we control the keep-alive agent. It is bundled, so the CLI and every VS Code host run
-// the same code. Only this file imports it.
+// the same code. Only this file imports it, and only when the first request is made: with its stream and
+// blob polyfills it is a third of each feature's bundle, which would otherwise be compiled whenever a
+// feature loads (the extension's bundles share one copy of it, dist/vendor/nodeFetch.js; see esbuild.mjs).
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Readable } from 'node:stream';
-import nodeFetch from 'node-fetch';
 import { isRedirect, MAX_REDIRECTS, nextHop, RedirectError, type Hop } from './redirects';
 import { redactError, redactUrl } from './redact';
 import { abortError } from './sleep';
@@ -28,9 +29,14 @@ export class TimeoutError extends Error {
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 16 });
 
+let nodeFetch: Promise<typeof import('node-fetch').default> | undefined;
+
 /** One hop, never following a redirect itself (the guard does, by policy). */
 export const singleHopFetch: HttpFetch = async (url, init = {}) => {
-  const r = await nodeFetch(url, {
+  nodeFetch ??= import('node-fetch').then((m) => m.default);
+  const r = await (
+    await nodeFetch
+  )(url, {
     method: init.method ?? 'GET',
     headers: init.headers,
     body: toNodeBody(init.body),

@@ -60,6 +60,9 @@ export class StorageAuthProvider implements vscode.AuthenticationProvider, Sessi
   }
 
   async getSessions(scopes: readonly string[] | undefined): Promise<vscode.AuthenticationSession[]> {
+    // VS Code asks whenever it likes (the Accounts menu): with no session stored the answer needs no endpoint,
+    // and resolving one may start the in-process sandbox.
+    if (!(await this.keeper.stored())) return [];
     const config = await this.config().catch(() => undefined);
     if (!config) return [];
     const before = await this.keeper.current(config);

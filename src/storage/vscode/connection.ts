@@ -54,6 +54,9 @@ export interface SessionSource {
 export class StorageConnection {
   private current: Promise<{ client: StorageClient; endpoint: ResolvedEndpoint }> | undefined;
 
+  /** Runs whenever a client is about to be built: at the first request for one and at the first after each reset. */
+  onConnect: (() => void) | undefined;
+
   constructor(
     private readonly endpoints: Endpoints,
     private readonly sessions: SessionSource,
@@ -73,7 +76,8 @@ export class StorageConnection {
   }
 
   private connect(): Promise<{ client: StorageClient; endpoint: ResolvedEndpoint }> {
-    this.current ??= (async () => {
+    if (this.current) return this.current;
+    this.current = (async () => {
       const endpoint = await this.endpoints.resolve('storage');
       const client = clientFor(endpoint, {
         token: async () => {
@@ -84,7 +88,9 @@ export class StorageConnection {
       });
       return { client, endpoint };
     })();
-    this.current.catch(() => (this.current = undefined));
-    return this.current;
+    const current = this.current;
+    current.catch(() => this.current === current && (this.current = undefined));
+    this.onConnect?.();
+    return current;
   }
 }

@@ -84,7 +84,6 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
       if (!provider.connectError) view.description = undefined;
     }
   };
-  void showAbout();
 
   // Change feed: refresh only what changed; editors of changed files get change events.
   let feed: ChangeFeed | undefined;
@@ -121,7 +120,6 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
       services.log.warn(`storage: change feed unavailable: ${(e as Error)?.message ?? e}`);
     }
   };
-  void startFeed();
 
   const comments = new StoreComments(
     () => connection.client(),
@@ -162,14 +160,28 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
     signedIn = (await auth.provider.getSessions(undefined)).length > 0;
     await vscode.commands.executeCommand('setContext', SIGNED_IN_CONTEXT, signedIn);
   };
-  void updateSignedIn().catch(() => undefined);
 
+  // Loading the feature reaches no endpoint: resolving one may start the in-process sandbox, and the first
+  // request makes VS Code's proxy support read the system's certificates, together more than loading the
+  // feature costs. The about line, the change feed and the signed-in state start with the first use of the
+  // connection (the tree's first children, a `store:` file, a command) and again after every reset.
+  let live = false;
+  connection.onConnect = () => {
+    if (live) return;
+    live = true;
+    void showAbout();
+    void startFeed();
+    void updateSignedIn().catch(() => undefined);
+  };
+
+  /** After a change of endpoint, settings or session; if the connection was in use, it reconnects at once. */
   const resetAll = () => {
+    const wasLive = live;
+    live = false;
     connection.reset();
     provider.reset();
     fsp.reset();
-    void showAbout();
-    void startFeed();
+    if (wasLive) void connection.client().catch(() => undefined);
   };
   return [
     ...auth.disposables,
@@ -205,7 +217,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
       if (id === 'storage') resetAll();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('apiWorkbench.storage.changePollSeconds')) void startFeed();
+      if (live && e.affectsConfiguration('apiWorkbench.storage.changePollSeconds')) void startFeed();
       if (
         e.affectsConfiguration('apiWorkbench.storage.servicePath') ||
         e.affectsConfiguration('apiWorkbench.storage.oauth')

@@ -96,3 +96,20 @@ describe('lazy loading: what each use loads', () => {
     assert.ok(!loadedBundles().includes('dist/sandbox.js'), 'nothing has needed the sandbox yet');
   });
 });
+
+describe('lazy loading: loading a feature starts nothing', () => {
+  it('loading all four features loads their bundles only: no sandbox, no HTTP library (nothing was requested)', async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('apiWorkbench._testLoadFeatures');
+    // What a feature starts without waiting (a promise, a timer) and what VS Code asks of it afterwards (the
+    // Accounts menu asks the storage provider for sessions) has a moment to happen.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.deepEqual(loadedBundles(), [
+      'dist/extension.js',
+      'dist/features/discovery.js',
+      'dist/features/generation.js',
+      'dist/features/storage.js',
+      'dist/features/waterData.js',
+    ]);
+  });
+});
