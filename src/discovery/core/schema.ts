@@ -101,10 +101,17 @@ export interface StructuralFinding {
 }
 
 function jsonType(v: unknown): string {
+  const t = typeof v;
+  if (t === 'string') return t;
+  if (t === 'number') return Number.isInteger(v) ? 'integer' : 'number';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
+  return t;
+}
+
+/** A string where the schema allows any string: nothing to check, so no call and no path entry (most values are such). */
+function plainString(v: unknown, s: SchemaInfo): boolean {
+  return typeof v === 'string' && s.enum === undefined && (s.type === undefined || s.type === 'string');
 }
 
 function typeMatches(expected: string, actual: string): boolean {
@@ -155,27 +162,32 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
         }
       }
       // for-in rather than Object.keys: no array per object on a 60,000-object document.
+      const props = s.properties;
       for (const k in o) {
-        const child = s.properties?.get(k) ?? s.additional;
-        path.push(k);
+        const child = props?.get(k) ?? s.additional;
         if (child === false) {
           out.push({
             code: 'key-unknown',
-            path: path.slice(),
+            path: [...path, k],
             at: 'key',
             message: `"${k}" is not a key of ${s.definition ? describeDefinition(s.definition) : 'this object'} that tools know; it is kept but ignored.`,
             data: { key: k },
           });
         } else if (child) {
-          visit(o[k], child, depth + 1);
+          const x = o[k];
+          if (plainString(x, child)) continue;
+          path.push(k);
+          visit(x, child, depth + 1);
+          path.pop();
         }
-        path.pop();
       }
     } else if (actual === 'array' && s.items) {
       const a = v as unknown[];
+      const items = s.items;
       for (let i = 0; i < a.length; i++) {
+        if (plainString(a[i], items)) continue;
         path.push(i);
-        visit(a[i], s.items, depth + 1);
+        visit(a[i], items, depth + 1);
         path.pop();
       }
     }

@@ -27,7 +27,7 @@ function everyNth(text: string, find: string, every: number, by: string): string
 }
 
 // Edits that real rules notice: broken references, wrong types and formats, bad methods and paths,
-// missing enum descriptions, duplicate keys; one variant is JSONC (comment), one is cut off mid-way.
+// missing enum descriptions, duplicate keys and enum or parameterOrder entries, unknown methods and scopes; one variant is JSONC (comment), one is cut off mid-way.
 const DAMAGE: [string, number, string][] = [
   ['"$ref": "', 7, '"$ref": "Typo'],
   ['"type": "string"', 11, '"type": "strin"'],
@@ -41,6 +41,10 @@ const DAMAGE: [string, number, string][] = [
   ['"description": "', 43, '"description": "d", "description": "'],
   ['"items": {', 10, '"items": {"type": "object", '],
   ['"path": "', 12, '"path": "{+missing}/'],
+  ['"enum": [', 5, '"enum": ["DUP", "DUP", '],
+  ['"parameterOrder": [', 3, '"parameterOrder": ["dup", "dup", '],
+  ['"annotations": {', 2, '"annotations": {"required": ["no.such.method"], '],
+  ['"scopes": [', 6, '"scopes": ["https://example.com/unknown-scope", '],
 ];
 
 function variants(text: string): Record<string, string> {
