@@ -109,9 +109,44 @@ function jsonType(v: unknown): string {
   return t;
 }
 
-/** A string where the schema allows any string: nothing to check, so no call and no path entry (most values are such). */
-function plainString(v: unknown, s: SchemaInfo): boolean {
-  return typeof v === 'string' && s.enum === undefined && (s.type === undefined || s.type === 'string');
+/**
+ * The schema as the validator reads it: one object shape for every node (the compiled SchemaInfo
+ * nodes come in many shapes, some with a prototype, which made each property read a slow lookup
+ * in the walk over every value of a 4 MB document).
+ */
+class Shape {
+  type: string | undefined = undefined;
+  enum: readonly unknown[] | undefined = undefined;
+  required: readonly string[] | undefined = undefined;
+  properties: Map<string, Shape> | undefined = undefined;
+  additional: Shape | false | undefined = undefined;
+  items: Shape | undefined = undefined;
+  definition: string | undefined = undefined;
+  /** Any string is valid here: such a value needs no visit (most values are such strings). */
+  anyString = false;
+}
+
+const shapes = new WeakMap<SchemaInfo, Shape>();
+
+function shapeOf(s: SchemaInfo): Shape {
+  let out = shapes.get(s);
+  if (out) return out;
+  out = new Shape();
+  // Registered before the children so recursive definitions terminate.
+  shapes.set(s, out);
+  out.type = s.type;
+  out.enum = s.enum;
+  out.required = s.required;
+  out.definition = s.definition;
+  out.anyString = s.enum === undefined && (s.type === undefined || s.type === 'string');
+  if (s.properties) {
+    const props = new Map<string, Shape>();
+    for (const [k, v] of s.properties) props.set(k, shapeOf(v));
+    out.properties = props;
+  }
+  out.additional = s.additional === false ? false : s.additional && shapeOf(s.additional);
+  if (s.items) out.items = shapeOf(s.items);
+  return out;
 }
 
 function typeMatches(expected: string, actual: string): boolean {
@@ -125,7 +160,7 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
   const out: StructuralFinding[] = [];
   const path: (string | number)[] = [];
 
-  const visit = (v: unknown, s: SchemaInfo, depth: number): void => {
+  const visit = (v: unknown, s: Shape, depth: number): void => {
     if (depth > MAX_DEPTH) return;
     const actual = jsonType(v);
     if (s.type && !typeMatches(s.type, actual)) {
@@ -175,7 +210,7 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
           });
         } else if (child) {
           const x = o[k];
-          if (plainString(x, child)) continue;
+          if (child.anyString && typeof x === 'string') continue;
           path.push(k);
           visit(x, child, depth + 1);
           path.pop();
@@ -185,14 +220,14 @@ export function validateStructure(value: unknown, root: SchemaInfo = DOCUMENT_SC
       const a = v as unknown[];
       const items = s.items;
       for (let i = 0; i < a.length; i++) {
-        if (plainString(a[i], items)) continue;
+        if (items.anyString && typeof a[i] === 'string') continue;
         path.push(i);
         visit(a[i], items, depth + 1);
         path.pop();
       }
     }
   };
-  visit(value, root, 0);
+  visit(value, shapeOf(root), 0);
   return out;
 }
 
