@@ -133,18 +133,20 @@ async function measure(): Promise<void> {
     line('edit', await updated, { findings: discoveryDiagnostics(uri).length });
   }
   // Typing outside a description (each keystroke goes to the worker): the longest time this thread
-  // did not answer a 1 ms timer, from the first keystroke until the last one's findings are shown.
+  // did not answer a 1 ms timer, from the first keystroke until a second after the last one's
+  // findings are shown (the outline and folding are asked for once typing pauses).
   const spaceAt = text.indexOf(',\n', text.length >> 1) + 1;
   await pause(2000);
   const typed = await longestBlock(async () => {
     let shown: Promise<number> | undefined;
     for (let i = 0; i < edits * 3; i++) {
       shown = nextPublish(uri, performance.now(), 60_000);
-      if (!(await editor.edit((b) => b.insert(doc.positionAt(spaceAt), ' ')))) throw new Error('the edit was not applied');
+      if (!(await editor.edit((b) => b.insert(doc.positionAt(spaceAt), ' '))))
+        throw new Error('the edit was not applied');
       await pause(120);
     }
     await shown;
-    await pause(300);
+    await pause(1000);
   });
   line('typing', typed.gapMs, { busyMs: typed.busyMs, keystrokes: edits * 3 });
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

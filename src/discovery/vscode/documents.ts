@@ -14,6 +14,7 @@ import {
   parseJson,
   prepareNavigation,
   shiftedIndex,
+  shiftedTree,
   topLevelKindNearStart,
   DEFAULT_MAX_LENGTH,
   type Analysis,
@@ -142,14 +143,23 @@ export class DiscoveryDocuments implements vscode.Disposable {
   private carry(e: vscode.TextDocumentChangeEvent): void {
     const doc = e.document;
     const key = doc.uri.toString();
-    const prev = this.last.get(key);
-    if (!prev || prev.version !== doc.version - 1 || e.contentChanges.length !== 1) return;
+    if (e.contentChanges.length !== 1) return;
     const c = e.contentChanges[0];
-    const index = shiftedIndex(prev.index, { offset: c.rangeOffset, length: c.rangeLength, text: c.text });
-    if (!index) return;
-    // The findings are the diagnostics' business; the index serves every other feature.
-    this.cache.set(key, { version: doc.version, tree: index.parsed.tree, index });
-    this.last.set(key, { version: doc.version, index });
+    const change = { offset: c.rangeOffset, length: c.rangeLength, text: c.text };
+    const prev = this.last.get(key);
+    const index = prev?.version === doc.version - 1 ? shiftedIndex(prev.index, change) : undefined;
+    if (index) {
+      // The findings are the diagnostics' business; the index serves every other feature.
+      this.cache.set(key, { version: doc.version, tree: index.parsed.tree, index });
+      this.last.set(key, { version: doc.version, index });
+      return;
+    }
+    // Otherwise at least the structure: the outline and folding ask for it after every keystroke,
+    // and indexing 4 MB again blocked this thread for 100 ms and more each time.
+    const entry = this.cache.get(key);
+    const tree = entry?.version === doc.version - 1 ? (entry.tree ?? entry.analysis?.parsed.tree) : undefined;
+    const shifted = tree && shiftedTree(tree, change);
+    if (shifted) this.cache.set(key, { version: doc.version, tree: shifted });
   }
 
   /**

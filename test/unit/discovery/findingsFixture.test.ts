@@ -87,9 +87,7 @@ describe('findings over the shared documents match the committed fixture', funct
   this.timeout(120000);
   const { files, failIfMissing } = listAtLoad(realDocumentFiles);
   const update = process.env.UPDATE_FINDINGS_FIXTURE === '1';
-  const fixture = update
-    ? {}
-    : (JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, Record<string, Summary>>);
+  const fixture = update ? {} : (JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, Record<string, Summary>>);
   const fresh: Record<string, Record<string, Summary>> = {};
 
   it('covers every shared document', () => {

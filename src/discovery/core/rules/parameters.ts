@@ -1,6 +1,14 @@
 import { isObj } from '../model';
 import type { Rule } from './types';
-import { describeMethod, eachParameterOrderEntry, methodParameters, repeats, str, templateVariables, type TemplateVariable } from './util';
+import {
+  describeMethod,
+  eachParameterOrderEntry,
+  methodParameters,
+  repeats,
+  str,
+  templateVariables,
+  type TemplateVariable,
+} from './util';
 
 export const parameterOrderUnknown: Rule = {
   code: 'parameter-order-unknown',
