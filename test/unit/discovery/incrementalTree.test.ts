@@ -3,7 +3,15 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { applyChange, buildJsonTree, shiftedTree, type JsonTree, type TextChange } from '../../../src/discovery/core';
+import {
+  applyChange,
+  buildJsonTree,
+  documentSymbols,
+  shiftedSymbols,
+  shiftedTree,
+  type JsonTree,
+  type TextChange,
+} from '../../../src/discovery/core';
 import { Random } from '../../fuzz/fuzz';
 import { listAtLoad } from '../../support/sharedData';
 import { realDocumentFiles } from './helpers';
@@ -52,7 +60,7 @@ function randomChange(r: Random, text: string): TextChange {
   }
 }
 
-describe('shiftedTree: the structure carried across an edit', function () {
+describe('shiftedTree and shiftedSymbols: the structure and outline carried across an edit', function () {
   this.timeout(60000);
   const { files, failIfMissing } = listAtLoad(realDocumentFiles);
 
@@ -69,6 +77,7 @@ describe('shiftedTree: the structure carried across an edit', function () {
     const r = new Random(11);
     let answered = 0;
     let asked = 0;
+    let moved = 0;
     for (const doc of docs) {
       let tree = buildJsonTree(doc.text);
       for (let i = 0; i < 150; i++) {
@@ -79,12 +88,18 @@ describe('shiftedTree: the structure carried across an edit', function () {
         if (shifted) {
           answered++;
           assertSameTree(shifted, fresh, `${doc.name} edit ${i} ${JSON.stringify(change)}`);
+          const symbols = shiftedSymbols(documentSymbols(tree), tree, change);
+          if (symbols) {
+            moved++;
+            assert.deepEqual(symbols, documentSymbols(fresh), `${doc.name} symbols after edit ${i}`);
+          }
         }
         // Carry on from the edited text, as typing does.
         tree = shifted ?? fresh;
       }
     }
     assert.ok(answered > asked * 0.4, `answered only ${answered} of ${asked} edits`);
+    assert.ok(moved > answered * 0.5, `moved the symbols for only ${moved} of ${answered} edits`);
   });
 
   it('refuses an edit inside a key (keys decide duplicates) and a quote inside a string', () => {
