@@ -1,9 +1,11 @@
 // Runs inside the extension host (as extensionTestsPath): opens the 4 MB aiplatform.v1beta1 document in
 // an editor and times what a user waits for: the first diagnostics, updated diagnostics after an edit
 // inside a description, and hover and completion answered by VS Code's commands (every provider
-// registered for JSON, the built-in JSON language server included). One JSON line per figure.
+// registered for JSON, the built-in JSON language server included), and the longest block of this
+// thread while typing outside a description. One JSON line per figure.
 import * as fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { performance as perf } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 
 const SOURCE = 'discovery';
@@ -30,6 +32,31 @@ function nextPublish(uri: vscode.Uri, start: number, timeoutMs: number): Promise
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The longest gap between ticks of a 1 ms timer during `work`, and the longest stretch of it the
+ * event loop was busy (not waiting): on a shared machine a gap can also be a thread waiting for a core.
+ */
+async function longestBlock(work: () => Promise<void>): Promise<{ gapMs: number; busyMs: number }> {
+  let last = performance.now();
+  let elu = perf.eventLoopUtilization();
+  let gapMs = 0;
+  let busyMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    const d = perf.eventLoopUtilization(elu);
+    elu = perf.eventLoopUtilization();
+    gapMs = Math.max(gapMs, now - last);
+    busyMs = Math.max(busyMs, d.active);
+    last = now;
+  }, 1);
+  try {
+    await work();
+  } finally {
+    clearInterval(ticker);
+  }
+  return { gapMs: Math.round(gapMs), busyMs: Math.round(busyMs) };
+}
 
 export async function run(): Promise<void> {
   try {
@@ -105,6 +132,23 @@ async function measure(): Promise<void> {
     if (!applied) throw new Error('the edit was not applied');
     line('edit', await updated, { findings: discoveryDiagnostics(uri).length });
   }
+  // Typing outside a description (each keystroke goes to the worker): the longest time this thread
+  // did not answer a 1 ms timer, from the first keystroke until a second after the last one's
+  // findings are shown (the outline and folding are asked for once typing pauses).
+  const spaceAt = text.indexOf(',\n', text.length >> 1) + 1;
+  await pause(2000);
+  const typed = await longestBlock(async () => {
+    let shown: Promise<number> | undefined;
+    for (let i = 0; i < edits * 3; i++) {
+      shown = nextPublish(uri, performance.now(), 60_000);
+      if (!(await editor.edit((b) => b.insert(doc.positionAt(spaceAt), ' '))))
+        throw new Error('the edit was not applied');
+      await pause(120);
+    }
+    await shown;
+    await pause(1000);
+  });
+  line('typing', typed.gapMs, { busyMs: typed.busyMs, keystrokes: edits * 3 });
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   if (session && profile) {
     const { profile: data } = await session.post('Profiler.stop');

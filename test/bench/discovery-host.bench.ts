@@ -22,6 +22,7 @@ const GOALS: Record<string, { ms: number; what: string }> = {
   edit: { ms: 150, what: 'an edit inside a description → updated diagnostics' },
   hover: { ms: 20, what: 'hover on a $ref (first after opening, then warm)' },
   completion: { ms: 20, what: 'completion on a $ref (first after opening, then warm)' },
+  typing: { ms: 100, what: 'longest extension-host block while typing outside a description' },
 };
 
 interface Sample {
@@ -30,6 +31,8 @@ interface Sample {
   state?: string;
   /** Open only: from the text reaching the extension host to the findings shown. */
   afterArrivalMs?: number;
+  /** Typing only: the longest stretch the event loop was busy (the gap less any wait for a core). */
+  busyMs?: number;
 }
 
 const suite: BenchSuite = async () => {
@@ -101,6 +104,7 @@ const suite: BenchSuite = async () => {
           worstMs: worst,
           samplesMs: mine.map((s) => `${Math.round(s.ms)}${s.state ? `(${s.state})` : ''}`).join(' '),
           ...(figure === 'open' ? { afterTextArrivedMs: mine.map((s) => s.afterArrivalMs).join(' ') } : {}),
+          ...(figure === 'typing' ? { busyMs: mine.map((s) => s.busyMs).join(' ') } : {}),
           loadAverage1m: load,
         },
       };

@@ -3,8 +3,8 @@
 // findings in time proportional to the line, where a full analysis of a 4 MB document takes a second.
 import type { Analysis } from './analyze';
 import type { Diagnostic } from './diagnostic';
-import type { JsonTree } from './jsonTree';
-import { nodeAtOffset, pathOf } from './jsonTreeLookup';
+import { kindAt, NodeKind, type JsonTree } from './jsonTree';
+import { keyNodeAtOffset, nodeAtOffset, pathOf } from './jsonTreeLookup';
 import { isObj } from './model';
 
 /** One replacement in the text that was analysed: `length` characters at `offset` become `text`. */
@@ -158,4 +158,70 @@ export function shiftedIndex(before: Analysis, change: TextChange): Analysis | u
   };
   holder[key] = JSON.parse(text.slice(shifted.start[node], shifted.end[node])) as string;
   return { parsed: { ...parsed, text, tree: shifted }, model: before.model, diagnostics: [] };
+}
+
+/** Spaces and tabs only (no line break: in a `//` comment one would turn the rest of the line into code). */
+function blanks(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+
+/** Characters that end a number or literal token (or are blank): an edit beside one joins or splits no token. */
+function separator(c: number): boolean {
+  return (
+    c === 32 ||
+    c === 9 ||
+    c === 10 ||
+    c === 13 ||
+    c === 34 ||
+    c === 44 ||
+    c === 58 ||
+    c === 91 ||
+    c === 93 ||
+    c === 123 ||
+    c === 125
+  );
+}
+
+/**
+ * The structural index after an edit that moves tokens without changing any: plain text inside a
+ * string value, or blanks beside a separator (not inside a key: keys decide duplicates). What the
+ * outline and folding read after each keystroke in a 4 MB document, in time linear in the node
+ * count instead of a scan of the text. Undefined when the text must be indexed again.
+ */
+export function shiftedTree(tree: JsonTree, change: TextChange): JsonTree | undefined {
+  const text = tree.text;
+  const from = change.offset;
+  const to = change.offset + change.length;
+  if (from <= 0 || to >= text.length) return undefined;
+  const removed = text.slice(from, to);
+  // A backslash before the edit could come to escape (or stop escaping) a quote.
+  if (text.charCodeAt(from - 1) === 92) return undefined;
+  if (keyNodeAtOffset(tree, from) >= 0 || keyNodeAtOffset(tree, to) >= 0) return undefined;
+  const n = nodeAtOffset(tree, from);
+  const inString =
+    n >= 0 &&
+    kindAt(tree, n) === NodeKind.String &&
+    tree.start[n] < from &&
+    to < tree.end[n] &&
+    text.charCodeAt(tree.end[n] - 1) === 34;
+  const fits = inString
+    ? plainText(change.text) && plainText(removed)
+    : blanks(change.text) &&
+      blanks(removed) &&
+      (separator(text.charCodeAt(from - 1)) || separator(text.charCodeAt(to)));
+  if (!fits) return undefined;
+  const delta = change.text.length - change.length;
+  return {
+    ...tree,
+    text: applyChange(text, change),
+    start: shiftOffsets(tree.start, to, delta),
+    keyStart: shiftOffsets(tree.keyStart, to, delta),
+    // Exclusive ends: a token ending where text is inserted keeps its end.
+    end: shiftOffsets(tree.end, from + 1, delta),
+    keyEnd: shiftOffsets(tree.keyEnd, from + 1, delta),
+  };
 }

@@ -175,7 +175,9 @@ export function buildModel(root: Obj): DiscoveryModel {
     if (isObj(variant) && Array.isArray(variant.map)) {
       // Two segments ('variant', 'map') then the index: hang the entries off a synthetic parent path.
       const base = [...node.path, 'variant', 'map'];
-      variant.map.forEach((entry, i) => visitSchema(entry, base, i, undefined, 'variant', depth + 1, method, inSchema));
+      const entries: unknown[] = variant.map;
+      for (let i = 0; i < entries.length; i++)
+        visitSchema(entries[i], base, i, undefined, 'variant', depth + 1, method, inSchema);
     }
   };
 
@@ -206,9 +208,11 @@ export function buildModel(root: Obj): DiscoveryModel {
       if (value.request !== undefined) visitSchema(value.request, path, 'request', undefined, 'request', 1, entry);
       if (value.response !== undefined) visitSchema(value.response, path, 'response', undefined, 'response', 1, entry);
       if (Array.isArray(value.scopes)) {
-        value.scopes.forEach((s, i) => {
+        const list: unknown[] = value.scopes;
+        for (let i = 0; i < list.length; i++) {
+          const s = list[i];
           if (typeof s === 'string') scopeUses.push({ scope: s, path: [...path, 'scopes', i], method: entry });
-        });
+        }
       }
     }
   };

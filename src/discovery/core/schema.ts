@@ -105,10 +105,52 @@ export interface StructuralFinding {
 }
 
 function jsonType(v: unknown): string {
+  const t = typeof v;
+  if (t === 'string') return t;
+  if (t === 'number') return Number.isInteger(v) ? 'integer' : 'number';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
+  return t;
+}
+
+/**
+ * The schema as the validator reads it: one object shape for every node (the compiled SchemaInfo
+ * nodes come in many shapes, some with a prototype, which made each property read a slow lookup
+ * in the walk over every value of a 4 MB document).
+ */
+class Shape {
+  type: string | undefined = undefined;
+  enum: readonly unknown[] | undefined = undefined;
+  required: readonly string[] | undefined = undefined;
+  properties: Map<string, Shape> | undefined = undefined;
+  additional: Shape | false | undefined = undefined;
+  items: Shape | undefined = undefined;
+  definition: string | undefined = undefined;
+  /** Any string is valid here: such a value needs no visit (most values are such strings). */
+  anyString = false;
+}
+
+const shapes = new WeakMap<SchemaInfo, Shape>();
+
+function shapeOf(s: SchemaInfo): Shape {
+  let out = shapes.get(s);
+  if (out) return out;
+  out = new Shape();
+  // Registered before the children so recursive definitions terminate.
+  shapes.set(s, out);
+  out.type = s.type;
+  out.enum = s.enum;
+  out.required = s.required;
+  out.definition = s.definition;
+  out.anyString = s.enum === undefined && (s.type === undefined || s.type === 'string');
+  if (s.properties) {
+    const props = new Map<string, Shape>();
+    for (const [k, v] of s.properties) props.set(k, shapeOf(v));
+    out.properties = props;
+  }
+  out.additional = s.additional === false ? false : s.additional && shapeOf(s.additional);
+  if (s.items) out.items = shapeOf(s.items);
+  return out;
 }
 
 function typeMatches(expected: string, actual: string): boolean {
@@ -122,7 +164,7 @@ export function validateStructure(value: unknown, root: SchemaInfo = documentSch
   const out: StructuralFinding[] = [];
   const path: (string | number)[] = [];
 
-  const visit = (v: unknown, s: SchemaInfo, depth: number): void => {
+  const visit = (v: unknown, s: Shape, depth: number): void => {
     if (depth > MAX_DEPTH) return;
     const actual = jsonType(v);
     if (s.type && !typeMatches(s.type, actual)) {
@@ -159,32 +201,37 @@ export function validateStructure(value: unknown, root: SchemaInfo = documentSch
         }
       }
       // for-in rather than Object.keys: no array per object on a 60,000-object document.
+      const props = s.properties;
       for (const k in o) {
-        const child = s.properties?.get(k) ?? s.additional;
-        path.push(k);
+        const child = props?.get(k) ?? s.additional;
         if (child === false) {
           out.push({
             code: 'key-unknown',
-            path: path.slice(),
+            path: [...path, k],
             at: 'key',
             message: `"${k}" is not a key of ${s.definition ? describeDefinition(s.definition) : 'this object'} that tools know; it is kept but ignored.`,
             data: { key: k },
           });
         } else if (child) {
-          visit(o[k], child, depth + 1);
+          const x = o[k];
+          if (child.anyString && typeof x === 'string') continue;
+          path.push(k);
+          visit(x, child, depth + 1);
+          path.pop();
         }
-        path.pop();
       }
     } else if (actual === 'array' && s.items) {
       const a = v as unknown[];
+      const items = s.items;
       for (let i = 0; i < a.length; i++) {
+        if (items.anyString && typeof a[i] === 'string') continue;
         path.push(i);
-        visit(a[i], s.items, depth + 1);
+        visit(a[i], items, depth + 1);
         path.pop();
       }
     }
   };
-  visit(value, root, 0);
+  visit(value, shapeOf(root), 0);
   return out;
 }
 

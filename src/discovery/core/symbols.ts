@@ -2,7 +2,7 @@
 // no path lookups from the root, so 57,000-symbol documents stay fast.
 import type { Analysis } from './analyze';
 import { kindAt, NodeKind, type JsonTree } from './jsonTree';
-import { childOf, keyOf } from './jsonTreeLookup';
+import { childOf, keyOf, nodeAtOffset } from './jsonTreeLookup';
 import type { Span } from './navigation';
 
 export type SymbolKind = 'section' | 'resource' | 'method' | 'schema' | 'property' | 'parameter' | 'scope';
@@ -175,4 +175,42 @@ export function documentSymbols(source: Analysis | JsonTree, limit = SYMBOL_LIMI
     out.push(scopes);
   }
   return expand(out, limit);
+}
+
+/** Keys whose string values symbols show as details (a scope's description among them). */
+const DETAIL_KEYS = new Set(['$ref', 'type', 'format', 'httpMethod', 'path', 'location', 'description']);
+
+/**
+ * The symbols of `before` after an edit that shiftedTree carried (so no key and no token changed),
+ * moved instead of rebuilt, when the edit is not in a value a symbol shows; undefined otherwise.
+ */
+export function shiftedSymbols(
+  symbols: readonly DocumentSymbol[],
+  before: JsonTree,
+  change: { offset: number; length: number; text: string },
+): DocumentSymbol[] | undefined {
+  const n = nodeAtOffset(before, change.offset);
+  if (n >= 0 && kindAt(before, n) === NodeKind.String && before.start[n] < change.offset) {
+    const key = keyOf(before, n);
+    // Descriptions are shown for scopes only (auth.oauth2.scopes.<scope>.description).
+    const shown = key === 'description' ? keyOf(before, before.parent[before.parent[n]]) === 'scopes' : true;
+    if (key !== undefined && DETAIL_KEYS.has(key) && shown) return undefined;
+  }
+  const from = change.offset;
+  const to = change.offset + change.length;
+  const delta = change.text.length - change.length;
+  // The same rules as the tree's offsets: starts at or after the edit move, exclusive ends past it.
+  const span = (s: Span): Span => {
+    const offset = s.offset >= to ? s.offset + delta : s.offset;
+    if (s.length === 0) return { offset, length: 0 };
+    const end = s.offset + s.length;
+    return { offset, length: (end >= from + 1 ? end + delta : end) - offset };
+  };
+  const move = (s: DocumentSymbol): DocumentSymbol => ({
+    ...s,
+    range: span(s.range),
+    selection: span(s.selection),
+    children: s.children.map(move),
+  });
+  return symbols.map(move);
 }

@@ -22,6 +22,11 @@ import { hasDiscoveryLanguage } from './language';
 export const DIAGNOSTIC_SOURCE = 'discovery';
 /** Pause after typing before a document analysed on this thread is analysed again. */
 const DEBOUNCE_MS = 300;
+/**
+ * Pause after typing before a big document's hover index is rebuilt. The rebuild parses the whole
+ * text on this thread (200 ms for 4 MB): after every worker reply it blocked the editor while typing.
+ */
+const REINDEX_IDLE_MS = 1500;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -74,6 +79,9 @@ export function toVscodeDiagnostic(doc: vscode.TextDocument, d: CoreDiagnostic, 
 export class DiscoveryDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly pending = new KeyedDebounce(DEBOUNCE_MS);
+  private readonly reindex = new KeyedDebounce(REINDEX_IDLE_MS);
+  /** Big documents whose hover index was built once: later versions wait for a pause in typing. */
+  private readonly indexed = new Set<string>();
   /** Worker analyses started when a big JSON document opened, before it became ours. */
   private readonly early = new Map<string, { version: number; reply: Promise<WorkerReply> }>();
   private readonly subscriptions: vscode.Disposable[];
@@ -204,8 +212,16 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
         doc.uri,
         reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
       );
-      // Hover, completion and navigation read the index: build it now, after the findings are out.
-      setTimeout(() => this.documents.prepare(doc), 0);
+      // Hover, completion and navigation read the index: built right after the first findings, then
+      // once typing pauses (a request before that builds it itself, as for any other version).
+      const prepare = () => {
+        if (!doc.isClosed && doc.version === version) this.documents.prepare(doc);
+      };
+      if (this.indexed.has(key)) this.reindex.schedule(key, prepare);
+      else {
+        this.indexed.add(key);
+        setTimeout(prepare, 0);
+      }
     } catch (err) {
       if (err instanceof StaleResult) return;
       // The worker failed (or was stopped): answer on this thread rather than show nothing.
@@ -223,6 +239,8 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   private clear(uri: vscode.Uri): void {
     const key = uri.toString();
     this.pending.cancel(key);
+    this.reindex.cancel(key);
+    this.indexed.delete(key);
     this.early.delete(key);
     this.published.delete(key);
     this.worker?.forget(key);
@@ -231,6 +249,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     this.pending.dispose();
+    this.reindex.dispose();
     this.early.clear();
     for (const d of this.subscriptions) d.dispose();
   }

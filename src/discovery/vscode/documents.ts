@@ -14,6 +14,10 @@ import {
   parseJson,
   prepareNavigation,
   shiftedIndex,
+  shiftedTree,
+  shiftedSymbols,
+  documentSymbols,
+  type DocumentSymbol,
   topLevelKindNearStart,
   DEFAULT_MAX_LENGTH,
   type Analysis,
@@ -39,6 +43,8 @@ interface Entry {
   analysis?: Analysis | null;
   /** Structure, value and model without findings (`diagnostics` is empty). */
   index?: Analysis | null;
+  /** The outline of `tree`. */
+  symbols?: { tree: JsonTree; list: DocumentSymbol[] };
 }
 
 export class DiscoveryDocuments implements vscode.Disposable {
@@ -142,14 +148,41 @@ export class DiscoveryDocuments implements vscode.Disposable {
   private carry(e: vscode.TextDocumentChangeEvent): void {
     const doc = e.document;
     const key = doc.uri.toString();
-    const prev = this.last.get(key);
-    if (!prev || prev.version !== doc.version - 1 || e.contentChanges.length !== 1) return;
+    if (e.contentChanges.length !== 1) return;
     const c = e.contentChanges[0];
-    const index = shiftedIndex(prev.index, { offset: c.rangeOffset, length: c.rangeLength, text: c.text });
-    if (!index) return;
-    // The findings are the diagnostics' business; the index serves every other feature.
-    this.cache.set(key, { version: doc.version, tree: index.parsed.tree, index });
-    this.last.set(key, { version: doc.version, index });
+    const change = { offset: c.rangeOffset, length: c.rangeLength, text: c.text };
+    const prev = this.last.get(key);
+    const index = prev?.version === doc.version - 1 ? shiftedIndex(prev.index, change) : undefined;
+    const entry = this.cache.get(key);
+    const before = entry?.version === doc.version - 1 ? entry : undefined;
+    let next: Entry | undefined;
+    if (index) {
+      // The findings are the diagnostics' business; the index serves every other feature.
+      next = { version: doc.version, tree: index.parsed.tree, index };
+      this.last.set(key, { version: doc.version, index });
+    } else {
+      // Otherwise at least the structure: the outline and folding ask for it after every keystroke,
+      // and indexing 4 MB again blocked this thread for 100 ms and more each time.
+      const tree = before && (before.tree ?? before.analysis?.parsed.tree);
+      const shifted = tree && shiftedTree(tree, change);
+      if (shifted) next = { version: doc.version, tree: shifted };
+    }
+    if (!next) return;
+    // The outline moves with the structure it was built from, when the edit changed nothing it shows.
+    const symbols = before?.symbols;
+    const carried = symbols && symbols.tree === (before?.tree ?? before?.analysis?.parsed.tree);
+    const list = carried && next.tree && shiftedSymbols(symbols.list, symbols.tree, change);
+    if (list && next.tree) next.symbols = { tree: next.tree, list };
+    this.cache.set(key, next);
+  }
+
+  /** The outline, carried across keystrokes that change nothing it shows. */
+  symbols(doc: vscode.TextDocument): DocumentSymbol[] | undefined {
+    const tree = this.structure(doc);
+    if (!tree) return undefined;
+    const e = this.entry(doc);
+    if (e.symbols?.tree !== tree) e.symbols = { tree, list: documentSymbols(tree) };
+    return e.symbols.list;
   }
 
   /**

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import {
   completionsAt,
   definitionAt,
-  documentSymbols,
   fixSelection,
   hoverAt,
   quickFixes,
@@ -143,8 +142,7 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
   };
   const symbols: vscode.DocumentSymbolProvider = {
     provideDocumentSymbols(doc) {
-      const tree = documents.structure(doc);
-      return tree ? documentSymbols(tree).map((s) => toSymbol(doc, s)) : undefined;
+      return documents.symbols(doc)?.map((s) => toSymbol(doc, s));
     },
   };
 

@@ -1,4 +1,5 @@
 import type { Rule } from './types';
+import { repeats } from './util';
 
 export const enumDescriptionsLength: Rule = {
   code: 'enum-descriptions-length',
@@ -44,16 +45,15 @@ export const enumDuplicateValue: Rule = {
     for (const n of model.schemaNodes) {
       const values = n.value.enum;
       if (!Array.isArray(values)) continue;
-      const seen = new Set<unknown>();
-      values.forEach((v, i) => {
-        if (seen.has(v))
+      const seen = repeats(values);
+      for (let i = 0; i < values.length; i++) {
+        if (seen(values[i], i))
           report({
             path: [...n.path, 'enum', i],
-            message: `Enum value ${JSON.stringify(v)} is listed twice; remove the repeat (and its description).`,
+            message: `Enum value ${JSON.stringify(values[i])} is listed twice; remove the repeat (and its description).`,
             data: { index: i },
           });
-        seen.add(v);
-      });
+      }
     }
   },
 };

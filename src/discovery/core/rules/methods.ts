@@ -71,14 +71,16 @@ export const annotationRequiredUnknownMethod: Rule = {
     for (const n of model.schemaNodes) {
       const ann = n.value.annotations;
       if (!isObj(ann) || !Array.isArray(ann.required)) continue;
-      ann.required.forEach((id, i) => {
+      const required: unknown[] = ann.required;
+      for (let i = 0; i < required.length; i++) {
+        const id = required[i];
         if (typeof id === 'string' && !model.methodsById.has(id)) {
           report({
             path: [...n.path, 'annotations', 'required', i],
             message: `annotations.required names "${id}", which is not a method id in this document.`,
           });
         }
-      });
+      }
     }
   },
 };

@@ -1,6 +1,14 @@
 import { isObj } from '../model';
 import type { Rule } from './types';
-import { describeMethod, eachParameterOrderEntry, methodParameters, str, templateVariables } from './util';
+import {
+  describeMethod,
+  eachParameterOrderEntry,
+  methodParameters,
+  repeats,
+  str,
+  templateVariables,
+  type TemplateVariable,
+} from './util';
 
 export const parameterOrderUnknown: Rule = {
   code: 'parameter-order-unknown',
@@ -24,17 +32,20 @@ export const parameterOrderDuplicate: Rule = {
   defaultSeverity: 'error',
   summary: 'No parameter appears twice in `parameterOrder`.',
   check(model, report) {
-    let seen = new Set<unknown>();
-    eachParameterOrderEntry(model.methods, (m, name, i) => {
-      if (i === 0) seen = new Set();
-      if (seen.has(name))
-        report({
-          path: [...m.path, 'parameterOrder', i],
-          message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`,
-          data: { name, index: i },
-        });
-      seen.add(name);
-    });
+    for (const m of model.methods) {
+      const order = m.value.parameterOrder;
+      if (!Array.isArray(order)) continue;
+      const seen = repeats(order);
+      for (let i = 0; i < order.length; i++) {
+        const name: unknown = order[i];
+        if (seen(name, i))
+          report({
+            path: [...m.path, 'parameterOrder', i],
+            message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`,
+            data: { name, index: i },
+          });
+      }
+    }
   },
 };
 
@@ -116,11 +127,11 @@ export const pathParameterUnused: Rule = {
     for (const m of model.methods) {
       const path = str(m.value.path);
       if (path === undefined) continue;
-      const vars = new Set(templateVariables(path).map((v) => v.name));
+      const vars = templateVariables(path);
       const params = methodParameters(m);
       for (const name in params) {
         const p = params[name];
-        if (isObj(p) && p.location === 'path' && !vars.has(name)) {
+        if (isObj(p) && p.location === 'path' && !hasVariable(vars, name)) {
           report({
             path: [...m.path, 'parameters', name],
             at: 'key',
@@ -132,6 +143,11 @@ export const pathParameterUnused: Rule = {
     }
   },
 };
+
+function hasVariable(vars: readonly TemplateVariable[], name: string): boolean {
+  for (const v of vars) if (v.name === name) return true;
+  return false;
+}
 
 export const pathParameterNotRequired: Rule = {
   code: 'path-parameter-not-required',
@@ -164,11 +180,12 @@ export const pathReservedExpansionMultiple: Rule = {
     for (const m of model.methods) {
       const path = str(m.value.path);
       if (path === undefined) continue;
-      const plus = templateVariables(path).filter((v) => v.operator === '+');
-      if (plus.length > 1)
+      let plus = 0;
+      for (const v of templateVariables(path)) if (v.operator === '+') plus++;
+      if (plus > 1)
         report({
           path: [...m.path, 'path'],
-          message: `Path "${path}" has ${plus.length} {+var} expansions; older generators cannot tell where one ends.`,
+          message: `Path "${path}" has ${plus} {+var} expansions; older generators cannot tell where one ends.`,
         });
     }
   },
