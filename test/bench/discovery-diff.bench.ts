@@ -6,7 +6,7 @@
 // back to back; the figure is the median of the per-run ratios, and every run is in the detail.
 // Run alone: BENCH=discovery-diff node test/bench/run.mjs (BENCH_SMOKE=1: one short iteration).
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { diffDiscovery } from '../../src/discovery/core/diff';
 import { SMOKE } from './smoke';
@@ -15,7 +15,10 @@ import type { BenchSuite } from './types';
 const DATA = process.env.API_WORKBENCH_DATA
   ? join(process.env.API_WORKBENCH_DATA, 'discovery')
   : resolve(__dirname, '../../../shared/data/discovery');
-const DOCUMENT = SMOKE ? 'bigquery.v2.json' : 'aiplatform.v1beta1.json';
+// BENCH_DISCOVERY_DOCUMENT=<path> measures another document, e.g. the compute.beta.json (5.4 MB) that
+// google-api-python-client ships in its discovery cache (the Python peer tests' venv holds one).
+const CHOSEN = process.env.BENCH_DISCOVERY_DOCUMENT;
+const DOCUMENT = CHOSEN ? basename(CHOSEN) : SMOKE ? 'bigquery.v2.json' : 'aiplatform.v1beta1.json';
 const RUNS = SMOKE ? 1 : 9;
 
 type Obj = Record<string, unknown>;
@@ -92,7 +95,7 @@ const median = (xs: number[]) => {
 };
 
 const suite: BenchSuite = () => {
-  const oldText = readFileSync(join(DATA, DOCUMENT), 'utf8');
+  const oldText = readFileSync(CHOSEN ?? join(DATA, DOCUMENT), 'utf8');
   const newText = seed(oldText);
   const ours: number[] = [];
   const peer: number[] = [];
