@@ -46,6 +46,11 @@ export class ChatEditors implements vscode.Disposable {
     return [...this.editors].find((e) => e.panel.active) ?? this.lastActive;
   }
 
+  /** Every open chat tab's view. */
+  get views(): ChatView[] {
+    return [...this.editors].map((e) => e.chat);
+  }
+
   get count(): number {
     return this.editors.size;
   }

@@ -46,6 +46,15 @@ export const register: FeatureRegistration = (services, shell) => {
     chatEditors,
     { dispose: () => sessions.dispose() },
     { dispose: () => editors === chatEditors && (editors = undefined) },
+    // The chats keep the model picked in their header; a newer change of the setting is the newer choice
+    // (otherwise editing the setting after the header was once used changed nothing, silently).
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (!e.affectsConfiguration('apiWorkbench.generation.model')) return;
+      const model = vscode.workspace.getConfiguration('apiWorkbench.generation').get<string>('model');
+      if (!model) return;
+      await panel.updateSettings({ model });
+      await Promise.all(chatEditors.views.map((v) => v.updateSettings({ model })));
+    }),
     vscode.commands.registerCommand('apiWorkbench.generation.open', () => panel.reveal()),
     vscode.commands.registerCommand('apiWorkbench.generation.openInEditor', async (conversationId?: unknown) => {
       await chatEditors.open(typeof conversationId === 'string' ? conversationId : panel.chat.current.conversation.id);
