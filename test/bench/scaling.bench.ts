@@ -6,7 +6,7 @@
 //     loopback socket with the same fetch, split into events, JSON.parse of each event): goal <= 1.15,
 //     and ÷ @google/generative-ai 0.24.1 and @google/genai 2.32.0 on the same body (reported).
 // Each figure is the median of several runs after a warm-up of the same work, so JIT tiering and one
-// unlucky collection or scheduling hiccup do not decide a ratio; 1 and 2 are in CPU time (see time()).
+// unlucky collection or scheduling hiccup do not decide a ratio; 1 and 2 are in CPU time (see timeEach()).
 // Run alone: BENCH=scaling npm run bench (or node --import tsx --expose-gc test/bench/one.mjs test/bench/scaling.bench.ts)
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,25 +51,30 @@ function cpuMs(): number {
  * Time is this process's CPU time, not the wall clock: on a machine shared with other builds the wall clock
  * counts their work too, and it fell unevenly on the long 1 MB calls and the short 10 KB ones. The
  * collector's work is in the figure (its helper threads included), since that is work the parser causes.
+ * Several inputs are timed at once: the rounds interleave them, so a drift in the machine's state during the
+ * run falls on every input alike instead of on whichever was measured last.
  */
-function time(fn: () => void, minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 7): number {
-  const t0 = cpuMs();
-  do fn();
-  while (cpuMs() - t0 < minMs);
-  const per: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    gc();
-    let n = 0;
-    const t1 = cpuMs();
-    let el: number;
-    do {
-      fn();
-      n++;
-      el = cpuMs() - t1;
-    } while (el < minMs);
-    per.push(el / n);
-  }
-  return median(per);
+function timeEach(fns: (() => void)[], minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 7): number[] {
+  const per = fns.map((fn) => {
+    const t0 = cpuMs();
+    do fn();
+    while (cpuMs() - t0 < minMs);
+    return [] as number[];
+  });
+  for (let r = 0; r < runs; r++)
+    fns.forEach((fn, k) => {
+      gc();
+      let n = 0;
+      const t1 = cpuMs();
+      let el: number;
+      do {
+        fn();
+        n++;
+        el = cpuMs() - t1;
+      } while (el < minMs);
+      per[k].push(el / n);
+    });
+  return per.map(median);
 }
 
 // ---- inputs of a given size, built from real data -------------------------------------------------
@@ -199,33 +204,6 @@ function driveQuery(bytes: number): string {
 // badly with the caches or a collection cannot decide it alone (two steps of three sizes swung 0.6-2.2 run to run).
 const SIZES = SMOKE ? [10 * KB, 32 * KB, 100 * KB] : [10 * KB, 32 * KB, 100 * KB, 316 * KB, MB];
 
-/**
- * Like time(), for several inputs at once: the rounds interleave the inputs, so a drift in the machine's state
- * during the run falls on every size alike instead of on whichever was measured last.
- */
-function timeEach(fns: (() => void)[], minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 7): number[] {
-  const per = fns.map((fn) => {
-    const t0 = cpuMs();
-    do fn();
-    while (cpuMs() - t0 < minMs);
-    return [] as number[];
-  });
-  for (let r = 0; r < runs; r++)
-    fns.forEach((fn, k) => {
-      gc();
-      let n = 0;
-      const t1 = cpuMs();
-      let el: number;
-      do {
-        fn();
-        n++;
-        el = cpuMs() - t1;
-      } while (el < minMs);
-      per[k].push(el / n);
-    });
-  return per.map(median);
-}
-
 /** Least-squares slope of log(time) over log(size): time grows as size^slope. */
 function exponent(sizes: number[], ms: number[]): number {
   const x = sizes.map(Math.log10);
@@ -264,8 +242,7 @@ function chunking(name: string, Reader: typeof SseReader | typeof JsonArrayReade
   const big = chunked(body, 64 * KB);
   const events = readStream(Reader, big);
   if (readStream(Reader, small) !== events) throw new Error(`${name}: chunking changed the result`);
-  const tBig = time(() => readStream(Reader, big));
-  const tSmall = time(() => readStream(Reader, small));
+  const [tBig, tSmall] = timeEach([() => readStream(Reader, big), () => readStream(Reader, small)]);
   return {
     name: `chunking: ${name} + JSON.parse + aggregate, ${body.length >= MB ? '1 MB' : `${Math.round(body.length / KB)} KB`} in 16-byte ÷ 64 KiB chunks`,
     ratio: tSmall / tBig,

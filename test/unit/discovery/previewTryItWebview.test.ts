@@ -4,36 +4,22 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { build } from 'esbuild';
-import { Window } from 'happy-dom';
 import { analyzeText } from '../../../src/discovery/core';
 import type { Obj } from '../../../src/discovery/core/model';
 import { renderPreviewBody } from '../../../src/discovery/core/preview';
 import { completeBody, tryItForm } from '../../../src/discovery/core/tryIt';
-import type { PreviewHostToWebview, PreviewPath, PreviewWebviewToHost } from '../../../src/discovery/protocol';
+import type { PreviewHostToWebview, PreviewPath } from '../../../src/discovery/protocol';
 import { REPO_ROOT } from './helpers';
+import { bundlePreview, PreviewPage } from './previewPage';
 
 let bundle: string;
 const SAMPLE = readFileSync(path.join(REPO_ROOT, 'samples', 'discovery', 'bookshelf.v1.json'), 'utf8');
 const CREATE: PreviewPath = ['resources', 'shelves', 'methods', 'create'];
 const LIST: PreviewPath = ['resources', 'shelves', 'methods', 'list'];
 
-class Page {
-  readonly window = new Window({ url: 'https://webview.test/' });
-  readonly posted: PreviewWebviewToHost[] = [];
+class Page extends PreviewPage {
   constructor() {
-    const w = this.window as unknown as Record<string, unknown>;
-    w.acquireVsCodeApi = () => ({
-      postMessage: (m: PreviewWebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m)) as PreviewWebviewToHost),
-    });
-    this.window.document.body.innerHTML = '<div id="content"></div>';
-    (this.window as unknown as { eval(code: string): void }).eval(bundle);
-  }
-  send(m: PreviewHostToWebview): void {
-    this.window.dispatchEvent(new this.window.MessageEvent('message', { data: m }));
-  }
-  get doc(): Document {
-    return this.window.document as unknown as Document;
+    super(bundle);
   }
   panel(p: PreviewPath): HTMLElement | null {
     return this.doc.querySelector(`.method[data-path='${JSON.stringify(p)}'] .try-it`);
@@ -58,16 +44,7 @@ function formMessage(root: Obj, p: PreviewPath): PreviewHostToWebview {
 describe('discovery preview webview: Try it', function () {
   this.timeout(20_000);
   before(async () => {
-    const out = await build({
-      entryPoints: [path.resolve(__dirname, '../../../src/discovery/webview/main.ts')],
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    bundle = out.outputFiles[0].text;
+    bundle = await bundlePreview();
   });
 
   it('keeps the values, body and response across a re-render, follows a moved method, and reports a removed one', () => {

@@ -2,35 +2,16 @@
 // Code API: it renders what the host sends, keeps the highlight across renders, follows type
 // links within the page, and asks the host to show a heading's source.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
-import { build } from 'esbuild';
-import { Window } from 'happy-dom';
 import { analyzeText } from '../../../src/discovery/core';
 import { anchorForPath, renderPreviewBody } from '../../../src/discovery/core/preview';
-import type { PreviewHostToWebview, PreviewWebviewToHost } from '../../../src/discovery/protocol';
 import { minimalDocument } from './helpers';
+import { bundlePreview, PreviewPage } from './previewPage';
 
 let bundle: string;
 
-class Page {
-  readonly window = new Window({ url: 'https://webview.test/' });
-  readonly posted: PreviewWebviewToHost[] = [];
-
+class Page extends PreviewPage {
   constructor() {
-    const w = this.window as unknown as Record<string, unknown>;
-    w.acquireVsCodeApi = () => ({
-      postMessage: (m: PreviewWebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m)) as PreviewWebviewToHost),
-    });
-    this.window.document.body.innerHTML = '<div id="content"></div>';
-    (this.window as unknown as { eval(code: string): void }).eval(bundle);
-  }
-
-  send(m: PreviewHostToWebview): void {
-    this.window.dispatchEvent(new this.window.MessageEvent('message', { data: m }));
-  }
-
-  get doc(): Document {
-    return this.window.document as unknown as Document;
+    super(bundle);
   }
 
   current(): string[] {
@@ -41,16 +22,7 @@ class Page {
 describe('discovery preview webview', function () {
   this.timeout(20_000);
   before(async () => {
-    const out = await build({
-      entryPoints: [path.resolve(__dirname, '../../../src/discovery/webview/main.ts')],
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    bundle = out.outputFiles[0].text;
+    bundle = await bundlePreview();
   });
 
   it('renders the reference, follows the cursor and keeps the highlight across renders', () => {
