@@ -1,14 +1,15 @@
-// The editor-free half of the `store:` file system: resolving paths to files, listing, reading,
-// and saving with `If-Match` so a newer server version is never overwritten silently. The VS Code
-// FileSystemProvider maps these calls and StoreFsError codes one to one.
+// The editor-free half of the `store:` file system: listing, reading, and saving with `If-Match` so
+// a newer server version is never overwritten silently; paths are resolved by StoreLookup
+// (storeLookup.ts). The VS Code FileSystemProvider maps these calls and StoreFsError codes one to one.
 import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type File } from '../../shared/wire/storage';
-import { quote, type StorageClient } from './client';
+import type { StorageClient } from './client';
 import { StorageError } from './errors';
-import { childNames, displayName, hintOf, splitPath } from './storePaths';
+import { displayName, splitPath } from './storePaths';
 import { bufferSource, upload } from './upload';
-import { StoreFsError, toStoreFsError } from './storeFsError';
+import { StoreFsError, storeFsCall, toStoreFsError } from './storeFsError';
 import { guessType, isDirectory, openAsType, targetId } from './storeItems';
-import { aliasTarget, isVirtualRoot, listVirtualRoot, TOP, virtualRoot } from './storeRoots';
+import { StoreLookup } from './storeLookup';
+import { isVirtualRoot } from './storeRoots';
 
 export { StoreFsError, type StoreFsErrorCode } from './storeFsError';
 
@@ -23,10 +24,6 @@ export interface StoreStat {
   file: File;
 }
 
-const STAT_FIELDS =
-  'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id),shortcutDetails,driveId';
-const CHILD_FIELDS = `nextPageToken,items(${STAT_FIELDS})`;
-
 export interface StoreFsOptions {
   /** How long a stat may be served from cache; short, so saves see fresh server values. */
   statTtlMs?: number;
@@ -36,21 +33,15 @@ export interface StoreFsOptions {
 }
 
 export class StoreFs {
-  private readonly files = new Map<string, { file: File; at: number }>();
-  private readonly listings = new Map<string, { names: Map<string, string>; at: number }>();
+  private readonly lookup: StoreLookup;
   /** Etag of the version each open document was read from: the `If-Match` of its next save. */
   private readonly baseEtag = new Map<string, string>();
-  /** Paths the tree opened, bound to the file they named then (see pin). */
-  private readonly pins = new Map<string, string>();
-  private readonly ttl: number;
-  private readonly now: () => number;
 
   constructor(
     readonly client: StorageClient,
     private readonly options: StoreFsOptions = {},
   ) {
-    this.ttl = options.statTtlMs ?? 1000;
-    this.now = options.now ?? Date.now;
+    this.lookup = new StoreLookup(client, options.statTtlMs ?? 1000, options.now ?? Date.now);
   }
 
   /**
@@ -62,28 +53,12 @@ export class StoreFs {
    * edits kept in the editor.
    */
   pin(path: string, id: string): string | undefined {
-    const key = splitPath(path).join('/');
-    const before = this.pins.get(key);
-    this.pins.set(key, id);
-    return before;
+    return this.lookup.pin(path, id);
   }
 
   /** Resolves a path to its file (folders included). */
-  async resolve(path: string): Promise<File> {
-    const segs = splitPath(path);
-    if (segs.length === 0) return virtualRoot(TOP);
-    const pinned = this.pins.get(segs.join('/'));
-    if (pinned) return this.fetch(pinned);
-    let current = await this.fetch(aliasTarget(segs[0]));
-    for (let i = 1; i < segs.length; i++) {
-      if (!isDirectory(current)) {
-        // `/<fileId>/<name>`: the name only labels the file itself.
-        if (i === segs.length - 1 && segs[i] === displayName(current.title)) return current;
-        throw new StoreFsError('FileNotADirectory', `${displayName(current.title)} is not a folder.`);
-      }
-      current = await this.child(current, segs[i]);
-    }
-    return current;
+  resolve(path: string): Promise<File> {
+    return this.lookup.resolve(path);
   }
 
   async stat(path: string): Promise<StoreStat> {
@@ -108,7 +83,7 @@ export class StoreFs {
       if (splitPath(path).length === 1) return [[displayName(folder.title), 'file']];
       throw new StoreFsError('FileNotADirectory', `${displayName(folder.title)} is not a folder.`);
     }
-    const { kids, names } = await this.list(targetId(folder));
+    const { kids, names } = await this.lookup.list(targetId(folder));
     return kids.map((k) => [names.get(k.id!)!, isDirectory(k) ? 'directory' : 'file']);
   }
 
@@ -116,8 +91,8 @@ export class StoreFs {
     const f = await this.resolve(path);
     if (isDirectory(f) || splitPath(path).length === 1)
       throw new StoreFsError('FileIsADirectory', `${displayName(f.title)} is a folder.`);
-    const fresh = await this.fetch(f.id!, true);
-    const bytes = await this.wrap(() =>
+    const fresh = await this.lookup.fetch(f.id!, true);
+    const bytes = await storeFsCall(() =>
       isWorkspaceDocument(fresh)
         ? this.client.exportFile(fresh.id!, openAsType(fresh), signal)
         : this.client.download(targetId(fresh), { signal }),
@@ -151,7 +126,7 @@ export class StoreFs {
           'NoPermissions',
           `${displayName(existing.title)} is a workspace document; it can only be exported.`,
         );
-      const current = await this.fetch(existing.id!, true);
+      const current = await this.lookup.fetch(existing.id!, true);
       const base = opts.force ? current.etag : (this.baseEtag.get(existing.id!) ?? current.etag);
       if (!opts.force && base !== current.etag) {
         throw new StoreFsError(
@@ -171,7 +146,7 @@ export class StoreFs {
         );
       } catch (e) {
         if (e instanceof StorageError && e.isConflict) {
-          const server = await this.fetch(existing.id!, true);
+          const server = await this.lookup.fetch(existing.id!, true);
           throw new StoreFsError(
             'Conflict',
             `${displayName(existing.title)} was changed on the server while saving.`,
@@ -182,17 +157,17 @@ export class StoreFs {
       }
     }
     if (!opts.create) throw new StoreFsError('FileNotFound', `${path} does not exist.`);
-    const { parent, name } = await this.parentOf(path);
+    const { parent, name } = await this.lookup.parentOf(path);
     // A reserved id makes a retried create idempotent.
-    const ids = await this.wrap(() => this.client.call('files.generateIds', { maxResults: 1 }));
-    const saved = await this.wrap(() =>
+    const ids = await storeFsCall(() => this.client.call('files.generateIds', { maxResults: 1 }));
+    const saved = await storeFsCall(() =>
       upload(this.client, bufferSource(content), {
         metadata: { id: ids.ids?.[0], title: name, parents: [{ id: targetId(parent) }] },
         contentType: guessType(name),
         query: { supportsAllDrives: true },
       }),
     );
-    this.invalidate(targetId(parent));
+    this.lookup.invalidate(targetId(parent));
     return this.saved(saved);
   }
 
@@ -204,50 +179,51 @@ export class StoreFs {
       )
     )
       throw new StoreFsError('FileExists', `${path} already exists.`);
-    const { parent, name } = await this.parentOf(path);
-    const made = await this.wrap(() =>
+    const { parent, name } = await this.lookup.parentOf(path);
+    const made = await storeFsCall(() =>
       this.client.call(
         'files.insert',
         { supportsAllDrives: true },
         { title: name, mimeType: FOLDER_MIME, parents: [{ id: targetId(parent) }] },
       ),
     );
-    this.invalidate(targetId(parent));
-    this.remember(made);
+    this.lookup.invalidate(targetId(parent));
+    this.lookup.remember(made);
     return made;
   }
 
   async delete(path: string, opts: { recursive: boolean; useTrash?: boolean }): Promise<void> {
     const f = this.real(await this.resolve(path));
     if (isDirectory(f) && !opts.recursive) {
-      const { kids } = await this.list(f.id!);
+      const { kids } = await this.lookup.list(f.id!);
       if (kids.length) throw new StoreFsError('NoPermissions', `${displayName(f.title)} is not empty.`);
     }
     const trash = opts.useTrash ?? this.options.useTrash ?? true;
-    await this.wrap(async () => {
+    await storeFsCall(async () => {
       if (trash) await this.client.call('files.trash', { fileId: f.id!, supportsAllDrives: true });
       else await this.client.call('files.delete', { fileId: f.id!, supportsAllDrives: true });
     });
     this.forget(f);
-    this.pins.delete(splitPath(path).join('/'));
+    this.lookup.unpin(path);
   }
 
   async rename(from: string, to: string, opts: { overwrite: boolean }): Promise<File> {
     const f = this.real(await this.resolve(from));
-    const { parent: newParent, name } = await this.parentOf(to);
+    const { parent: newParent, name } = await this.lookup.parentOf(to);
     const existing = await this.resolve(to).catch(() => undefined);
     if (existing && existing.id !== f.id) {
       if (!opts.overwrite) throw new StoreFsError('FileExists', `${name} already exists.`);
       // Not atomic on the service: the replaced item goes to the trash first, so it can be restored.
-      await this.wrap(() => this.client.call('files.trash', { fileId: existing.id!, supportsAllDrives: true }));
+      await storeFsCall(() => this.client.call('files.trash', { fileId: existing.id!, supportsAllDrives: true }));
       this.forget(existing);
     }
-    const oldParent = await this.parentOf(from)
+    const oldParent = await this.lookup
+      .parentOf(from)
       .then((p) => targetId(p.parent))
       .catch(() => undefined);
     const moving = oldParent !== undefined && oldParent !== targetId(newParent);
     const title = name === displayName(f.title) ? f.title : name;
-    const patched = await this.wrap(() =>
+    const patched = await storeFsCall(() =>
       this.client.call(
         'files.patch',
         {
@@ -259,40 +235,34 @@ export class StoreFs {
       ),
     );
     this.forget(f);
-    this.invalidate(targetId(newParent));
-    this.remember(patched);
-    if (this.pins.delete(splitPath(from).join('/'))) this.pin(to, patched.id ?? f.id!);
+    this.lookup.invalidate(targetId(newParent));
+    this.lookup.remember(patched);
+    if (this.lookup.unpin(from)) this.pin(to, patched.id ?? f.id!);
     return patched;
   }
 
   async copy(from: string, to: string, opts: { overwrite: boolean }): Promise<File> {
     const f = await this.resolve(from);
-    const { parent, name } = await this.parentOf(to);
+    const { parent, name } = await this.lookup.parentOf(to);
     const existing = await this.resolve(to).catch(() => undefined);
     if (existing) {
       if (!opts.overwrite) throw new StoreFsError('FileExists', `${name} already exists.`);
-      await this.wrap(() => this.client.call('files.trash', { fileId: existing.id!, supportsAllDrives: true }));
+      await storeFsCall(() => this.client.call('files.trash', { fileId: existing.id!, supportsAllDrives: true }));
       this.forget(existing);
     }
     const copied = await this.copyTree(f, targetId(parent), name);
-    this.invalidate(targetId(parent));
+    this.lookup.invalidate(targetId(parent));
     return copied;
   }
 
   /** Forgets cached metadata (after outside changes, e.g. from the change feed). */
   invalidate(id?: string): void {
-    if (id === undefined) {
-      this.files.clear();
-      this.listings.clear();
-      return;
-    }
-    this.files.delete(id);
-    this.listings.delete(id);
+    this.lookup.invalidate(id);
   }
 
   private async copyTree(f: File, parentId: string, title: string): Promise<File> {
     if (!isDirectory(f)) {
-      return this.wrap(() =>
+      return storeFsCall(() =>
         this.client.call(
           'files.copy',
           { fileId: f.id!, supportsAllDrives: true },
@@ -300,69 +270,16 @@ export class StoreFs {
         ),
       );
     }
-    const folder = await this.wrap(() =>
+    const folder = await storeFsCall(() =>
       this.client.call(
         'files.insert',
         { supportsAllDrives: true },
         { title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] },
       ),
     );
-    const { kids } = await this.list(f.id!);
+    const { kids } = await this.lookup.list(f.id!);
     for (const k of kids) await this.copyTree(k, folder.id!, k.title ?? 'Untitled');
     return folder;
-  }
-
-  private async parentOf(path: string): Promise<{ parent: File; name: string }> {
-    const segs = splitPath(path);
-    if (segs.length < 2) throw new StoreFsError('NoPermissions', 'Items are created inside a folder.');
-    const parent = await this.resolve('/' + segs.slice(0, -1).join('/'));
-    if (!isDirectory(parent))
-      throw new StoreFsError('FileNotADirectory', `${displayName(parent.title)} is not a folder.`);
-    if (isVirtualRoot(parent.id))
-      throw new StoreFsError('NoPermissions', `Nothing can be added to ${parent.title}: choose a folder in it.`);
-    const raw = segs[segs.length - 1];
-    return { parent, name: hintOf(raw)?.base ?? raw };
-  }
-
-  private async child(folder: File, segment: string): Promise<File> {
-    const { kids, names } = await this.list(targetId(folder));
-    const exact = kids.find((k) => names.get(k.id!) === segment);
-    if (exact) return exact;
-    throw new StoreFsError('FileNotFound', `${segment} was not found in ${displayName(folder.title)}.`);
-  }
-
-  private async list(folderId: string): Promise<{ kids: File[]; names: Map<string, string> }> {
-    const cached = this.listings.get(folderId);
-    if (cached && this.now() - cached.at < this.ttl * 2) {
-      const kids = [...cached.names.keys()].map((id) => this.files.get(id)?.file).filter((x): x is File => !!x);
-      if (kids.length === cached.names.size) return { kids, names: cached.names };
-    }
-    const kids = await this.wrap(() =>
-      isVirtualRoot(folderId)
-        ? listVirtualRoot(this.client, folderId, CHILD_FIELDS)
-        : this.client.listAllFiles({
-            q: `${quote(folderId)} in parents and trashed = false`,
-            maxResults: 1000,
-            fields: CHILD_FIELDS,
-            supportsAllDrives: true,
-            includeItemsFromAllDrives: true,
-          }),
-    );
-    for (const k of kids) this.remember(k);
-    const names = childNames(kids.map((k) => ({ id: k.id, title: k.title, folder: isDirectory(k) })));
-    this.listings.set(folderId, { names, at: this.now() });
-    return { kids, names };
-  }
-
-  private async fetch(id: string, fresh = false): Promise<File> {
-    if (isVirtualRoot(id)) return virtualRoot(id);
-    const cached = this.files.get(id);
-    if (!fresh && cached && this.now() - cached.at < this.ttl) return cached.file;
-    const f = await this.wrap(() => this.client.getFile(id, { fields: STAT_FIELDS }));
-    if (f.labels?.trashed) throw new StoreFsError('FileNotFound', `${displayName(f.title)} is in the trash.`);
-    this.remember(f);
-    if (id === 'root') this.files.set('root', { file: f, at: this.now() });
-    return f;
   }
 
   /** The item itself, refused when it is Shared drives or Shared with me (a listing, not an item). */
@@ -371,29 +288,15 @@ export class StoreFs {
     return f;
   }
 
-  private remember(f: File): void {
-    if (f.id) this.files.set(f.id, { file: f, at: this.now() });
-  }
-
   /** After a save, the saved version is the base of the next one. */
   private saved(f: File): File {
-    this.remember(f);
+    this.lookup.remember(f);
     if (f.id && f.etag) this.baseEtag.set(f.id, f.etag);
     return f;
   }
 
   private forget(f: File): void {
-    this.files.delete(f.id!);
+    this.lookup.forget(f);
     this.baseEtag.delete(f.id!);
-    for (const p of f.parents ?? []) this.listings.delete(p.id);
-    this.listings.delete('root');
-  }
-
-  private async wrap<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      throw toStoreFsError(e);
-    }
   }
 }

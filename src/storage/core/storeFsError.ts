@@ -35,3 +35,12 @@ export function toStoreFsError(e: unknown): Error {
   }
   return new StoreFsError('Unavailable', (e as Error)?.message ?? String(e));
 }
+
+/** Runs a storage call, its failure turned into a StoreFsError. */
+export async function storeFsCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw toStoreFsError(e);
+  }
+}
