@@ -8,8 +8,9 @@ import { displayName, splitPath } from './storePaths';
 import { bufferSource, upload } from './upload';
 import { StoreFsError, storeFsCall, toStoreFsError } from './storeFsError';
 import { guessType, isDirectory, openAsType, targetId } from './storeItems';
+import { readablePath } from './readablePaths';
 import { StoreLookup } from './storeLookup';
-import { isVirtualRoot } from './storeRoots';
+import { isVirtualRoot, TRASH } from './storeRoots';
 
 export { StoreFsError, type StoreFsErrorCode } from './storeFsError';
 
@@ -61,6 +62,11 @@ export class StoreFs {
     return this.lookup.resolve(path);
   }
 
+  /** `/<id>/…` as the item's folder path (readablePaths.ts); a readable path as it is. */
+  readablePath(path: string): Promise<string | undefined> {
+    return readablePath(this.lookup, path);
+  }
+
   async stat(path: string): Promise<StoreStat> {
     const f = await this.resolve(path);
     // `/<fileId>` of a plain file is the virtual folder that holds just that file under its name
@@ -72,7 +78,7 @@ export class StoreFs {
       ctime: Date.parse(f.createdDate ?? '') || 0,
       mtime: Date.parse(f.modifiedDate ?? '') || 0,
       size: dir ? 0 : Number(f.fileSize ?? 0),
-      readonly: isWorkspaceDocument(f) || f.capabilities?.canModifyContent === false,
+      readonly: isWorkspaceDocument(f) || f.capabilities?.canModifyContent === false || !!f.labels?.trashed,
       file: f,
     };
   }
@@ -83,7 +89,7 @@ export class StoreFs {
       if (splitPath(path).length === 1) return [[displayName(folder.title), 'file']];
       throw new StoreFsError('FileNotADirectory', `${displayName(folder.title)} is not a folder.`);
     }
-    const { kids, names } = await this.lookup.list(targetId(folder));
+    const { kids, names } = await this.lookup.list(targetId(folder), inTrash(path));
     return kids.map((k) => [names.get(k.id!)!, isDirectory(k) ? 'directory' : 'file']);
   }
 
@@ -91,7 +97,7 @@ export class StoreFs {
     const f = await this.resolve(path);
     if (isDirectory(f) || splitPath(path).length === 1)
       throw new StoreFsError('FileIsADirectory', `${displayName(f.title)} is a folder.`);
-    const fresh = await this.lookup.fetch(f.id!, true);
+    const fresh = await this.lookup.fetch(f.id!, true, inTrash(path));
     const bytes = await storeFsCall(() =>
       isWorkspaceDocument(fresh)
         ? this.client.exportFile(fresh.id!, openAsType(fresh), signal)
@@ -121,6 +127,7 @@ export class StoreFs {
       if (!opts.overwrite) throw new StoreFsError('FileExists', `${displayName(existing.title)} already exists.`);
       if (isDirectory(existing))
         throw new StoreFsError('FileIsADirectory', `${displayName(existing.title)} is a folder.`);
+      this.real(existing);
       if (isWorkspaceDocument(existing))
         throw new StoreFsError(
           'NoPermissions',
@@ -282,9 +289,14 @@ export class StoreFs {
     return folder;
   }
 
-  /** The item itself, refused when it is Shared drives or Shared with me (a listing, not an item). */
+  /**
+   * The item itself, refused when it is a root other than My files (a listing, not an item) or in the
+   * trash (read-only until restored, as the service's own editors keep it).
+   */
   private real(f: File): File {
     if (isVirtualRoot(f.id)) throw new StoreFsError('NoPermissions', `${f.title} cannot be changed.`);
+    if (f.labels?.trashed)
+      throw new StoreFsError('NoPermissions', `${displayName(f.title)} is in the trash: restore it to change it.`);
     return f;
   }
 
@@ -299,4 +311,9 @@ export class StoreFs {
     this.lookup.forget(f);
     this.baseEtag.delete(f.id!);
   }
+}
+
+/** Paths below `Trash` reach trashed items (read-only); elsewhere a trashed item is gone. */
+function inTrash(path: string): boolean {
+  return splitPath(path)[0] === TRASH;
 }

@@ -6,10 +6,10 @@ import { quote, type StorageClient } from './client';
 import { childNames, displayName, hintOf, splitPath } from './storePaths';
 import { StoreFsError, storeFsCall } from './storeFsError';
 import { isDirectory, targetId } from './storeItems';
-import { aliasTarget, isVirtualRoot, listVirtualRoot, TOP, virtualRoot } from './storeRoots';
+import { aliasTarget, isVirtualRoot, listVirtualRoot, TOP, TRASH, virtualRoot } from './storeRoots';
 
 const STAT_FIELDS =
-  'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id),shortcutDetails,driveId';
+  'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),explicitlyTrashed,capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id,isRoot),shortcutDetails,driveId';
 const CHILD_FIELDS = `nextPageToken,items(${STAT_FIELDS})`;
 
 export class StoreLookup {
@@ -37,12 +37,16 @@ export class StoreLookup {
     return this.pins.delete(splitPath(path).join('/'));
   }
 
-  /** Resolves a path to its file (folders included). */
+  /**
+   * Resolves a path to its file (folders included). Items in the trash are found below `Trash` only:
+   * anywhere else a trashed item is not found, as it is gone from its folders.
+   */
   async resolve(path: string): Promise<File> {
     const segs = splitPath(path);
     if (segs.length === 0) return virtualRoot(TOP);
+    const trash = segs[0] === TRASH;
     const pinned = this.pins.get(segs.join('/'));
-    if (pinned) return this.fetch(pinned);
+    if (pinned) return this.fetch(pinned, false, trash);
     let current = await this.fetch(aliasTarget(segs[0]));
     for (let i = 1; i < segs.length; i++) {
       if (!isDirectory(current)) {
@@ -50,7 +54,7 @@ export class StoreLookup {
         if (i === segs.length - 1 && segs[i] === displayName(current.title)) return current;
         throw new StoreFsError('FileNotADirectory', `${displayName(current.title)} is not a folder.`);
       }
-      current = await this.child(current, segs[i]);
+      current = await this.child(current, segs[i], trash);
     }
     return current;
   }
@@ -64,13 +68,16 @@ export class StoreLookup {
       throw new StoreFsError('FileNotADirectory', `${displayName(parent.title)} is not a folder.`);
     if (isVirtualRoot(parent.id))
       throw new StoreFsError('NoPermissions', `Nothing can be added to ${parent.title}: choose a folder in it.`);
+    if (parent.labels?.trashed)
+      throw new StoreFsError('NoPermissions', `${displayName(parent.title)} is in the trash: restore it first.`);
     const raw = segs[segs.length - 1];
     return { parent, name: hintOf(raw)?.base ?? raw };
   }
 
-  /** A folder's children and their unique names (id → name). */
-  async list(folderId: string): Promise<{ kids: File[]; names: Map<string, string> }> {
-    const cached = this.listings.get(folderId);
+  /** A folder's children and their unique names (id → name); in the trash, its trashed children. */
+  async list(folderId: string, trash = false): Promise<{ kids: File[]; names: Map<string, string> }> {
+    const key = trash ? `${TRASH}/${folderId}` : folderId;
+    const cached = this.listings.get(key);
     if (cached && this.now() - cached.at < this.ttl * 2) {
       const kids = [...cached.names.keys()].map((id) => this.files.get(id)?.file).filter((x): x is File => !!x);
       if (kids.length === cached.names.size) return { kids, names: cached.names };
@@ -79,7 +86,7 @@ export class StoreLookup {
       isVirtualRoot(folderId)
         ? listVirtualRoot(this.client, folderId, CHILD_FIELDS)
         : this.client.listAllFiles({
-            q: `${quote(folderId)} in parents and trashed = false`,
+            q: `${quote(folderId)} in parents and trashed = ${trash}`,
             maxResults: 1000,
             fields: CHILD_FIELDS,
             supportsAllDrives: true,
@@ -88,19 +95,21 @@ export class StoreLookup {
     );
     for (const k of kids) this.remember(k);
     const names = childNames(kids.map((k) => ({ id: k.id, title: k.title, folder: isDirectory(k) })));
-    this.listings.set(folderId, { names, at: this.now() });
+    this.listings.set(key, { names, at: this.now() });
     return { kids, names };
   }
 
-  /** A file's metadata, from the cache unless `fresh`; a trashed file is not found. */
-  async fetch(id: string, fresh = false): Promise<File> {
+  /** A file's metadata, from the cache unless `fresh`; a trashed file is not found unless `trash`. */
+  async fetch(id: string, fresh = false, trash = false): Promise<File> {
     if (isVirtualRoot(id)) return virtualRoot(id);
     const cached = this.files.get(id);
-    if (!fresh && cached && this.now() - cached.at < this.ttl) return cached.file;
-    const f = await storeFsCall(() => this.client.getFile(id, { fields: STAT_FIELDS }));
-    if (f.labels?.trashed) throw new StoreFsError('FileNotFound', `${displayName(f.title)} is in the trash.`);
-    this.remember(f);
-    if (id === 'root') this.files.set('root', { file: f, at: this.now() });
+    let f = !fresh && cached && this.now() - cached.at < this.ttl ? cached.file : undefined;
+    if (!f) {
+      f = await storeFsCall(() => this.client.getFile(id, { fields: STAT_FIELDS }));
+      this.remember(f);
+      if (id === 'root') this.files.set('root', { file: f, at: this.now() });
+    }
+    if (f.labels?.trashed && !trash) throw new StoreFsError('FileNotFound', `${displayName(f.title)} is in the trash.`);
     return f;
   }
 
@@ -111,8 +120,9 @@ export class StoreLookup {
   /** After the item changed or went: its metadata and the listings that held it. */
   forget(f: File): void {
     this.files.delete(f.id!);
-    for (const p of f.parents ?? []) this.listings.delete(p.id);
-    this.listings.delete('root');
+    for (const p of f.parents ?? []) this.dropListing(p.id);
+    this.dropListing('root');
+    this.listings.delete(TRASH);
   }
 
   /** Forgets cached metadata (all of it without an id). */
@@ -123,11 +133,16 @@ export class StoreLookup {
       return;
     }
     this.files.delete(id);
-    this.listings.delete(id);
+    this.dropListing(id);
   }
 
-  private async child(folder: File, segment: string): Promise<File> {
-    const { kids, names } = await this.list(targetId(folder));
+  private dropListing(folderId: string): void {
+    this.listings.delete(folderId);
+    this.listings.delete(`${TRASH}/${folderId}`);
+  }
+
+  private async child(folder: File, segment: string, trash: boolean): Promise<File> {
+    const { kids, names } = await this.list(targetId(folder), trash);
     const exact = kids.find((k) => names.get(k.id!) === segment);
     if (exact) return exact;
     throw new StoreFsError('FileNotFound', `${segment} was not found in ${displayName(folder.title)}.`);

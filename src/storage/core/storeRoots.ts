@@ -1,14 +1,16 @@
-// The readable first segments of `store:` paths: `My files`, `Shared drives` and `Shared with me`, as the
-// tree names its roots, so a file opened from the tree reads `My files › Reports › q1.csv` in the
-// breadcrumbs. A root label holds a space and ids never do, so an alias cannot be mistaken for an id.
-// `My files` is the `root` folder; the other two are not folders on the service: the file system
-// presents them as read-only folders listing the shared drives and the items shared with the user.
+// The readable first segments of `store:` paths: `My files`, `Shared drives`, `Shared with me` and
+// `Trash`, as the tree names its roots, so a file opened from the tree reads `My files › Reports › q1.csv`
+// in the breadcrumbs. Ids are long runs of letters, digits, `-` and `_` (never a space, never a word as
+// short as `Trash`), so an alias cannot be mistaken for an id. `My files` is the `root` folder; the
+// others are not folders on the service: the file system presents them as read-only folders listing
+// the shared drives, the items shared with the user, and what the user put in the trash.
 import { FOLDER_MIME, type File } from '../../shared/wire/storage';
 import type { StorageClient } from './client';
 
 export const MY_FILES = 'My files';
 export const SHARED_DRIVES = 'Shared drives';
 export const SHARED_WITH_ME = 'Shared with me';
+export const TRASH = 'Trash';
 /** `/`: the three roots, so the first breadcrumb's picker lists them. */
 export const TOP = '/';
 
@@ -19,7 +21,7 @@ export function aliasTarget(segment: string): string {
 
 /** Shared drives and Shared with me: listings of the service, not folders one can add to or rename. */
 export function isVirtualRoot(id: string | undefined): boolean {
-  return id === SHARED_DRIVES || id === SHARED_WITH_ME || id === TOP;
+  return id === SHARED_DRIVES || id === SHARED_WITH_ME || id === TRASH || id === TOP;
 }
 
 export function virtualRoot(id: string): File {
@@ -35,10 +37,15 @@ export function virtualRoot(id: string): File {
 export async function listVirtualRoot(client: StorageClient, id: string, fields: string): Promise<File[]> {
   if (id === TOP) {
     const root = await client.getFile('root');
-    return [{ ...root, title: MY_FILES }, virtualRoot(SHARED_DRIVES), virtualRoot(SHARED_WITH_ME)];
+    return [{ ...root, title: MY_FILES }, virtualRoot(SHARED_DRIVES), virtualRoot(SHARED_WITH_ME), virtualRoot(TRASH)];
   }
   if (id === SHARED_WITH_ME)
     return client.listAllFiles({ q: 'sharedWithMe = true and trashed = false', maxResults: 1000, fields });
+  // What was trashed itself, as the tree's Trash lists it; what was trashed with a folder is below it.
+  if (id === TRASH)
+    return (await client.listAllFiles({ q: 'trashed = true', maxResults: 1000, fields })).filter(
+      (f) => f.explicitlyTrashed !== false,
+    );
   const drives = [];
   let pageToken: string | undefined;
   do {

@@ -9,7 +9,7 @@
 import type { Drive, File } from '../../shared/wire/storage';
 import { isDirectory } from './storeItems';
 import { childNames, displayName, filePath } from './storePaths';
-import { MY_FILES, SHARED_DRIVES, SHARED_WITH_ME } from './storeRoots';
+import { MY_FILES, SHARED_DRIVES, SHARED_WITH_ME, TRASH } from './storeRoots';
 import type { StorageTreeModel, TreeEntry } from './tree';
 import type { RootKind } from './treePresentation';
 
@@ -17,14 +17,16 @@ const ALIASES: Partial<Record<RootKind, string>> = {
   myFiles: MY_FILES,
   sharedDrives: SHARED_DRIVES,
   sharedWithMe: SHARED_WITH_ME,
+  trash: TRASH,
 };
 
 type Node = Extract<TreeEntry, { type: 'file' | 'drive' }>;
 
 /**
- * The `store:` path of a file, folder or shared-drive node. Starred, Recent, Search and Trash are not
- * folders: below them the path starts at the id of the item listed there (a file listed there on its
- * own opens as `/<id>/<name>`). Undefined for roots, messages and "Load more".
+ * The `store:` path of a file, folder or shared-drive node. Starred, Recent and Search are not folders:
+ * below them the path starts at the id of the item listed there (a file listed there on its own opens
+ * as `/<id>/<name>`), which StoreFs.readablePath turns into its folder path. Undefined for roots,
+ * messages and "Load more".
  */
 export function storePathOf(
   model: Pick<StorageTreeModel, 'entry' | 'loadedItems'>,

@@ -196,7 +196,13 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
       storeUri: async (e) => {
         if (e?.type !== 'file' || !e.file.id) return undefined;
         const path = storePathOf(await provider.getModel(), e) ?? filePath(e.file.id, e.file.title);
-        return fsp.uriFor(path, e.file.id);
+        // From Starred, Recent or a search: the file's folder path (the id path when it has none or the
+        // walk fails: the file opens either way).
+        const readable = await fsp
+          .fs()
+          .then((fs) => fs.readablePath(path))
+          .catch(() => undefined);
+        return fsp.uriFor(readable ?? path, e.file.id);
       },
       storeChanged: (fileIds, parentIds) => void fsp.changed(fileIds, parentIds),
     }),

@@ -118,7 +118,7 @@ describe('storage: tree paths for the store: file system', () => {
     );
   });
 
-  it('presents Shared drives and Shared with me as read-only folders', async () => {
+  it('presents Shared drives, Shared with me and Trash as read-only folders', async () => {
     const fs = new StoreFs(client, { statTtlMs: 0 });
     assert.deepEqual(await fs.readDirectory('/Shared drives'), [['Team Space', 'directory']]);
     assert.ok((await fs.readDirectory('/Shared with me')).some(([n]) => n === 'Partner agreement.pdf'));
@@ -128,6 +128,7 @@ describe('storage: tree paths for the store: file system', () => {
       ['My files', 'directory'],
       ['Shared drives', 'directory'],
       ['Shared with me', 'directory'],
+      ['Trash', 'directory'],
     ]);
     await assert.rejects(fs.createDirectory('/New'), code('NoPermissions'));
     await assert.rejects(fs.createDirectory('/Shared drives/New'), code('NoPermissions'));
@@ -136,6 +137,7 @@ describe('storage: tree paths for the store: file system', () => {
       code('NoPermissions'),
     );
     await assert.rejects(fs.delete('/Shared with me', { recursive: true }), code('NoPermissions'));
+    await assert.rejects(fs.delete('/Trash', { recursive: true }), code('NoPermissions'));
     // A shared drive's own folder takes new items.
     await fs.writeFile('/Shared drives/Team Space/from-fs.txt', Buffer.from('hi'), { create: true, overwrite: false });
     assert.equal((await fs.readFile('/Shared drives/Team Space/from-fs.txt')).toString(), 'hi');
