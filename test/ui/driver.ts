@@ -250,6 +250,25 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'Projects', 'notes.md'], 'open');
     await until('the opened file', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/notes.md'));
   },
+  async storageBreadcrumbsStarred() {
+    // A file opened from Starred: the breadcrumbs read its folders from My files down, not its id.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const budget = await vscode.commands.executeCommand<string>(
+      'apiWorkbench.storage._testRun',
+      ['My files', 'Projects', 'budget.csv'],
+      'copyId',
+    );
+    await vscode.commands.executeCommand(
+      'apiWorkbench.storage._testClient',
+      'files.patch',
+      { fileId: budget },
+      { labels: { starred: true } },
+    );
+    await vscode.commands.executeCommand('apiWorkbench.storage.refresh');
+    await vscode.commands.executeCommand('apiWorkbench.storage.focus');
+    await vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['Starred', 'budget.csv'], 'open');
+    await until('the opened file', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/budget.csv'));
+  },
   async waterData() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -340,6 +359,20 @@ const steps: Record<string, () => Promise<void>> = {
 
 /** Put back after a step, whatever its verdict, so later steps see the defaults. */
 const undo: Record<string, () => Promise<void>> = {
+  async storageBreadcrumbsStarred() {
+    const budget = await vscode.commands.executeCommand<string>(
+      'apiWorkbench.storage._testRun',
+      ['My files', 'Projects', 'budget.csv'],
+      'copyId',
+    );
+    await vscode.commands.executeCommand(
+      'apiWorkbench.storage._testClient',
+      'files.patch',
+      { fileId: budget },
+      { labels: { starred: false } },
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  },
   async walkStorageRefused() {
     await storageSetting().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   },

@@ -187,6 +187,20 @@ const checks = {
     if (crumbs.slice(0, 3).join(' › ') !== 'My files › Projects › notes.md')
       throw new Error(`breadcrumbs read ${crumbs.join(' › ')}`);
   },
+  async storageBreadcrumbsStarred(page) {
+    const items = page.locator('.editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item');
+    await items.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const crumbs = (await items.allInnerTexts()).map((t) => t.trim());
+    if (crumbs.slice(0, 3).join(' › ') !== 'My files › Projects › budget.csv')
+      throw new Error(`breadcrumbs read ${crumbs.join(' › ')}`);
+    // Where the user opened it from, in view beside the editor.
+    const starred = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: 'Starred' }).first();
+    if ((await starred.getAttribute('aria-expanded')) !== 'true') await starred.click();
+    await page
+      .locator('.part.sidebar .monaco-list-row[aria-level="2"]', { hasText: 'budget.csv' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+  },
   async waterData(page) {
     const { frame } = await inAnyFrame(page, '[data-testid="water-table"] [role="row"]', {
       minCount: 5,

@@ -4,8 +4,10 @@
 //   store:/<folderId>/<name>/<name>  items below that folder, by display name
 //   store:/My files/<name>/<name>    a file opened from the tree: its folder path from the root the
 //                                    user browsed (also `Shared drives/<drive>/…`, `Shared with me/…`;
-//                                    see storeRoots.ts and treePaths.ts)
-//   store:/<fileId>/<name>           one file on its own, e.g. a search result (the name is only for display)
+//                                    from Starred, Recent or a search, the folder path found through its
+//                                    parents; see storeRoots.ts, treePaths.ts and readablePaths.ts)
+//   store:/Trash/<name>/<name>       an item in the trash, read-only
+//   store:/<fileId>/<name>           one file on its own, by id (the name is only for display)
 // Display names replace `/` and control characters; when several children of a folder share a
 // name, each gets `~<id prefix>` before its extension, so every name in a listing is unique.
 
