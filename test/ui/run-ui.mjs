@@ -241,10 +241,29 @@ checks.generationEditor = async (page) => {
 };
 
 checks.requestLog = async (page) => {
+  // The other views folded, as a user reading the log would; the side bar keeps its default width.
+  for (const title of ['API Directory', 'Generation', 'Storage']) {
+    const header = page.locator('.part.sidebar .pane-header[aria-expanded="true"]', { hasText: title });
+    if (await header.count()) await header.first().click();
+  }
   const rows = page.locator('.part.sidebar .pane-body .monaco-list-row', { hasText: 'GET' });
   await rows.nth(2).waitFor({ state: 'visible', timeout: 30_000 });
-  const text = (await rows.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-  if (!/200 OK/.test(text)) throw new Error(`request rows show no status: ${text.slice(0, 300)}`);
+  // Every row's status shows whole, inside the side bar: not cut off, not behind an ellipsis.
+  const cut = await rows.evaluateAll((els) =>
+    els.flatMap((row) => {
+      const name = row.querySelector('.label-name');
+      const text = name?.textContent ?? '';
+      const status = /^(\d{3}|failed) /.exec(text)?.[1];
+      const first = name && document.createTreeWalker(name, NodeFilter.SHOW_TEXT).nextNode();
+      if (!first || !status || !first.textContent.startsWith(status)) return [`no status first: ${text}`];
+      const range = document.createRange();
+      range.setStart(first, 0);
+      range.setEnd(first, status.length);
+      const shown = name.closest('.monaco-icon-label-container').getBoundingClientRect();
+      return range.getBoundingClientRect().right <= shown.right ? [] : [`status cut off: ${text}`];
+    }),
+  );
+  if (cut.length) throw new Error(cut.join('; '));
   const output = page.locator('.part.panel .monaco-editor .view-lines');
   await output.first().waitFor({ state: 'visible', timeout: 30_000 });
   const lines = (await output.first().innerText()).replace(/\u00a0/g, ' ');

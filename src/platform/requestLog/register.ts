@@ -62,6 +62,11 @@ export function registerRequestLog(services: WorkbenchServices): vscode.Disposab
             entries: [...model.items],
             curl: model.items.map((e) => toCurl(e)),
             details: model.items.map((e) => detailsText(e)),
+            // What each row of the view shows.
+            rows: model.items.map((e) => {
+              const item = tree.getTreeItem(e);
+              return { label: item.label, description: item.description };
+            }),
           })),
         ]
       : []),

@@ -1,7 +1,8 @@
-// The "Request Log" tree: one item per call, newest first, showing method, URL, status and time.
+// The "Request Log" tree: one item per call, newest first: status, method and path in the label (the
+// part a narrow side bar still shows), size and time in the description.
 import * as vscode from 'vscode';
 import type { RequestEvent } from '../../shared/http/observe';
-import { featureName, RequestLogModel, summary } from '../../shared/http/requestLog';
+import { featureName, RequestLogModel, rowDescription, rowLabel, summary } from '../../shared/http/requestLog';
 
 export const OPEN_DETAILS = 'apiWorkbench.requestLog.openDetails';
 
@@ -26,9 +27,9 @@ export class RequestLogTree implements vscode.TreeDataProvider<RequestEvent>, vs
   }
 
   getTreeItem(e: RequestEvent): vscode.TreeItem {
-    const item = new vscode.TreeItem(`${e.method} ${shortUrl(e.url)}`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(rowLabel(e), vscode.TreeItemCollapsibleState.None);
     item.id = String(e.id);
-    item.description = summary(e);
+    item.description = rowDescription(e);
     item.contextValue = 'request';
     item.iconPath = icon(e);
     item.tooltip = new vscode.MarkdownString(
@@ -48,16 +49,6 @@ export class RequestLogTree implements vscode.TreeDataProvider<RequestEvent>, vs
     this.stop();
     if (this.pending) clearTimeout(this.pending);
     this.changed.dispose();
-  }
-}
-
-/** The path without host or query: the host is the same for most calls (the tooltip and details show the whole URL). */
-function shortUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search ? '?…' : ''}`;
-  } catch {
-    return url;
   }
 }
 

@@ -85,15 +85,60 @@ export function retryText(e: RequestEvent): string | undefined {
   return parts.length ? parts.join(', ') : undefined;
 }
 
-/** The facts after the status: size, time, retries and waits, error. */
+/** The status, size, time, retries and waits, error: "200 OK · 1.2 KB · 35 ms". */
 export function summary(e: RequestEvent): string {
-  const parts = [statusText(e)];
+  return [statusText(e), ...facts(e)].join(' · ');
+}
+
+/** The facts after the status: size, time, retries and waits, error. */
+function facts(e: RequestEvent): string[] {
+  const parts: string[] = [];
   if (e.responseBytes !== undefined) parts.push(formatBytes(e.responseBytes));
   parts.push(e.phase === 'headers' ? `${formatDuration(e.durationMs)} to headers` : formatDuration(e.durationMs));
   const retry = retryText(e);
   if (retry) parts.push(retry);
   if (e.error) parts.push(e.error);
-  return parts.join(' · ');
+  return parts;
+}
+
+/**
+ * A Request Log row's label: status and method first, then the path, as REST clients' history lists put
+ * their status and method badges before the URL. The side bar cuts a row off at its right edge, so what
+ * must stay readable comes first; the path is what may be cut (the tooltip and details show it whole).
+ */
+export function rowLabel(e: RequestEvent): string {
+  return `${e.status ?? 'failed'} ${e.method} ${shortPath(e.url)}`;
+}
+
+/** The row's description: what the label leaves out; the reason phrase only when something went wrong. */
+export function rowDescription(e: RequestEvent): string {
+  const reason = e.status !== undefined && e.status >= 400 && e.statusText ? [e.statusText] : [];
+  return [...reason, ...facts(e)].join(' · ');
+}
+
+/**
+ * A path segment that is an id (a file's, a message's): long, letters and digits with `-` or `_` only, a
+ * digit among them. Its ends tell rows apart; the middle only widens the row. Words (`streamGenerateContent`,
+ * `gemini-2.5-flash:…`) stay whole.
+ */
+const ID_SEGMENT = /^(?=.*\d)[A-Za-z0-9_-]{20,}$/;
+
+/**
+ * The URL's path without host or query (`?…` when there was one), ids shortened to their ends:
+ * `/store/v2/files/1NQX…tbnL?…`. The host is the same for most calls.
+ */
+export function shortPath(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const path = u.pathname
+    .split('/')
+    .map((seg) => (ID_SEGMENT.test(seg) ? `${seg.slice(0, 4)}…${seg.slice(-4)}` : seg))
+    .join('/');
+  return `${path}${u.search ? '?…' : ''}`;
 }
 
 /** One line of the output channel: "[Storage] GET https://…/files → 200 OK · 1.2 KB · 35 ms". */

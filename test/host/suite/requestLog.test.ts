@@ -9,6 +9,7 @@ interface LogSnapshot {
   entries: RequestEvent[];
   curl: string[];
   details: string[];
+  rows: { label: string; description: string }[];
 }
 
 const snapshot = () => vscode.commands.executeCommand<LogSnapshot>('apiWorkbench._testRequestLog');
@@ -95,6 +96,13 @@ describe('Request Log: every feature, no secret', () => {
     assert.match(curl, /-H 'x-api-key: '"\$API_KEY"/);
     const storageCurl = log.curl[log.entries.findIndex((e) => e.id === storage.id)];
     assert.match(storageCurl, /-H 'authorization: Bearer '"\$ACCESS_TOKEN"/);
+
+    // Each row leads with its status and method: a narrow side bar cuts the path, not the status.
+    const row = (e: RequestEvent) => log.rows[log.entries.findIndex((x) => x.id === e.id)];
+    assert.match(row(storage).label, /^200 GET \/store\/v2\/files\b/);
+    assert.match(row(water).label, /^200 GET \/v1\/odata\/v4\/Locations\?…$/);
+    assert.match(row(generation).label, /^200 POST \/v1beta\/models\//);
+    assert.match(row(water).description, /^\d+(\.\d)? (B|KB) · \d+ ms/, 'size and time, the status not twice');
   });
 
   it('opens a read-only details page and copies a call as curl with the key as a placeholder', async () => {
