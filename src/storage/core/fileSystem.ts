@@ -284,7 +284,8 @@ export class StoreFs {
         { title, mimeType: FOLDER_MIME, parents: [{ id: parentId }] },
       ),
     );
-    const { kids } = await this.lookup.list(f.id!);
+    // A folder copied out of the trash: what went to the trash with it is copied too.
+    const { kids } = await this.lookup.list(f.id!, !!f.labels?.trashed);
     for (const k of kids) await this.copyTree(k, folder.id!, k.title ?? 'Untitled');
     return folder;
   }

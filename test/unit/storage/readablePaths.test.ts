@@ -121,6 +121,10 @@ describe('storage: readable paths for files listed outside their folders', () =>
       fs.writeFile('/Trash/Old stuff/new.txt', Buffer.from('x'), { create: true, overwrite: false }),
       code('NoPermissions'),
     );
+    // A folder copied out of the trash brings what was trashed with it.
+    const copy = `/My files/restored-${Date.now()}`;
+    await fs.copy('/Trash/Old stuff', copy, { overwrite: false });
+    assert.deepEqual(await fs.readDirectory(copy), [['leftover.txt', 'file']]);
     // Outside the trash a trashed file is gone, pinned or not.
     await assert.rejects(fs.stat(filePath(draft.id, 'old-draft.txt')), code('FileNotFound'));
     fs.pin('/My files/old-draft.txt', draft.id);
