@@ -359,6 +359,11 @@ const steps: Record<string, () => Promise<void>> = {
 
 /** Put back after a step, whatever its verdict, so later steps see the defaults. */
 const undo: Record<string, () => Promise<void>> = {
+  async requestLog() {
+    // The check folded the other views for its screenshot: open them again (focusing a view expands it).
+    for (const view of ['apiWorkbench.directory', 'apiWorkbench.generation', 'apiWorkbench.storage'])
+      await vscode.commands.executeCommand(`${view}.focus`);
+  },
   async storageBreadcrumbsStarred() {
     const budget = await vscode.commands.executeCommand<string>(
       'apiWorkbench.storage._testRun',
