@@ -198,7 +198,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
     const key = doc.uri.toString();
     let run = this.runs.get(key);
     if (run?.version !== version) {
-      const text = doc.getText();
+      const text = this.documents.texts.get(doc);
       if (!mayBeDiscoveryDocument(text)) {
         this.clear(doc.uri);
         return;

@@ -28,6 +28,7 @@ import {
   type RuleSettings,
 } from '../core';
 import { readRuleSettings } from './settings';
+import type { DocumentTexts } from './texts';
 
 /** Texts above this size are analysed on the worker thread (when one is available). */
 export const WORKER_THRESHOLD = 256 * 1024;
@@ -57,7 +58,10 @@ export class DiscoveryDocuments implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
 
   /** `isOurs`: whether a document is a description document's (our language, or being switched to it). */
-  constructor(readonly isOurs: (doc: vscode.TextDocument) => boolean) {
+  constructor(
+    readonly isOurs: (doc: vscode.TextDocument) => boolean,
+    readonly texts: DocumentTexts,
+  ) {
     this.subscriptions = [
       vscode.workspace.onDidCloseTextDocument((d) => {
         // A language change closes and reopens the same, still open, document: keep what we know.
@@ -95,7 +99,7 @@ export class DiscoveryDocuments implements vscode.Disposable {
     if (!this.isOurs(doc)) return undefined;
     const e = this.entry(doc);
     if (e.analysis !== undefined) return e.analysis ?? undefined;
-    const text = doc.getText();
+    const text = this.texts.get(doc);
     let analysis: Analysis | undefined;
     if (mayBeDiscoveryDocument(text)) {
       if (e.tree) {
@@ -124,7 +128,7 @@ export class DiscoveryDocuments implements vscode.Disposable {
     if (e.analysis) return e.analysis;
     if (e.index !== undefined) return e.index ?? undefined;
     if (textLength(doc) <= WORKER_THRESHOLD) return this.get(doc);
-    const text = doc.getText();
+    const text = this.texts.get(doc);
     let parsed: ParsedJson | undefined;
     if (mayBeDiscoveryDocument(text)) {
       if (e.tree) {
@@ -225,7 +229,7 @@ export class DiscoveryDocuments implements vscode.Disposable {
     if (e.analysis) return e.analysis.parsed.tree;
     if (e.analysis === null || e.index === null) return undefined;
     if (e.tree) return e.tree;
-    const text = doc.getText();
+    const text = this.texts.get(doc);
     if (text.length > DEFAULT_MAX_LENGTH || !mayBeDiscoveryDocument(text)) return undefined;
     // A kind further down than the head needs the full check.
     if (!topLevelKindNearStart(text)) return this.get(doc)?.parsed.tree;

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { formatEdits, isDiscoveryDocumentText, KeyedDebounce, type FoldingSpan } from '../core';
 import type { DiscoveryDocuments } from './documents';
+import type { DocumentTexts } from './texts';
 
 const DISCOVERY_LANGUAGE = 'discovery-json';
 export const DISCOVERY_SELECTOR: vscode.DocumentSelector = [{ language: DISCOVERY_LANGUAGE }];
@@ -26,7 +27,7 @@ export class LanguageAssigner implements vscode.Disposable {
   private readonly pending = new KeyedDebounce(DETECT_DEBOUNCE_MS);
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly texts: DocumentTexts) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((d) => this.consider(d, true)),
       // A description pasted into an empty JSON editor becomes one after a pause.
@@ -68,7 +69,9 @@ export class LanguageAssigner implements vscode.Disposable {
       this.declined.add(key);
       return;
     }
-    if (!isDiscoveryDocumentText(doc.getText())) return;
+    const text = doc.getText();
+    if (!isDiscoveryDocumentText(text)) return;
+    this.texts.remember(doc, text);
     this.assigned.add(key);
     vscode.languages.setTextDocumentLanguage(doc, DISCOVERY_LANGUAGE).then(undefined, () => {
       // The document closed meanwhile: nothing to switch.

@@ -11,19 +11,22 @@ import { registerPreview } from './preview';
 import { registerExportOpenApi } from './exportOpenApi';
 import { LanguageAssigner } from './language';
 import { registerProviders } from './providers';
+import { DocumentTexts } from './texts';
 
 /** The worker bundle (esbuild entry src/discovery/worker/main.ts → dist/discoveryWorker.js). */
 const WORKER_BUNDLE = join('dist', 'discoveryWorker.js');
 
 export const register: FeatureRegistration = (services, shell) => {
   // First: the documents it claims while their language switches are already ours to analyse.
-  const assigner = new LanguageAssigner();
-  const documents = new DiscoveryDocuments((doc) => assigner.claims(doc));
+  const texts = new DocumentTexts();
+  const assigner = new LanguageAssigner(texts);
+  const documents = new DiscoveryDocuments((doc) => assigner.claims(doc), texts);
   const workerFile = join(services.context.extensionPath, WORKER_BUNDLE);
   // Without the bundle (e.g. a build that predates it) validation simply stays on this thread.
   const worker = existsSync(workerFile) ? new AnalysisWorker(workerFile) : undefined;
   const diagnostics = new DiscoveryDiagnostics(documents, worker, new RuleDocs(services.context.extensionUri));
   return [
+    texts,
     assigner,
     documents,
     diagnostics,
