@@ -19,6 +19,11 @@ const DOCUMENT = CHOSEN ? basename(CHOSEN) : 'aiplatform.v1beta1.json';
 const HOSTS = SMOKE ? 1 : 2;
 const GOALS: Record<string, { ms: number; what: string }> = {
   open: { ms: 400, what: `open ${DOCUMENT} → diagnostics shown` },
+  // The same wait from the moment the probe sees the text in the extension host: before it, the workbench reads
+  // the file and sends 4–5 MB from the browser to the host (about a second in code-server), none of it our code.
+  // Our detector's listener runs before the probe's and loads the feature synchronously (40–100 ms): that part
+  // of our work is in the figure above and not in this one.
+  arrived: { ms: 400, what: `${DOCUMENT}: the text reaching the extension host → diagnostics shown` },
   edit: { ms: 150, what: 'an edit inside a description → updated diagnostics' },
   hover: { ms: 20, what: 'hover on a $ref (first after opening, then warm)' },
   completion: { ms: 20, what: 'completion on a $ref (first after opening, then warm)' },
@@ -83,8 +88,12 @@ const suite: BenchSuite = async () => {
           ...(process.env.BENCH_PROFILE ? { BENCH_PROFILE: `${process.env.BENCH_PROFILE}.${i}.cpuprofile` } : {}),
         },
         onLine: (line: string) => {
-          if (line.startsWith('DISCOVERY-HOST ')) samples.push(JSON.parse(line.slice(15)) as Sample);
-          else said.push(line);
+          if (!line.startsWith('DISCOVERY-HOST ')) said.push(line);
+          else {
+            const sample = JSON.parse(line.slice(15)) as Sample;
+            samples.push(sample);
+            if (sample.figure === 'open') samples.push({ figure: 'arrived', ms: sample.afterArrivalMs ?? NaN });
+          }
         },
       });
       if (code !== 0) throw new Error(`the discovery host probe failed (exit ${code}):\n${said.join('\n')}`);

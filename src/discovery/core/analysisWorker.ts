@@ -3,14 +3,28 @@
 // At most one request per key is on the worker: a text sent while the previous one is analysed
 // waits, and a newer one replaces it, so the editor can send every edit at once (no debounce)
 // and the worker never analyses a text that is already stale when it starts.
+// The worker keeps each document's newest analysis and answers questions about it (hover, completion,
+// navigation, fixes) for the version it holds; a description edit moves what it holds, as the
+// editor's own index moves, so it stays current while an author writes prose.
 import { Worker } from 'node:worker_threads';
 import type { RuleSettings } from './analyze';
 import type { Diagnostic } from './diagnostic';
+import type { TextChange } from './incremental';
+import type { Answer, Query, QueryKind } from './queries';
 
-export interface WorkerRequest {
+export type WorkerRequest =
+  | { op: 'analyze'; id: number; key: string; version: number; text: string; rules: RuleSettings }
+  | { op: 'query'; id: number; key: string; version: number; query: Query }
+  /** A description edit from `version` to `next`: the worker moves its analysis instead of redoing it. */
+  | { op: 'edit'; key: string; version: number; next: number; change: TextChange }
+  | { op: 'forget'; key: string };
+
+/** The answer to a query; `held: false` when the worker does not hold that version (any more). */
+export interface QueryReply {
   id: number;
-  text: string;
-  rules: RuleSettings;
+  held: boolean;
+  answer?: unknown;
+  error?: string;
 }
 
 export interface WorkerReply {
@@ -31,6 +45,7 @@ export class StaleResult extends Error {
 
 interface Waiting {
   id: number;
+  version: number;
   text: string;
   rules: RuleSettings;
   resolve: (r: WorkerReply) => void;
@@ -40,7 +55,9 @@ interface Waiting {
 export class AnalysisWorker {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve(r: WorkerReply): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, { resolve(r: never): void; reject(e: Error): void }>();
+  /** The version of each document whose analysis the worker holds, as far as this side knows. */
+  private readonly held = new Map<string, number>();
   private readonly latestByKey = new Map<string, number>();
   /** Keys with a request on the worker, and the newest text waiting behind it. */
   private readonly busy = new Map<string, Waiting | undefined>();
@@ -55,16 +72,17 @@ export class AnalysisWorker {
     if (this.worker) return this.worker;
     const w = new Worker(this.source, { eval: this.options.eval === true });
     w.unref();
-    w.on('message', (r: WorkerReply) => {
+    w.on('message', (r: WorkerReply | QueryReply) => {
       const p = this.pending.get(r.id);
       if (!p) return;
       this.pending.delete(r.id);
       if (r.error) p.reject(new Error(r.error));
-      else p.resolve(r);
+      else p.resolve(r as never);
     });
     const fail = (err: Error) => {
       if (this.worker !== w) return;
       this.worker = undefined;
+      this.held.clear();
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
@@ -79,33 +97,74 @@ export class AnalysisWorker {
     this.ensure();
   }
 
-  /** Analyses a text; rejects with StaleResult when a newer request for the same key was made meanwhile. */
-  analyze(key: string, text: string, rules: RuleSettings): Promise<WorkerReply> {
+  /**
+   * Analyses a text (`version` names it for later questions); rejects with StaleResult when a newer
+   * request for the same key was made meanwhile.
+   */
+  analyze(key: string, text: string, rules: RuleSettings, version = -1): Promise<WorkerReply> {
     const id = this.nextId++;
     this.latestByKey.set(key, id);
-    if (!this.busy.has(key)) return this.send(key, id, text, rules);
+    if (!this.busy.has(key)) return this.send(key, { id, version, text, rules });
     this.busy.get(key)?.reject(new StaleResult());
-    return new Promise((resolve, reject) => this.busy.set(key, { id, text, rules, resolve, reject }));
+    return new Promise((resolve, reject) => this.busy.set(key, { id, version, text, rules, resolve, reject }));
   }
 
-  private async send(key: string, id: number, text: string, rules: RuleSettings): Promise<WorkerReply> {
+  private async send(key: string, job: Omit<Waiting, 'resolve' | 'reject'>): Promise<WorkerReply> {
     this.busy.set(key, undefined);
     let reply: WorkerReply;
     try {
-      reply = await new Promise<WorkerReply>((resolve, reject) => {
-        this.pending.set(id, { resolve, reject });
-        this.ensure().postMessage({ id, text, rules } satisfies WorkerRequest);
-      });
+      const { id, version, text, rules } = job;
+      reply = await this.post<WorkerReply>({ op: 'analyze', id, key, version, text, rules });
+      // The worker keeps what it analysed last, stale here or not.
+      if (reply.isDiscovery) this.held.set(key, job.version);
+      else this.held.delete(key);
     } finally {
       const next = this.busy.get(key);
       this.busy.delete(key);
-      if (next) this.send(key, next.id, next.text, next.rules).then(next.resolve, next.reject);
+      if (next) this.send(key, next).then(next.resolve, next.reject);
     }
-    if (this.latestByKey.get(key) !== id) throw new StaleResult();
+    if (this.latestByKey.get(key) !== job.id) throw new StaleResult();
     return reply;
   }
 
+  private post<R>(request: WorkerRequest & { id: number }): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.pending.set(request.id, { resolve, reject });
+      this.ensure().postMessage(request);
+    });
+  }
+
+  /** Whether the worker holds the analysis of this version of the document. */
+  holds(key: string, version: number): boolean {
+    return this.worker !== undefined && this.held.get(key) === version;
+  }
+
+  /**
+   * Asks the worker about the version it holds; resolves `{ held: false }` when it no longer holds it
+   * (a newer text replaced it, or an edit could not be moved), so the caller answers another way.
+   */
+  async query<K extends QueryKind>(
+    key: string,
+    version: number,
+    query: Query<K>,
+  ): Promise<{ held: true; answer: Answer<K> } | { held: false }> {
+    if (!this.holds(key, version)) return { held: false };
+    const r = await this.post<QueryReply>({ op: 'query', id: this.nextId++, key, version, query });
+    if (r.held) return { held: true, answer: r.answer as Answer<K> };
+    // The worker let go of it (an edit it could not follow): later questions need not ask.
+    if (this.held.get(key) === version) this.held.delete(key);
+    return { held: false };
+  }
+
+  /** A description edit the editor moved its findings across: the worker moves its analysis the same way. */
+  edit(key: string, version: number, next: number, change: TextChange): void {
+    if (!this.holds(key, version)) return;
+    this.held.set(key, next);
+    this.worker!.postMessage({ op: 'edit', key, version, next, change } satisfies WorkerRequest);
+  }
+
   forget(key: string): void {
+    if (this.held.delete(key)) this.worker?.postMessage({ op: 'forget', key } satisfies WorkerRequest);
     this.latestByKey.delete(key);
     const waiting = this.busy.get(key);
     if (waiting) {
@@ -119,6 +178,7 @@ export class AnalysisWorker {
     this.worker = undefined;
     for (const p of this.pending.values()) p.reject(new Error('analysis worker stopped'));
     this.pending.clear();
+    this.held.clear();
     for (const waiting of this.busy.values()) waiting?.reject(new Error('analysis worker stopped'));
     this.busy.clear();
     await w?.terminate();

@@ -20,6 +20,7 @@ export * from './preview';
 export * from './layout';
 export * from './ruleDocs';
 export * from './fixSelection';
+export * from './queries';
 export * from './analysisWorker';
 export * from './incremental';
 export * from './keyedDebounce';

@@ -1,7 +1,7 @@
 // Problems for description documents: on open at once, on change after a pause (big documents:
 // at once, the worker keeps one text per document waiting), and only the result for the version
-// still in the editor is published. A big JSON document that looks like a description is sent to
-// the worker as soon as it opens, while its language is still being switched to ours.
+// still in the editor is published. A big JSON document being switched to our language is analysed
+// and its findings shown without waiting for the switch (a round trip through the workbench).
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import {
@@ -17,16 +17,10 @@ import {
   type Severity,
 } from '../core';
 import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
-import { hasDiscoveryLanguage } from './language';
 
 export const DIAGNOSTIC_SOURCE = 'discovery';
 /** Pause after typing before a document analysed on this thread is analysed again. */
 const DEBOUNCE_MS = 300;
-/**
- * Pause after typing before a big document's hover index is rebuilt. The rebuild parses the whole
- * text on this thread (200 ms for 4 MB): after every worker reply it blocked the editor while typing.
- */
-const REINDEX_IDLE_MS = 1500;
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -79,12 +73,31 @@ export function toVscodeDiagnostic(doc: vscode.TextDocument, d: CoreDiagnostic, 
 export class DiscoveryDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly pending = new KeyedDebounce(DEBOUNCE_MS);
-  private readonly reindex = new KeyedDebounce(REINDEX_IDLE_MS);
-  /** Big documents whose hover index was built once: later versions wait for a pause in typing. */
-  private readonly indexed = new Set<string>();
-  /** Worker analyses started when a big JSON document opened, before it became ours. */
-  private readonly early = new Map<string, { version: number; reply: Promise<WorkerReply> }>();
+  /**
+   * The worker's analysis of each big document's newest version: the reopening that ends a language switch
+   * (same text, same version) waits for the run its opening started instead of starting another.
+   */
+  private readonly runs = new Map<
+    string,
+    { version: number; text: string; reply: Promise<WorkerReply>; shown?: true }
+  >();
   private readonly subscriptions: vscode.Disposable[];
+  /**
+   * Settles when the worker's analysis of the document's current version is done, if one is under way: the
+   * worker then holds that version and can answer questions about it. No index of a big document is built
+   * on this thread ahead of a question (its parse blocked hover and typing for 100–300 ms each time).
+   */
+  analysing(doc: vscode.TextDocument): Promise<unknown> | undefined {
+    const run = this.runs.get(doc.uri.toString());
+    return run?.version === doc.version ? run.reply.catch(() => undefined) : undefined;
+  }
+
+  /** The findings of the document's current version, for quick fixes (which need their rule data). */
+  current(doc: vscode.TextDocument): CoreDiagnostic[] | undefined {
+    const p = this.published.get(doc.uri.toString());
+    return p?.version === doc.version ? p.items : undefined;
+  }
+
   /** Core diagnostics per uri, for quick fixes that need rule data. */
   readonly published = new Map<string, { version: number; items: CoreDiagnostic[]; text?: string; strict?: boolean }>();
 
@@ -102,14 +115,16 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
         if (d.isClosed) this.clear(d.uri);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('apiWorkbench.discovery')) this.validateAll();
+        if (e.affectsConfiguration('apiWorkbench.discovery')) {
+          this.runs.clear();
+          this.validateAll();
+        }
       }),
     ];
     for (const d of vscode.workspace.textDocuments) this.opened(d);
   }
 
   private opened(doc: vscode.TextDocument): void {
-    if (!hasDiscoveryLanguage(doc)) this.prefetch(doc);
     this.validate(doc);
   }
 
@@ -130,6 +145,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
       const items = shiftedDiagnostics(last.text, change, last.items, last.strict === true);
       if (items) {
         this.pending.cancel(key);
+        this.worker?.edit(key, last.version, doc.version, change);
         // The new text from the old one and the change: the editor's getText() joins every line.
         this.published.set(key, { version: doc.version, items, text: applyChange(last.text, change), strict: true });
         this.collection.set(
@@ -139,14 +155,14 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
         return;
       }
     }
-    if (!hasDiscoveryLanguage(doc)) return;
+    if (!this.documents.isOurs(doc)) return;
     // The worker holds back all but the newest text itself; this thread needs the pause.
     if (this.worker && textLength(doc) > WORKER_THRESHOLD) this.validate(doc);
     else this.pending.schedule(key, () => this.validate(doc));
   }
 
   validate(doc: vscode.TextDocument): void {
-    if (!hasDiscoveryLanguage(doc) || doc.isClosed) {
+    if (!this.documents.isOurs(doc) || doc.isClosed) {
       // A document whose language changed away from ours keeps nothing from us.
       if (this.collection.has(doc.uri)) this.clear(doc.uri);
       return;
@@ -178,53 +194,37 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
     );
   }
 
-  /** A big JSON document that may become ours: start its analysis while the language switches. */
-  private prefetch(doc: vscode.TextDocument): void {
-    if (!this.worker || (doc.languageId !== 'json' && doc.languageId !== 'jsonc')) return;
-    if (textLength(doc) <= WORKER_THRESHOLD) return;
-    const text = doc.getText();
-    if (!mayBeDiscoveryDocument(text)) return;
-    const reply = this.worker.analyze(doc.uri.toString(), text, this.documents.rules);
-    // Nobody may ever wait for it (the document stays JSON): a failure is no one's error.
-    reply.catch(() => undefined);
-    this.early.set(doc.uri.toString(), { version: doc.version, reply });
-  }
-
   private async validateOffThread(doc: vscode.TextDocument, version: number): Promise<void> {
     const key = doc.uri.toString();
-    const early = this.early.get(key);
-    this.early.delete(key);
-    const text = doc.getText();
-    if (!mayBeDiscoveryDocument(text)) {
-      this.clear(doc.uri);
-      return;
+    let run = this.runs.get(key);
+    if (run?.version !== version) {
+      const text = this.documents.texts.get(doc);
+      if (!mayBeDiscoveryDocument(text)) {
+        this.clear(doc.uri);
+        return;
+      }
+      run = { version, text, reply: this.worker!.analyze(key, text, this.documents.rules, version) };
+      this.runs.set(key, run);
     }
     try {
-      const rules = this.documents.rules;
-      const reply = await (early?.version === version ? early.reply : this.worker!.analyze(key, text, rules));
-      if (doc.isClosed || doc.version !== version) return;
+      const reply = await run.reply;
+      if (doc.isClosed || doc.version !== version || !this.documents.isOurs(doc)) return;
       if (!reply.isDiscovery) {
         this.clear(doc.uri);
         return;
       }
-      this.published.set(key, { version, items: reply.diagnostics, text, strict: reply.strict });
+      // The reopening that ends a language switch publishes the same findings again: once is enough.
+      if (run.shown) return;
+      run.shown = true;
+      this.published.set(key, { version, items: reply.diagnostics, text: run.text, strict: reply.strict });
       this.collection.set(
         doc.uri,
         reply.diagnostics.map((d) => toVscodeDiagnostic(doc, d, this.docs)),
       );
-      // Hover, completion and navigation read the index: built right after the first findings, then
-      // once typing pauses (a request before that builds it itself, as for any other version).
-      const prepare = () => {
-        if (!doc.isClosed && doc.version === version) this.documents.prepare(doc);
-      };
-      if (this.indexed.has(key)) this.reindex.schedule(key, prepare);
-      else {
-        this.indexed.add(key);
-        setTimeout(prepare, 0);
-      }
     } catch (err) {
       if (err instanceof StaleResult) return;
       // The worker failed (or was stopped): answer on this thread rather than show nothing.
+      if (this.runs.get(key) === run) this.runs.delete(key);
       if (!doc.isClosed && doc.version === version) {
         const analysis = this.documents.get(doc);
         if (analysis)
@@ -239,9 +239,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
   private clear(uri: vscode.Uri): void {
     const key = uri.toString();
     this.pending.cancel(key);
-    this.reindex.cancel(key);
-    this.indexed.delete(key);
-    this.early.delete(key);
+    this.runs.delete(key);
     this.published.delete(key);
     this.worker?.forget(key);
     this.collection.delete(uri);
@@ -249,8 +247,7 @@ export class DiscoveryDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     this.pending.dispose();
-    this.reindex.dispose();
-    this.early.clear();
+    this.runs.clear();
     for (const d of this.subscriptions) d.dispose();
   }
 }

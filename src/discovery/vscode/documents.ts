@@ -12,11 +12,12 @@ import {
   isRestDescriptionValue,
   mayBeDiscoveryDocument,
   parseJson,
-  prepareNavigation,
   shiftedIndex,
   shiftedTree,
   shiftedSymbols,
   documentSymbols,
+  foldingSpans,
+  type FoldingSpan,
   type DocumentSymbol,
   topLevelKindNearStart,
   DEFAULT_MAX_LENGTH,
@@ -26,8 +27,8 @@ import {
   type ParsedJson,
   type RuleSettings,
 } from '../core';
-import { hasDiscoveryLanguage } from './language';
 import { readRuleSettings } from './settings';
+import type { DocumentTexts } from './texts';
 
 /** Texts above this size are analysed on the worker thread (when one is available). */
 export const WORKER_THRESHOLD = 256 * 1024;
@@ -45,6 +46,8 @@ interface Entry {
   index?: Analysis | null;
   /** The outline of `tree`. */
   symbols?: { tree: JsonTree; list: DocumentSymbol[] };
+  /** The folding ranges of `tree`. */
+  folding?: { tree: JsonTree; list: FoldingSpan[] };
 }
 
 export class DiscoveryDocuments implements vscode.Disposable {
@@ -54,7 +57,11 @@ export class DiscoveryDocuments implements vscode.Disposable {
   private settings: RuleSettings = readRuleSettings();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  /** `isOurs`: whether a document is a description document's (our language, or being switched to it). */
+  constructor(
+    readonly isOurs: (doc: vscode.TextDocument) => boolean,
+    readonly texts: DocumentTexts,
+  ) {
     this.subscriptions = [
       vscode.workspace.onDidCloseTextDocument((d) => {
         // A language change closes and reopens the same, still open, document: keep what we know.
@@ -89,10 +96,10 @@ export class DiscoveryDocuments implements vscode.Disposable {
 
   /** The analysis of the document's current version; undefined for anything that is not a description document. */
   get(doc: vscode.TextDocument): Analysis | undefined {
-    if (!hasDiscoveryLanguage(doc)) return undefined;
+    if (!this.isOurs(doc)) return undefined;
     const e = this.entry(doc);
     if (e.analysis !== undefined) return e.analysis ?? undefined;
-    const text = doc.getText();
+    const text = this.texts.get(doc);
     let analysis: Analysis | undefined;
     if (mayBeDiscoveryDocument(text)) {
       if (e.tree) {
@@ -116,12 +123,12 @@ export class DiscoveryDocuments implements vscode.Disposable {
    * carried over description edits, so a request never waits for the rules.
    */
   index(doc: vscode.TextDocument): Analysis | undefined {
-    if (!hasDiscoveryLanguage(doc)) return undefined;
+    if (!this.isOurs(doc)) return undefined;
     const e = this.entry(doc);
     if (e.analysis) return e.analysis;
     if (e.index !== undefined) return e.index ?? undefined;
     if (textLength(doc) <= WORKER_THRESHOLD) return this.get(doc);
-    const text = doc.getText();
+    const text = this.texts.get(doc);
     let parsed: ParsedJson | undefined;
     if (mayBeDiscoveryDocument(text)) {
       if (e.tree) {
@@ -138,10 +145,12 @@ export class DiscoveryDocuments implements vscode.Disposable {
     return index;
   }
 
-  /** Builds the index of a big document ahead of the first request (after its findings are shown). */
-  prepare(doc: vscode.TextDocument): void {
-    const model = doc.isClosed ? undefined : this.index(doc)?.model;
-    if (model) prepareNavigation(model);
+  /** What `index` would answer, if it needs no parse now (a big document's index is built on demand). */
+  ready(doc: vscode.TextDocument): Analysis | undefined {
+    if (!this.isOurs(doc)) return undefined;
+    if (textLength(doc) <= WORKER_THRESHOLD) return this.index(doc);
+    const e = this.cache.get(doc.uri.toString());
+    return e?.version === doc.version ? (e.analysis ?? e.index ?? undefined) : undefined;
   }
 
   /** A description edit moves the previous version's index instead of parsing the text again. */
@@ -173,7 +182,21 @@ export class DiscoveryDocuments implements vscode.Disposable {
     const carried = symbols && symbols.tree === (before?.tree ?? before?.analysis?.parsed.tree);
     const list = carried && next.tree && shiftedSymbols(symbols.list, symbols.tree, change);
     if (list && next.tree) next.symbols = { tree: next.tree, list };
+    // Folding is by line: an edit that adds and removes no line break keeps every range where it was.
+    const folding = before?.folding;
+    const sameLines = c.range.isSingleLine && !/[\r\n]/.test(c.text);
+    if (sameLines && next.tree && folding && folding.tree === (before?.tree ?? before?.analysis?.parsed.tree))
+      next.folding = { tree: next.tree, list: folding.list };
     this.cache.set(key, next);
+  }
+
+  /** The folding ranges, carried across keystrokes that add or remove no line. */
+  folding(doc: vscode.TextDocument): FoldingSpan[] | undefined {
+    const tree = this.structure(doc);
+    if (!tree) return undefined;
+    const e = this.entry(doc);
+    if (e.folding?.tree !== tree) e.folding = { tree, list: foldingSpans(tree) };
+    return e.folding.list;
   }
 
   /** The outline, carried across keystrokes that change nothing it shows. */
@@ -201,12 +224,12 @@ export class DiscoveryDocuments implements vscode.Disposable {
 
   /** Just the structural index, for a document whose head marks it as a description document. */
   structure(doc: vscode.TextDocument): JsonTree | undefined {
-    if (!hasDiscoveryLanguage(doc)) return undefined;
+    if (!this.isOurs(doc)) return undefined;
     const e = this.entry(doc);
     if (e.analysis) return e.analysis.parsed.tree;
     if (e.analysis === null || e.index === null) return undefined;
     if (e.tree) return e.tree;
-    const text = doc.getText();
+    const text = this.texts.get(doc);
     if (text.length > DEFAULT_MAX_LENGTH || !mayBeDiscoveryDocument(text)) return undefined;
     // A kind further down than the head needs the full check.
     if (!topLevelKindNearStart(text)) return this.get(doc)?.parsed.tree;

@@ -3,8 +3,9 @@
 // What the JSON language gave and users keep: the JSONC grammar and brackets/comments
 // (syntaxes/discovery-json.*), formatting and folding (below, from the core).
 import * as vscode from 'vscode';
-import { foldingSpans, formatEdits, isDiscoveryDocumentText, KeyedDebounce } from '../core';
+import { formatEdits, isDiscoveryDocumentText, KeyedDebounce, type FoldingSpan } from '../core';
 import type { DiscoveryDocuments } from './documents';
+import type { DocumentTexts } from './texts';
 
 const DISCOVERY_LANGUAGE = 'discovery-json';
 export const DISCOVERY_SELECTOR: vscode.DocumentSelector = [{ language: DISCOVERY_LANGUAGE }];
@@ -19,14 +20,14 @@ function isPlainJson(doc: vscode.TextDocument): boolean {
 }
 
 /** Switches JSON documents whose content is a description document to our language id. */
-class LanguageAssigner implements vscode.Disposable {
+export class LanguageAssigner implements vscode.Disposable {
   /** Documents we switched, while a tab shows them; seeing one as JSON again means the user chose JSON. */
   private readonly assigned = new Set<string>();
   private readonly declined = new Set<string>();
   private readonly pending = new KeyedDebounce(DETECT_DEBOUNCE_MS);
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly texts: DocumentTexts) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((d) => this.consider(d, true)),
       // A description pasted into an empty JSON editor becomes one after a pause.
@@ -39,6 +40,16 @@ class LanguageAssigner implements vscode.Disposable {
       }),
     ];
     for (const d of vscode.workspace.textDocuments) this.consider(d, false);
+  }
+
+  /**
+   * Whether the document is ours: in our language, or a JSON document being switched to it. The switch is a
+   * round trip through the workbench (a second or more for 4 MB in a browser), and findings need not wait for it.
+   */
+  claims(doc: vscode.TextDocument): boolean {
+    if (hasDiscoveryLanguage(doc)) return true;
+    const key = doc.uri.toString();
+    return isPlainJson(doc) && this.assigned.has(key) && !this.declined.has(key);
   }
 
   private forget(key: string): void {
@@ -58,7 +69,9 @@ class LanguageAssigner implements vscode.Disposable {
       this.declined.add(key);
       return;
     }
-    if (!isDiscoveryDocumentText(doc.getText())) return;
+    const text = doc.getText();
+    if (!isDiscoveryDocumentText(text)) return;
+    this.texts.remember(doc, text);
     this.assigned.add(key);
     vscode.languages.setTextDocumentLanguage(doc, DISCOVERY_LANGUAGE).then(undefined, () => {
       // The document closed meanwhile: nothing to switch.
@@ -92,8 +105,9 @@ function formatting(
 }
 
 export function registerLanguage(documents: DiscoveryDocuments): vscode.Disposable[] {
+  // Ranges carried across a keystroke are the same list: converted once.
+  const converted = new WeakMap<readonly FoldingSpan[], vscode.FoldingRange[]>();
   return [
-    new LanguageAssigner(),
     vscode.languages.registerDocumentFormattingEditProvider(DISCOVERY_SELECTOR, {
       provideDocumentFormattingEdits: (doc, options) => formatting(doc, options),
     }),
@@ -102,9 +116,15 @@ export function registerLanguage(documents: DiscoveryDocuments): vscode.Disposab
     }),
     vscode.languages.registerFoldingRangeProvider(DISCOVERY_SELECTOR, {
       provideFoldingRanges(doc) {
-        const tree = documents.structure(doc);
-        // The closing bracket's line stays visible, as in VS Code's JSON folding.
-        return tree ? foldingSpans(tree).map((s) => new vscode.FoldingRange(s.startLine, s.endLine - 1)) : [];
+        const spans = documents.folding(doc);
+        if (!spans) return [];
+        let ranges = converted.get(spans);
+        if (!ranges) {
+          // The closing bracket's line stays visible, as in VS Code's JSON folding.
+          ranges = spans.map((s) => new vscode.FoldingRange(s.startLine, s.endLine - 1));
+          converted.set(spans, ranges);
+        }
+        return ranges;
       },
     }),
   ];

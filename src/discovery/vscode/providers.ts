@@ -2,12 +2,7 @@
 // current version's analysis and answers nothing for JSON that is not a description document.
 import * as vscode from 'vscode';
 import {
-  completionsAt,
-  definitionAt,
   fixSelection,
-  hoverAt,
-  quickFixes,
-  referencesAt,
   renameSchemaAt,
   schemaNameAt,
   type CompletionKind,
@@ -15,8 +10,9 @@ import {
   type SymbolKind,
   type TextEdit,
 } from '../core';
-import { codeOf, DIAGNOSTIC_SOURCE } from './diagnostics';
-import type { DiscoveryDocuments } from './documents';
+import type { Answers } from './answers';
+import { codeOf, DIAGNOSTIC_SOURCE, type DiscoveryDiagnostics } from './diagnostics';
+import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
 import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
 
 function range(doc: vscode.TextDocument, span: { offset: number; length: number }): vscode.Range {
@@ -60,11 +56,14 @@ async function revealFix(uri: vscode.Uri, offset: number, length: number): Promi
   await vscode.window.showTextDocument(doc, { viewColumn: editor.viewColumn, preserveFocus: false });
 }
 
-export function registerProviders(documents: DiscoveryDocuments): vscode.Disposable[] {
+export function registerProviders(
+  documents: DiscoveryDocuments,
+  findings: DiscoveryDiagnostics,
+  answers: Answers,
+): vscode.Disposable[] {
   const hover: vscode.HoverProvider = {
-    provideHover(doc, pos) {
-      const a = documents.index(doc);
-      const h = a && hoverAt(a, doc.offsetAt(pos));
+    async provideHover(doc, pos) {
+      const h = await answers.ask(doc, { what: 'hover', offset: doc.offsetAt(pos) });
       if (!h) return undefined;
       const md = new vscode.MarkdownString(h.markdown);
       md.supportHtml = false;
@@ -74,10 +73,12 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
   };
 
   const completion: vscode.CompletionItemProvider = {
-    provideCompletionItems(doc, pos) {
-      const a = documents.forTyping(doc);
-      if (!a) return undefined;
-      const { replace, items } = completionsAt(a, doc.offsetAt(pos));
+    async provideCompletionItems(doc, pos) {
+      const found = await answers.ask(doc, { what: 'completion', offset: doc.offsetAt(pos) }, (d) =>
+        documents.forTyping(d),
+      );
+      if (!found || doc.isClosed) return undefined;
+      const { replace, items } = found;
       const r = range(doc, replace);
       // The replaced text includes the quotes, so the filter has to as well.
       const quoted = doc.getText(r).startsWith('"');
@@ -95,20 +96,21 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
   };
 
   const definition: vscode.DefinitionProvider = {
-    provideDefinition(doc, pos) {
-      const a = documents.index(doc);
-      const d = a && definitionAt(a, doc.offsetAt(pos));
+    async provideDefinition(doc, pos) {
+      const d = await answers.ask(doc, { what: 'definition', offset: doc.offsetAt(pos) });
       return d ? new vscode.Location(doc.uri, range(doc, d)) : undefined;
     },
   };
 
   const references: vscode.ReferenceProvider = {
-    provideReferences(doc, pos, ctx) {
-      const a = documents.index(doc);
-      if (!a) return undefined;
-      return referencesAt(a, doc.offsetAt(pos), ctx.includeDeclaration).map(
-        (s) => new vscode.Location(doc.uri, range(doc, s)),
-      );
+    async provideReferences(doc, pos, ctx) {
+      const query = {
+        what: 'references',
+        offset: doc.offsetAt(pos),
+        includeDeclaration: ctx.includeDeclaration,
+      } as const;
+      const spans = await answers.ask(doc, query);
+      return spans?.map((s) => new vscode.Location(doc.uri, range(doc, s)));
     },
   };
 
@@ -147,19 +149,28 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
   };
 
   const actions: vscode.CodeActionProvider = {
-    provideCodeActions(doc, _range, ctx) {
-      // Asked on every cursor move: only analyse when one of our diagnostics is under the cursor.
-      if (!ctx.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE)) return undefined;
-      const a = documents.get(doc);
-      if (!a) return undefined;
-      const out: vscode.CodeAction[] = [];
-      for (const vd of ctx.diagnostics) {
-        if (vd.source !== DIAGNOSTIC_SOURCE) continue;
+    async provideCodeActions(doc, _range, ctx) {
+      // Asked on every cursor move: only when one of our findings is under the cursor, and from the published
+      // findings (with their rule data). A full analysis of a big document here blocked this thread for a second.
+      const ours = ctx.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+      if (ours.length === 0) return undefined;
+      const small = textLength(doc) <= WORKER_THRESHOLD;
+      const items = findings.current(doc) ?? (small ? documents.get(doc)?.diagnostics : undefined);
+      if (!items) return undefined;
+      const pairs = ours.flatMap((vd) => {
         const offset = doc.offsetAt(vd.range.start);
         const code = codeOf(vd);
-        const core = a.diagnostics.find((d) => d.code === code && d.offset === offset);
-        if (!core) continue;
-        for (const fix of quickFixes(a, core)) {
+        const core = items.find((d) => d.code === code && d.offset === offset);
+        return core ? [{ vd, core }] : [];
+      });
+      if (pairs.length === 0) return undefined;
+      // A big document's fixes come from the worker or an index already built: none is built here for them.
+      const fixes = await answers.ask(doc, { what: 'fixes', findings: pairs.map((p) => p.core) }, (d) =>
+        small ? documents.index(d) : undefined,
+      );
+      if (!fixes || doc.isClosed) return undefined;
+      return pairs.flatMap(({ vd }, i) =>
+        fixes[i].map((fix) => {
           const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
           action.edit = workspaceEdit(doc, fix.edits);
           action.diagnostics = [vd];
@@ -171,10 +182,9 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
               title: 'Show the inserted text',
               arguments: [doc.uri, shown.offset, shown.length],
             };
-          out.push(action);
-        }
-      }
-      return out;
+          return action;
+        }),
+      );
     },
   };
 

@@ -1,23 +1,49 @@
 // Worker-thread entry (bundled as dist/discoveryWorker.js): analyses big documents off the
-// extension host's main thread so typing in a 4 MB document never waits for validation.
+// extension host's main thread so typing in a 4 MB document never waits for validation, and
+// answers the editor's questions about the newest analysis of each document it holds.
 import { parentPort } from 'node:worker_threads';
-import { analyzeParsed, detectDiscoveryDocument } from '../core';
-import type { WorkerReply, WorkerRequest } from '../core/analysisWorker';
+import { analyzeParsed, answerQuery, detectDiscoveryDocument, shiftedIndex, type Analysis } from '../core';
+import type { QueryReply, WorkerReply, WorkerRequest } from '../core/analysisWorker';
+
+/** Per document: the version whose analysis is held (its findings are the editor's business). */
+const held = new Map<string, { version: number; analysis: Analysis }>();
+
+function handle(req: WorkerRequest): WorkerReply | QueryReply | undefined {
+  switch (req.op) {
+    case 'analyze': {
+      held.delete(req.key);
+      const parsed = detectDiscoveryDocument(req.text);
+      if (!parsed) return { id: req.id, isDiscovery: false, diagnostics: [] };
+      const analysis = analyzeParsed(parsed, { rules: req.rules });
+      if (analysis.model) held.set(req.key, { version: req.version, analysis: { ...analysis, diagnostics: [] } });
+      return { id: req.id, isDiscovery: true, diagnostics: analysis.diagnostics, strict: parsed.strict };
+    }
+    case 'query': {
+      const h = held.get(req.key);
+      if (h?.version !== req.version) return { id: req.id, held: false };
+      return { id: req.id, held: true, answer: answerQuery(h.analysis, req.query) };
+    }
+    case 'edit': {
+      const h = held.get(req.key);
+      const moved = h?.version === req.version ? shiftedIndex(h.analysis, req.change) : undefined;
+      if (moved) held.set(req.key, { version: req.next, analysis: moved });
+      else held.delete(req.key);
+      return undefined;
+    }
+    case 'forget':
+      held.delete(req.key);
+      return undefined;
+  }
+}
 
 parentPort?.on('message', (req: WorkerRequest) => {
-  let reply: WorkerReply;
+  let reply: WorkerReply | QueryReply | undefined;
   try {
-    const parsed = detectDiscoveryDocument(req.text);
-    reply = parsed
-      ? {
-          id: req.id,
-          isDiscovery: true,
-          diagnostics: analyzeParsed(parsed, { rules: req.rules }).diagnostics,
-          strict: parsed.strict,
-        }
-      : { id: req.id, isDiscovery: false, diagnostics: [] };
+    reply = handle(req);
   } catch (err) {
-    reply = { id: req.id, isDiscovery: false, diagnostics: [], error: (err as Error).message };
+    if (req.op === 'edit' || req.op === 'forget') held.delete(req.key);
+    else if (req.op === 'query') reply = { id: req.id, held: false, error: (err as Error).message };
+    else reply = { id: req.id, isDiscovery: false, diagnostics: [], error: (err as Error).message };
   }
-  parentPort?.postMessage(reply);
+  if (reply) parentPort?.postMessage(reply);
 });

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import sample from '../../../samples/discovery/bookshelf.v1.json';
 import type { WorkbenchServices } from '../../../src/platform/services';
 import { fetchDirectory, type DirectoryItem } from '../../../src/discovery/core/directory';
+import { codeValue, hoverText, languageOf, pos, quickFixes, waitForDiagnostics } from './discoveryEditor';
 
 const EXTENSION_ID = 'api-workbench.api-workbench';
 const SAMPLE = JSON.stringify(sample, null, 2);
@@ -16,38 +17,6 @@ const SAMPLE = JSON.stringify(sample, null, 2);
 let services: WorkbenchServices | undefined;
 async function activate(): Promise<void> {
   services = (await vscode.extensions.getExtension(EXTENSION_ID)?.activate()) as WorkbenchServices | undefined;
-}
-
-/** Resolves with the document's diagnostics from our source once `accept` holds for them. */
-function waitForDiagnostics(
-  uri: vscode.Uri,
-  accept: (d: vscode.Diagnostic[]) => boolean,
-  timeoutMs = 15000,
-): Promise<vscode.Diagnostic[]> {
-  const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'discovery');
-  return new Promise((resolve, reject) => {
-    const now = ours();
-    if (accept(now)) return resolve(now);
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`timed out; last: ${JSON.stringify(ours().map((d) => d.message))}`));
-    }, timeoutMs);
-    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
-      const d = ours();
-      if (accept(d)) {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(d);
-      }
-    });
-  });
-}
-
-/** Waits until the document's language is `language` (we switch description documents by content). */
-async function languageOf(doc: vscode.TextDocument, language: string, waitMs = 5000): Promise<string> {
-  for (let i = 0; i < waitMs / 50 && doc.languageId !== language; i++) await new Promise((r) => setTimeout(r, 50));
-  return doc.languageId;
 }
 
 const sampleDir = mkdtempSync(path.join(tmpdir(), 'apiwb-discovery-'));
@@ -63,47 +32,6 @@ async function openSample(content = SAMPLE, expected = 'discovery-json'): Promis
   await vscode.window.showTextDocument(doc);
   await languageOf(doc, expected);
   return doc;
-}
-
-const codeValue = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
-
-/**
- * The quick fixes at `range` once one titled `title` is among them, asked again until then. The workbench
- * answers a code-action request it cancelled midway (its getCodeActions cancels when the code-action providers
- * change while it runs, or the text does) with an empty list, the same as "no fix". Seen in one run in three
- * right after the previous test opened docs/rules.md: no actions while our diagnostic was there, and the fix on
- * the very next request. A product that offers no such fix still fails, after `timeoutMs`.
- */
-async function quickFixes(
-  uri: vscode.Uri,
-  range: vscode.Range,
-  title: string,
-  timeoutMs = 10_000,
-): Promise<vscode.CodeAction[]> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider',
-      uri,
-      range,
-      vscode.CodeActionKind.QuickFix.value,
-    );
-    if (actions.some((a) => a.title === title) || Date.now() > end) return actions;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Position just inside the first occurrence of a marker, plus a shift. */
-function pos(doc: vscode.TextDocument, marker: string, shift = 1): vscode.Position {
-  const i = doc.getText().indexOf(marker);
-  assert.ok(i >= 0, `marker ${marker}`);
-  return doc.positionAt(i + shift);
-}
-
-function hoverText(hovers: vscode.Hover[]): string {
-  return hovers
-    .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value)))
-    .join('\n');
 }
 
 suite('discovery: diagnostics', () => {

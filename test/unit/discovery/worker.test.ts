@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnalysisWorker, StaleResult } from '../../../src/discovery/core';
+import {
+  AnalysisWorker,
+  analyzeText,
+  answerQuery,
+  applyChange,
+  StaleResult,
+  type Query,
+} from '../../../src/discovery/core';
 import { REPO_ROOT } from './helpers';
 
 describe('analysis worker', function () {
@@ -66,5 +73,63 @@ describe('analysis worker: one text per document at a time', function () {
     worker.forget('e');
     await assert.rejects(waiting, StaleResult);
     await assert.rejects(first, StaleResult);
+  });
+});
+
+describe('analysis worker: answers about the version it holds', function () {
+  this.timeout(20000);
+  const entry = join(REPO_ROOT, 'src/discovery/worker/main.ts');
+  const worker = new AnalysisWorker(`require('tsx/cjs'); require(${JSON.stringify(entry)});`, { eval: true });
+  after(() => worker.dispose());
+  const sample = readFileSync(join(REPO_ROOT, 'samples/discovery/bookshelf.v1.json'), 'utf8');
+  const refAt = sample.indexOf('"$ref": "') + 10;
+  const here = (text: string) => analyzeText(text);
+
+  it('answers hover, completion, definition, references and fixes as this thread would', async () => {
+    const r = await worker.analyze('q', sample, {}, 7);
+    assert.equal(worker.holds('q', 7), true);
+    assert.equal(worker.holds('q', 8), false);
+    const local = here(sample);
+    for (const query of [
+      { what: 'hover', offset: refAt },
+      { what: 'completion', offset: refAt },
+      { what: 'definition', offset: refAt },
+      { what: 'references', offset: refAt, includeDeclaration: true },
+      { what: 'fixes', findings: r.diagnostics },
+    ] as Query[]) {
+      const remote = await worker.query('q', 7, query);
+      assert.equal(remote.held, true, query.what);
+      assert.deepEqual(remote.held && remote.answer, answerQuery(local, query), query.what);
+    }
+    const hover = await worker.query('q', 7, { what: 'hover', offset: refAt });
+    assert.match(String(hover.held && hover.answer?.markdown), /\S/);
+    assert.ok((await worker.query('q', 7, { what: 'fixes', findings: r.diagnostics })).held);
+  });
+
+  it('follows a description edit, and lets go of the text after any other edit', async () => {
+    await worker.analyze('e', sample, {}, 1);
+    // Not a scope's description: those are copied into the model, and an edit there is analysed again.
+    const at = sample.indexOf('"description": "', sample.indexOf('"schemas"')) + 16;
+    const change = { offset: at, length: 0, text: 'More words. ' };
+    worker.edit('e', 1, 2, change);
+    const edited = applyChange(sample, change);
+    const offset = edited.indexOf('"$ref": "') + 10;
+    const moved = await worker.query('e', 2, { what: 'hover', offset });
+    assert.equal(moved.held, true);
+    assert.deepEqual(moved.held && moved.answer, answerQuery(here(edited), { what: 'hover', offset }));
+    assert.equal((await worker.query('e', 1, { what: 'hover', offset })).held, false);
+    // A space between two tokens is not a description edit: the worker drops what it held.
+    const between = { offset: edited.indexOf(',\n') + 1, length: 0, text: ' ' };
+    worker.edit('e', 2, 3, between);
+    assert.equal((await worker.query('e', 3, { what: 'hover', offset })).held, false);
+    assert.equal(worker.holds('e', 3), false);
+  });
+
+  it('holds nothing of a document it was told to forget, or of a text that is not a description', async () => {
+    await worker.analyze('f', sample, {}, 1);
+    worker.forget('f');
+    assert.equal((await worker.query('f', 1, { what: 'hover', offset: refAt })).held, false);
+    await worker.analyze('g', '{"compilerOptions": {}}', {}, 1);
+    assert.equal(worker.holds('g', 1), false);
   });
 });

@@ -1,0 +1,44 @@
+// Where a language question about a document is answered: the index this thread already built for
+// the current version; else the analysis worker, when it holds that version (a big document's
+// findings were just shown, or only descriptions changed since); else an index built here now.
+import type * as vscode from 'vscode';
+import { answerQuery, type Analysis, type AnalysisWorker, type Answer, type Query, type QueryKind } from '../core';
+import type { DiscoveryDocuments } from './documents';
+
+export class Answers {
+  /** `analysing`: the worker's analysis of the document's current version, while it is under way. */
+  constructor(
+    private readonly documents: DiscoveryDocuments,
+    private readonly worker?: AnalysisWorker,
+    private readonly analysing: (doc: vscode.TextDocument) => Promise<unknown> | undefined = () => undefined,
+  ) {}
+
+  /** `local` is the index to build here when neither holds one (by default the current version's). */
+  async ask<K extends QueryKind>(
+    doc: vscode.TextDocument,
+    query: Query<K>,
+    local: (doc: vscode.TextDocument) => Analysis | undefined = (d) => this.documents.index(d),
+  ): Promise<Answer<K> | undefined> {
+    const ready = this.documents.ready(doc);
+    if (ready) return answerQuery(ready, query);
+    const key = doc.uri.toString();
+    const version = doc.version;
+    if (this.worker) {
+      // A question right after an edit waits for the worker's findings of it rather than parse the text here;
+      // completion does not wait: while typing it answers from the last index and the current structure.
+      if (!this.worker.holds(key, version) && query.what !== 'completion') await this.analysing(doc);
+      if (doc.isClosed || doc.version !== version) return undefined;
+      if (this.worker.holds(key, version)) {
+        try {
+          const r = await this.worker.query(key, version, query);
+          if (r.held) return r.answer;
+        } catch {
+          // The worker failed on it: answer here.
+        }
+        if (doc.isClosed || doc.version !== version) return undefined;
+      }
+    }
+    const a = local(doc);
+    return a && answerQuery(a, query);
+  }
+}

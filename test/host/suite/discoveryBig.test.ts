@@ -1,0 +1,105 @@
+// A description document over the worker threshold (256 KB): its findings come from the analysis worker,
+// which then answers hover, completion, navigation and quick fixes for the version it holds, and follows
+// description edits. The same answers as for a small document, from the editor's own commands.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import sample from '../../../samples/discovery/bookshelf.v1.json';
+import { codeValue, hoverText, languageOf, pos, quickFixes, waitForDiagnostics } from './discoveryEditor';
+
+const EXTENSION_ID = 'api-workbench.api-workbench';
+
+/** The sample with enough schemas added to pass 256 KB; each refers to Book, so references grow with it. */
+function bigSample(): string {
+  const doc = structuredClone(sample) as { schemas: Record<string, unknown> };
+  for (let i = 0; i < 1500; i++)
+    doc.schemas[`Padding${i}`] = {
+      id: `Padding${i}`,
+      type: 'object',
+      description: `Schema number ${i}, here so that the document is big enough to be analysed off the editor's thread.`,
+      properties: { book: { $ref: 'Book', description: 'The book it is about.' } },
+    };
+  const text = JSON.stringify(doc, null, 2);
+  assert.ok(text.length > 256 * 1024, `the document is ${text.length} characters`);
+  return text;
+}
+
+const labelOf = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
+
+suite('discovery: a big document, answered by the analysis worker', () => {
+  let doc: vscode.TextDocument;
+  suiteSetup(async () => {
+    await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'apiwb-discovery-big-')), 'big.json');
+    writeFileSync(file, bigSample());
+    doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    assert.equal(await languageOf(doc, 'discovery-json'), 'discovery-json');
+    await waitForDiagnostics(doc.uri, (d) => d.some((x) => codeValue(x) === 'ref-unresolved'), 30_000);
+  });
+  suiteTeardown(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  const definitions = (at: vscode.Position) =>
+    vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+      'vscode.executeDefinitionProvider',
+      doc.uri,
+      at,
+    );
+  /** Our definition: the one at a schema key (the built-in JSON features answer nothing here). */
+  const definitionText = (defs: (vscode.Location | vscode.LocationLink)[]) =>
+    defs.map((d) => doc.getText('targetRange' in d ? d.targetRange : d.range)).find((t) => t.startsWith('"'));
+
+  test('hover, completion, definition and references of a $ref', async () => {
+    const at = pos(doc, '"$ref": "Author"', 10);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
+    assert.match(hoverText(hovers), /\*\*Author\*\*/);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      at,
+    );
+    const labels = list.items.map(labelOf);
+    for (const name of ['Author', 'Book', 'Padding1499']) assert.ok(labels.includes(name), name);
+    assert.equal(definitionText(await definitions(at)), '"Author"');
+    const book = pos(doc, '"$ref": "Book"', 10);
+    const refs = await vscode.commands.executeCommand<vscode.Location[]>(
+      'vscode.executeReferenceProvider',
+      doc.uri,
+      book,
+    );
+    // Every padding schema's $ref as well as the sample's own.
+    assert.ok(refs.filter((r) => doc.getText(r.range) === '"Book"').length > 1500, `${refs.length} references`);
+  });
+
+  test('the quick fixes of an unresolved $ref', async () => {
+    const d = vscode.languages
+      .getDiagnostics(doc.uri)
+      .find((x) => x.source === 'discovery' && codeValue(x) === 'ref-unresolved');
+    assert.ok(d, 'the unresolved $ref is reported');
+    const target = doc.getText(d.range).replace(/"/g, '');
+    const actions = await quickFixes(doc.uri, d.range, `Create schema "${target}"`);
+    assert.ok(
+      actions.some((a) => a.title === `Create schema "${target}"`),
+      actions.map((a) => a.title).join(', '),
+    );
+  });
+
+  test('after an edit inside a description, answers are about the edited text', async () => {
+    const editor = await vscode.window.showTextDocument(doc);
+    const before = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === 'discovery');
+    const descAt = doc.getText().indexOf('Schema number 3,') + 'Schema number 3'.length;
+    assert.ok(await editor.edit((b) => b.insert(doc.positionAt(descAt), '\u00a0and more words')));
+    // The findings move at once; nothing is analysed again.
+    const after = await waitForDiagnostics(doc.uri, (d) => d.length === before.length);
+    assert.deepEqual(
+      after.map((x) => codeValue(x)),
+      before.map((x) => codeValue(x)),
+    );
+    const at = pos(doc, '"$ref": "Book"', 10, doc.getText().indexOf('Padding1400'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
+    assert.match(hoverText(hovers), /\*\*Book\*\*/);
+    assert.equal(definitionText(await definitions(at)), '"Book"');
+  });
+});
