@@ -102,4 +102,22 @@ suite('discovery: a big document, answered by the analysis worker', () => {
     assert.match(hoverText(hovers), /\*\*Book\*\*/);
     assert.equal(definitionText(await definitions(at)), '"Book"');
   });
+
+  test('keystrokes outside descriptions are analysed as typed, each finding where the text says', async () => {
+    const editor = await vscode.window.showTextDocument(doc);
+    const at = doc.getText().indexOf('"$ref": "Book"', doc.getText().indexOf('Padding700')) + '"$ref": "Book'.length;
+    // Typed one key at a time: each keystroke's text is the previous one with the change applied.
+    for (const key of ['l', 'e', 't']) {
+      const offset = doc.getText().indexOf('"', at);
+      assert.ok(await editor.edit((b) => b.insert(doc.positionAt(offset), key)));
+    }
+    const found = await waitForDiagnostics(doc.uri, (d) => d.some((x) => /Booklet/.test(x.message)), 30_000);
+    const booklet = found.find((x) => /Booklet/.test(x.message));
+    assert.ok(booklet);
+    assert.equal(doc.getText(booklet.range), '"Booklet"');
+    await vscode.commands.executeCommand('undo');
+    await vscode.commands.executeCommand('undo');
+    await vscode.commands.executeCommand('undo');
+    await waitForDiagnostics(doc.uri, (d) => !d.some((x) => /Booklet|Bookle|Bookl/.test(x.message)), 30_000);
+  });
 });
