@@ -18,6 +18,7 @@ import {
 import { codeOf, DIAGNOSTIC_SOURCE } from './diagnostics';
 import type { DiscoveryDocuments } from './documents';
 import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 function range(doc: vscode.TextDocument, span: { offset: number; length: number }): vscode.Range {
   return new vscode.Range(doc.positionAt(span.offset), doc.positionAt(span.offset + span.length));
@@ -180,7 +181,7 @@ export function registerProviders(documents: DiscoveryDocuments): vscode.Disposa
 
   return [
     ...registerLanguage(documents),
-    vscode.commands.registerCommand(REVEAL_FIX_COMMAND, revealFix),
+    registerCommand(REVEAL_FIX_COMMAND, revealFix),
     vscode.languages.registerHoverProvider(SELECTOR, hover),
     vscode.languages.registerCompletionItemProvider(SELECTOR, completion, '"', ':'),
     vscode.languages.registerDefinitionProvider(SELECTOR, definition),
