@@ -1,7 +1,7 @@
 // Storage benchmarks, each a ratio measured in the same run against the same sandbox server:
 // 1. listing a folder of 10,000 children: our client vs @googleapis/drive (v2) — both on /drive/v2;
-// 2. resumable upload (streamed from disk, the client's default 64 MiB chunks) vs one raw HTTP PUT of the same bytes,
-//    the median of three runs of each, with the client's peak memory growth against a 64 MB limit.
+// 2. resumable upload (streamed from disk; by default the client sends it in one request) vs one raw HTTP PUT
+//    of the same bytes, the median of three runs of each, with the client's peak memory growth against 64 MB.
 // The sandbox runs in a child process so the bytes it keeps do not count as the client's memory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
