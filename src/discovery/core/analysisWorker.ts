@@ -3,7 +3,7 @@
 // At most one request per key is on the worker: a text sent while the previous one is analysed
 // waits, and a newer one replaces it, so the editor can send every edit at once (no debounce)
 // and the worker never analyses a text that is already stale when it starts.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { RuleSettings } from './analyze';
 import type { Diagnostic } from './diagnostic';
 
@@ -53,7 +53,11 @@ export class AnalysisWorker {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.source, { eval: this.options.eval === true });
+    // Loaded with the first worker, not with the discovery feature: a couple of milliseconds where nothing
+    // has loaded worker_threads yet, and loading the feature starts no worker (small documents never need one).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const threads = require('node:worker_threads') as typeof import('node:worker_threads');
+    const w = new threads.Worker(this.source, { eval: this.options.eval === true });
     w.unref();
     w.on('message', (r: WorkerReply) => {
       const p = this.pending.get(r.id);
