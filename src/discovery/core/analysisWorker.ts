@@ -6,7 +6,7 @@
 // The worker keeps each document's newest analysis and answers questions about it (hover, completion,
 // navigation, fixes) for the version it holds; a description edit moves what it holds, as the
 // editor's own index moves, so it stays current while an author writes prose.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { RuleSettings } from './analyze';
 import type { Diagnostic } from './diagnostic';
 import type { TextChange } from './incremental';
@@ -70,7 +70,11 @@ export class AnalysisWorker {
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(this.source, { eval: this.options.eval === true });
+    // Loaded with the first worker, not with the discovery feature: a couple of milliseconds where nothing
+    // has loaded worker_threads yet, and loading the feature starts no worker (small documents never need one).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const threads = require('node:worker_threads') as typeof import('node:worker_threads');
+    const w = new threads.Worker(this.source, { eval: this.options.eval === true });
     w.unref();
     w.on('message', (r: WorkerReply | QueryReply) => {
       const p = this.pending.get(r.id);

@@ -15,6 +15,7 @@ import {
   type OtherRevision,
 } from './compareSources';
 import { DIFF_VIEW_ID, DiffReportTree, openDiffEditor, revealChange, type DiffReport } from './compareTree';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 /** The document to compare: the one given, else the active editor's. */
 async function targetDocument(arg: unknown): Promise<vscode.TextDocument | undefined> {
@@ -92,14 +93,14 @@ export function registerCompare(services: WorkbenchServices, shell: FeatureShell
   };
   return [
     tree,
-    vscode.commands.registerCommand('apiWorkbench.discovery.compareWith', (arg?: unknown, given?: unknown) =>
+    registerCommand('apiWorkbench.discovery.compareWith', (arg?: unknown, given?: unknown) =>
       compareWith(services, tree, arg, given),
     ),
-    vscode.commands.registerCommand('apiWorkbench.diffReport.reveal', (arg?: unknown) => {
+    registerCommand('apiWorkbench.diffReport.reveal', (arg?: unknown) => {
       const change = changeOf(arg);
       return tree.report && change ? revealChange(tree.report, change) : undefined;
     }),
-    vscode.commands.registerCommand('apiWorkbench.diffReport.openDiffEditor', (arg?: unknown) =>
+    registerCommand('apiWorkbench.diffReport.openDiffEditor', (arg?: unknown) =>
       tree.report ? openDiffEditor(tree.report, changeOf(arg)) : undefined,
     ),
   ];

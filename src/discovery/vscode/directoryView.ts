@@ -10,6 +10,7 @@ import {
   type DirectoryFilter,
   type DirectoryItem,
 } from '../core/directory';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 export const DIRECTORY_VIEW_ID = 'apiWorkbench.directory';
 
@@ -195,11 +196,11 @@ export function registerDirectory(services: WorkbenchServices, shell: FeatureShe
       if (s === 'directory') tree.refresh();
     }),
     // The view commands resolve to the items now shown, so scripts and tests can see the view's state.
-    vscode.commands.registerCommand('apiWorkbench.directory.refresh', () => {
+    registerCommand('apiWorkbench.directory.refresh', () => {
       tree.refresh();
       return tree.shownItems();
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.filter', async (given?: unknown) => {
+    registerCommand('apiWorkbench.directory.filter', async (given?: unknown) => {
       // Menus pass no argument; a string skips the prompt (scripts and tests).
       const text =
         typeof given === 'string'
@@ -214,7 +215,7 @@ export function registerDirectory(services: WorkbenchServices, shell: FeatureShe
     ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
       ? [
           // What the view shows: each row's label and the command a click runs.
-          vscode.commands.registerCommand('apiWorkbench.directory._testChildren', async () =>
+          registerCommand('apiWorkbench.directory._testChildren', async () =>
             (await tree.getChildren()).map((n) => {
               const t = tree.getTreeItem(n);
               return { label: t.label, command: t.command?.command };
@@ -222,19 +223,19 @@ export function registerDirectory(services: WorkbenchServices, shell: FeatureShe
           ),
         ]
       : []),
-    vscode.commands.registerCommand('apiWorkbench.directory.clearFilter', () => {
+    registerCommand('apiWorkbench.directory.clearFilter', () => {
       tree.setFilter({ text: '', preferredOnly: false });
       return tree.shownItems();
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.preferredOnly', () => {
+    registerCommand('apiWorkbench.directory.preferredOnly', () => {
       tree.setFilter({ preferredOnly: true });
       return tree.shownItems();
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.allVersions', () => {
+    registerCommand('apiWorkbench.directory.allVersions', () => {
       tree.setFilter({ preferredOnly: false });
       return tree.shownItems();
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.open', async (arg?: unknown) => {
+    registerCommand('apiWorkbench.directory.open', async (arg?: unknown) => {
       const item = await itemOf(arg, tree);
       if (!item) return undefined;
       try {
@@ -244,7 +245,7 @@ export function registerDirectory(services: WorkbenchServices, shell: FeatureShe
         return undefined;
       }
     }),
-    vscode.commands.registerCommand('apiWorkbench.directory.save', async (arg?: unknown, target?: unknown) => {
+    registerCommand('apiWorkbench.directory.save', async (arg?: unknown, target?: unknown) => {
       const item = await itemOf(arg, tree);
       if (!item) return undefined;
       // The view never passes a target; only callers that already know where the file goes do.

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { NotDiscoveryDocumentError, toOpenApi, type OpenApiVersion } from '../core/openapi';
 import { parseJson } from '../core';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 function defaultTarget(source: vscode.Uri): vscode.Uri {
   const name = source.path.split('/').pop() ?? 'api.json';
@@ -80,7 +81,7 @@ export async function exportOpenApi(
 
 export function registerExportOpenApi(): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(
+    registerCommand(
       'apiWorkbench.discovery.exportOpenApi',
       async (uri?: unknown, target?: unknown, version?: unknown) => {
         const doc =

@@ -7,6 +7,7 @@ import { PREVIEW_VIEW_TYPE, type PreviewHostToWebview, type PreviewPath, type Pr
 import type { DiscoveryDocuments } from './documents';
 import type { Endpoints } from '../../platform/services';
 import { isTryItMessage, TryItHost } from './tryIt';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 /** The page shell: the shared strict-CSP page with the preview's bundle and stylesheet. */
 function shellHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
@@ -186,33 +187,29 @@ export function registerPreview(
     // Test seam: what the page's `goto` message does (a click inside the webview cannot be driven from the host).
     ...(__TEST_SEAMS__ && context.extensionMode === vscode.ExtensionMode.Test
       ? [
-          vscode.commands.registerCommand(
-            'apiWorkbench._testDiscoveryPreviewGoto',
-            (path: PreviewPath, keep: boolean) => preview.goto(path, keep),
+          registerCommand('apiWorkbench._testDiscoveryPreviewGoto', (path: PreviewPath, keep: boolean) =>
+            preview.goto(path, keep),
           ),
           // Test seam: a message as the page would send it; returns what the host posted back.
-          vscode.commands.registerCommand(
-            'apiWorkbench._testDiscoveryPreviewMessage',
-            async (m: PreviewWebviewToHost) => {
-              const posted: PreviewHostToWebview[] = [];
-              preview.onPost = (p) => posted.push(p);
-              try {
-                await preview.onMessage(m);
-              } finally {
-                preview.onPost = undefined;
-              }
-              return posted;
-            },
-          ),
+          registerCommand('apiWorkbench._testDiscoveryPreviewMessage', async (m: PreviewWebviewToHost) => {
+            const posted: PreviewHostToWebview[] = [];
+            preview.onPost = (p) => posted.push(p);
+            try {
+              await preview.onMessage(m);
+            } finally {
+              preview.onPost = undefined;
+            }
+            return posted;
+          }),
           // Test seam: what the host posted to the page since the last call (renders and forms after an edit).
-          vscode.commands.registerCommand('apiWorkbench._testDiscoveryPreviewPosted', () => {
+          registerCommand('apiWorkbench._testDiscoveryPreviewPosted', () => {
             const out = preview.recorded ?? [];
             preview.recorded = [];
             return out;
           }),
         ]
       : []),
-    vscode.commands.registerCommand('apiWorkbench.discovery.showPreview', (uri?: vscode.Uri) => {
+    registerCommand('apiWorkbench.discovery.showPreview', (uri?: vscode.Uri) => {
       const doc = uri
         ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())
         : vscode.window.activeTextEditor?.document;

@@ -14,6 +14,7 @@ import type { Answers } from './answers';
 import { codeOf, DIAGNOSTIC_SOURCE, type DiscoveryDiagnostics } from './diagnostics';
 import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
 import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 function range(doc: vscode.TextDocument, span: { offset: number; length: number }): vscode.Range {
   return new vscode.Range(doc.positionAt(span.offset), doc.positionAt(span.offset + span.length));
@@ -190,7 +191,7 @@ export function registerProviders(
 
   return [
     ...registerLanguage(documents),
-    vscode.commands.registerCommand(REVEAL_FIX_COMMAND, revealFix),
+    registerCommand(REVEAL_FIX_COMMAND, revealFix),
     vscode.languages.registerHoverProvider(SELECTOR, hover),
     vscode.languages.registerCompletionItemProvider(SELECTOR, completion, '"', ':'),
     vscode.languages.registerDefinitionProvider(SELECTOR, definition),

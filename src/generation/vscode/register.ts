@@ -12,6 +12,7 @@ import { chatEnvironment } from './chatEnvironment';
 import { ChatEditors } from './chatEditors';
 import { GenerationPanel } from './panel';
 import { editorChatTestCommand } from './testEditorChat';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 let editors: ChatEditors | undefined;
 
@@ -55,15 +56,15 @@ export const register: FeatureRegistration = (services, shell) => {
       await panel.updateSettings({ model });
       await Promise.all(chatEditors.views.map((v) => v.updateSettings({ model })));
     }),
-    vscode.commands.registerCommand('apiWorkbench.generation.open', () => panel.reveal()),
-    vscode.commands.registerCommand('apiWorkbench.generation.openInEditor', async (conversationId?: unknown) => {
+    registerCommand('apiWorkbench.generation.open', () => panel.reveal()),
+    registerCommand('apiWorkbench.generation.openInEditor', async (conversationId?: unknown) => {
       await chatEditors.open(typeof conversationId === 'string' ? conversationId : panel.chat.current.conversation.id);
     }),
-    vscode.commands.registerCommand('apiWorkbench.generation.newChatInEditor', async () => {
+    registerCommand('apiWorkbench.generation.newChatInEditor', async () => {
       await chatEditors.open();
     }),
-    vscode.commands.registerCommand('apiWorkbench.generation.renameChat', () => target().rename()),
-    vscode.commands.registerCommand('apiWorkbench.generation.setApiKey', async () => {
+    registerCommand('apiWorkbench.generation.renameChat', () => target().rename()),
+    registerCommand('apiWorkbench.generation.setApiKey', async () => {
       const origin = originOf(credentialTarget('generation'));
       const key = await vscode.window.showInputBox({
         title: vscode.l10n.t('Generation API key'),
@@ -79,15 +80,15 @@ export const register: FeatureRegistration = (services, shell) => {
       await services.secrets.set('generation', key.trim(), origin);
       void vscode.window.showInformationMessage(vscode.l10n.t('Generation API key saved.'));
     }),
-    vscode.commands.registerCommand('apiWorkbench.generation.clearApiKey', async () => {
+    registerCommand('apiWorkbench.generation.clearApiKey', async () => {
       await services.secrets.delete('generation');
       void vscode.window.showInformationMessage(vscode.l10n.t('Generation API key removed.'));
     }),
-    vscode.commands.registerCommand('apiWorkbench.generation.newChat', async () => {
+    registerCommand('apiWorkbench.generation.newChat', async () => {
       await panel.reveal();
       await panel.newChat();
     }),
-    vscode.commands.registerCommand('apiWorkbench.generation.sendSelection', async () => {
+    registerCommand('apiWorkbench.generation.sendSelection', async () => {
       const editor = vscode.window.activeTextEditor;
       const text = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : undefined;
       if (!text) {
@@ -97,17 +98,15 @@ export const register: FeatureRegistration = (services, shell) => {
       await panel.reveal();
       await panel.send(text);
     }),
-    vscode.commands.registerCommand('apiWorkbench.generation.attachSelection', () => panel.attach('selection')),
-    vscode.commands.registerCommand('apiWorkbench.generation.attachFile', () => panel.attach('activeFile')),
-    vscode.commands.registerCommand('apiWorkbench.generation.exportMarkdown', () =>
-      target().exportConversation('markdown'),
-    ),
-    vscode.commands.registerCommand('apiWorkbench.generation.exportJson', () => target().exportConversation('json')),
+    registerCommand('apiWorkbench.generation.attachSelection', () => panel.attach('selection')),
+    registerCommand('apiWorkbench.generation.attachFile', () => panel.attach('activeFile')),
+    registerCommand('apiWorkbench.generation.exportMarkdown', () => target().exportConversation('markdown')),
+    registerCommand('apiWorkbench.generation.exportJson', () => target().exportConversation('json')),
 
     // Internal, for host tests: drive the panel and read back what the webview rendered.
     ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
       ? [
-          vscode.commands.registerCommand(
+          registerCommand(
             'apiWorkbench.generation._testSend',
             async (
               prompt: string,
@@ -120,7 +119,7 @@ export const register: FeatureRegistration = (services, shell) => {
               return finalAck(turnId, opts?.timeoutMs);
             },
           ),
-          vscode.commands.registerCommand(
+          registerCommand(
             'apiWorkbench.generation._testWaitRendered',
             (turnId: string, minLength = 1, timeoutMs?: number) =>
               panel.waitForAck(
@@ -128,36 +127,32 @@ export const register: FeatureRegistration = (services, shell) => {
                 timeoutMs,
               ),
           ),
-          vscode.commands.registerCommand(
-            'apiWorkbench.generation._testWaitFinal',
-            (turnId: string, timeoutMs?: number) => finalAck(turnId, timeoutMs),
+          registerCommand('apiWorkbench.generation._testWaitFinal', (turnId: string, timeoutMs?: number) =>
+            finalAck(turnId, timeoutMs),
           ),
-          vscode.commands.registerCommand(
-            'apiWorkbench.generation._testWaitNextFinal',
-            (afterTurnId: string, timeoutMs?: number) =>
-              panel.waitForAck(
-                (a) => panel.turnIndex(a.turnId) > panel.turnIndex(afterTurnId) && a.state !== 'streaming',
-                timeoutMs,
-              ),
+          registerCommand('apiWorkbench.generation._testWaitNextFinal', (afterTurnId: string, timeoutMs?: number) =>
+            panel.waitForAck(
+              (a) => panel.turnIndex(a.turnId) > panel.turnIndex(afterTurnId) && a.state !== 'streaming',
+              timeoutMs,
+            ),
           ),
-          vscode.commands.registerCommand(
-            'apiWorkbench.generation._testSettings',
-            (patch: Partial<PanelSettings> | null) => panel.updateSettings(patch),
+          registerCommand('apiWorkbench.generation._testSettings', (patch: Partial<PanelSettings> | null) =>
+            panel.updateSettings(patch),
           ),
-          vscode.commands.registerCommand('apiWorkbench.generation._testStop', () => panel.stop()),
-          vscode.commands.registerCommand('apiWorkbench.generation._testDecide', async (approve: boolean) => {
+          registerCommand('apiWorkbench.generation._testStop', () => panel.stop()),
+          registerCommand('apiWorkbench.generation._testDecide', async (approve: boolean) => {
             const turnId = panel.lastTurnId;
             if (!turnId) return undefined;
             const next = await panel.decideCalls(turnId, approve);
             return next ? finalAck(next) : undefined;
           }),
-          vscode.commands.registerCommand('apiWorkbench.generation._testNewChat', () => panel.newChat()),
-          vscode.commands.registerCommand('apiWorkbench.generation._testReload', async () => {
+          registerCommand('apiWorkbench.generation._testNewChat', () => panel.newChat()),
+          registerCommand('apiWorkbench.generation._testReload', async () => {
             await panel.reload();
             const last = panel.lastTurnId;
             return last ? finalAck(last) : undefined;
           }),
-          vscode.commands.registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
+          registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
           editorChatTestCommand(chatEditors, deserializeChatPanel),
         ]
       : []),

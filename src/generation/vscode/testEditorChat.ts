@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { CHAT_PANEL_VIEW_TYPE, type ChatPanelState, type RenderedAck } from '../protocol';
 import type { ChatEditor, ChatEditors } from './chatEditors';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 export interface EditorChatInfo {
   conversationId: string;
@@ -32,7 +33,7 @@ export function editorChatTestCommand(
   editors: ChatEditors,
   deserialize: (panel: vscode.WebviewPanel, state: unknown) => Promise<void>,
 ): vscode.Disposable {
-  return vscode.commands.registerCommand(
+  return registerCommand(
     'apiWorkbench.generation._testEditorChat',
     async (op: Op, ...args: unknown[]): Promise<unknown> => {
       const e = editors.active;

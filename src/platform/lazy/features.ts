@@ -1,10 +1,12 @@
 // Loads each feature's bundle the first time the feature is used. At activation only stubs and shells
 // exist: a stub for every contributed command (and, under test, every test command), the tree and
 // webview views, the notebook serializer and the `store:` file system. The first call into any of them
-// loads the feature, which registers its real commands and hands the shells their implementations.
+// loads the feature, which hands the stubs its command handlers (commandTable.ts) and the shells their
+// implementations.
 import * as vscode from 'vscode';
 import type { FeatureRegistration, FeatureShell, WorkbenchServices } from '../services';
 import { FEATURES, featureChunk, loadChunk, type Feature } from './chunks';
+import { registerStub } from './commandTable';
 import {
   AuthenticationShell,
   ContentProviderShell,
@@ -142,9 +144,7 @@ export class LazyFeatures implements vscode.Disposable {
       this.services.context.extensionPath,
       featureChunk(feature),
     );
-    // The stubs go before the feature registers the real commands under the same ids.
-    for (const d of this.stubs.get(feature) ?? []) d.dispose();
-    this.stubs.delete(feature);
+    // The stubs stay: the feature's handlers of their ids go to them (commandTable.ts).
     const started = performance.now();
     this.loaded.set(feature, []);
     try {
@@ -163,12 +163,7 @@ export class LazyFeatures implements vscode.Disposable {
   private stub(feature: Feature, id: string): void {
     const list = this.stubs.get(feature) ?? [];
     this.stubs.set(feature, list);
-    list.push(
-      vscode.commands.registerCommand(id, (...args: unknown[]) => {
-        this.ensure(feature);
-        return vscode.commands.executeCommand(id, ...args);
-      }),
-    );
+    list.push(registerStub(id, () => this.ensure(feature)));
   }
 
   private shell(): FeatureShell {

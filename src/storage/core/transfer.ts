@@ -64,6 +64,8 @@ export async function uploadTree(
         contentType: guessType(title),
         signal: opts.signal,
         query: { supportsAllDrives: true },
+        // Sent bytes as they go (one request carries the whole file), confirmed ones after each request.
+        onSent: (n, total) => opts.report?.(`${title} ${total ? Math.floor((n / total) * 100) : 100}%`),
         onProgress: (n, total) => opts.report?.(`${title} ${total ? Math.floor((n / total) * 100) : 100}%`),
       }),
     );

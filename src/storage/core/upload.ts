@@ -3,7 +3,7 @@
 // dropped connection by asking the session how much it kept (`bytes */N` → 308 + Range) and
 // continuing from there, and start a new session when the old one is gone (404).
 import * as fs from 'node:fs';
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { RESUMABLE_CHUNK_GRANULE, type File } from '../../shared/wire/storage';
 import type { StorageClient } from './client';
@@ -33,23 +33,30 @@ export function fileSource(path: string): UploadSource {
 
 export function bufferSource(buf: Buffer | Uint8Array): UploadSource {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  return { size: b.length, slice: (start, end) => Readable.from([b.subarray(start, end)]) };
+  // Views of at most a read block, as a file gives: progress can be reported while a large buffer is sent.
+  const pieces = function* (start: number, end: number) {
+    for (let at = start; at < end; at += READ_BLOCK) yield b.subarray(at, Math.min(end, at + READ_BLOCK));
+  };
+  return { size: b.length, slice: (start, end) => Readable.from(pieces(start, end)) };
 }
 
 /**
- * Each chunk is one request the server must finish before the next starts (a pause in the stream per
- * chunk, longer on a busy machine), so fewer, larger chunks go faster: 64 MiB (Google's Python client uses
- * 100 MB). A retry stays cheap whatever the size, since it resumes from the bytes the server confirms it
- * kept. Memory stays constant either way (streamed).
+ * Each chunk is one request the server must finish before the next starts: a pause in the stream per chunk,
+ * and a few milliseconds of setting up the request and the file stream (measured: 4 ms of CPU and 20 ms of
+ * wall time per chunk on a busy machine, 5 % of a 1 GB upload in 64 MiB chunks). Every source can be read
+ * again from any offset, so by default the rest of the content goes in one request, as the service's guide
+ * advises; a cut connection still resumes from the bytes the server confirms it kept, and `onSent` reports
+ * progress as the bytes go out. Memory stays constant either way (streamed).
  */
-const DEFAULT_CHUNK = 64 * 1024 * 1024;
-
 export interface UploadOptions {
   /** Update this file's content instead of creating a file. */
   fileId?: string;
   metadata?: Partial<File>;
   contentType?: string;
-  /** Chunk size for resumable uploads; rounded down to a multiple of 256 KiB. Default 64 MiB. */
+  /**
+   * Chunk size for resumable uploads, for a path that limits the size of one request; rounded down to a
+   * multiple of 256 KiB. Default: the rest of the content in one request.
+   */
   chunkSize?: number;
   /** Content up to this size goes in one multipart request. Default 5 MiB. */
   multipartLimit?: number;
@@ -60,6 +67,11 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /** Bytes the server has confirmed so far. */
   onProgress?: (confirmed: number, total: number) => void;
+  /**
+   * Bytes handed to the connection so far, at most once per percent of the total: progress within a request
+   * (a cut connection can take back what was sent but not kept; `onProgress` then says so).
+   */
+  onSent?: (sent: number, total: number) => void;
   retry?: Partial<RetryPolicy>;
   /** Test hook: extra headers for each chunk request. */
   chunkHeaders?: () => Record<string, string>;
@@ -149,10 +161,13 @@ export async function uploadResumable(
   opts: UploadOptions = {},
 ): Promise<File> {
   const policy = { ...DEFAULT_RETRY, ...(client.transport.options.retry ?? {}), ...(opts.retry ?? {}) };
-  const chunk = Math.max(
-    RESUMABLE_CHUNK_GRANULE,
-    Math.floor((opts.chunkSize ?? DEFAULT_CHUNK) / RESUMABLE_CHUNK_GRANULE) * RESUMABLE_CHUNK_GRANULE,
-  );
+  const chunk =
+    opts.chunkSize === undefined
+      ? Number.POSITIVE_INFINITY
+      : Math.max(
+          RESUMABLE_CHUNK_GRANULE,
+          Math.floor(opts.chunkSize / RESUMABLE_CHUNK_GRANULE) * RESUMABLE_CHUNK_GRANULE,
+        );
   const total = source.size;
   let session = await initiate(client, source, opts);
   let offset = 0;
@@ -180,7 +195,8 @@ export async function uploadResumable(
         const end = Math.min(offset + chunk, total);
         res = await put(
           { 'content-range': `bytes ${offset}-${end - 1}/${total}`, 'content-length': String(end - offset) },
-          () => source.slice(offset, end),
+          () =>
+            opts.onSent ? counted(source.slice(offset, end), offset, total, opts.onSent) : source.slice(offset, end),
         );
       }
     } catch (e) {
@@ -227,6 +243,25 @@ export async function uploadResumable(
     opts.onProgress?.(total, total);
     return JSON.parse(await res.text()) as File;
   }
+}
+
+/** `stream` (the bytes from `start` on), reporting the bytes that have gone through it once per percent of `total`. */
+function counted(stream: Readable, start: number, total: number, onSent: (sent: number, total: number) => void) {
+  const step = Math.max(1, Math.floor(total / 100));
+  let sent = start;
+  let reported = start;
+  const counter = new Transform({
+    transform(piece: Buffer, _encoding, done) {
+      sent += piece.length;
+      if (sent - reported >= step) {
+        reported = sent;
+        onSent(sent, total);
+      }
+      done(null, piece);
+    },
+  });
+  // pipeline, not pipe: a read error reaches the request through the counter, and a cancelled request closes the file.
+  return pipeline(stream, counter, () => undefined);
 }
 
 /** Asks a session how much it kept: an offset, the finished file, or that the session is gone. */

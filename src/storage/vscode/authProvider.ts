@@ -13,6 +13,7 @@ import { accountOf, newSessionRecord, SessionKeeper, type SessionRecord } from '
 import { buildAuthorization, LoopbackReceiver, rebaseOnto } from '../core/authorization';
 import { exchangeCode, OAuthError, type OAuthConfig } from '../core/oauth';
 import { clientFor, oauthConfig, type SessionSource } from './connection';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 /** Also in src/storage/contributes.json (`contributes.authentication`). */
 export const STORAGE_AUTH_PROVIDER_ID = 'api-workbench-storage';
@@ -189,8 +190,8 @@ export function registerStorageAuth(
     provider,
     disposables: [
       provider,
-      vscode.commands.registerCommand('apiWorkbench.storage.signIn', signIn),
-      vscode.commands.registerCommand('apiWorkbench.storage.signOut', signOut),
+      registerCommand('apiWorkbench.storage.signIn', signIn),
+      registerCommand('apiWorkbench.storage.signOut', signOut),
     ],
   };
 }

@@ -5,6 +5,7 @@ import type { Comment as StoreComment, CommentReply, File } from '../../shared/w
 import type { StorageClient } from '../core/client';
 import { STORE_SCHEME } from './fileSystemProvider';
 import type { StoreFileSystemProvider } from './fileSystemProvider';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 export const COMMENT_CONTROLLER_ID = 'apiWorkbench.storage.comments';
 
@@ -52,30 +53,28 @@ export class StoreComments implements vscode.Disposable {
       this.controller,
       vscode.workspace.onDidOpenTextDocument((d) => void this.load(d).catch(() => undefined)),
       vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.create', (reply: vscode.CommentReply) =>
-        this.create(reply),
-      ),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.resolve', (thread: vscode.CommentThread) =>
+      registerCommand('apiWorkbench.storage.comment.create', (reply: vscode.CommentReply) => this.create(reply)),
+      registerCommand('apiWorkbench.storage.comment.resolve', (thread: vscode.CommentThread) =>
         this.setStatus(thread, 'resolve'),
       ),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.reopen', (thread: vscode.CommentThread) =>
+      registerCommand('apiWorkbench.storage.comment.reopen', (thread: vscode.CommentThread) =>
         this.setStatus(thread, 'reopen'),
       ),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.delete', (note: StoreNote) => this.remove(note)),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.edit', (note: StoreNote) =>
+      registerCommand('apiWorkbench.storage.comment.delete', (note: StoreNote) => this.remove(note)),
+      registerCommand('apiWorkbench.storage.comment.edit', (note: StoreNote) =>
         this.setMode(note, vscode.CommentMode.Editing),
       ),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.cancel', (note: StoreNote) => {
+      registerCommand('apiWorkbench.storage.comment.cancel', (note: StoreNote) => {
         note.body = note.savedBody;
         this.setMode(note, vscode.CommentMode.Preview);
       }),
-      vscode.commands.registerCommand('apiWorkbench.storage.comment.save', (note: StoreNote) => this.save(note)),
+      registerCommand('apiWorkbench.storage.comment.save', (note: StoreNote) => this.save(note)),
     );
     // Test hooks (only under test; dropped from the production build): plain data of the threads of a
     // document, and comment actions without the UI.
     if (__TEST_SEAMS__ && testSeams)
       this.disposables.push(
-        vscode.commands.registerCommand('apiWorkbench.storage._testComments', async (uri: vscode.Uri) => {
+        registerCommand('apiWorkbench.storage._testComments', async (uri: vscode.Uri) => {
           const doc = await vscode.workspace.openTextDocument(uri);
           await this.load(doc);
           return (this.threads.get(uri.toString()) ?? []).map((t) => ({
@@ -88,7 +87,7 @@ export class StoreComments implements vscode.Disposable {
             })),
           }));
         }),
-        vscode.commands.registerCommand(
+        registerCommand(
           'apiWorkbench.storage._testAddComment',
           async (uri: vscode.Uri, text: string, line: number = 0, replyToIndex?: number) => {
             const doc = await vscode.workspace.openTextDocument(uri);
@@ -98,7 +97,7 @@ export class StoreComments implements vscode.Disposable {
             await this.create({ thread, text });
           },
         ),
-        vscode.commands.registerCommand('apiWorkbench.storage._testResolve', async (uri: vscode.Uri, index: number) => {
+        registerCommand('apiWorkbench.storage._testResolve', async (uri: vscode.Uri, index: number) => {
           const t = this.threads.get(uri.toString())?.[index];
           if (t) await this.setStatus(t, 'resolve');
         }),

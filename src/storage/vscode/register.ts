@@ -20,6 +20,7 @@ import {
   type ConflictChoice,
 } from './fileSystemProvider';
 import { STORAGE_VIEW_ID, StorageTreeProvider } from './treeProvider';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 const DETAILS_SCHEME = 'store-details';
 const SIGNED_IN_CONTEXT = 'apiWorkbench.storage.signedIn';
@@ -206,19 +207,16 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
       },
       storeChanged: (fileIds, parentIds) => void fsp.changed(fileIds, parentIds),
     }),
-    vscode.commands.registerCommand('apiWorkbench.storage.refresh', (e?: TreeEntry) => {
+    registerCommand('apiWorkbench.storage.refresh', (e?: TreeEntry) => {
       provider.refresh(e);
       void showAbout();
     }),
-    vscode.commands.registerCommand('apiWorkbench.storage.loadMore', (e: TreeEntry) => provider.loadMore(e)),
+    registerCommand('apiWorkbench.storage.loadMore', (e: TreeEntry) => provider.loadMore(e)),
     auth.provider.onDidChangeSessions(() => {
       resetAll();
       void updateSignedIn().catch(() => undefined);
     }),
-    vscode.commands.registerCommand(
-      'apiWorkbench.storage.pollChanges',
-      async () => (await feed?.poll())?.changes.length ?? 0,
-    ),
+    registerCommand('apiWorkbench.storage.pollChanges', async () => (await feed?.poll())?.changes.length ?? 0),
     services.endpoints.onDidChange((id) => {
       if (id === 'storage') resetAll();
     }),
@@ -237,16 +235,13 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
     // ---- test hooks (not contributed; host tests call them; only under test, never in the production build) ----
     ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
       ? [
-          vscode.commands.registerCommand(
-            'apiWorkbench.storage._testWatchNotifications',
-            () => watcher?.received ?? -1,
-          ),
-          vscode.commands.registerCommand('apiWorkbench.storage._testChildren', async (labels: string[] = []) => {
+          registerCommand('apiWorkbench.storage._testWatchNotifications', () => watcher?.received ?? -1),
+          registerCommand('apiWorkbench.storage._testChildren', async (labels: string[] = []) => {
             const node = await walk(labels);
             const kids = await provider.getChildren(node);
             return Promise.all(kids.map(toTestNode));
           }),
-          vscode.commands.registerCommand('apiWorkbench.storage._testLoadMore', async (labels: string[] = []) => {
+          registerCommand('apiWorkbench.storage._testLoadMore', async (labels: string[] = []) => {
             const node = await walk(labels);
             const kids = await provider.getChildren(node);
             const more = kids.find((k) => k.type === 'loadMore');
@@ -254,7 +249,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
             return Promise.all((await provider.getChildren(node)).map(toTestNode));
           }),
           /** Runs a storage command on the node at a label path: `_testRun(['My files','Projects'], 'newFolder', 'X')`. */
-          vscode.commands.registerCommand(
+          registerCommand(
             'apiWorkbench.storage._testRun',
             async (labels: string[], command: string, ...args: unknown[]) => {
               const node = await walk(labels);
@@ -264,7 +259,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
             },
           ),
           /** Runs a storage command on a multi-selection, as the view does: the clicked node, then all selected. */
-          vscode.commands.registerCommand(
+          registerCommand(
             'apiWorkbench.storage._testRunMany',
             async (paths: string[][], command: string, ...args: unknown[]) => {
               const nodes = await Promise.all(paths.map((labels) => walk(labels)));
@@ -278,7 +273,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
               return plain;
             },
           ),
-          vscode.commands.registerCommand('apiWorkbench.storage._testUri', async (labels: string[]) => {
+          registerCommand('apiWorkbench.storage._testUri', async (labels: string[]) => {
             const node = await walk(labels);
             if (node?.type !== 'file' || !node.file.id) throw new Error('not a file');
             return vscode.Uri.from({
@@ -286,28 +281,28 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
               path: `/${node.file.id}/${(await provider.getModel()).present(node).label.replace(/\//g, '\u2215')}`,
             }).toString();
           }),
-          vscode.commands.registerCommand('apiWorkbench.storage._testConflictChoice', (choice: ConflictChoice) => {
+          registerCommand('apiWorkbench.storage._testConflictChoice', (choice: ConflictChoice) => {
             fsp.prompt = () => {
               conflictPrompts++;
               return Promise.resolve(choice);
             };
             return true;
           }),
-          vscode.commands.registerCommand('apiWorkbench.storage._testConflictPrompts', () => conflictPrompts),
-          vscode.commands.registerCommand(
+          registerCommand('apiWorkbench.storage._testConflictPrompts', () => conflictPrompts),
+          registerCommand(
             'apiWorkbench.storage._testClient',
             async (method: string, params: Record<string, string>, body?: unknown) =>
               (await connection.client()).callById(method, params, body),
           ),
-          vscode.commands.registerCommand('apiWorkbench.storage._testFaults', async (body: unknown) =>
+          registerCommand('apiWorkbench.storage._testFaults', async (body: unknown) =>
             (await connection.client()).transport.json({ method: 'POST', path: '__sandbox/faults', json: body }),
           ),
-          vscode.commands.registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
-          vscode.commands.registerCommand('apiWorkbench.storage._testSignedInContext', async () => {
+          registerCommand('apiWorkbench.storage._testViewDescription', () => view.description),
+          registerCommand('apiWorkbench.storage._testSignedInContext', async () => {
             await updateSignedIn();
             return signedIn;
           }),
-          vscode.commands.registerCommand('apiWorkbench.storage._testConnectError', () => provider.connectErrorState),
+          registerCommand('apiWorkbench.storage._testConnectError', () => provider.connectErrorState),
         ]
       : []),
   ];

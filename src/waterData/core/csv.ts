@@ -28,8 +28,24 @@ export function csvLine(values: readonly unknown[]): string {
   return values.map(csvField).join(',') + '\r\n';
 }
 
+/**
+ * The lines of `rows` (each ending in CRLF), as one string. One array of fields is reused for every row and
+ * the lines are joined once: no two arrays and a chain of concatenations per row, which at 10,000 rows a page
+ * were most of what an export allocated, long enough to outlive the page's rows in young memory.
+ */
+export function csvRows(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+  if (rows.length === 0) return '';
+  const fields: string[] = new Array<string>(columns.length);
+  const lines: string[] = new Array<string>(rows.length + 1);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (let j = 0; j < columns.length; j++) fields[j] = csvField(r[columns[j]]);
+    lines[i] = fields.join(',');
+  }
+  lines[rows.length] = '';
+  return lines.join('\r\n');
+}
+
 export function toCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
-  let out = csvLine(columns);
-  for (const r of rows) out += csvLine(columns.map((c) => r[c]));
-  return out;
+  return csvLine(columns) + csvRows(columns, rows);
 }

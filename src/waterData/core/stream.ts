@@ -2,8 +2,8 @@
 // Used by "Export query to CSV" (from /Records) and by the CLI.
 import { WATER_SELECT_FIELDS, type WaterEntitySet } from '../../shared/wire/waterData';
 import type { WaterClient } from './client';
-import { csvLine } from './csv';
-import { eachPage, withTop } from './pager';
+import { csvLine, csvRows } from './csv';
+import { eachPage, withTop, type Page } from './pager';
 import { planPartitions, type Partition } from './partition';
 import { DEFAULT_PAGE_SIZE } from './run';
 import { buildUrl, type WaterRequest } from './url';
@@ -56,20 +56,34 @@ export async function streamRows(
   const dois = new Set<string>();
   let rows = 0;
   let pages = 0;
+  /** Hands the next page's rows (up to `wanted`) to the sink; how many it took, or -1 after the last page. */
+  const deliver = async (pageIterator: AsyncGenerator<Page>, wanted: number): Promise<number> => {
+    const next = await pageIterator.next();
+    if (next.done) return -1;
+    const take = next.value.rows.length > wanted ? next.value.rows.slice(0, Math.max(0, wanted)) : next.value.rows;
+    for (const r of take) if (typeof r.DOI === 'string') dois.add(r.DOI);
+    await sink(take);
+    return take.length;
+  };
   for (let i = 0; i < partitions.length && rows < maxRows; i++) {
     const top = o.keepTop ? pageSize : Math.min(pageSize, maxRows - rows);
     const first = withTop(
       buildUrl(client.baseUrl, { ...req, filter: partitions[i].filter, top: undefined, count: undefined }),
       top,
     );
-    for await (const page of eachPage(client, first, o.signal)) {
-      pages++;
-      const take = page.rows.slice(0, Math.max(0, maxRows - rows));
-      for (const r of take) if (typeof r.DOI === 'string') dois.add(r.DOI);
-      rows += take.length;
-      await sink(take);
-      o.onProgress?.({ partition: i + 1, partitions: partitions.length, pages, rows });
-      if (rows >= maxRows) break;
+    const pageIterator = eachPage(client, first, o.signal);
+    try {
+      // One page at a time: the page is handled in `deliver`, so nothing here still holds it (and its
+      // rows) while the next one is read and parsed.
+      for (let taken = await deliver(pageIterator, maxRows - rows); taken >= 0;) {
+        pages++;
+        rows += taken;
+        o.onProgress?.({ partition: i + 1, partitions: partitions.length, pages, rows });
+        if (rows >= maxRows) break;
+        taken = await deliver(pageIterator, maxRows - rows);
+      }
+    } finally {
+      await pageIterator.return(undefined);
     }
   }
   return { rows, pages, partitions: partitions.length, dois: [...dois] };
@@ -96,8 +110,7 @@ export async function streamCsv(
     client,
     req,
     async (rows) => {
-      let chunk = '';
-      for (const r of rows) chunk += csvLine(columns.map((c) => r[c]));
+      const chunk = csvRows(columns, rows);
       if (chunk) await out.write(chunk);
     },
     o,

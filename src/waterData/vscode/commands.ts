@@ -13,6 +13,7 @@ import { analyzeQuery, hasErrors } from '../core/validate';
 import { toRequest, type WaterRequest } from '../core/url';
 import { CONTROLLER_PREFIX, ENVIRONMENTS, NOTEBOOK_TYPE, QUERY_LANGUAGE, type WaterEnvironment } from './constants';
 import { environmentOf, type WaterKernel } from './controller';
+import { registerCommand } from '../../platform/lazy/commandTable';
 
 const ENV_PICK: Record<WaterEnvironment, { label: string; detail: string }> = {
   sandbox: {
@@ -54,7 +55,7 @@ export function exportRequest(req: WaterRequest): { req: WaterRequest; note?: st
 
 export function registerWaterCommands(services: WorkbenchServices, kernel: WaterKernel): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('apiWorkbench.waterData.newNotebook', async () => {
+    registerCommand('apiWorkbench.waterData.newNotebook', async () => {
       const data = new vscode.NotebookData([
         new vscode.NotebookCellData(
           vscode.NotebookCellKind.Markup,
@@ -67,7 +68,7 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       return vscode.window.showNotebookDocument(doc);
     }),
 
-    vscode.commands.registerCommand('apiWorkbench.waterData.selectEnvironment', async (envArg?: WaterEnvironment) => {
+    registerCommand('apiWorkbench.waterData.selectEnvironment', async (envArg?: WaterEnvironment) => {
       const editor = vscode.window.activeNotebookEditor;
       if (!editor || editor.notebook.notebookType !== NOTEBOOK_TYPE) return;
       const current = environmentOf(editor.notebook);
@@ -93,17 +94,17 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       }
     }),
 
-    vscode.commands.registerCommand('apiWorkbench.waterData.loadMore', async (arg?: unknown) => {
+    registerCommand('apiWorkbench.waterData.loadMore', async (arg?: unknown) => {
       const cell = activeQueryCell(arg);
       return cell ? kernel.continueCell(cell, 'more') : undefined;
     }),
 
-    vscode.commands.registerCommand('apiWorkbench.waterData.fetchAll', async (arg?: unknown) => {
+    registerCommand('apiWorkbench.waterData.fetchAll', async (arg?: unknown) => {
       const cell = activeQueryCell(arg);
       return cell ? kernel.continueCell(cell, 'all') : undefined;
     }),
 
-    vscode.commands.registerCommand('apiWorkbench.waterData.countQuery', async (arg?: unknown) => {
+    registerCommand('apiWorkbench.waterData.countQuery', async (arg?: unknown) => {
       const cell = activeQueryCell(arg);
       if (!cell)
         return void vscode.window.showWarningMessage(
@@ -130,97 +131,94 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
       }
     }),
 
-    vscode.commands.registerCommand(
-      'apiWorkbench.waterData.exportQueryCsv',
-      async (arg?: unknown, target?: vscode.Uri) => {
-        const cell = activeQueryCell(arg);
-        if (!cell)
-          return void vscode.window.showWarningMessage(
-            vscode.l10n.t('Select a query cell of a water-quality notebook first.'),
+    registerCommand('apiWorkbench.waterData.exportQueryCsv', async (arg?: unknown, target?: vscode.Uri) => {
+      const cell = activeQueryCell(arg);
+      if (!cell)
+        return void vscode.window.showWarningMessage(
+          vscode.l10n.t('Select a query cell of a water-quality notebook first.'),
+        );
+      const parsed = analyzeQuery(cell.document.getText());
+      if (hasErrors(parsed))
+        return void vscode.window.showErrorMessage(
+          vscode.l10n.t('The query has errors: {0}', parsed.diagnostics.find((d) => d.severity === 'error')!.message),
+        );
+      const { req, note } = exportRequest(wireRequest(parsed));
+      target ??= await vscode.window.showSaveDialog({
+        saveLabel: vscode.l10n.t('Export CSV'),
+        filters: { CSV: ['csv'] },
+        defaultUri: vscode.workspace.workspaceFolders?.[0]
+          ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, `${req.entitySet.toLowerCase()}.csv`)
+          : undefined,
+      });
+      if (!target) return undefined;
+      if (note) void vscode.window.showInformationMessage(note);
+      const threshold = vscode.workspace
+        .getConfiguration('apiWorkbench.waterData')
+        .get<number>('partitionThreshold', 1_000_000);
+      const client = await kernel.client(environmentOf(cell.notebook));
+      const file = fs.createWriteStream(target.fsPath, { encoding: 'utf8' });
+      try {
+        const summary = await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: vscode.l10n.t('Exporting {0} to {1}', req.entitySet, vscode.workspace.asRelativePath(target)),
+            cancellable: true,
+          },
+          async (progress, token) => {
+            const abort = new AbortController();
+            token.onCancellationRequested(() => abort.abort());
+            // DOI is fetched for the citation file; the CSV keeps the columns the user selected.
+            const columns = toRequest(parsed).select?.filter((f) => WATER_SELECT_FIELDS[req.entitySet].includes(f));
+            return streamCsv(client, req, writableSink(file), {
+              columns: columns?.length ? columns : undefined,
+              maxRows: parsed.top,
+              partition: parsed.top === undefined,
+              partitionThreshold: threshold,
+              signal: abort.signal,
+              onStep: (m) => progress.report({ message: m }),
+              onProgress: (p) =>
+                progress.report({
+                  message: `${p.partitions > 1 ? `partition ${p.partition}/${p.partitions} · ` : ''}${p.pages} pages · ${p.rows.toLocaleString('en')} rows`,
+                }),
+            });
+          },
+        );
+        await new Promise<void>((r) => file.end(() => r()));
+        const list = await new AttributionCache()
+          .resolve(client, summary.dois)
+          .catch(() =>
+            summary.dois.map((doi) => ({ doi, citation: undefined, licence: undefined, disclaimer: undefined })),
           );
-        const parsed = analyzeQuery(cell.document.getText());
-        if (hasErrors(parsed))
-          return void vscode.window.showErrorMessage(
-            vscode.l10n.t('The query has errors: {0}', parsed.diagnostics.find((d) => d.severity === 'error')!.message),
-          );
-        const { req, note } = exportRequest(wireRequest(parsed));
-        target ??= await vscode.window.showSaveDialog({
-          saveLabel: vscode.l10n.t('Export CSV'),
-          filters: { CSV: ['csv'] },
-          defaultUri: vscode.workspace.workspaceFolders?.[0]
-            ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, `${req.entitySet.toLowerCase()}.csv`)
-            : undefined,
-        });
-        if (!target) return undefined;
-        if (note) void vscode.window.showInformationMessage(note);
-        const threshold = vscode.workspace
-          .getConfiguration('apiWorkbench.waterData')
-          .get<number>('partitionThreshold', 1_000_000);
-        const client = await kernel.client(environmentOf(cell.notebook));
-        const file = fs.createWriteStream(target.fsPath, { encoding: 'utf8' });
-        try {
-          const summary = await vscode.window.withProgress(
-            {
-              location: vscode.ProgressLocation.Notification,
-              title: vscode.l10n.t('Exporting {0} to {1}', req.entitySet, vscode.workspace.asRelativePath(target)),
-              cancellable: true,
-            },
-            async (progress, token) => {
-              const abort = new AbortController();
-              token.onCancellationRequested(() => abort.abort());
-              // DOI is fetched for the citation file; the CSV keeps the columns the user selected.
-              const columns = toRequest(parsed).select?.filter((f) => WATER_SELECT_FIELDS[req.entitySet].includes(f));
-              return streamCsv(client, req, writableSink(file), {
-                columns: columns?.length ? columns : undefined,
-                maxRows: parsed.top,
-                partition: parsed.top === undefined,
-                partitionThreshold: threshold,
-                signal: abort.signal,
-                onStep: (m) => progress.report({ message: m }),
-                onProgress: (p) =>
-                  progress.report({
-                    message: `${p.partitions > 1 ? `partition ${p.partition}/${p.partitions} · ` : ''}${p.pages} pages · ${p.rows.toLocaleString('en')} rows`,
-                  }),
-              });
-            },
-          );
-          await new Promise<void>((r) => file.end(() => r()));
-          const list = await new AttributionCache()
-            .resolve(client, summary.dois)
-            .catch(() =>
-              summary.dois.map((doi) => ({ doi, citation: undefined, licence: undefined, disclaimer: undefined })),
-            );
-          const cite = list
-            .map(
-              (a) =>
-                `${a.citation ?? a.doi}\nhttps://doi.org/${a.doi}\nLicence: ${licenceName(a.licence) ?? 'see the DOI'}${a.disclaimer ? `\n${a.disclaimer}` : ''}`,
-            )
-            .join('\n\n');
-          const citeUri = target.with({ path: target.path.replace(/\.csv$/i, '') + '.CITATION.txt' });
-          await vscode.workspace.fs.writeFile(
-            citeUri,
-            new TextEncoder().encode(`Terms of use: cite these datasets with a link to their DOI.\n\n${cite}\n`),
-          );
-          void vscode.window.showInformationMessage(
-            vscode.l10n.t(
-              'Exported {0} rows ({1} pages{2}). Citations are in {3}.',
-              summary.rows.toLocaleString('en'),
-              summary.pages,
-              summary.partitions > 1 ? `, ${summary.partitions} partitions` : '',
-              vscode.workspace.asRelativePath(citeUri),
-            ),
-          );
-          return summary;
-        } catch (e) {
-          file.destroy();
-          void vscode.window.showErrorMessage(
-            e instanceof WaterApiError
-              ? vscode.l10n.t('Export stopped: {0} {1}', e.message, e.advice)
-              : vscode.l10n.t('Export failed: {0}', String(e)),
-          );
-          return undefined;
-        }
-      },
-    ),
+        const cite = list
+          .map(
+            (a) =>
+              `${a.citation ?? a.doi}\nhttps://doi.org/${a.doi}\nLicence: ${licenceName(a.licence) ?? 'see the DOI'}${a.disclaimer ? `\n${a.disclaimer}` : ''}`,
+          )
+          .join('\n\n');
+        const citeUri = target.with({ path: target.path.replace(/\.csv$/i, '') + '.CITATION.txt' });
+        await vscode.workspace.fs.writeFile(
+          citeUri,
+          new TextEncoder().encode(`Terms of use: cite these datasets with a link to their DOI.\n\n${cite}\n`),
+        );
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t(
+            'Exported {0} rows ({1} pages{2}). Citations are in {3}.',
+            summary.rows.toLocaleString('en'),
+            summary.pages,
+            summary.partitions > 1 ? `, ${summary.partitions} partitions` : '',
+            vscode.workspace.asRelativePath(citeUri),
+          ),
+        );
+        return summary;
+      } catch (e) {
+        file.destroy();
+        void vscode.window.showErrorMessage(
+          e instanceof WaterApiError
+            ? vscode.l10n.t('Export stopped: {0} {1}', e.message, e.advice)
+            : vscode.l10n.t('Export failed: {0}', String(e)),
+        );
+        return undefined;
+      }
+    }),
   ];
 }

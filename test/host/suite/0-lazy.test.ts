@@ -112,4 +112,17 @@ describe('lazy loading: loading a feature starts nothing', () => {
       'dist/features/waterData.js',
     ]);
   });
+
+  it("a loaded feature's commands run its handlers through the stubs, which stay the only registration", async function () {
+    this.timeout(60_000);
+    // A stub the feature took over answers with the feature's own state (no prompt has been shown yet) …
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.storage._testConflictPrompts'), 0);
+    // … and arguments reach the handler: an unknown label is the handler's own error, not "command not found".
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('apiWorkbench.storage._testUri', ['No such root'])),
+      /No node "No such root"/,
+    );
+    const ids = (await vscode.commands.getCommands(true)).filter((id) => id === 'apiWorkbench.storage.refresh');
+    assert.deepEqual(ids, ['apiWorkbench.storage.refresh']);
+  });
 });

@@ -7,6 +7,7 @@ import { StorageError } from '../../core/errors';
 import { displayName } from '../../core/storePaths';
 import type { TreeEntry } from '../../core/tree';
 import type { StorageTreeProvider } from '../treeProvider';
+import { registerCommand } from '../../../platform/lazy/commandTable';
 
 export interface CommandContext {
   client(): Promise<StorageClient>;
@@ -22,7 +23,7 @@ export interface CommandContext {
 
 /** Registers `apiWorkbench.storage.<id>`. */
 export function registerStorageCommand(id: string, fn: (...args: never[]) => unknown): vscode.Disposable {
-  return vscode.commands.registerCommand(`apiWorkbench.storage.${id}`, fn);
+  return registerCommand(`apiWorkbench.storage.${id}`, fn);
 }
 
 export function fileOf(e: TreeEntry | undefined): File | undefined {
