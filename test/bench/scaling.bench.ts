@@ -6,7 +6,8 @@
 //     loopback socket with the same fetch, split into events, JSON.parse of each event): goal <= 1.15,
 //     and ÷ @google/generative-ai 0.24.1 and @google/genai 2.32.0 on the same body (reported).
 // Each figure is the median of several runs after a warm-up of the same work, so JIT tiering and one
-// unlucky collection or scheduling hiccup do not decide a ratio; 1 and 2 are in CPU time (see timeEach()).
+// unlucky collection or scheduling hiccup do not decide a ratio; 1 and 2 are in CPU time (see timeRuns()),
+// and their detail `runs` is the lowest-highest of the same figure computed from each round of runs alone.
 // Run alone: BENCH=scaling npm run bench (or node --import tsx --expose-gc test/bench/one.mjs test/bench/scaling.bench.ts)
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,17 +45,28 @@ function cpuMs(): number {
 }
 
 /**
- * Median of several runs, each repeating the work until it has taken >= minMs, in ms per call, after a warm-up
- * that runs the same work for as long (so the code is optimised before the first measured run; a single
- * call was not enough on small inputs, whose first runs paid for tiering up). Each run starts from a full
- * collection, so one input's garbage is not collected on the next one's clock.
- * Time is this process's CPU time, not the wall clock: on a machine shared with other builds the wall clock
- * counts their work too, and it fell unevenly on the long 1 MB calls and the short 10 KB ones. The
- * collector's work is in the figure (its helper threads included), since that is work the parser causes.
- * Several inputs are timed at once: the rounds interleave them, so a drift in the machine's state during the
- * run falls on every input alike instead of on whichever was measured last.
+ * A young-generation collection (a scavenge), when the bench runs with --expose-gc. Not a full one: a full
+ * collection frees the object shapes (maps) no live object uses any more, and V8 then throws away every
+ * optimised function that was specialised to them ("marking dependent code for deoptimization, reason: weak
+ * objects"), so each run that followed a full collection re-paid tier-up: 2-5x the steady per-byte cost on
+ * some inputs and not others, which is what made the figures swing across their goals from run to run.
  */
-function timeEach(fns: (() => void)[], minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 7): number[] {
+const scavenge = (): void => (globalThis as { gc?: (o?: { type: 'minor' | 'major' }) => void }).gc?.({ type: 'minor' });
+
+/**
+ * Per-call CPU time of each function, in ms, for each of several runs (result[fn][run]); each run repeats the
+ * call until it has taken >= minMs. Before the first run every function is warmed up for as long, so its code
+ * is optimised before it is measured. Each run starts from an empty young generation (see scavenge()), so the
+ * previous run's short-lived garbage is not collected on this run's clock.
+ * Time is this process's CPU time, not the wall clock: on a machine shared with other builds the wall clock
+ * counts their work too. The collector's work is in the figure (its helper threads included), since that is
+ * work the parser causes; a run is long enough to hold several young collections, so whether one of them
+ * falls inside it does not decide its time (runs of 60 ms held none or one, each a large part of the run).
+ * The functions interleave, one run of each per round, and each round starts with the next function, so a
+ * drift in the machine's state, or an old-generation collection that one input's garbage makes due, falls
+ * on every input alike rather than on whichever is measured last or next.
+ */
+function timeRuns(fns: (() => void)[], minMs = SMOKE ? 1 : 150, runs = SMOKE ? 1 : 9): number[][] {
   const per = fns.map((fn) => {
     const t0 = cpuMs();
     do fn();
@@ -62,20 +74,24 @@ function timeEach(fns: (() => void)[], minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 
     return [] as number[];
   });
   for (let r = 0; r < runs; r++)
-    fns.forEach((fn, k) => {
-      gc();
+    for (let j = 0; j < fns.length; j++) {
+      const k = (r + j) % fns.length;
+      scavenge();
       let n = 0;
       const t1 = cpuMs();
       let el: number;
       do {
-        fn();
+        fns[k]();
         n++;
         el = cpuMs() - t1;
       } while (el < minMs);
       per[k].push(el / n);
-    });
-  return per.map(median);
+    }
+  return per;
 }
+
+/** "lowest-highest" of the figure computed from each run alone: how much one run can be trusted. */
+const spread = (xs: number[]): string => `${round(Math.min(...xs))}-${round(Math.max(...xs))}`;
 
 // ---- inputs of a given size, built from real data -------------------------------------------------
 
@@ -222,10 +238,21 @@ function exponent(sizes: number[], ms: number[]): number {
  */
 function scaling(name: string, make: (bytes: number) => unknown, run: (input: never) => void): BenchResult {
   const inputs = SIZES.map((s) => make(s));
-  const ms = timeEach(inputs.map((input) => () => run(input as never)));
+  const runs = timeRuns(inputs.map((input) => () => run(input as never)));
+  const ms = runs.map(median);
   const b = exponent(SIZES, ms);
   const ratio = 10 ** b / 10;
-  const detail: Record<string, number | string> = { exponent: round(b) };
+  // The same figure from each round of runs alone (its sizes were measured side by side, interleaved).
+  const perRun = runs[0].map(
+    (_, r) =>
+      10 **
+        exponent(
+          SIZES,
+          runs.map((x) => x[r]),
+        ) /
+      10,
+  );
+  const detail: Record<string, number | string> = { exponent: round(b), runs: spread(perRun) };
   SIZES.forEach((s, i) => (detail[`cpuMs${s >= MB ? `${s / MB}MB` : `${s / KB}KB`}`] = round(ms[i])));
   for (let i = 0; i + 2 < SIZES.length; i += 2) detail[`step${i / 2 + 1}`] = round(ms[i + 2] / ms[i] / 10);
   return {
@@ -242,13 +269,20 @@ function chunking(name: string, Reader: typeof SseReader | typeof JsonArrayReade
   const big = chunked(body, 64 * KB);
   const events = readStream(Reader, big);
   if (readStream(Reader, small) !== events) throw new Error(`${name}: chunking changed the result`);
-  const [tBig, tSmall] = timeEach([() => readStream(Reader, big), () => readStream(Reader, small)]);
+  const [bigRuns, smallRuns] = timeRuns([() => readStream(Reader, big), () => readStream(Reader, small)]);
+  const tBig = median(bigRuns);
+  const tSmall = median(smallRuns);
   return {
     name: `chunking: ${name} + JSON.parse + aggregate, ${body.length >= MB ? '1 MB' : `${Math.round(body.length / KB)} KB`} in 16-byte ÷ 64 KiB chunks`,
     ratio: tSmall / tBig,
     goal: '<= 2',
     met: tSmall / tBig <= 2,
-    detail: { cpuMs16B: round(tSmall), cpuMs64KB: round(tBig), events },
+    detail: {
+      cpuMs16B: round(tSmall),
+      cpuMs64KB: round(tBig),
+      events,
+      runs: spread(smallRuns.map((t, r) => t / bigRuns[r])),
+    },
   };
 }
 
