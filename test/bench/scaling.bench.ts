@@ -6,7 +6,8 @@
 //     loopback socket with the same fetch, split into events, JSON.parse of each event): goal <= 1.15,
 //     and ÷ @google/generative-ai 0.24.1 and @google/genai 2.32.0 on the same body (reported).
 // Each figure is the median of several runs after a warm-up of the same work, so JIT tiering and one
-// unlucky collection or scheduling hiccup do not decide a ratio; 1 and 2 are in CPU time (see timeEach()).
+// unlucky collection or scheduling hiccup do not decide a ratio; 1 and 2 are in CPU time (see timeRuns()),
+// and their detail `runs` is the lowest-highest of the same figure computed from each round of runs alone.
 // Run alone: BENCH=scaling npm run bench (or node --import tsx --expose-gc test/bench/one.mjs test/bench/scaling.bench.ts)
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,7 @@ import { analyzeQuery } from '../../src/waterData/core/validate';
 import { parseExpr, fieldsOf } from '../../src/sandbox/waterData/filter';
 import { parseQuery as parseDriveQuery } from '../../src/sandbox/storage/query';
 import { SMOKE } from './smoke';
+import { median, spread, timeRuns } from './cpuTime';
 import type { BenchResult, BenchSuite } from './types';
 
 const SHARED = process.env.API_WORKBENCH_DATA ?? resolve(__dirname, '../../../shared/data');
@@ -31,51 +33,6 @@ const KB = 1024;
 const MB = 1024 * KB;
 const round = (n: number) => Math.round(n * 1000) / 1000;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** CPU time of this process (every thread: the collector's helpers too), in ms. */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-/**
- * Median of several runs, each repeating the work until it has taken >= minMs, in ms per call, after a warm-up
- * that runs the same work for as long (so the code is optimised before the first measured run; a single
- * call was not enough on small inputs, whose first runs paid for tiering up). Each run starts from a full
- * collection, so one input's garbage is not collected on the next one's clock.
- * Time is this process's CPU time, not the wall clock: on a machine shared with other builds the wall clock
- * counts their work too, and it fell unevenly on the long 1 MB calls and the short 10 KB ones. The
- * collector's work is in the figure (its helper threads included), since that is work the parser causes.
- * Several inputs are timed at once: the rounds interleave them, so a drift in the machine's state during the
- * run falls on every input alike instead of on whichever was measured last.
- */
-function timeEach(fns: (() => void)[], minMs = SMOKE ? 1 : 60, runs = SMOKE ? 1 : 7): number[] {
-  const per = fns.map((fn) => {
-    const t0 = cpuMs();
-    do fn();
-    while (cpuMs() - t0 < minMs);
-    return [] as number[];
-  });
-  for (let r = 0; r < runs; r++)
-    fns.forEach((fn, k) => {
-      gc();
-      let n = 0;
-      const t1 = cpuMs();
-      let el: number;
-      do {
-        fn();
-        n++;
-        el = cpuMs() - t1;
-      } while (el < minMs);
-      per[k].push(el / n);
-    });
-  return per.map(median);
-}
 
 // ---- inputs of a given size, built from real data -------------------------------------------------
 
@@ -222,10 +179,21 @@ function exponent(sizes: number[], ms: number[]): number {
  */
 function scaling(name: string, make: (bytes: number) => unknown, run: (input: never) => void): BenchResult {
   const inputs = SIZES.map((s) => make(s));
-  const ms = timeEach(inputs.map((input) => () => run(input as never)));
+  const runs = timeRuns(inputs.map((input) => () => run(input as never)));
+  const ms = runs.map(median);
   const b = exponent(SIZES, ms);
   const ratio = 10 ** b / 10;
-  const detail: Record<string, number | string> = { exponent: round(b) };
+  // The same figure from each round of runs alone (its sizes were measured side by side, interleaved).
+  const perRun = runs[0].map(
+    (_, r) =>
+      10 **
+        exponent(
+          SIZES,
+          runs.map((x) => x[r]),
+        ) /
+      10,
+  );
+  const detail: Record<string, number | string> = { exponent: round(b), runs: spread(perRun) };
   SIZES.forEach((s, i) => (detail[`cpuMs${s >= MB ? `${s / MB}MB` : `${s / KB}KB`}`] = round(ms[i])));
   for (let i = 0; i + 2 < SIZES.length; i += 2) detail[`step${i / 2 + 1}`] = round(ms[i + 2] / ms[i] / 10);
   return {
@@ -242,13 +210,20 @@ function chunking(name: string, Reader: typeof SseReader | typeof JsonArrayReade
   const big = chunked(body, 64 * KB);
   const events = readStream(Reader, big);
   if (readStream(Reader, small) !== events) throw new Error(`${name}: chunking changed the result`);
-  const [tBig, tSmall] = timeEach([() => readStream(Reader, big), () => readStream(Reader, small)]);
+  const [bigRuns, smallRuns] = timeRuns([() => readStream(Reader, big), () => readStream(Reader, small)]);
+  const tBig = median(bigRuns);
+  const tSmall = median(smallRuns);
   return {
     name: `chunking: ${name} + JSON.parse + aggregate, ${body.length >= MB ? '1 MB' : `${Math.round(body.length / KB)} KB`} in 16-byte ÷ 64 KiB chunks`,
     ratio: tSmall / tBig,
     goal: '<= 2',
     met: tSmall / tBig <= 2,
-    detail: { cpuMs16B: round(tSmall), cpuMs64KB: round(tBig), events },
+    detail: {
+      cpuMs16B: round(tSmall),
+      cpuMs64KB: round(tBig),
+      events,
+      runs: spread(smallRuns.map((t, r) => t / bigRuns[r])),
+    },
   };
 }
 

@@ -2,8 +2,9 @@
 // and evaluated against stored files. Anything the real service would not accept is a
 // QuerySyntaxError, which the routes turn into 400 "Invalid query" on parameter `q`.
 import type { StoredFile } from './model';
+import { isWord, lexer, QuerySyntaxError } from './queryLexer';
 
-export class QuerySyntaxError extends Error {}
+export { QuerySyntaxError };
 
 type Value = { kind: 'string'; value: string } | { kind: 'bool'; value: boolean } | { kind: 'number'; value: number };
 
@@ -14,82 +15,6 @@ export type QueryNode =
   | { type: 'cmp'; field: string; op: string; value: Value }
   | { type: 'in'; value: string; field: string }
   | { type: 'has'; field: string; conditions: { key: string; op: string; value: string }[] };
-
-interface Token {
-  kind: 'str' | 'word' | 'op' | 'lparen' | 'rparen' | 'lbrace' | 'rbrace' | 'num' | 'end';
-  text: string;
-  pos: number;
-}
-
-// Sticky: they match at lastIndex without copying the rest of the query (a slice per token was quadratic).
-const NUMBER = /-?\d+(\.\d+)?/y;
-const WORD = /[A-Za-z_][A-Za-z0-9_.]*/y;
-
-/** Where a match of the sticky `re` starting at `i` ends, or -1. */
-function matchEnd(re: RegExp, q: string, i: number): number {
-  re.lastIndex = i;
-  return re.test(q) ? re.lastIndex : -1;
-}
-
-const BRACKETS = new Map<string, Token['kind']>([
-  ['(', 'lparen'],
-  [')', 'rparen'],
-  ['{', 'lbrace'],
-  ['}', 'rbrace'],
-]);
-
-/**
- * Reads one token per call, as the parser asks: a long query never holds all its tokens at once, so the live
- * heap is only the tree (a token list made every collection slower as the query grew: superlinear).
- */
-function lexer(q: string): () => Token {
-  let i = 0;
-  return () => {
-    while (i < q.length && /\s/.test(q[i])) i++;
-    if (i >= q.length) return { kind: 'end', text: '', pos: q.length };
-    const c = q[i];
-    let end: number;
-    if (c === "'" || c === '"') {
-      const start = i++;
-      // Runs between escapes are copied as slices: a character at a time made a rope node per character.
-      const pieces: string[] = [];
-      let from = i;
-      while (i < q.length && q[i] !== c) {
-        if (q[i] === '\\' && i + 1 < q.length) {
-          pieces.push(q.slice(from, i), q[i + 1]);
-          i += 2;
-          from = i;
-        } else i++;
-      }
-      if (i >= q.length) throw new QuerySyntaxError(`unterminated string starting at ${start}`);
-      pieces.push(q.slice(from, i));
-      i++;
-      return { kind: 'str', text: pieces.length === 1 ? pieces[0] : pieces.join(''), pos: start };
-    }
-    const bracket = BRACKETS.get(c);
-    if (bracket) return { kind: bracket, text: c, pos: i++ };
-    if (c === '!' || c === '<' || c === '>' || c === '=') {
-      const two = q.slice(i, i + 2);
-      if (two === '!=' || two === '<=' || two === '>=') {
-        i += 2;
-        return { kind: 'op', text: two, pos: i - 2 };
-      }
-      if (c === '!') throw new QuerySyntaxError(`unexpected '!' at ${i}`);
-      return { kind: 'op', text: c, pos: i++ };
-    }
-    for (const [kind, re] of [
-      ['num', NUMBER],
-      ['word', WORD],
-    ] as const) {
-      if ((end = matchEnd(re, q, i)) !== -1) {
-        const pos = i;
-        i = end;
-        return { kind, text: q.slice(pos, end), pos };
-      }
-    }
-    throw new QuerySyntaxError(`unexpected character '${c}' at ${i}`);
-  };
-}
 
 /** Which operators each v2 term accepts, and what kind of value it compares with. */
 const TERMS: Record<string, { ops: string[]; value: 'string' | 'bool' | 'date' | 'number' }> = {
@@ -122,6 +47,9 @@ const CMP_OPS = new Set(['=', '!=', '<', '<=', '>', '>=', 'contains']);
 export type QueryDialect = 'files' | 'drives';
 const DRIVE_TERMS = new Set(['name', 'hidden', 'memberCount', 'organizerCount', 'createdDate']);
 
+/** Lower case, without a copy when it already is. */
+const lower = (w: string): string => (/[A-Z]/.test(w) ? w.toLowerCase() : w);
+
 /** How deep parentheses and `not` may nest in one query. */
 const MAX_QUERY_NESTING = 100;
 
@@ -143,7 +71,6 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     if (++depth > MAX_QUERY_NESTING)
       throw new QuerySyntaxError(`parentheses and 'not' nest deeper than ${MAX_QUERY_NESTING} levels`);
   };
-  const isWord = (t: Token | undefined, w: string) => t?.kind === 'word' && t.text.toLowerCase() === w;
   const termAllowed = (field: string) =>
     dialect === 'drives'
       ? DRIVE_TERMS.has(field)
@@ -153,9 +80,8 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     const t = next();
     const spec = termSpec(field)!;
     if (spec.value === 'bool') {
-      if (t.kind !== 'word' || !/^(true|false)$/i.test(t.text))
-        throw new QuerySyntaxError(`${field} compares with true or false`);
-      return { kind: 'bool', value: t.text.toLowerCase() === 'true' };
+      if (!isWord(t, 'true') && !isWord(t, 'false')) throw new QuerySyntaxError(`${field} compares with true or false`);
+      return { kind: 'bool', value: isWord(t, 'true') };
     }
     if (spec.value === 'number') {
       if (t.kind !== 'num') throw new QuerySyntaxError(`${field} compares with a number`);
@@ -205,7 +131,7 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     if (t.kind === 'word') {
       const field = t.text;
       const opTok = next();
-      const op = opTok.kind === 'op' ? opTok.text : opTok.kind === 'word' ? opTok.text.toLowerCase() : '';
+      const op = opTok.kind === 'op' ? opTok.text : opTok.kind === 'word' ? lower(opTok.text) : '';
       if (field === 'properties' || field === 'appProperties') {
         if (op !== 'has' || dialect !== 'files') throw new QuerySyntaxError(`${field} only supports 'has'`);
         return parseHas(field);
@@ -228,14 +154,20 @@ export function parseQuery(q: string, dialect: QueryDialect = 'files'): QueryNod
     }
     return parsePrimary();
   };
+  // Operands collect on one stack and each list is copied out at its size (a list grown by push kept room
+  // for 17 items per two-item `or`).
+  const stack: QueryNode[] = [];
   const chain = (type: 'and' | 'or', operand: () => QueryNode) => (): QueryNode => {
     const first = operand();
     if (!isWord(peek(), type)) return first;
-    const items = [first];
+    const base = stack.length;
+    stack.push(first);
     while (isWord(peek(), type)) {
       next();
-      items.push(operand());
+      stack.push(operand());
     }
+    const items = stack.slice(base);
+    stack.length = base;
     return { type, items };
   };
   const parseAnd = chain('and', parseNot);

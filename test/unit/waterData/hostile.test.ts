@@ -81,6 +81,23 @@ describe('water data: hostile queries', () => {
     );
   });
 
+  it('the emulator parser takes only comparison words as operators, not names an object happens to have', () => {
+    for (const word of ['constructor', '__proto__', 'toString', 'CONSTRUCTOR'])
+      assert.throws(
+        () => parseExpr(`Id ${word} 1`),
+        (e: unknown) => e instanceof FilterError && e.message === `unknown operator '${word}' at position 3`,
+        word,
+      );
+    assert.deepEqual(parseExpr('Id GE 1 and Id le -0.50 and Id NE 007'), {
+      kind: 'and',
+      items: [
+        { kind: 'cmp', field: 'Id', op: 'gte', value: 1, quoted: false },
+        { kind: 'cmp', field: 'Id', op: 'lte', value: -0.5, quoted: false },
+        { kind: 'cmp', field: 'Id', op: 'ne', value: 7, quoted: false },
+      ],
+    });
+  });
+
   describe('through the emulator', () => {
     let s: TestServer;
     before(async () => {
