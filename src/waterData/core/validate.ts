@@ -67,9 +67,25 @@ export function validateQuery(q: ParsedQuery): void {
   if (q.filter?.ast) validateFilter(set, q.filter.ast, q.filter.text, d);
 }
 
+/** Lists quoted in messages, joined once: joined per finding, they were most of a long filter's findings' memory. */
+const FILTER_FIELD_LISTS = new Map<WaterEntitySet, string>();
+const filterFieldList = (set: WaterEntitySet): string => {
+  let list = FILTER_FIELD_LISTS.get(set);
+  if (list === undefined) FILTER_FIELD_LISTS.set(set, (list = WATER_FILTER_FIELDS[set].join(', ')));
+  return list;
+};
+let knownRegions: string | undefined;
+
+/**
+ * Unknown vocabulary values that get a "did you mean": each search reads the whole vocabulary, and in a pasted
+ * filter of thousands of unknown values the searches were half of the work, for suggestions nobody reads.
+ */
+const SUGGESTIONS = 100;
+
 function validateFilter(set: WaterEntitySet, ast: FilterNode, text: MappedText, d: QueryDiagnostic[]): void {
   const allowed = WATER_FILTER_FIELDS[set];
   const at = (s: { start: number; end: number }) => sourceRange(text, s.start, s.end);
+  const suggestions = { left: SUGGESTIONS };
   for (const node of walkFilter(ast)) {
     if (node.kind !== 'compare' && node.kind !== 'in' && node.kind !== 'call') continue;
     const field = node.field.name;
@@ -81,7 +97,7 @@ function validateFilter(set: WaterEntitySet, ast: FilterNode, text: MappedText, 
       d.push({
         ...at(node.field),
         severity: 'error',
-        message: `${set} cannot be filtered by "${field}"${hint ? `: did you mean ${hint}?` : ''}. Filter fields: ${allowed.join(', ')}${other.length ? ` (${field} filters ${other.join(', ')})` : ''}`,
+        message: `${set} cannot be filtered by "${field}"${hint ? `: did you mean ${hint}?` : ''}. Filter fields: ${filterFieldList(set)}${other.length ? ` (${field} filters ${other.join(', ')})` : ''}`,
       });
       continue;
     }
@@ -101,7 +117,7 @@ function validateFilter(set: WaterEntitySet, ast: FilterNode, text: MappedText, 
     }
     const values = node.kind === 'compare' ? [node.value] : node.values;
     const op = node.kind === 'compare' ? node.op : 'in';
-    for (const v of values) checkValue(set, field, op, v, at, d);
+    for (const v of values) checkValue(set, field, op, v, at, d, suggestions);
   }
 }
 
@@ -112,6 +128,7 @@ function checkValue(
   v: Literal,
   at: (s: { start: number; end: number }) => { start: number; end: number },
   d: QueryDiagnostic[],
+  suggestions: { left: number },
 ): void {
   const span = at(v);
   const kind: Kind = set === 'Metadata' && field === 'Id' ? 'uuid' : (FIELD_KIND[field] ?? 'text');
@@ -185,7 +202,7 @@ function checkValue(
         severity: legacy ? 'error' : 'warning',
         message: legacy
           ? `"${raw}" is an old RegionId spelling; use '${legacy}'`
-          : `Unknown RegionId "${raw}" (values are subject to change). Known: ${WATER_REGION_IDS.join(', ')}`,
+          : `Unknown RegionId "${raw}" (values are subject to change). Known: ${(knownRegions ??= WATER_REGION_IDS.join(', '))}`,
       });
     }
     return;
@@ -196,7 +213,7 @@ function checkValue(
   }
   if ((VOCABULARY_FIELDS as readonly string[]).includes(field) && (op === 'eq' || op === 'in' || op === 'ne')) {
     if (!inVocabulary(field, raw)) {
-      const near = closestValue(field, raw);
+      const near = suggestions.left-- > 0 ? closestValue(field, raw) : undefined;
       d.push({
         ...span,
         severity: 'warning',
