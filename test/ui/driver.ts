@@ -191,6 +191,9 @@ const steps: Record<string, () => Promise<void>> = {
     );
     await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview');
   },
+  async discoveryTryItHidden() {
+    // The runner hides the preview behind a new editor of its group and clicks its tab again.
+  },
   async discoveryTryItGone() {
     // The method of the open form is deleted from the document (and saved, so no later step asks about it).
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.path.endsWith('/bookshelf.tryit.json'));
@@ -203,52 +206,35 @@ const steps: Record<string, () => Promise<void>> = {
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the edit was refused');
     await doc.save();
   },
+  // The storage and generation steps below clear the stage (editors, panel) and put data in place; what a user
+  // does in them (clicks in the tree, its context menus, prompts typed) is the runner's (test/ui/userChecks.mjs).
   async storage() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    await vscode.commands.executeCommand('apiWorkbench.storage.focus');
   },
   async storageComments() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    // Opened as a user would, from the tree: the Comments panel names it by its folder path.
-    await vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'Projects', 'Roadmap'], 'open');
-    await until('the opened document', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/Roadmap'));
   },
   async storageRevisionDiff() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const path = ['My files', 'Projects', 'budget.csv'];
-    const uri = vscode.Uri.parse(await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', path));
-    // A save makes a second revision, as a user's edit would.
+    // Setup through a test seam (the file's store: URI): a write makes a second revision to compare with.
+    const uri = vscode.Uri.parse(
+      await vscode.commands.executeCommand<string>('apiWorkbench.storage._testUri', [
+        'My files',
+        'Projects',
+        'budget.csv',
+      ]),
+    );
     const old = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     await vscode.workspace.fs.writeFile(
       uri,
       new TextEncoder().encode(old.replace('servers,1200', 'servers,1450') + 'training,250\n'),
     );
-    const node = (
-      await vscode.commands.executeCommand<{ label: string; id?: string }[]>(
-        'apiWorkbench.storage._testChildren',
-        path.slice(0, 2),
-      )
-    ).find((n) => n.label === path[2]);
-    const revs = await vscode.commands.executeCommand<{ items: { id: string }[] }>(
-      'apiWorkbench.storage._testClient',
-      'revisions.list',
-      { fileId: node?.id },
-    );
-    await vscode.commands.executeCommand('apiWorkbench.storage._testRun', path, 'compareRevision', revs.items[0].id);
   },
-  storageMoveTo() {
-    // The picker stays open for the screenshot (the command ends when it closes): the next step closes it.
-    void vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'README.txt'], 'moveTo');
-    return Promise.resolve();
-  },
+  // The picker stays open for the screenshot; the next step's runner half closes it (Escape).
+  async storageMoveTo() {},
   async storageBreadcrumbs() {
-    // A nested file opened from the tree: the breadcrumbs read its folders from My files down.
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('apiWorkbench.storage.focus');
-    await vscode.commands.executeCommand('apiWorkbench.storage._testRun', ['My files', 'Projects', 'notes.md'], 'open');
-    await until('the opened file', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('/notes.md'));
   },
   async waterData() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -261,53 +247,21 @@ const steps: Record<string, () => Promise<void>> = {
   },
   async generation() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('apiWorkbench.generation.focus');
-    await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
-    // [[cite]] makes the sandbox model answer with code and citation metadata.
-    await vscode.commands.executeCommand(
-      'apiWorkbench.generation._testSend',
-      'Write a TypeScript function that adds two numbers. [[cite]]',
-      { wait: true },
-    );
   },
   async generationEditor() {
-    // The chat as an editor tab, with a streamed answer holding a code block and citations.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    await vscode.commands.executeCommand('apiWorkbench.generation.newChatInEditor');
-    await vscode.commands.executeCommand(
-      'apiWorkbench.generation._testEditorChat',
-      'send',
-      'Write a TypeScript function that adds two numbers. [[cite]]',
-    );
   },
   async generationLongPrep() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('apiWorkbench.generation.focus');
-    await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
   },
-  async generationLong() {
-    // [[long:2000]] streams a 2,000-chunk reply; [[fast]] sends the chunks back to back.
-    await vscode.commands.executeCommand('apiWorkbench.generation._testSend', 'Stream test [[long:2000]] [[fast]]', {
-      wait: true,
-      timeoutMs: 120_000,
-    });
-  },
-  async generationBlocked() {
-    await vscode.commands.executeCommand('apiWorkbench.generation._testNewChat');
-    // [[block]] makes the sandbox model block the prompt for safety, as the real service reports it.
-    await vscode.commands.executeCommand(
-      'apiWorkbench.generation._testSend',
-      'Tell me something dangerous. [[block]]',
-      { wait: true },
-    );
-  },
+  async generationLong() {},
+  async generationBlocked() {},
   async requestLog() {
+    // Setup: an empty log, then a water-data query run in a notebook; the runner adds the directory's and the
+    // storage tree's calls with the views' Refresh actions and opens the log.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('apiWorkbench.requestLog.clear');
-    // A few calls of different features, as a user's first minutes would make them.
-    await vscode.commands.executeCommand('apiWorkbench.directory.refresh');
-    await vscode.commands.executeCommand('apiWorkbench.storage._testChildren', ['My files']);
     const doc = await vscode.workspace.openNotebookDocument(
       'apiWorkbench.waterNotebook',
       new vscode.NotebookData([
@@ -318,17 +272,9 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('notebook.execute');
     await until('a water-data output', () => doc.getCells().some((c) => c.outputs.length > 0));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await vscode.commands.executeCommand('apiWorkbench.requestLog.focus');
-    await vscode.commands.executeCommand('apiWorkbench.requestLog.showOutput');
   },
-  async requestLogDetails() {
-    const log = await vscode.commands.executeCommand<{ entries: { feature: string; url: string }[] }>(
-      'apiWorkbench._testRequestLog',
-    );
-    const water = log.entries.find((e) => e.feature === 'waterData' && e.url.includes('/Locations'));
-    if (!water) throw new Error('no water-data request in the log');
-    await vscode.commands.executeCommand('apiWorkbench.requestLog.openDetails', water);
-  },
+  // The runner clicks the water-data row of the Request Log.
+  async requestLogDetails() {},
   async reload() {
     // A clean editor area: after the reload it must hold the restored chat tab and nothing else.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
