@@ -9,7 +9,7 @@ import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../support/codeServer.mjs';
 import { runHostTests } from '../support/hostRunner.mjs';
 import { inAnyFrame } from './frames.mjs';
-import { pane, showContainer } from './user.mjs';
+import { editorAction, pane, showContainer } from './user.mjs';
 import { userChecks } from './userChecks.mjs';
 import { walkChecks } from './walk.mjs';
 
@@ -35,6 +35,9 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
+/** The discovery editor's title button that opens its reference preview. */
+const PREVIEW = 'Open API Preview to the Side';
+
 const checks = {
   async discovery(page) {
     await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -52,6 +55,7 @@ const checks = {
   },
   async discoveryPreview(page) {
     await page.keyboard.press('Escape');
+    await editorAction(page, PREVIEW);
     const { frame } = await inAnyFrame(page, '.method .verb', { timeout: 30_000 });
     const text = await frame.locator('body').innerText();
     if (!/Bookshelf API/.test(text) || !/https:\/\/bookshelf\.example\.com\//.test(text))
@@ -76,6 +80,7 @@ const checks = {
     if (!/"openapi": "3\.1\.0"/.test(text)) throw new Error(`no OpenAPI document shows: ${text.slice(0, 300)}`);
   },
   async discoveryTryIt(page) {
+    await editorAction(page, PREVIEW);
     const list = `.method[data-path='${JSON.stringify(['resources', 'files', 'methods', 'list'])}']`;
     const { frame } = await inAnyFrame(page, `${list} .try-it-open`, { timeout: 60_000 });
     await frame.locator(`${list} .try-it-open`).click();
@@ -141,6 +146,7 @@ const checks = {
     await page.waitForTimeout(300);
   },
   async discoveryTryItKept(page) {
+    await editorAction(page, PREVIEW);
     const list = `.method[data-path='${JSON.stringify(['resources', 'shelves', 'methods', 'list'])}']`;
     const { frame } = await inAnyFrame(page, `${list} .try-it-open`, { timeout: 60_000 });
     await frame.locator(`${list} .try-it-open`).click();
@@ -167,12 +173,20 @@ const checks = {
       throw new Error(`storage tree shows too little: ${JSON.stringify(labels)}`);
   },
   async waterData(page) {
+    // The notebook's Run All (its toolbar lies over the editor area, outside the editor part).
+    const runAll = page
+      .locator('.notebookOverlay .notebook-toolbar-container .action-item', { hasText: /^Run All$/ })
+      .first();
+    await runAll.click({ timeout: 30_000 });
+    await page.mouse.move(900, 250);
     const { frame } = await inAnyFrame(page, '[data-testid="water-table"] [role="row"]', {
       minCount: 5,
       timeout: 60_000,
     });
     const text = await frame.locator('body').innerText();
     if (!/doi\.org/i.test(text)) throw new Error('result shows no DOI link');
+    // Every cell has run when Run All is offered again (Stop Execution stands in its place meanwhile).
+    await runAll.waitFor({ state: 'visible', timeout: 60_000 });
   },
 };
 

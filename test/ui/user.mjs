@@ -47,6 +47,15 @@ export async function collapse(page, title) {
   if (await header.count()) await header.first().click();
 }
 
+/** Clicks one of the active editor's title actions (the buttons right of its tabs). */
+export async function editorAction(page, label) {
+  const action = page
+    .locator(`.part.editor .editor-group-container.active .editor-actions .action-label[aria-label^="${label}"]`)
+    .first();
+  await action.waitFor({ state: 'visible', timeout: 30_000 });
+  await action.click();
+}
+
 /** Clicks one of a view's title actions (shown while the pointer is over its header). */
 export async function titleAction(view, label) {
   await view.locator('.pane-header').first().hover();
