@@ -171,9 +171,9 @@ const steps: Record<string, () => Promise<void>> = {
     if (!written) throw new Error('Export as OpenAPI wrote nothing');
   },
   async discoveryTryIt() {
-    // The runner opens store:v2 from the API Directory and its preview, then Try it on files.list, fills
-    // maxResults and sends.
+    // store:v2 (setup); the runner opens its preview, then Try it on files.list, fills maxResults and sends.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await openStoreDocument();
   },
   async discoveryTryItBody() {
     // Same preview: the runner opens Try it on files.insert and asks for suggestions in the body editor.

@@ -9,7 +9,7 @@ import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../support/codeServer.mjs';
 import { runHostTests } from '../support/hostRunner.mjs';
 import { inAnyFrame } from './frames.mjs';
-import { editorAction, hideContainer, pane, showContainer, treeRow } from './user.mjs';
+import { editorAction, pane, showContainer } from './user.mjs';
 import { userChecks } from './userChecks.mjs';
 import { walkChecks } from './walk.mjs';
 
@@ -80,11 +80,7 @@ const checks = {
     if (!/"openapi": "3\.1\.0"/.test(text)) throw new Error(`no OpenAPI document shows: ${text.slice(0, 300)}`);
   },
   async discoveryTryIt(page) {
-    // store:v2 opened from the API Directory with a click, the side bar closed again for room, then its preview.
-    await showContainer(page);
-    await (await treeRow(await pane(page, 'API Directory'), ['store v2'])).click();
     await editorAction(page, PREVIEW);
-    await hideContainer(page);
     const list = `.method[data-path='${JSON.stringify(['resources', 'files', 'methods', 'list'])}']`;
     const { frame } = await inAnyFrame(page, `${list} .try-it-open`, { timeout: 60_000 });
     await frame.locator(`${list} .try-it-open`).click();

@@ -28,15 +28,6 @@ export async function showContainer(page) {
   if (!/\bchecked\b/.test((await icon.first().getAttribute('class')) ?? '')) await icon.first().click();
 }
 
-/** Closes the side bar by the API Workbench activity bar icon, as a user makes room for the editors. */
-export async function hideContainer(page) {
-  const icon = page.locator('.part.activitybar .action-item', {
-    has: page.locator('[aria-label^="API Workbench"]'),
-  });
-  if (/\bchecked\b/.test((await icon.first().getAttribute('class')) ?? '')) await icon.first().click();
-  await page.locator('.part.sidebar').first().waitFor({ state: 'hidden', timeout: 10_000 });
-}
-
 /** One view of the side bar, expanded (a click on its header, as a user opens it). */
 export async function pane(page, title) {
   const p = page.locator('.part.sidebar .pane').filter({
