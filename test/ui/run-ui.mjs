@@ -168,8 +168,6 @@ const checks = {
     await showContainer(page);
     const rows = (await pane(page, 'Storage')).locator('.monaco-list-row');
     await rows.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
-    // The side bar is shown again after the editors had it closed: the chat view beside the tree paints too.
-    await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.sidebar', timeout: 30_000 });
     const labels = await rows.allInnerTexts();
     if (labels.filter((l) => l.trim()).length < 2)
       throw new Error(`storage tree shows too little: ${JSON.stringify(labels)}`);

@@ -25,7 +25,11 @@ export async function showContainer(page) {
     has: page.locator('[aria-label^="API Workbench"]'),
   });
   await icon.first().waitFor({ state: 'visible', timeout: 30_000 });
-  if (!/\bchecked\b/.test((await icon.first().getAttribute('class')) ?? '')) await icon.first().click();
+  if (!/\bchecked\b/.test((await icon.first().getAttribute('class')) ?? '')) {
+    await icon.first().click();
+    // Off the icon, so its hover does not cover the side bar in the screenshot.
+    await page.mouse.move(700, 500);
+  }
 }
 
 /** One view of the side bar, expanded (a click on its header, as a user opens it). */
@@ -54,6 +58,8 @@ export async function editorAction(page, label) {
     .first();
   await action.waitFor({ state: 'visible', timeout: 30_000 });
   await action.click();
+  // Off the button, so its tooltip does not cover the editor in the screenshot.
+  await page.mouse.move(700, 500);
 }
 
 /** Clicks one of a view's title actions (shown while the pointer is over its header). */
