@@ -4,50 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { inAnyFrame } from './frames.mjs';
-
-/** Runs a command from the palette by its title, as a user types it. */
-async function palette(page, title) {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 10_000 });
-  await page.keyboard.type(title);
-  const row = page.locator('.quick-input-list .monaco-list-row.focused').first();
-  await row.filter({ hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
-  const label = (await row.getAttribute('aria-label')) ?? '';
-  if (!label.startsWith(title.replace(/^[^:]*:\s*/, '')) && !label.startsWith(title))
-    throw new Error(`the palette offers "${label}" first for "${title}"`);
-  await page.keyboard.press('Enter');
-}
-
-/** Opens the API Workbench side bar by its activity bar icon (a click on the open one would close it). */
-async function showContainer(page) {
-  const icon = page.locator('.part.activitybar .action-item', {
-    has: page.locator('[aria-label^="API Workbench"]'),
-  });
-  await icon.first().waitFor({ state: 'visible', timeout: 30_000 });
-  if (!/\bchecked\b/.test((await icon.first().getAttribute('class')) ?? '')) await icon.first().click();
-}
-
-/** One view of the side bar, expanded (a click on its header, as a user opens it). */
-async function pane(page, title) {
-  const p = page.locator('.part.sidebar .pane').filter({
-    has: page.locator('.pane-header .title', { hasText: new RegExp(`^${title}$`, 'i') }),
-  });
-  const header = p.locator('.pane-header').first();
-  await header.waitFor({ state: 'visible', timeout: 30_000 });
-  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
-  return p.first();
-}
-
-/** A tree row by its label; its parents are expanded first by clicking them. */
-async function treeRow(view, path, timeout = 30_000) {
-  let row;
-  for (const label of path) {
-    if (row && (await row.getAttribute('aria-expanded')) === 'false') await row.click();
-    row = view.locator('.monaco-list-row', { has: view.page().locator('.label-name', { hasText: label }) }).first();
-    await row.waitFor({ state: 'visible', timeout });
-  }
-  return row;
-}
+import { contextMenu, palette, pane, showContainer, treeRow } from './user.mjs';
 
 const PROMPT = 'Reload check: name three rivers. [[fast]]';
 const RENAMED = 'README kept across reload.txt';
@@ -132,21 +89,8 @@ export const walkChecks = {
     await showContainer(page);
     const storage = await pane(page, 'Storage');
     const readme = await treeRow(storage, ['My files', 'README.txt']);
-    await readme.click({ button: 'right' });
-    const rename = page.locator('.context-view .action-label', { hasText: 'Rename…' }).first();
-    await rename.hover();
-    await rename.click();
     const input = page.locator('.quick-input-widget input').first();
-    // A loaded machine may drop a click that lands while the menu is still settling: then Enter picks it.
-    if (
-      !(await input.waitFor({ state: 'visible', timeout: 5_000 }).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      if (await rename.isVisible()) await page.keyboard.press('Enter');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-    }
+    await contextMenu(page, readme, 'Rename…', input);
     for (let i = 0; i < 3 && (await input.inputValue()) !== RENAMED; i++) {
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.type(RENAMED);

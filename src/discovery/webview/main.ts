@@ -2,12 +2,18 @@
 // It shows the reference the host rendered, highlights what the editor's cursor is in, follows
 // the in-page type links (the editor follows), and asks the host to show a heading's source when one is clicked.
 import { PATH_ATTRIBUTE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
-import { decorateMethods, handleTryItMessage, parkPanels, unparkPanels } from './tryIt';
+import { decorateMethods, handleTryItMessage, parkPanels, restorePanels, unparkPanels, usePanelState } from './tryIt';
 
-declare function acquireVsCodeApi(): { postMessage(m: PreviewWebviewToHost): void };
+declare function acquireVsCodeApi(): {
+  postMessage(m: PreviewWebviewToHost): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+};
 
 const vscode = acquireVsCodeApi();
 const post = (m: PreviewWebviewToHost) => vscode.postMessage(m);
+usePanelState(vscode);
+let rendered = false;
 const content = document.getElementById('content') ?? document.body;
 
 /** The id of the highlighted section, kept across re-renders. */
@@ -31,6 +37,10 @@ function render(html: string): void {
   unparkPanels();
   if (currentAnchor) highlight(currentAnchor, false);
   if (document.scrollingElement) document.scrollingElement.scrollTop = scroll;
+  // The host sends the forms of the panels it knows open right after the render; the others (a window
+  // reloaded) are asked for after those have come.
+  if (!rendered) setTimeout(() => restorePanels(post), 0);
+  rendered = true;
 }
 
 function pathOf(holder: Element): PreviewPath | undefined {

@@ -13,6 +13,13 @@ import {
 
 type Post = (m: PreviewWebviewToHost) => void;
 
+/** What the page keeps in its webview state: per method id, where its panel was and what the user entered. */
+type SavedPanels = Record<string, { path: PreviewPath; values: TryItFormValues; media?: string }>;
+export interface PanelStateStore {
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -34,6 +41,44 @@ function panelOf(path: PreviewPath): HTMLElement | undefined {
 /** Panels taken out of the page for a re-render whose method the host has not placed again yet, by method id. */
 const parked = new Map<string, HTMLElement>();
 const suggestions = new WeakMap<HTMLElement, BodyCompletionList>();
+
+/**
+ * The webview is re-created when its panel is shown again after being hidden (and when a restored window
+ * brings it back): the panels open then, with their values, are reopened from its state.
+ */
+let store: PanelStateStore | undefined;
+let toRestore: SavedPanels = {};
+
+function savedOf(state: unknown): SavedPanels {
+  const saved = (state as { tryIt?: unknown } | undefined)?.tryIt;
+  return saved && typeof saved === 'object' ? (saved as SavedPanels) : {};
+}
+
+function saveState(): void {
+  if (!store) return;
+  const saved: SavedPanels = {};
+  const panels = [...document.querySelectorAll<HTMLElement>('.try-it'), ...parked.values()];
+  for (const p of panels) {
+    // A gone method's panel has no path to be asked for again.
+    if (!p.dataset.methodId || p.closest('.try-gone')) continue;
+    const kept = keptOf(p);
+    saved[p.dataset.methodId] = { path: JSON.parse(p.dataset.path ?? '[]') as PreviewPath, values: kept.values };
+    if (kept.media) saved[p.dataset.methodId].media = kept.media;
+  }
+  const state = store.getState();
+  store.setState({ ...(state && typeof state === 'object' ? state : {}), tryIt: saved });
+}
+
+/** Called once, as the page starts: the panels of the webview this one replaces wait for the first render. */
+export function usePanelState(s: PanelStateStore): void {
+  store = s;
+  toRestore = savedOf(s.getState());
+}
+
+/** After the first render: each kept panel's form is asked for again; its values go in when it comes. */
+export function restorePanels(post: Post): void {
+  for (const [id, saved] of Object.entries(toRestore)) if (!panelById(id)) post({ type: 'tryIt', path: saved.path });
+}
 
 function panelById(methodId: string): HTMLElement | undefined {
   for (const p of document.querySelectorAll<HTMLElement>('.try-it')) if (p.dataset.methodId === methodId) return p;
@@ -146,13 +191,18 @@ function closePanel(panel: HTMLElement, path: PreviewPath, post: Post): void {
   post({ type: 'tryItClose', path, methodId: panel.dataset.methodId ?? '' });
   parked.delete(panel.dataset.methodId ?? '');
   (panel.closest('.try-gone') ?? panel).remove();
+  saveState();
 }
 
 function showForm(path: PreviewPath, form: TryForm, credential: string | undefined, post: Post): void {
   const holder = holderOf(path);
   // The same method's panel, open before an edit of the document (or a second click on Try it): its values stay.
   const previous = panelById(form.methodId) ?? holder?.querySelector<HTMLElement>('.try-it') ?? undefined;
-  const kept = previous && keptOf(previous);
+  const restored = toRestore[form.methodId];
+  delete toRestore[form.methodId];
+  const kept = previous
+    ? keptOf(previous)
+    : restored && { values: restored.values, result: [], media: restored.media ?? '' };
   if (previous) (previous.closest('.try-gone') ?? previous).remove();
   parked.delete(form.methodId);
   if (!holder) return;
@@ -224,7 +274,10 @@ function showForm(path: PreviewPath, form: TryForm, credential: string | undefin
   result.setAttribute('aria-live', 'polite');
   if (kept) result.append(...kept.result);
   panel.append(actions, result);
+  panel.addEventListener('input', saveState);
+  panel.addEventListener('change', saveState);
   holder.append(panel);
+  saveState();
   if (body !== undefined) post({ type: 'tryItCheckBody', path, body });
 }
 
@@ -250,6 +303,7 @@ function showGone(methodId: string): void {
   panel.querySelector('.try-head')?.after(note);
   for (const b of panel.querySelectorAll<HTMLButtonElement>('.try-actions button')) b.disabled = true;
   wrap.append(panel);
+  saveState();
   wrap.scrollIntoView({ block: 'nearest' });
 }
 
@@ -312,6 +366,7 @@ export function handleTryItMessage(m: PreviewHostToWebview, post: Post): boolean
     case 'tryItMedia': {
       const span = panelOf(m.path)?.querySelector('.try-media');
       if (span) span.textContent = m.name ?? '';
+      saveState();
       return true;
     }
     case 'tryItSending': {

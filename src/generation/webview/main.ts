@@ -138,6 +138,7 @@ let countTimer: ReturnType<typeof setTimeout> | undefined;
 prompt.addEventListener('input', () => {
   saveState({ draft: prompt.value });
   clearTimeout(countTimer);
+  if (!prompt.value.trim()) tokenCount.textContent = '';
   countTimer = setTimeout(() => prompt.value.trim() && post({ type: 'countTokens', prompt: prompt.value }), 800);
 });
 
@@ -266,7 +267,12 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       problems.hidden = true;
       status.textContent = '';
       // A resend leaves the draft alone; only a prompt typed in the composer empties it.
-      if (m.turn.kind === 'prompt' && prompt.value.trim() === m.turn.prompt) prompt.value = '';
+      if (m.turn.kind === 'prompt' && prompt.value.trim() === m.turn.prompt) {
+        prompt.value = '';
+        // The count was the sent prompt's: an empty composer shows none.
+        clearTimeout(countTimer);
+        tokenCount.textContent = '';
+      }
       saveState({ draft: prompt.value });
       forceScroll = true;
       markDirty(addTurn(m.turn).view.id, true);
@@ -302,6 +308,8 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       status.textContent = m.text;
       break;
     case 'tokens':
+      // A count asked for before the composer was emptied (sent) comes too late to mean anything.
+      if (!prompt.value.trim()) break;
       tokenCount.textContent = m.count !== undefined ? `${m.count} tokens` : '';
       tokenCount.title = m.error ?? 'Prompt size including history, system instruction and tools';
       break;

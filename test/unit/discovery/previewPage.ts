@@ -18,15 +18,24 @@ export async function bundlePreview(): Promise<string> {
   return out.outputFiles[0].text;
 }
 
-/** One preview page: what it posted to the host, and a way to send it the host's messages. */
+/**
+ * One preview page: what it posted to the host, and a way to send it the host's messages. Its webview state
+ * lives in `state`: a page made with another page's state is that webview re-created (shown again, reloaded).
+ */
 export class PreviewPage {
   readonly window = new Window({ url: 'https://webview.test/' });
   readonly posted: PreviewWebviewToHost[] = [];
 
-  constructor(bundle: string) {
+  constructor(
+    bundle: string,
+    readonly state: { value?: unknown } = {},
+  ) {
     const w = this.window as unknown as Record<string, unknown>;
     w.acquireVsCodeApi = () => ({
       postMessage: (m: PreviewWebviewToHost) => this.posted.push(JSON.parse(JSON.stringify(m)) as PreviewWebviewToHost),
+      // Structured-cloned, as VS Code keeps it outside the page.
+      getState: () => (state.value === undefined ? undefined : structuredClone(state.value)),
+      setState: (v: unknown) => (state.value = structuredClone(v)),
     });
     this.window.document.body.innerHTML = '<div id="content"></div>';
     (this.window as unknown as { eval(code: string): void }).eval(bundle);

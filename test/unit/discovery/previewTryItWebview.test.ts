@@ -18,8 +18,8 @@ const CREATE: PreviewPath = ['resources', 'shelves', 'methods', 'create'];
 const LIST: PreviewPath = ['resources', 'shelves', 'methods', 'list'];
 
 class Page extends PreviewPage {
-  constructor() {
-    super(bundle);
+  constructor(state?: { value?: unknown }) {
+    super(bundle, state);
   }
   panel(p: PreviewPath): HTMLElement | null {
     return this.doc.querySelector(`.method[data-path='${JSON.stringify(p)}'] .try-it`);
@@ -118,6 +118,54 @@ describe('discovery preview webview: Try it', function () {
       methodId: 'bookshelf.shelves.list',
     });
     page.window.close();
+  });
+
+  it('a re-created page (panel shown again, window reloaded) reopens the open panels with what was typed', async () => {
+    const root = JSON.parse(SAMPLE) as Obj;
+    const html = renderPreviewBody(analyzeText(SAMPLE).model!);
+    const first = new Page();
+    first.send({ type: 'render', html });
+    first.send(formMessage(root, LIST));
+    first.send(formMessage(root, CREATE));
+    const type = (target: HTMLInputElement | HTMLTextAreaElement, value: string) => {
+      target.value = value;
+      target.dispatchEvent(new first.window.Event('input', { bubbles: true }) as unknown as Event);
+    };
+    type(first.panel(LIST)!.querySelector<HTMLInputElement>('.try-field[data-name="pageSize"] input')!, '7');
+    type(first.panel(CREATE)!.querySelector<HTMLTextAreaElement>('textarea.try-body')!, '{"theme": "Sci-fi"}');
+    first.window.close();
+
+    // The host knows nothing open (a reloaded window): the page asks for both forms after its first render.
+    const second = new Page(first.state);
+    second.send({ type: 'render', html });
+    await new Promise((r) => setTimeout(r, 20));
+    const asked = second.posted.filter((m) => m.type === 'tryIt').map((m) => (m as { path: PreviewPath }).path);
+    assert.deepEqual(asked, [LIST, CREATE]);
+    second.send(formMessage(root, LIST));
+    second.send(formMessage(root, CREATE));
+    assert.equal(
+      second.panel(LIST)!.querySelector<HTMLInputElement>('.try-field[data-name="pageSize"] input')!.value,
+      '7',
+    );
+    assert.equal(
+      second.panel(CREATE)!.querySelector<HTMLTextAreaElement>('textarea.try-body')!.value,
+      '{"theme": "Sci-fi"}',
+    );
+
+    // The host re-sends the form of a panel it knows open (the panel hidden and shown): asked for no second time.
+    second.panel(CREATE)!.querySelector<HTMLButtonElement>('.try-close')!.click();
+    const third = new Page(second.state);
+    third.send({ type: 'render', html });
+    third.send(formMessage(root, LIST));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(third.posted.filter((m) => m.type === 'tryIt').length, 0, 'a closed panel is not reopened');
+    assert.equal(
+      third.panel(LIST)!.querySelector<HTMLInputElement>('.try-field[data-name="pageSize"] input')!.value,
+      '7',
+    );
+    assert.equal(third.panel(CREATE), null);
+    second.window.close();
+    third.window.close();
   });
 
   it('the body editor: Ctrl+Space asks the host, the list is a listbox the keyboard moves through and accepts', () => {

@@ -131,6 +131,34 @@ describe('generation webview', function () {
     p.close();
   });
 
+  it("shows the prompt's token count while it is typed, and none once it is sent", () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    const prompt = p.doc.querySelector<HTMLTextAreaElement>('[data-testid="prompt"]')!;
+    const count = p.doc.querySelector('.tokens')!;
+    prompt.value = 'name three rivers';
+    prompt.dispatchEvent(new p.window.Event('input') as unknown as Event);
+    p.send({ type: 'tokens', count: 4 });
+    assert.equal(count.textContent, '4 tokens');
+    p.send({
+      type: 'turnStart',
+      turn: {
+        id: 't1',
+        prompt: 'name three rivers',
+        kind: 'prompt',
+        model: 'models/m',
+        text: '',
+        thoughts: '',
+        summary: summary({ state: 'streaming' }),
+      },
+    });
+    assert.equal(prompt.value, '');
+    assert.equal(count.textContent, '', 'the sent prompt keeps no count');
+    p.send({ type: 'tokens', count: 4 });
+    assert.equal(count.textContent, '', 'a late count for the sent prompt is dropped');
+    p.close();
+  });
+
   it('reports what it rendered only when the host asks for test reports', async () => {
     const quiet = new Panel();
     quiet.send({ type: 'init', data: { ...initData(), testAcks: false } });

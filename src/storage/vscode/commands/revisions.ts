@@ -11,7 +11,7 @@ function revisionUri(f: File, revisionId: string | undefined): vscode.Uri {
   return vscode.Uri.from({ scheme: REVISION_SCHEME, path: `/${f.id}/${revisionId}/${displayName(f.title)}` });
 }
 
-async function manageRevisions(ctx: CommandContext, f: File | undefined) {
+async function manageRevisions(ctx: CommandContext, e: TreeEntry, f: File | undefined) {
   if (!f?.id) return;
   const client = await ctx.client();
   const list = await client.call('revisions.list', { fileId: f.id });
@@ -42,11 +42,8 @@ async function manageRevisions(ctx: CommandContext, f: File | undefined) {
   if (action === 'Open') {
     await vscode.window.showTextDocument(revisionUri(f, r.id), { preview: true });
   } else if (action === 'Compare with current') {
-    await vscode.commands.executeCommand(
-      'apiWorkbench.storage.compareRevision',
-      { type: 'file', key: f.id, parentKey: '', file: f, folder: false },
-      r.id,
-    );
+    // The tree's own entry: its folder path names the current side (breadcrumbs, tab) as the tree opens it.
+    await vscode.commands.executeCommand('apiWorkbench.storage.compareRevision', e, r.id);
   } else if (action === 'Keep forever' || action === 'Stop keeping forever') {
     return client.call('revisions.patch', { fileId: f.id, revisionId: r.id! }, { pinned: action === 'Keep forever' });
   } else if (action === 'Delete') {
@@ -62,7 +59,9 @@ async function manageRevisions(ctx: CommandContext, f: File | undefined) {
 
 export function registerRevisionCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
-    reg('revisions', async (e: TreeEntry) => guarded(ctx, 'Loading revisions', () => manageRevisions(ctx, fileOf(e)))),
+    reg('revisions', async (e: TreeEntry) =>
+      guarded(ctx, 'Loading revisions', () => manageRevisions(ctx, e, fileOf(e))),
+    ),
     reg('compareRevision', async (e: TreeEntry, revisionId: string) => {
       const f = fileOf(e);
       if (!f?.id) return;
