@@ -341,7 +341,11 @@ function sameJson(a: unknown, b: unknown, depth: number): boolean {
     for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], depth + 1)) return false;
     return true;
   }
-  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype)
+  if (
+    Array.isArray(b) ||
+    Object.getPrototypeOf(a) !== Object.prototype ||
+    Object.getPrototypeOf(b) !== Object.prototype
+  )
     return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
