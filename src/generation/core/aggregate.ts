@@ -7,11 +7,9 @@
 // key is data, not a prototype swap.
 import type { Candidate, Content, GenerateContentResponse, Part, SafetyRating } from '../../shared/wire/generation';
 
-const PLAIN_TEXT_KEYS = new Set(['text', 'thought', 'thoughtSignature']);
-
 function isPlainText(p: Part): boolean {
   if (typeof p.text !== 'string') return false;
-  for (const k in p) if (!PLAIN_TEXT_KEYS.has(k)) return false;
+  for (const k in p) if (k !== 'text' && k !== 'thought' && k !== 'thoughtSignature') return false;
   return true;
 }
 
@@ -19,8 +17,20 @@ interface CandidateState {
   candidate: Candidate;
   ratingOrder: unknown[];
   ratings: Map<unknown, SafetyRating>;
+  /**
+   * The safetyRatings list the last chunk carried. The service repeats the same list on every chunk, and a
+   * list equal item by item to the one before changes nothing, so it is compared with that list instead of
+   * being looked up rating by rating.
+   */
+  lastRatings: unknown[] | undefined;
+  /** How many keys each item of lastRatings has (an equal item has as many). */
+  lastRatingKeys: number[];
+  /** The last part while it is plain text that a following plain-text part may be merged into. */
+  open: Part | undefined;
   /** Canonical text of each citation item already kept, per list key: dedup in O(1). */
   citationKeys: Map<string, Set<string>>;
+  /** The list each citation key carried last: an item equal to the one at its place there is already kept. */
+  lastCitations: Map<string, unknown[]>;
 }
 
 /** A wire field of the wrong shape, kept raw. */
@@ -117,7 +127,16 @@ export class Aggregator {
     const index = typeof c.index === 'number' ? c.index : position;
     let state = this.states.get(index);
     if (!state) {
-      state = { candidate: {}, ratingOrder: [], ratings: new Map(), citationKeys: new Map() };
+      state = {
+        candidate: {},
+        ratingOrder: [],
+        ratings: new Map(),
+        lastRatings: undefined,
+        lastRatingKeys: [],
+        open: undefined,
+        citationKeys: new Map(),
+        lastCitations: new Map(),
+      };
       this.states.set(index, state);
       const list = (this.response.candidates ??= []);
       list.push(state.candidate);
@@ -131,7 +150,7 @@ export class Aggregator {
       if (value === undefined) continue;
       switch (key) {
         case 'content':
-          this.addContent(target, value, at);
+          this.addContent(state, value, at);
           break;
         case 'safetyRatings':
           this.addRatings(state, value, at);
@@ -140,8 +159,11 @@ export class Aggregator {
           this.addCitations(state, value, at);
           break;
         case 'groundingMetadata':
-          if (isObject(value)) target.groundingMetadata = { ...(target.groundingMetadata ?? {}), ...value };
-          else this.problem(`candidates[${at}].groundingMetadata`, 'an object', value);
+          if (isObject(value)) {
+            // Merged in place: a spread per chunk rebuilt the whole object each time.
+            const into = (target.groundingMetadata ??= {});
+            for (const k in value) put(into, k, value[k]);
+          } else this.problem(`candidates[${at}].groundingMetadata`, 'an object', value);
           break;
         case 'finishReason':
         case 'finishMessage':
@@ -155,7 +177,8 @@ export class Aggregator {
     }
   }
 
-  private addContent(target: Candidate, content: unknown, at: number): void {
+  private addContent(state: CandidateState, content: unknown, at: number): void {
+    const target = state.candidate;
     if (!isObject(content)) {
       this.problem(`candidates[${at}].content`, 'an object', content);
       return;
@@ -186,18 +209,20 @@ export class Aggregator {
         this.problem(`candidates[${at}].content.parts[].functionCall`, 'an object with a name', part.functionCall);
         continue;
       }
+      const plain = isPlainText(part);
       const prev = out.length ? out[out.length - 1] : undefined;
-      if (
-        prev &&
-        isPlainText(part) &&
-        isPlainText(prev) &&
-        !prev.thoughtSignature &&
-        !!prev.thought === !!part.thought
-      ) {
+      // The last part is known to be open when this aggregator left it so (no walk over its keys per chunk).
+      const open = prev !== undefined && (prev === state.open || (isPlainText(prev) && !prev.thoughtSignature));
+      if (plain && open && !!prev.thought === !!part.thought) {
         prev.text += part.text!;
-        if (part.thoughtSignature !== undefined) prev.thoughtSignature = part.thoughtSignature;
+        if (part.thoughtSignature !== undefined) {
+          prev.thoughtSignature = part.thoughtSignature;
+          state.open = undefined;
+        } else state.open = prev;
       } else {
-        out.push({ ...part });
+        const copy = { ...part };
+        out.push(copy);
+        state.open = plain && !copy.thoughtSignature ? copy : undefined;
       }
     }
   }
@@ -207,13 +232,19 @@ export class Aggregator {
       this.problem(`candidates[${at}].safetyRatings`, 'a list', ratings);
       return;
     }
+    if (sameRatings(state, ratings)) return;
+    state.lastRatings = ratings;
+    state.lastRatingKeys.length = 0;
     let changed = false;
     for (const item of ratings as unknown[]) {
       if (!isObject(item)) {
         this.problem(`candidates[${at}].safetyRatings[]`, 'an object', item);
+        // Compared with nothing: the next chunk's list is read (and its problems reported) again.
+        state.lastRatings = undefined;
         continue;
       }
       const r = item as SafetyRating;
+      if (state.lastRatings) state.lastRatingKeys.push(keyCount(r));
       const prev = state.ratings.get(r.category);
       // The 2024 service repeats identical ratings on every chunk: keep the old object then.
       if (prev && shallowEqual(prev, r)) continue;
@@ -244,9 +275,18 @@ export class Aggregator {
       const list = ((into[key] as unknown[] | undefined) ??= []);
       let seen = state.citationKeys.get(key);
       if (!seen) state.citationKeys.set(key, (seen = new Set()));
-      for (const item of value as unknown[]) {
-        if (key === 'citationSources' && !isObject(item)) {
-          this.problem(`candidates[${at}].citationMetadata.citationSources[]`, 'an object', item);
+      const last = state.lastCitations.get(key);
+      state.lastCitations.set(key, value);
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (!isObject(item)) {
+          if (key === 'citationSources') {
+            this.problem(`candidates[${at}].citationMetadata.citationSources[]`, 'an object', item);
+            continue;
+          }
+        } else if (last !== undefined && i < last.length && sameJson(last[i], item, 0)) {
+          // The same source at the same place as in the chunk before (the service repeats the list): it
+          // was kept or found a duplicate then, so it is one now, without printing it to compare.
           continue;
         }
         const id = canonical(item);
@@ -258,6 +298,63 @@ export class Aggregator {
       }
     }
   }
+}
+
+/**
+ * Whether `ratings` equals the list the chunk before carried, item by item (same keys, identical values). The
+ * key counts of that list's items were kept, so each item here is walked once.
+ */
+function sameRatings(state: CandidateState, ratings: unknown[]): boolean {
+  const last = state.lastRatings;
+  if (last === undefined || last.length !== ratings.length) return false;
+  const counts = state.lastRatingKeys;
+  for (let i = 0; i < ratings.length; i++) {
+    const x = last[i] as Record<string, unknown>;
+    const y = ratings[i];
+    if (!isObject(y)) return false;
+    let n = 0;
+    for (const k in y) {
+      if (y[k] !== x[k]) return false;
+      n++;
+    }
+    if (n !== counts[i]) return false;
+  }
+  return true;
+}
+
+function keyCount(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+/**
+ * Whether two values print as the same JSON: same own keys in the same order, equal primitives. Anything
+ * JSON.parse cannot produce (or nested deeper than a citation ever is) counts as different, so the caller
+ * falls back to printing it.
+ */
+function sameJson(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return a === null || typeof a === 'string' || typeof a === 'boolean' || Number.isFinite(a);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 16) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  if (
+    Array.isArray(b) ||
+    Object.getPrototypeOf(a) !== Object.prototype ||
+    Object.getPrototypeOf(b) !== Object.prototype
+  )
+    return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(y);
+  let i = 0;
+  for (const k in x) {
+    if (!Object.hasOwn(x, k) || keys[i++] !== k || !sameJson(x[k], y[k], depth + 1)) return false;
+  }
+  return i === keys.length;
 }
 
 function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {

@@ -80,7 +80,8 @@ export class StreamConsumer {
   };
 
   private value(v: unknown): void {
-    const err = fromErrorBody(v);
+    // Only an object with a truthy `error` can be an error body: most events skip its walk over their keys.
+    const err = typeof v === 'object' && v !== null && (v as { error?: unknown }).error ? fromErrorBody(v) : undefined;
     if (err) {
       err.phase = 'stream';
       this.fail(err);

@@ -1,12 +1,12 @@
 import { isAscii } from 'node:buffer';
 // Incremental reader for the service's SSE bodies, working on bytes: line ends (CR, LF or CRLF) are
 // found in the Uint8Array itself (those bytes never occur inside a UTF-8 sequence), so a code point
-// split across network chunks is whole again before it is decoded, each line is decoded exactly once,
-// and ASCII lines take the fast latin1 path. A line that spans chunks is kept as a list of pieces and
-// joined once when its end arrives, so the cost is linear in bytes whatever the chunking (16-byte
-// chunks cost what 64 KiB chunks cost per byte). It accepts bytes split anywhere (inside a line, a CRLF
-// pair or a UTF-8 character), CRLF, LF or CR framing, a last event without its blank line, and the raw
-// pretty-printed JSON error the service appends mid-stream without `data:`.
+// split across network chunks is whole again before it is decoded, and each line is decoded exactly
+// once. A line that spans chunks is copied into one growable buffer and decoded once when its end
+// arrives, so the cost is linear in bytes whatever the chunking (16-byte chunks cost what 64 KiB chunks
+// cost per byte). It accepts bytes split anywhere (inside a line, a CRLF pair or a UTF-8 character),
+// CRLF, LF or CR framing, a last event without its blank line, and the raw pretty-printed JSON error the
+// service appends mid-stream without `data:`.
 
 export type StreamItem =
   /** The payload of one `data:` event (lines joined with \n, as SSE specifies). */
@@ -52,7 +52,9 @@ export class SseReader {
   private pendingAscii = true;
   /** The previous chunk ended with CR: an LF opening this chunk belongs to that CRLF pair. */
   private afterCR = false;
-  private data: string[] = [];
+  /** The `data:` lines of the event being read: the first alone (most events have one), the rest in a list. */
+  private data: string | undefined;
+  private moreData: string[] | undefined;
   private raw: string[] | undefined;
   private braces: BraceCounter | undefined;
 
@@ -73,11 +75,12 @@ export class SseReader {
       return;
     }
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // One native check of a whole large chunk spares its lines any check of their own: an all-ASCII chunk's
+    // lines take the fast latin1 path, any other chunk's lines are decoded as UTF-8 straight away (a Buffer
+    // view and a check per line cost more than UTF-8 decoding of the ASCII lines among them).
+    const ascii = isAscii(buf);
     // In big chunks the next CR and LF are each looked up natively and reused until the scan passes them,
     // so a chunk without CR is searched for CR once, not once per line.
-    // One native check of a whole large chunk (JSON events are usually all ASCII) spares every line in it
-    // its own check, which needed a Buffer view per line.
-    const ascii = isAscii(buf);
     let cr = buf.indexOf(CR, start);
     let lf = buf.indexOf(LF, start);
     while (start < n) {
@@ -93,15 +96,24 @@ export class SseReader {
       }
       if (this.pendingBytes > 0) {
         // Only the line that straddles chunk boundaries is copied, never the whole chunk.
-        this.append(buf, start, end);
+        this.append(buf, start, end, ascii);
         this.flushPending();
       } else {
         this.lineBytes(buf, start, end, ascii);
       }
+      // A blank line (the end of each event) is seen here without searching for it.
+      if (next < n && (buf[next] === LF || buf[next] === CR)) {
+        if (buf[next++] === CR) {
+          if (next < n) {
+            if (buf[next] === LF) next++;
+          } else this.afterCR = true;
+        }
+        this.line('');
+      }
       start = next;
     }
     // Copy the tail so the (large) network chunk it came from can be collected.
-    if (start < n) this.append(buf, start, n);
+    if (start < n) this.append(buf, start, n, ascii);
   }
 
   /** Copies bytes into the pending line up to each line end, and hands over each line as it ends. */
@@ -156,7 +168,8 @@ export class SseReader {
     this.pending = grown;
   }
 
-  private append(buf: Buffer, start: number, end: number): void {
+  /** `ascii`: the bytes come from an all-ASCII chunk. */
+  private append(buf: Buffer, start: number, end: number, ascii: boolean): void {
     this.reserve(end - start);
     const need = this.pendingBytes + (end - start);
     const into = this.pending;
@@ -167,7 +180,8 @@ export class SseReader {
       if (bits & 0x80) this.pendingAscii = false;
     } else {
       buf.copy(into, this.pendingBytes, start, end);
-      if (this.pendingAscii && !isAscii(buf.subarray(start, end))) this.pendingAscii = false;
+      // Bytes of a chunk that was not all ASCII are decoded as UTF-8, which is right for ASCII too.
+      if (!ascii) this.pendingAscii = false;
     }
     this.pendingBytes = need;
   }
@@ -184,8 +198,8 @@ export class SseReader {
     this.flushRaw();
   }
 
-  /** `ascii`: the caller knows these bytes are ASCII (otherwise they are checked here). */
-  private lineBytes(buf: Buffer, start: number, end: number, ascii = false): void {
+  /** `ascii`: the caller knows these bytes are ASCII (otherwise they are decoded as UTF-8). */
+  private lineBytes(buf: Buffer, start: number, end: number, ascii: boolean): void {
     if (
       !this.raw &&
       end - start >= 5 &&
@@ -197,7 +211,9 @@ export class SseReader {
     ) {
       // data: — the one field this API sends; one optional space follows the colon.
       const from = buf[start + 5] === 0x20 ? start + 6 : start + 5;
-      this.data.push(decode(buf, from, end, ascii));
+      const text = decode(buf, from, end, ascii);
+      if (this.data === undefined) this.data = text;
+      else (this.moreData ??= []).push(text);
       return;
     }
     this.line(decode(buf, start, end, ascii));
@@ -224,9 +240,9 @@ export class SseReader {
   }
 
   private dispatch(): void {
-    if (this.data.length === 0) return;
-    const data = this.data.length === 1 ? this.data[0] : this.data.join('\n');
-    this.data = [];
+    if (this.data === undefined) return;
+    const data = this.moreData ? [this.data, ...this.moreData].join('\n') : this.data;
+    this.data = this.moreData = undefined;
     this.emit({ kind: 'data', data });
   }
 
@@ -239,10 +255,8 @@ export class SseReader {
   }
 }
 
-/** ASCII (most JSON events) decodes as latin1, several times faster than UTF-8 and into a one-byte string. */
+/** Known-ASCII bytes decode as latin1, several times faster than UTF-8 and into the same one-byte string. */
 function decode(buf: Buffer, start: number, end: number, ascii: boolean): string {
   if (start >= end) return '';
-  return ascii || isAscii(buf.subarray(start, end))
-    ? buf.toString('latin1', start, end)
-    : buf.toString('utf8', start, end);
+  return buf.toString(ascii ? 'latin1' : 'utf8', start, end);
 }
