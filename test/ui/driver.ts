@@ -301,8 +301,8 @@ const steps: Record<string, () => Promise<void>> = {
 
 /** Put back after a step, whatever its verdict, so later steps see the defaults. */
 const undo: Record<string, () => Promise<void>> = {
-  async requestLog() {
-    // The check folded the other views for its screenshot: open them again (focusing a view expands it).
+  async requestLogDetails() {
+    // The check folded the other views to reach the log's row: open them again (focusing a view expands it).
     for (const view of ['apiWorkbench.directory', 'apiWorkbench.generation', 'apiWorkbench.storage'])
       await vscode.commands.executeCommand(`${view}.focus`);
   },

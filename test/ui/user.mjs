@@ -4,8 +4,21 @@ import { inAnyFrame } from './frames.mjs';
 
 /** Runs a command from the palette by its title, as a user types it. */
 export async function palette(page, title) {
+  const input = page.locator('.quick-input-widget input').first();
   await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible', timeout: 10_000 });
+  // A key pressed while a webview has the focus does not always reach the workbench in code-server: a click
+  // on the window's title (which does nothing else) takes the focus back, and F1 again opens the palette.
+  if (
+    !(await input.waitFor({ state: 'visible', timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    const bar = await page.locator('.part.titlebar').first().boundingBox();
+    if (bar) await page.mouse.click(bar.x + bar.width / 2, bar.y + bar.height / 2);
+    await page.keyboard.press('F1');
+  }
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
   await page.keyboard.type(title);
   const rows = page.locator('.quick-input-list .monaco-list-row');
   await rows.filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 15_000 });

@@ -30,7 +30,11 @@ export const userChecks = {
   async discoveryTryItHidden(page) {
     const tab = page.locator('.tabs-container .tab', { hasText: 'Preview: Bookshelf' }).first();
     await tab.click();
-    await palette(page, 'File: New Untitled Text File');
+    // A double click on the empty tab bar beside it opens a new untitled editor in the preview's group (the
+    // palette's key does not always reach the workbench while the preview's webview has the focus).
+    const tabBox = await tab.boundingBox();
+    if (!tabBox) throw new Error('the preview tab has no box');
+    await page.mouse.dblclick(tabBox.x + tabBox.width + 60, tabBox.y + tabBox.height / 2);
     await page
       .locator('.tabs-container .tab.active', { hasText: 'Untitled' })
       .first()
@@ -228,8 +232,10 @@ export const userChecks = {
     await rows.nth(2).waitFor({ state: 'visible', timeout: 30_000 });
     await titleAction(log, 'Show Request Log Output');
     // The output holds the whole session: its filter finds the water query among the later calls.
-    const filter = page.locator('.part.panel .viewpane-filter input').first();
+    // The Output view's own filter: other panel views (Problems, Comments) keep theirs in the page, hidden.
+    const filter = page.locator('.part.panel .viewpane-filter input:visible').first();
     await filter.click({ timeout: 15_000 });
+    await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type('Water data');
     // Every row's status shows whole, first, inside the side bar at its default width: not cut off.
     const cut = await rows.evaluateAll((els) =>
@@ -260,8 +266,14 @@ export const userChecks = {
 
   // A click on the water-data row opens its details.
   async requestLogDetails(page) {
+    // The other views folded, as a user reading the log does: the water query is then in view, not scrolled
+    // out of a short pane (the list reuses its rows' elements as it scrolls).
+    for (const title of ['API Directory', 'Generation', 'Storage']) await collapse(page, title);
     const log = await pane(page, 'Request Log');
-    await log.locator('.monaco-list-row', { hasText: '/Locations' }).first().click({ timeout: 30_000 });
+    const row = await treeRow(log, ['/Locations']);
+    const box = await row.boundingBox();
+    if (!box) throw new Error('the water-data row has no box');
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     const editor = page.locator('.part.editor .monaco-editor .view-lines').first();
     await editor.waitFor({ state: 'visible', timeout: 30_000 });
     // The editor renders spaces as no-break spaces.
