@@ -270,10 +270,8 @@ export const userChecks = {
     // out of a short pane (the list reuses its rows' elements as it scrolls).
     for (const title of ['API Directory', 'Generation', 'Storage']) await collapse(page, title);
     const log = await pane(page, 'Request Log');
-    const row = await treeRow(log, ['/Locations']);
-    const box = await row.boundingBox();
-    if (!box) throw new Error('the water-data row has no box');
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    // In view (treeRow scrolled to it), so the click waits only for the row to stop moving as the views fold.
+    await (await treeRow(log, ['/Locations'])).click({ timeout: 30_000 });
     const editor = page.locator('.part.editor .monaco-editor .view-lines').first();
     await editor.waitFor({ state: 'visible', timeout: 30_000 });
     // The editor renders spaces as no-break spaces.
