@@ -233,10 +233,15 @@ export const userChecks = {
     await titleAction(log, 'Show Request Log Output');
     // The output holds the whole session: its filter finds the water query among the later calls.
     // The Output view's own filter: other panel views (Problems, Comments) keep theirs in the page, hidden.
+    // While the panel opens it can take the focus back from the box: typed again until the box holds the words.
     const filter = page.locator('.part.panel .viewpane-filter input:visible').first();
-    await filter.click({ timeout: 15_000 });
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.type('Water data');
+    for (let attempt = 0; (await filter.inputValue().catch(() => '')) !== 'Water data'; attempt++) {
+      if (attempt === 5) throw new Error('the Output filter does not take the words typed');
+      await filter.click({ timeout: 15_000 });
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('Water data');
+      await page.waitForTimeout(200);
+    }
     // Every row's status shows whole, first, inside the side bar at its default width: not cut off.
     const cut = await rows.evaluateAll((els) =>
       els.flatMap((row) => {
