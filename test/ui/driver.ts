@@ -238,17 +238,7 @@ const steps: Record<string, () => Promise<void>> = {
   async storageBreadcrumbsStarred() {
     // Setup: budget.csv starred (through the API), no editor open.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const budget = await vscode.commands.executeCommand<string>(
-      'apiWorkbench.storage._testRun',
-      ['My files', 'Projects', 'budget.csv'],
-      'copyId',
-    );
-    await vscode.commands.executeCommand(
-      'apiWorkbench.storage._testClient',
-      'files.patch',
-      { fileId: budget },
-      { labels: { starred: true } },
-    );
+    await starBudget(true);
     await vscode.commands.executeCommand('apiWorkbench.storage.refresh');
     await vscode.commands.executeCommand('apiWorkbench.storage.focus');
     // The runner opens it from Starred with a click.
@@ -299,6 +289,21 @@ const steps: Record<string, () => Promise<void>> = {
   async walkRequestLog() {},
 };
 
+/** Setup through the API: stars or unstars My files › Projects › budget.csv. */
+async function starBudget(starred: boolean): Promise<void> {
+  const budget = await vscode.commands.executeCommand<string>(
+    'apiWorkbench.storage._testRun',
+    ['My files', 'Projects', 'budget.csv'],
+    'copyId',
+  );
+  await vscode.commands.executeCommand(
+    'apiWorkbench.storage._testClient',
+    'files.patch',
+    { fileId: budget },
+    { labels: { starred } },
+  );
+}
+
 /** Put back after a step, whatever its verdict, so later steps see the defaults. */
 const undo: Record<string, () => Promise<void>> = {
   async requestLogDetails() {
@@ -307,17 +312,7 @@ const undo: Record<string, () => Promise<void>> = {
       await vscode.commands.executeCommand(`${view}.focus`);
   },
   async storageBreadcrumbsStarred() {
-    const budget = await vscode.commands.executeCommand<string>(
-      'apiWorkbench.storage._testRun',
-      ['My files', 'Projects', 'budget.csv'],
-      'copyId',
-    );
-    await vscode.commands.executeCommand(
-      'apiWorkbench.storage._testClient',
-      'files.patch',
-      { fileId: budget },
-      { labels: { starred: false } },
-    );
+    await starBudget(false);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   },
   async walkStorageRefused() {
