@@ -75,15 +75,19 @@ const suite: BenchSuite = async () => {
     const text = readFileSync(CHOSEN ?? join(data, 'discovery', DOCUMENT), 'utf8');
     const planted = text.replace(/"\$ref":\s*"/, '$&BenchPlanted');
     if (planted === text) throw new Error(`${DOCUMENT} has no $ref to plant a finding in`);
-    writeFileSync(document, planted);
     const samples: Sample[] = [];
     const said: string[] = [];
     for (let i = 0; i < HOSTS; i++) {
+      // Each host starts from the same bytes, whatever the one before did to the file.
+      writeFileSync(document, planted);
       const code = await runHostTests({
         extensionPath: root,
         testsModule: join(work, 'probe.js'),
         folder,
         quiet: true,
+        // VS Code's default (code-server's is afterDelay): a save of 5 MB every second would be measured with the
+        // typing, and one cut short when the host exits left the next host a truncated, broken document.
+        settings: { 'files.autoSave': 'off' },
         // A 2-core machine shared by many runs can take minutes to bring up the workbench.
         timeoutMs: 900_000,
         env: {

@@ -2,7 +2,7 @@
 // Chromium. The workbench calls window.codeAutomationExit(code) when the tests finish (the same hook
 // VS Code's own browser integration runner uses); the test module's output reaches us through the
 // page console and through a report file whose path the extension host inherits from code-server's env.
-import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCodeServer } from './codeServer.mjs';
@@ -43,6 +43,7 @@ export async function runHostTests({
     }
   };
   const poll = setInterval(flushReport, 500);
+  let stopRendererProfile = async () => undefined;
   try {
     // code-server registers its own service worker (a PWA stub) with scope "/" and clients.claim(): all
     // webviews are served from the same origin, so it can take a webview frame over from VS Code's webview
@@ -73,9 +74,23 @@ export async function runHostTests({
     const url = `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     // A loaded 2-core machine can take well over the default 30 s to serve the workbench.
     await page.goto(url, { timeout: 180_000 });
+    // BROWSER_PROFILE=<file>: a CPU profile of the workbench's page (the renderer's main thread), to see what
+    // the browser side of a host round trip is busy with.
+    const rendererProfile = process.env.BROWSER_PROFILE;
+    const cdp = rendererProfile ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
+    stopRendererProfile = async () => {
+      if (!cdp) return;
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(rendererProfile, JSON.stringify(profile));
+    };
     if (onPage) await onPage(page);
     const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
     const code = await Promise.race([exit, timeout]);
+    await stopRendererProfile().catch((e) => process.stderr.write(`[host] renderer profile: ${e}\n`));
     flushReport();
     if (code === 'timeout') {
       process.stderr.write(
