@@ -103,6 +103,12 @@ async function measure(): Promise<void> {
   const arrival = vscode.workspace.onDidOpenTextDocument((d) => {
     if (d.uri.toString() === uri.toString() && Number.isNaN(arrived)) arrived = performance.now() - t0;
   });
+  // When an edit reached this host, in the same way. Subscribed before the document opens (which loads our
+  // feature): listeners run in the order they subscribed, so this one runs before ours.
+  let editArrived = NaN;
+  const editArrival = vscode.workspace.onDidChangeTextDocument((e) => {
+    if (e.document.uri.toString() === uri.toString() && Number.isNaN(editArrived)) editArrived = performance.now();
+  });
   const firstShown = nextPublish(uri, t0, 60_000);
   const doc = await vscode.workspace.openTextDocument(uri);
   const editor = await vscode.window.showTextDocument(doc);
@@ -125,6 +131,16 @@ async function measure(): Promise<void> {
   // ours, tells when the workbench got to asking the extension host: from then on the wait is our answer
   // (and its way back), before it the workbench's (the browser renders a 5 MB document, other extensions
   // scan it).
+  // How long our provider took in this host (a test-mode seam of ours records it).
+  const oursMs = async (what: string): Promise<number> => {
+    const times = await vscode.commands.executeCommand<{ what: string; ms: number }[]>(
+      'apiWorkbench._testDiscoveryAnswerTimes',
+    );
+    const mine = times.filter((t) => t.what === what);
+    if (mine.length !== 1) throw new Error(`expected one ${what} answer to be timed, got ${JSON.stringify(times)}`);
+    return mine[0].ms;
+  };
+  await vscode.commands.executeCommand('apiWorkbench._testDiscoveryAnswerTimes');
   let askedAt = NaN;
   const asked = (): undefined => {
     if (Number.isNaN(askedAt)) askedAt = performance.now();
@@ -144,6 +160,7 @@ async function measure(): Promise<void> {
     const hoverAt = performance.now();
     line('hover', hoverAt - t0, { state, answers: hovers.length });
     line('hoverAnswer', hoverAt - askedAt, { state });
+    line('hoverOurs', await oursMs('hover'), { state });
     t0 = performance.now();
     askedAt = NaN;
     const list = await vscode.commands.executeCommand<vscode.CompletionList>(
@@ -154,18 +171,24 @@ async function measure(): Promise<void> {
     const listAt = performance.now();
     line('completion', listAt - t0, { state, items: list.items.length });
     line('completionAnswer', listAt - askedAt, { state });
+    line('completionOurs', await oursMs('completion'), { state });
   }
   for (const s of spies) s.dispose();
+  const times = await vscode.commands.executeCommand<unknown[]>('apiWorkbench._testDiscoveryAnswerTimes');
+  if (times.length > 0) throw new Error(`answers timed that the probe did not ask: ${JSON.stringify(times)}`);
 
   // Typing one character into a description: the findings stay the same, only their offsets move.
   const descAt = text.indexOf('"description": "', text.length >> 2) + 16;
   for (let i = 0; i < edits; i++) {
     await pause(500);
     t0 = performance.now();
+    editArrived = NaN;
     const updated = nextPublish(uri, t0, 60_000);
     const applied = await editor.edit((b) => b.insert(doc.positionAt(descAt + i), 'x'));
     if (!applied) throw new Error('the edit was not applied');
-    line('edit', await updated, { findings: discoveryDiagnostics(uri).length });
+    const updatedMs = await updated;
+    line('edit', updatedMs, { findings: discoveryDiagnostics(uri).length });
+    line('editArrived', t0 + updatedMs - editArrived);
   }
   // Typing outside a description (each keystroke goes to the worker): the longest time this thread
   // did not answer a 1 ms timer, from the first keystroke until a second after the last one's
@@ -183,6 +206,7 @@ async function measure(): Promise<void> {
     await shown;
     await pause(1000);
   });
+  editArrival.dispose();
   line('typing', typed.gapMs, { busyMs: typed.busyMs, keystrokes: edits * 3 });
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   if (session && profile) {

@@ -25,10 +25,16 @@ const GOALS: Record<string, { ms: number; what: string }> = {
   // of our work is in the figure above and not in this one.
   arrived: { ms: 400, what: `${DOCUMENT}: the text reaching the extension host → diagnostics shown` },
   edit: { ms: 150, what: 'an edit inside a description → updated diagnostics' },
-  hover: { ms: 20, what: 'hover on a $ref (first once the document is ours, then warm)' },
-  completion: { ms: 20, what: 'completion on a $ref (first once the document is ours, then warm)' },
-  hoverAnswer: { ms: 20, what: 'hover: from the extension host being asked to the answer back' },
-  completionAnswer: { ms: 20, what: 'completion: from the extension host being asked to the answer back' },
+  editArrived: {
+    ms: 150,
+    what: 'an edit inside a description: the edit reaching the extension host → updated diagnostics',
+  },
+  hover: { ms: 20, what: 'hover on a $ref through the editor (first once the document is ours, then warm)' },
+  completion: { ms: 20, what: 'completion on a $ref through the editor (first once the document is ours, then warm)' },
+  // The two above are round trips through the workbench, which answers late while the browser re-tokenises the
+  // document after its language switch; these are our providers alone, asked → answered in the extension host.
+  hoverOurs: { ms: 20, what: 'hover on a $ref: our provider in the extension host' },
+  completionOurs: { ms: 20, what: 'completion on a $ref: our provider in the extension host' },
   typing: { ms: 100, what: 'longest extension-host block while typing outside a description' },
 };
 
@@ -107,6 +113,11 @@ const suite: BenchSuite = async () => {
       if (code !== 0) throw new Error(`the discovery host probe failed (exit ${code}):\n${said.join('\n')}`);
     }
     const load = loadavg()[0];
+    const samplesOf = (figure: string) =>
+      samples
+        .filter((s) => s.figure === figure)
+        .map((s) => Math.round(s.ms))
+        .join(' ');
     return Object.entries(GOALS).map(([figure, goal]): BenchResult => {
       const mine = samples.filter((s) => s.figure === figure);
       if (mine.length === 0) throw new Error(`the probe reported no ${figure} sample`);
@@ -127,6 +138,9 @@ const suite: BenchSuite = async () => {
               }
             : {}),
           ...(figure === 'typing' ? { busyMs: mine.map((s) => s.busyMs).join(' ') } : {}),
+          ...(figure === 'hover' || figure === 'completion'
+            ? { askedToAnswerBackMs: samplesOf(`${figure}Answer`) }
+            : {}),
           loadAverage1m: load,
         },
       };

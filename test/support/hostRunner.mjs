@@ -43,7 +43,7 @@ export async function runHostTests({
     }
   };
   const poll = setInterval(flushReport, 500);
-  let stopRendererProfile = async () => undefined;
+  let stopRendererProfile;
   try {
     // code-server registers its own service worker (a PWA stub) with scope "/" and clients.claim(): all
     // webviews are served from the same origin, so it can take a webview frame over from VS Code's webview
@@ -90,7 +90,7 @@ export async function runHostTests({
     if (onPage) await onPage(page);
     const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs).unref());
     const code = await Promise.race([exit, timeout]);
-    await stopRendererProfile().catch((e) => process.stderr.write(`[host] renderer profile: ${e}\n`));
+    await stopRendererProfile?.().catch((e) => process.stderr.write(`[host] renderer profile: ${e}\n`));
     flushReport();
     if (code === 'timeout') {
       process.stderr.write(

@@ -11,6 +11,7 @@ import {
   type TextEdit,
 } from '../core';
 import type { Answers } from './answers';
+import type { AnswerTimes } from './answerTimes';
 import { codeOf, DIAGNOSTIC_SOURCE, type DiscoveryDiagnostics } from './diagnostics';
 import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
 import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
@@ -61,20 +62,31 @@ export function registerProviders(
   documents: DiscoveryDocuments,
   findings: DiscoveryDiagnostics,
   answers: Answers,
+  times?: AnswerTimes,
 ): vscode.Disposable[] {
+  const timed = <A extends unknown[], R>(what: string, provide: (...args: A) => Promise<R>) =>
+    times ? times.timed(what, provide) : provide;
   const hover: vscode.HoverProvider = {
-    async provideHover(doc, pos) {
+    provideHover: timed('hover', async (doc: vscode.TextDocument, pos: vscode.Position) => {
       const h = await answers.ask(doc, { what: 'hover', offset: doc.offsetAt(pos) });
       if (!h) return undefined;
       const md = new vscode.MarkdownString(h.markdown);
       md.supportHtml = false;
       md.isTrusted = false;
       return new vscode.Hover(md, range(doc, h.span));
-    },
+    }),
   };
 
+  // Documentation is given when an item is focused, not with the list: VS Code reads every MarkdownString it
+  // is handed for links, and a $ref list of 1,100 schemas in a 5 MB document spent most of its time on that.
+  const documentation = new WeakMap<vscode.CompletionItem, string>();
   const completion: vscode.CompletionItemProvider = {
-    async provideCompletionItems(doc, pos) {
+    resolveCompletionItem(item) {
+      const text = documentation.get(item);
+      if (text !== undefined && item.documentation === undefined) item.documentation = new vscode.MarkdownString(text);
+      return item;
+    },
+    provideCompletionItems: timed('completion', async (doc: vscode.TextDocument, pos: vscode.Position) => {
       const found = await answers.ask(doc, { what: 'completion', offset: doc.offsetAt(pos) }, (d) =>
         documents.forTyping(d),
       );
@@ -89,11 +101,11 @@ export function registerProviders(
         item.range = r;
         item.filterText = quoted ? JSON.stringify(p.label) : p.label;
         item.detail = p.detail;
-        if (p.documentation) item.documentation = new vscode.MarkdownString(p.documentation);
+        if (p.documentation) documentation.set(item, p.documentation);
         item.sortText = String(i).padStart(5, '0');
         return item;
       });
-    },
+    }),
   };
 
   const definition: vscode.DefinitionProvider = {

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import * as vscode from 'vscode';
 import type { FeatureRegistration } from '../../platform/services';
 import { AnalysisWorker } from '../core';
 import { Answers } from './answers';
+import { AnswerTimes } from './answerTimes';
 import { DiscoveryDiagnostics, RuleDocs } from './diagnostics';
 import { registerCompare } from './compareWith';
 import { registerDirectory } from './directoryView';
@@ -25,13 +27,21 @@ export const register: FeatureRegistration = (services, shell) => {
   // Without the bundle (e.g. a build that predates it) validation simply stays on this thread.
   const worker = existsSync(workerFile) ? new AnalysisWorker(workerFile) : undefined;
   const diagnostics = new DiscoveryDiagnostics(documents, worker, new RuleDocs(services.context.extensionUri));
+  const times =
+    __TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test ? new AnswerTimes() : undefined;
   return [
     texts,
     assigner,
     documents,
     diagnostics,
     { dispose: () => void worker?.dispose() },
-    ...registerProviders(documents, diagnostics, new Answers(documents, worker, (doc) => diagnostics.analysing(doc))),
+    ...registerProviders(
+      documents,
+      diagnostics,
+      new Answers(documents, worker, (doc) => diagnostics.analysing(doc)),
+      times,
+    ),
+    ...(times ? [times.register()] : []),
     ...registerPreview(documents, services.context, services.endpoints),
     ...registerDirectory(services, shell),
     ...registerCompare(services, shell),

@@ -5,6 +5,7 @@ import type { Feature } from './chunks';
 
 export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
   discovery: [
+    'apiWorkbench._testDiscoveryAnswerTimes',
     'apiWorkbench._testDiscoveryPreviewGoto',
     'apiWorkbench._testDiscoveryPreviewMessage',
     'apiWorkbench._testDiscoveryPreviewPosted',

@@ -113,6 +113,18 @@ suite('discovery: language features', () => {
     );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const name of ['Author', 'Book', 'Shelf', 'ListBooksResponse']) assert.ok(labels.includes(name), name);
+    // A schema's description comes when its item is focused (resolved), not with the list.
+    const author = list.items.find((i) => i.label === 'Author');
+    assert.equal(author?.documentation, undefined, 'documentation is not sent with the list');
+    const resolved = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      pos(doc, '"$ref": "Author"', 10),
+      undefined,
+      list.items.length,
+    );
+    const documented = resolved.items.find((i) => i.label === 'Author')?.documentation;
+    assert.match(typeof documented === 'string' ? documented : (documented?.value ?? ''), /A person who writes books/);
     const verbs = await vscode.commands.executeCommand<vscode.CompletionList>(
       'vscode.executeCompletionItemProvider',
       doc.uri,
