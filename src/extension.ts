@@ -34,7 +34,10 @@ const LAYOUT: ShellLayout = {
     { viewId: 'apiWorkbench.generation', feature: 'generation', options: { retainContextWhenHidden: true } },
   ],
   // The chat in the editor area, restored with the window (activation event onWebviewPanel:…).
-  webviewPanels: [{ viewType: 'apiWorkbench.generation.chat', feature: 'generation' }],
+  webviewPanels: [
+    { viewType: 'apiWorkbench.generation.chat', feature: 'generation' },
+    { viewType: 'apiWorkbench.discoveryPreview', feature: 'discovery' },
+  ],
   contentProviders: [
     { scheme: 'apiworkbench-directory', feature: 'discovery' },
     { scheme: 'store-revision', feature: 'storage' },

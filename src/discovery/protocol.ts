@@ -8,9 +8,20 @@ export const PREVIEW_VIEW_TYPE = 'apiWorkbench.discoveryPreview';
 /** A path into the discovery document (object keys and array indexes). */
 export type PreviewPath = (string | number)[];
 
+/** What the page keeps in its webview state (VS Code hands it back when it restores the panel after a reload). */
+export interface PreviewPageState {
+  source?: string;
+  tryIt?: unknown;
+}
+
 export type PreviewHostToWebview =
   /** The whole reference, rendered and escaped by the core (`renderPreviewBody`); scroll position and highlight survive it. */
-  | { type: 'render'; html: string }
+  | {
+      type: 'render';
+      html: string;
+      /** The document's URI: the page keeps it in its state, so a reloaded window can show the same document. */
+      source: string;
+    }
   /** Highlights the method or schema at the editor's cursor and scrolls it into view. */
   | { type: 'reveal'; anchor: string }
   /**

@@ -281,9 +281,18 @@ const steps: Record<string, () => Promise<void>> = {
   // The runner clicks the water-data row of the Request Log.
   async requestLogDetails() {},
   async reload() {
-    // A clean editor area: after the reload it must hold the restored chat tab and nothing else.
+    // A clean editor area and a copy of the sample (setup): the runner opens its preview and a Try it form, then
+    // the chat; after the reload the preview (with the value typed) and the chat tab are back.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
+    const sample = await findSample('discovery/bookshelf.v1.json');
+    const copy = vscode.Uri.joinPath(sample, '..', 'bookshelf.reload.json');
+    await vscode.workspace.fs.copy(sample, copy, { overwrite: true });
+    await vscode.window.showTextDocument(copy, { viewColumn: vscode.ViewColumn.One, preview: false });
+    await until(
+      'the discovery language',
+      () => vscode.window.activeTextEditor?.document.languageId === 'discovery-json',
+    );
   },
   // The hand walk goes on after the reload; the runner clicks its way to the Request Log.
   async walkRequestLog() {},

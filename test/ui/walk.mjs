@@ -4,10 +4,12 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { inAnyFrame } from './frames.mjs';
-import { contextMenu, palette, pane, showContainer, treeRow } from './user.mjs';
+import { contextMenu, editorAction, palette, pane, showContainer, treeRow } from './user.mjs';
 
 const PROMPT = 'Reload check: name three rivers. [[fast]]';
 const RENAMED = 'README kept across reload.txt';
+const SHELVES_LIST = `.method[data-path='${JSON.stringify(['resources', 'shelves', 'methods', 'list'])}']`;
+const PAGE_SIZE = `${SHELVES_LIST} .try-field[data-name="pageSize"] input`;
 
 export const walkChecks = {
   // The first window: the endpoints item in the status bar and what its hover tells.
@@ -83,9 +85,17 @@ export const walkChecks = {
       throw new Error(`the view title's address is cut off: ${where}`);
   },
 
-  // A storage change and a chat with one turn, then Developer: Reload Window; the change and the chat tab
-  // (its conversation on screen) are there when the workbench is back.
+  // An API preview with a Try it value typed, a storage change and a chat with one turn, then Developer: Reload
+  // Window; the preview (with the value), the change and the chat tab (its conversation on screen) are there
+  // when the workbench is back.
   async reload(page, { reportFile, shots }) {
+    await editorAction(page, 'Open API Preview to the Side');
+    const preview = await inAnyFrame(page, `${SHELVES_LIST} .try-it-open`, { timeout: 60_000 });
+    await preview.frame.locator(`${SHELVES_LIST} .try-it-open`).click();
+    const pageSize = preview.frame.locator(PAGE_SIZE);
+    await pageSize.waitFor({ state: 'visible', timeout: 30_000 });
+    await pageSize.fill('9');
+
     await showContainer(page);
     const storage = await pane(page, 'Storage');
     const readme = await treeRow(storage, ['My files', 'README.txt']);
@@ -128,6 +138,12 @@ export const walkChecks = {
     const body = await restored.frame.locator('body').innerText();
     if (!body.includes(PROMPT)) throw new Error('the restored chat does not show the prompt');
     if (!body.includes(reply.split('\n')[0])) throw new Error('the restored chat does not show the reply');
+    const previewTab = page.locator('.tabs-container .tab', { hasText: 'Preview: Bookshelf' });
+    await previewTab.first().waitFor({ state: 'visible', timeout: 60_000 });
+    await previewTab.first().click();
+    const kept = await inAnyFrame(page, PAGE_SIZE, { within: '.part.editor', timeout: 60_000 });
+    const value = await kept.frame.locator(PAGE_SIZE).inputValue();
+    if (value !== '9') throw new Error(`the Try it value typed before the reload is lost: ${JSON.stringify(value)}`);
     await showContainer(page);
     await treeRow(await pane(page, 'Storage'), ['My files', RENAMED], 60_000);
     console.log(

@@ -3,9 +3,15 @@
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../platform/webviewHtml';
 import { anchorForPath, nodeAt, nodeAtOffset, pathOf, renderPreviewBody } from '../core';
-import { PREVIEW_VIEW_TYPE, type PreviewHostToWebview, type PreviewPath, type PreviewWebviewToHost } from '../protocol';
-import type { DiscoveryDocuments } from './documents';
-import type { Endpoints } from '../../platform/services';
+import {
+  PREVIEW_VIEW_TYPE,
+  type PreviewHostToWebview,
+  type PreviewPageState,
+  type PreviewPath,
+  type PreviewWebviewToHost,
+} from '../protocol';
+import { textLength, type DiscoveryDocuments } from './documents';
+import type { Endpoints, FeatureShell } from '../../platform/services';
 import { isTryItMessage, TryItHost } from './tryIt';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
@@ -17,6 +23,13 @@ function shellHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
     title: 'API Preview',
     root: { id: 'content' },
   });
+}
+
+function panelOptions(root: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'webview'), vscode.Uri.joinPath(root, 'media', 'discovery')],
+  };
 }
 
 function isPath(v: unknown): v is PreviewPath {
@@ -52,7 +65,7 @@ export class DiscoveryPreview implements vscode.Disposable {
         if (this.panel && e.document === this.doc) {
           clearTimeout(this.timer);
           // Rendering a 4 MB document's preview takes a few hundred ms: wait for a longer pause there.
-          this.timer = setTimeout(() => this.render(), e.document.getText().length > 1_000_000 ? 2000 : 500);
+          this.timer = setTimeout(() => this.render(), textLength(e.document) > 1_000_000 ? 2000 : 500);
         }
       }),
     );
@@ -70,33 +83,63 @@ export class DiscoveryPreview implements vscode.Disposable {
     if (doc !== this.doc) this.tryIt.closeAll();
     this.doc = doc;
     if (!this.panel) {
-      const root = this.extensionUri;
       const panel = vscode.window.createWebviewPanel(
         PREVIEW_VIEW_TYPE,
         'API Preview',
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        {
-          enableScripts: true,
-          localResourceRoots: [
-            vscode.Uri.joinPath(root, 'dist', 'webview'),
-            vscode.Uri.joinPath(root, 'media', 'discovery'),
-          ],
-        },
+        panelOptions(this.extensionUri),
       );
-      this.panel = panel;
-      this.ready = false;
-      panel.onDidDispose(() => {
-        this.panel = undefined;
-        this.doc = undefined;
-        this.tryIt.closeAll();
-      });
-      panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => void this.onMessage(m));
-      panel.webview.html = shellHtml(panel.webview, root);
+      this.adopt(panel);
     }
     this.renderedVersion = -1;
     this.render();
-    this.panel.reveal(vscode.ViewColumn.Beside, true);
+    this.panel?.reveal(vscode.ViewColumn.Beside, true);
     return this.panel;
+  }
+
+  /** Takes a panel over: one this class created, or one VS Code restored after a reload. */
+  private adopt(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    this.ready = false;
+    panel.onDidDispose(() => {
+      if (this.panel !== panel) return;
+      this.panel = undefined;
+      this.doc = undefined;
+      this.tryIt.closeAll();
+    });
+    panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => void this.onMessage(m));
+    panel.webview.html = shellHtml(panel.webview, this.extensionUri);
+  }
+
+  /**
+   * A preview left open when the window closed: it shows its document again (the page asks for its Try it
+   * forms back once rendered). A document that is gone or no longer a description closes the panel, saying why.
+   */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const source = (state as PreviewPageState | undefined)?.source;
+    let doc: vscode.TextDocument | undefined;
+    try {
+      if (typeof source === 'string') doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(source, true));
+    } catch {
+      // Gone since: said below.
+    }
+    if (!doc || !this.documents.index(doc)?.model) {
+      panel.dispose();
+      if (typeof source === 'string')
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('The API preview of {0} was not restored: it is no longer a discovery document.', source),
+        );
+      return;
+    }
+    if (this.panel && this.panel !== panel) {
+      // One preview at a time: the restored one replaces any opened meanwhile.
+      this.panel.dispose();
+    }
+    panel.webview.options = panelOptions(this.extensionUri);
+    this.doc = doc;
+    this.adopt(panel);
+    this.renderedVersion = -1;
+    this.render();
   }
 
   /** Handles a message from the page; resolves when its answer is posted (Try it calls the network). */
@@ -138,7 +181,7 @@ export class DiscoveryPreview implements vscode.Disposable {
     panel.title = `Preview: ${typeof model.root.title === 'string' ? model.root.title : 'API'}`;
     if (!this.ready) return;
     this.renderedVersion = doc.version;
-    this.post({ type: 'render', html: renderPreviewBody(model) });
+    this.post({ type: 'render', html: renderPreviewBody(model), source: doc.uri.toString() });
     this.tryIt.refresh(model, (m) => this.post(m));
   }
 
@@ -179,9 +222,14 @@ export class DiscoveryPreview implements vscode.Disposable {
 export function registerPreview(
   documents: DiscoveryDocuments,
   context: vscode.ExtensionContext,
+  shell: FeatureShell,
   endpoints?: Endpoints,
 ): vscode.Disposable[] {
   const preview = new DiscoveryPreview(documents, context.extensionUri, endpoints);
+  // The entry registered the serializer (so a restored preview activates us); it hands restoring over now.
+  shell.webviewPanelSerializer(PREVIEW_VIEW_TYPE, {
+    deserializeWebviewPanel: (panel, state) => preview.restore(panel, state),
+  });
   return [
     preview,
     // Test seam: what the page's `goto` message does (a click inside the webview cannot be driven from the host).

@@ -58,9 +58,12 @@ window.addEventListener('message', (event: MessageEvent<PreviewHostToWebview>) =
   const m = event.data;
   if (handleTryItMessage(m, post)) return;
   switch (m.type) {
-    case 'render':
+    case 'render': {
+      const state = vscode.getState();
+      vscode.setState({ ...(state && typeof state === 'object' ? state : {}), source: m.source });
       render(m.html);
       break;
+    }
     case 'reveal':
       highlight(m.anchor, true);
       break;

@@ -37,6 +37,8 @@ function methodOf(root: Obj, p: PreviewPath): Obj {
   return v as Obj;
 }
 
+const SOURCE = 'file:///work/bookshelf.v1.json';
+
 function formMessage(root: Obj, p: PreviewPath): PreviewHostToWebview {
   return { type: 'tryItForm', path: p, form: tryItForm(root, methodOf(root, p), p.join('.')), credential: undefined };
 }
@@ -50,7 +52,7 @@ describe('discovery preview webview: Try it', function () {
   it('keeps the values, body and response across a re-render, follows a moved method, and reports a removed one', () => {
     const root = JSON.parse(SAMPLE) as Obj;
     const page = new Page();
-    page.send({ type: 'render', html: renderPreviewBody(analyzeText(SAMPLE).model!) });
+    page.send({ type: 'render', source: SOURCE, html: renderPreviewBody(analyzeText(SAMPLE).model!) });
     page.send(formMessage(root, LIST));
     page.send(formMessage(root, CREATE));
     const list = page.panel(LIST)!;
@@ -78,7 +80,7 @@ describe('discovery preview webview: Try it', function () {
     const renamed = JSON.parse(SAMPLE) as Obj & { resources: Record<string, unknown> };
     renamed.resources.racks = renamed.resources.shelves;
     delete renamed.resources.shelves;
-    page.send({ type: 'render', html: renderPreviewBody(analyzeText(JSON.stringify(renamed)).model!) });
+    page.send({ type: 'render', source: SOURCE, html: renderPreviewBody(analyzeText(JSON.stringify(renamed)).model!) });
     const newList: PreviewPath = ['resources', 'racks', 'methods', 'list'];
     const newCreate: PreviewPath = ['resources', 'racks', 'methods', 'create'];
     page.send(formMessage(renamed, newList));
@@ -100,7 +102,7 @@ describe('discovery preview webview: Try it', function () {
     // shelves.list is removed: its panel stays, saying so, values kept, Send disabled.
     const removed = JSON.parse(JSON.stringify(renamed)) as typeof renamed;
     delete (removed.resources.racks as { methods: Obj }).methods.list;
-    page.send({ type: 'render', html: renderPreviewBody(analyzeText(JSON.stringify(removed)).model!) });
+    page.send({ type: 'render', source: SOURCE, html: renderPreviewBody(analyzeText(JSON.stringify(removed)).model!) });
     page.send({ type: 'tryItGone', methodId: 'bookshelf.shelves.list' });
     page.send(formMessage(removed, newCreate));
     const gone = page.doc.querySelector('.try-gone');
@@ -124,7 +126,7 @@ describe('discovery preview webview: Try it', function () {
     const root = JSON.parse(SAMPLE) as Obj;
     const html = renderPreviewBody(analyzeText(SAMPLE).model!);
     const first = new Page();
-    first.send({ type: 'render', html });
+    first.send({ type: 'render', source: SOURCE, html });
     first.send(formMessage(root, LIST));
     first.send(formMessage(root, CREATE));
     const type = (target: HTMLInputElement | HTMLTextAreaElement, value: string) => {
@@ -134,10 +136,12 @@ describe('discovery preview webview: Try it', function () {
     type(first.panel(LIST)!.querySelector<HTMLInputElement>('.try-field[data-name="pageSize"] input')!, '7');
     type(first.panel(CREATE)!.querySelector<HTMLTextAreaElement>('textarea.try-body')!, '{"theme": "Sci-fi"}');
     first.window.close();
+    // The state VS Code hands back to a restored panel names the document to show again.
+    assert.equal((first.state.value as { source?: string }).source, SOURCE);
 
     // The host knows nothing open (a reloaded window): the page asks for both forms after its first render.
     const second = new Page(first.state);
-    second.send({ type: 'render', html });
+    second.send({ type: 'render', source: SOURCE, html });
     await new Promise((r) => setTimeout(r, 20));
     const asked = second.posted.filter((m) => m.type === 'tryIt').map((m) => (m as { path: PreviewPath }).path);
     assert.deepEqual(asked, [LIST, CREATE]);
@@ -155,7 +159,7 @@ describe('discovery preview webview: Try it', function () {
     // The host re-sends the form of a panel it knows open (the panel hidden and shown): asked for no second time.
     second.panel(CREATE)!.querySelector<HTMLButtonElement>('.try-close')!.click();
     const third = new Page(second.state);
-    third.send({ type: 'render', html });
+    third.send({ type: 'render', source: SOURCE, html });
     third.send(formMessage(root, LIST));
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(third.posted.filter((m) => m.type === 'tryIt').length, 0, 'a closed panel is not reopened');
@@ -171,7 +175,7 @@ describe('discovery preview webview: Try it', function () {
   it('the body editor: Ctrl+Space asks the host, the list is a listbox the keyboard moves through and accepts', () => {
     const root = JSON.parse(SAMPLE) as Obj;
     const page = new Page();
-    page.send({ type: 'render', html: renderPreviewBody(analyzeText(SAMPLE).model!) });
+    page.send({ type: 'render', source: SOURCE, html: renderPreviewBody(analyzeText(SAMPLE).model!) });
     page.send(formMessage(root, CREATE));
     const area = page.panel(CREATE)!.querySelector<HTMLTextAreaElement>('textarea.try-body')!;
     area.value = '{\n  \n}';

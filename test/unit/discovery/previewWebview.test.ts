@@ -29,12 +29,12 @@ describe('discovery preview webview', function () {
     const model = analyzeText(JSON.stringify(minimalDocument())).model!;
     const page = new Page();
     assert.deepEqual(page.posted, [{ type: 'ready' }]);
-    page.send({ type: 'render', html: renderPreviewBody(model) });
+    page.send({ type: 'render', source: 'file:///work/bookshelf.v1.json', html: renderPreviewBody(model) });
     assert.match(page.doc.querySelector('h1')!.textContent, /Demo API/);
     const method = anchorForPath(model, ['resources', 'items', 'methods', 'get'])!;
     page.send({ type: 'reveal', anchor: method });
     assert.deepEqual(page.current(), [method]);
-    page.send({ type: 'render', html: renderPreviewBody(model) });
+    page.send({ type: 'render', source: 'file:///work/bookshelf.v1.json', html: renderPreviewBody(model) });
     assert.deepEqual(page.current(), [method], 'an edit re-renders without losing the highlight');
     page.send({ type: 'reveal', anchor: 'p-nowhere' });
     assert.deepEqual(page.current(), [method], 'an unknown anchor changes nothing');
@@ -44,7 +44,7 @@ describe('discovery preview webview', function () {
   it('follows a type link within the page and in the source, and sends a heading click to the source', () => {
     const model = analyzeText(JSON.stringify(minimalDocument())).model!;
     const page = new Page();
-    page.send({ type: 'render', html: renderPreviewBody(model) });
+    page.send({ type: 'render', source: 'file:///work/bookshelf.v1.json', html: renderPreviewBody(model) });
     const schema = anchorForPath(model, ['schemas', 'Item'])!;
     const link = page.doc.querySelector(`a.ref[href="#${schema}"]`) as HTMLElement;
     assert.ok(link, 'the method links its response type');
