@@ -74,8 +74,9 @@ function activationEvents(contributes) {
     'onLanguage:discovery-json',
     'onLanguage:water-query',
     'onFileSystem:store',
-    // The chat restored in the editor area (its serializer is one of the entry's shells).
+    // The chat and the API preview restored in the editor area (their serializers are among the entry's shells).
     'onWebviewPanel:apiWorkbench.generation.chat',
+    'onWebviewPanel:apiWorkbench.discoveryPreview',
   ]);
   for (const nb of contributes.notebooks ?? []) events.add(`onNotebook:${nb.type}`);
   for (const fs of contributes.resourceLabelFormatters ?? []) events.add(`onFileSystem:${fs.scheme}`);
