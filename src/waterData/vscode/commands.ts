@@ -36,6 +36,24 @@ function activeQueryCell(arg: unknown): vscode.NotebookCell | undefined {
 }
 
 /** The export reads /Records (the endpoint meant for CSV) unless the filter needs a field Records lacks. */
+/** The chosen (or active) query cell and its parsed query; says what is wrong and gives nothing when either is. */
+function checkedQuery(
+  arg: unknown,
+): { cell: vscode.NotebookCell; parsed: ReturnType<typeof analyzeQuery> } | undefined {
+  const cell = activeQueryCell(arg);
+  if (!cell) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Select a query cell of a water-quality notebook first.'));
+    return undefined;
+  }
+  const parsed = analyzeQuery(cell.document.getText());
+  const error = hasErrors(parsed) ? parsed.diagnostics.find((d) => d.severity === 'error') : undefined;
+  if (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('The query has errors: {0}', error.message));
+    return undefined;
+  }
+  return { cell, parsed };
+}
+
 export function exportRequest(req: WaterRequest): { req: WaterRequest; note?: string } {
   const fields = req.filter ? filterFields(parseFilter(req.filter)) : new Set<string>();
   const recordsOk = [...fields].every((f) => WATER_FILTER_FIELDS.Records.includes(f));
@@ -105,16 +123,9 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
     }),
 
     registerCommand('apiWorkbench.waterData.countQuery', async (arg?: unknown) => {
-      const cell = activeQueryCell(arg);
-      if (!cell)
-        return void vscode.window.showWarningMessage(
-          vscode.l10n.t('Select a query cell of a water-quality notebook first.'),
-        );
-      const parsed = analyzeQuery(cell.document.getText());
-      if (hasErrors(parsed))
-        return void vscode.window.showErrorMessage(
-          vscode.l10n.t('The query has errors: {0}', parsed.diagnostics.find((d) => d.severity === 'error')!.message),
-        );
+      const query = checkedQuery(arg);
+      if (!query) return undefined;
+      const { cell, parsed } = query;
       const req = wireRequest(parsed);
       try {
         const client = await kernel.client(environmentOf(cell.notebook));
@@ -132,16 +143,9 @@ export function registerWaterCommands(services: WorkbenchServices, kernel: Water
     }),
 
     registerCommand('apiWorkbench.waterData.exportQueryCsv', async (arg?: unknown, target?: vscode.Uri) => {
-      const cell = activeQueryCell(arg);
-      if (!cell)
-        return void vscode.window.showWarningMessage(
-          vscode.l10n.t('Select a query cell of a water-quality notebook first.'),
-        );
-      const parsed = analyzeQuery(cell.document.getText());
-      if (hasErrors(parsed))
-        return void vscode.window.showErrorMessage(
-          vscode.l10n.t('The query has errors: {0}', parsed.diagnostics.find((d) => d.severity === 'error')!.message),
-        );
+      const query = checkedQuery(arg);
+      if (!query) return undefined;
+      const { cell, parsed } = query;
       const { req, note } = exportRequest(wireRequest(parsed));
       target ??= await vscode.window.showSaveDialog({
         saveLabel: vscode.l10n.t('Export CSV'),
