@@ -177,6 +177,22 @@ export function documentSymbols(source: Analysis | JsonTree, limit = SYMBOL_LIMI
   return expand(out, limit);
 }
 
+/**
+ * Whether a symbol's range or selection starts or ends at an offset in [from, to]. An edit at `from` that adds
+ * no line break moves only what follows it on its line, up to the line's end `to`: when no symbol edge lies
+ * there, every symbol keeps its line and column, and the editor's positions of them can be kept.
+ */
+export function symbolEdgeWithin(symbols: readonly DocumentSymbol[], from: number, to: number): boolean {
+  const within = (o: number) => o >= from && o <= to;
+  const edge = (s: DocumentSymbol): boolean =>
+    within(s.range.offset) ||
+    within(s.range.offset + s.range.length) ||
+    within(s.selection.offset) ||
+    within(s.selection.offset + s.selection.length) ||
+    s.children.some(edge);
+  return symbols.some(edge);
+}
+
 /** Keys whose string values symbols show as details (a scope's description among them). */
 const DETAIL_KEYS = new Set(['$ref', 'type', 'format', 'httpMethod', 'path', 'location', 'description']);
 

@@ -15,6 +15,7 @@ import {
   shiftedIndex,
   shiftedTree,
   shiftedSymbols,
+  symbolEdgeWithin,
   documentSymbols,
   foldingSpans,
   type FoldingSpan,
@@ -38,6 +39,12 @@ export function textLength(doc: vscode.TextDocument): number {
   return doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end);
 }
 
+/** The outline of a version; `samePositionsAs`: an earlier version's, whose every symbol has the same line and column. */
+export interface Outline {
+  list: DocumentSymbol[];
+  samePositionsAs?: DocumentSymbol[];
+}
+
 interface Entry {
   version: number;
   tree?: JsonTree;
@@ -45,7 +52,7 @@ interface Entry {
   /** Structure, value and model without findings (`diagnostics` is empty). */
   index?: Analysis | null;
   /** The outline of `tree`. */
-  symbols?: { tree: JsonTree; list: DocumentSymbol[] };
+  symbols?: Outline & { tree: JsonTree };
   /** The folding ranges of `tree`. */
   folding?: { tree: JsonTree; list: FoldingSpan[] };
 }
@@ -181,10 +188,18 @@ export class DiscoveryDocuments implements vscode.Disposable {
     const symbols = before?.symbols;
     const carried = symbols && symbols.tree === (before?.tree ?? before?.analysis?.parsed.tree);
     const list = carried && next.tree && shiftedSymbols(symbols.list, symbols.tree, change);
-    if (list && next.tree) next.symbols = { tree: next.tree, list };
     // Folding is by line: an edit that adds and removes no line break keeps every range where it was.
     const folding = before?.folding;
     const sameLines = c.range.isSingleLine && !/[\r\n]/.test(c.text);
+    if (list && next.tree) {
+      next.symbols = { tree: next.tree, list };
+      if (symbols && sameLines) {
+        const lineEnd = symbols.tree.text.indexOf('\n', change.offset);
+        const end = lineEnd < 0 ? symbols.tree.text.length : lineEnd;
+        if (!symbolEdgeWithin(symbols.list, change.offset, end))
+          next.symbols.samePositionsAs = symbols.samePositionsAs ?? symbols.list;
+      }
+    }
     if (sameLines && next.tree && folding && folding.tree === (before?.tree ?? before?.analysis?.parsed.tree))
       next.folding = { tree: next.tree, list: folding.list };
     this.cache.set(key, next);
@@ -200,12 +215,12 @@ export class DiscoveryDocuments implements vscode.Disposable {
   }
 
   /** The outline, carried across keystrokes that change nothing it shows. */
-  symbols(doc: vscode.TextDocument): DocumentSymbol[] | undefined {
+  symbols(doc: vscode.TextDocument): Outline | undefined {
     const tree = this.structure(doc);
     if (!tree) return undefined;
     const e = this.entry(doc);
     if (e.symbols?.tree !== tree) e.symbols = { tree, list: documentSymbols(tree) };
-    return e.symbols.list;
+    return e.symbols;
   }
 
   /**

@@ -155,9 +155,17 @@ export function registerProviders(
     out.children = s.children.map((c) => toSymbol(doc, c));
     return out;
   };
+  // Outlines whose every symbol kept its line and column across keystrokes are the same editor symbols: converting
+  // 5,000 of them (two positions each) again after each key was most of this thread's outline time.
+  const converted = new WeakMap<readonly CoreSymbol[], vscode.DocumentSymbol[]>();
   const symbols: vscode.DocumentSymbolProvider = {
     provideDocumentSymbols(doc) {
-      return documents.symbols(doc)?.map((s) => toSymbol(doc, s));
+      const outline = documents.symbols(doc);
+      if (!outline) return undefined;
+      const kept = converted.get(outline.list) ?? (outline.samePositionsAs && converted.get(outline.samePositionsAs));
+      const out = kept ?? outline.list.map((s) => toSymbol(doc, s));
+      converted.set(outline.list, out);
+      return out;
     },
   };
 

@@ -9,6 +9,8 @@ import {
   documentSymbols,
   shiftedSymbols,
   shiftedTree,
+  symbolEdgeWithin,
+  type DocumentSymbol,
   type JsonTree,
   type TextChange,
 } from '../../../src/discovery/core';
@@ -27,6 +29,23 @@ const ARRAYS = [
   'nextSibling',
   'childCount',
 ] as const;
+
+/** Every symbol's range and selection as line:column pairs in `text`. */
+function positions(symbols: readonly DocumentSymbol[], text: string): string[] {
+  const at = (o: number) => {
+    const line = text.slice(0, o).split('\n').length - 1;
+    return `${line}:${o - (text.lastIndexOf('\n', o - 1) + 1)}`;
+  };
+  const out: string[] = [];
+  const walk = (s: DocumentSymbol) => {
+    out.push(
+      `${at(s.range.offset)}-${at(s.range.offset + s.range.length)} ${at(s.selection.offset)}-${at(s.selection.offset + s.selection.length)}`,
+    );
+    s.children.forEach(walk);
+  };
+  symbols.forEach(walk);
+  return out;
+}
 
 function assertSameTree(got: JsonTree, want: JsonTree, what: string): void {
   assert.equal(got.text, want.text, what);
@@ -78,6 +97,7 @@ describe('shiftedTree and shiftedSymbols: the structure and outline carried acro
     let answered = 0;
     let asked = 0;
     let moved = 0;
+    let kept = 0;
     for (const doc of docs) {
       let tree = buildJsonTree(doc.text);
       for (let i = 0; i < 150; i++) {
@@ -91,7 +111,21 @@ describe('shiftedTree and shiftedSymbols: the structure and outline carried acro
           const symbols = shiftedSymbols(documentSymbols(tree), tree, change);
           if (symbols) {
             moved++;
+            const before = documentSymbols(tree);
             assert.deepEqual(symbols, documentSymbols(fresh), `${doc.name} symbols after edit ${i}`);
+            // With no symbol edge from the edit to its line's end, every symbol keeps its line and column.
+            const lineEnd = tree.text.indexOf('\n', change.offset);
+            const sameLine = !/[\r\n]/.test(
+              change.text + tree.text.slice(change.offset, change.offset + change.length),
+            );
+            if (sameLine && !symbolEdgeWithin(before, change.offset, lineEnd < 0 ? tree.text.length : lineEnd)) {
+              kept++;
+              assert.deepEqual(
+                positions(symbols, fresh.text),
+                positions(before, tree.text),
+                `${doc.name} symbol positions after edit ${i} ${JSON.stringify(change)}`,
+              );
+            }
           }
         }
         // Carry on from the edited text, as typing does.
@@ -100,6 +134,19 @@ describe('shiftedTree and shiftedSymbols: the structure and outline carried acro
     }
     assert.ok(answered > asked * 0.4, `answered only ${answered} of ${asked} edits`);
     assert.ok(moved > answered * 0.5, `moved the symbols for only ${moved} of ${answered} edits`);
+    assert.ok(kept > moved * 0.3, `kept the symbols' positions for only ${kept} of ${moved} edits`);
+  });
+
+  it('finds a symbol edge between an edit and the end of its line, and none inside a key', () => {
+    const text = '{\n  "schemas": {\n    "A": {"type": "string"}\n  }\n}';
+    const symbols = documentSymbols(buildJsonTree(text));
+    const a = text.indexOf('"A"');
+    const lineEnd = text.indexOf('\n', a);
+    assert.ok(symbolEdgeWithin(symbols, a - 1, lineEnd), 'the key of A starts after the edit on its line');
+    const key = text.indexOf('"schemas"');
+    assert.ok(!symbolEdgeWithin(symbols, key + 3, key + 5), 'no edge inside a key');
+    const typeValue = text.indexOf('string');
+    assert.ok(symbolEdgeWithin(symbols, typeValue, lineEnd), "A's range ends after the value on its line");
   });
 
   it('refuses an edit inside a key (keys decide duplicates) and a quote inside a string', () => {
