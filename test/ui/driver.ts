@@ -181,14 +181,7 @@ const steps: Record<string, () => Promise<void>> = {
   async discoveryTryItKept() {
     // A copy of the sample (setup); the runner opens its preview, then Try it on shelves.list and fills pageSize.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const sample = await findSample('discovery/bookshelf.v1.json');
-    const copy = vscode.Uri.joinPath(sample, '..', 'bookshelf.tryit.json');
-    await vscode.workspace.fs.copy(sample, copy, { overwrite: true });
-    await vscode.window.showTextDocument(copy, { viewColumn: vscode.ViewColumn.One, preview: false });
-    await until(
-      'the discovery language',
-      () => vscode.window.activeTextEditor?.document.languageId === 'discovery-json',
-    );
+    await openSampleCopy('bookshelf.tryit.json');
   },
   async discoveryTryItHidden() {
     // The runner hides the preview behind a new editor of its group and clicks its tab again.
@@ -285,18 +278,20 @@ const steps: Record<string, () => Promise<void>> = {
     // the chat; after the reload the preview (with the value typed) and the chat tab are back.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    const sample = await findSample('discovery/bookshelf.v1.json');
-    const copy = vscode.Uri.joinPath(sample, '..', 'bookshelf.reload.json');
-    await vscode.workspace.fs.copy(sample, copy, { overwrite: true });
-    await vscode.window.showTextDocument(copy, { viewColumn: vscode.ViewColumn.One, preview: false });
-    await until(
-      'the discovery language',
-      () => vscode.window.activeTextEditor?.document.languageId === 'discovery-json',
-    );
+    await openSampleCopy('bookshelf.reload.json');
   },
   // The hand walk goes on after the reload; the runner clicks its way to the Request Log.
   async walkRequestLog() {},
 };
+
+/** A copy of the bookshelf sample named `name`, open in the first column once it is a discovery document. */
+async function openSampleCopy(name: string): Promise<void> {
+  const sample = await findSample('discovery/bookshelf.v1.json');
+  const copy = vscode.Uri.joinPath(sample, '..', name);
+  await vscode.workspace.fs.copy(sample, copy, { overwrite: true });
+  await vscode.window.showTextDocument(copy, { viewColumn: vscode.ViewColumn.One, preview: false });
+  await until('the discovery language', () => vscode.window.activeTextEditor?.document.languageId === 'discovery-json');
+}
 
 /** Setup through the API: stars or unstars My files › Projects › budget.csv. */
 async function starBudget(starred: boolean): Promise<void> {
