@@ -12,7 +12,8 @@ export const methodIdShape: Rule = {
   check(model, report) {
     const name = str(model.root.name);
     if (name === undefined) return;
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       if (m.id === undefined) continue;
       const expected = [name, ...m.resource, m.name].join('.');
       if (m.id !== expected)
@@ -31,7 +32,8 @@ export const flatPathVariableUnknown: Rule = {
   summary:
     'Every `{var}` in `flatPath` is a parameter (off by default: real documents use synthetic names such as `{projectsId}`).',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const flat = str(m.value.flatPath);
       if (flat === undefined) continue;
       const params = methodParameters(m);
@@ -54,7 +56,8 @@ export const methodScopesMissing: Rule = {
     'In a document with `auth`, every method lists its `scopes` (off by default: some public methods need none).',
   check(model, report) {
     if (model.scopes.size === 0) return;
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       if (!Array.isArray(m.value.scopes) || m.value.scopes.length === 0) {
         report({
           path: m.path,

@@ -6,7 +6,8 @@ export const enumDescriptionsLength: Rule = {
   defaultSeverity: 'error',
   summary: '`enumDescriptions` has one entry per `enum` value.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const { enum: values, enumDescriptions: descs } = n.value;
       if (!Array.isArray(values) || !Array.isArray(descs) || values.length === descs.length) continue;
       report({
@@ -24,7 +25,8 @@ export const enumDeprecatedLength: Rule = {
   defaultSeverity: 'warning',
   summary: '`enumDeprecated` has one flag per `enum` value.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const { enum: values, enumDeprecated: flags } = n.value;
       if (!Array.isArray(values) || !Array.isArray(flags) || values.length === flags.length) continue;
       report({
@@ -42,7 +44,8 @@ export const enumDuplicateValue: Rule = {
   defaultSeverity: 'warning',
   summary: 'No value appears twice in one `enum`.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const values = n.value.enum;
       if (!Array.isArray(values)) continue;
       const seen = repeats(values);

@@ -7,16 +7,18 @@ export const methodIdDuplicate: Rule = {
   defaultSeverity: 'error',
   summary: 'Method ids are unique within a document (they identify methods across versions).',
   check(model, report) {
-    for (const [id, list] of model.methodsById) {
-      if (list.length < 2) continue;
-      for (const m of list.slice(1)) {
+    // forEach: no [key, value] pair per entry (the rule runs once per document, mostly unoptimised).
+    model.methodsById.forEach((list, id) => {
+      if (list.length < 2) return;
+      for (let i = 1; i < list.length; i++) {
+        const m = list[i];
         report({
           path: [...m.path, 'id'],
           message: `Method id "${id}" is also used by ${[...list[0].resource, list[0].name].join('.')}; give each method its own id.`,
           data: { id },
         });
       }
-    }
+    });
   },
 };
 
@@ -27,7 +29,8 @@ export const httpMethodUnknown: Rule = {
   defaultSeverity: 'error',
   summary: '`httpMethod` is one of GET, POST, PUT, PATCH, DELETE (HEAD, OPTIONS).',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const verb = m.value.httpMethod;
       if (verb === undefined) {
         report({
@@ -52,7 +55,8 @@ export const scopeUnknown: Rule = {
   defaultSeverity: 'error',
   summary: 'Every scope a method lists is declared in `auth.oauth2.scopes`.',
   check(model, report) {
-    for (const use of model.scopeUses) {
+    for (let ui = 0; ui < model.scopeUses.length; ui++) {
+      const use = model.scopeUses[ui];
       if (model.scopes.has(use.scope)) continue;
       report({
         path: use.path,
@@ -68,7 +72,8 @@ export const annotationRequiredUnknownMethod: Rule = {
   defaultSeverity: 'warning',
   summary: '`annotations.required` lists ids of methods in this document.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const ann = n.value.annotations;
       if (!isObj(ann) || !Array.isArray(ann.required)) continue;
       const required: unknown[] = ann.required;
@@ -90,7 +95,8 @@ export const mediaUploadInconsistent: Rule = {
   defaultSeverity: 'warning',
   summary: '`mediaUpload` is present exactly when `supportsMediaUpload` is true.',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const has = m.value.mediaUpload !== undefined;
       const supports = m.value.supportsMediaUpload === true;
       if (has && !supports) {
@@ -118,7 +124,8 @@ export const mediaUploadMaxSize: Rule = {
   defaultSeverity: 'warning',
   summary: '`mediaUpload.maxSize` is a byte count or a size such as `1MB`, `2GB`, `3TB`.',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const mu = m.value.mediaUpload;
       if (!isObj(mu) || mu.maxSize === undefined) continue;
       if (typeof mu.maxSize !== 'string' || !MAX_SIZE.test(mu.maxSize.trim())) {
@@ -136,7 +143,8 @@ export const requestBodyOnGet: Rule = {
   defaultSeverity: 'warning',
   summary: 'A GET method has no `request` body (many HTTP stacks drop it).',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       if (m.value.httpMethod === 'GET' && m.value.request !== undefined) {
         report({
           path: [...m.path, 'request'],
@@ -153,7 +161,8 @@ export const requestParameterNameDeprecated: Rule = {
   defaultSeverity: 'hint',
   summary: '`request.parameterName` is deprecated and ignored by clients.',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const req = m.value.request;
       if (isObj(req) && str(req.parameterName) !== undefined) {
         report({

@@ -32,7 +32,8 @@ export const parameterOrderDuplicate: Rule = {
   defaultSeverity: 'error',
   summary: 'No parameter appears twice in `parameterOrder`.',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const order = m.value.parameterOrder;
       if (!Array.isArray(order)) continue;
       const seen = repeats(order);
@@ -54,7 +55,8 @@ export const parameterOrderMissingRequired: Rule = {
   defaultSeverity: 'warning',
   summary: 'Required parameters are listed in `parameterOrder` (generators build method signatures from it).',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const order = Array.isArray(m.value.parameterOrder) ? m.value.parameterOrder : [];
       const params = methodParameters(m);
       for (const name in params) {
@@ -95,11 +97,14 @@ export const pathVariableUndeclared: Rule = {
   defaultSeverity: 'error',
   summary: 'Every `{var}`/`{+var}` in a method `path` is a parameter with `"location": "path"`.',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const path = str(m.value.path);
       if (path === undefined) continue;
       const params = methodParameters(m);
-      for (const v of templateVariables(path)) {
+      const vars = templateVariables(path);
+      for (let vi = 0; vi < vars.length; vi++) {
+        const v = vars[vi];
         const p = params[v.name] ?? model.globalParameters.get(v.name);
         if (!isObj(p)) {
           report({
@@ -124,7 +129,8 @@ export const pathParameterUnused: Rule = {
   defaultSeverity: 'error',
   summary: 'Every parameter with `"location": "path"` appears in the method `path`.',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const path = str(m.value.path);
       if (path === undefined) continue;
       const vars = templateVariables(path);
@@ -145,7 +151,7 @@ export const pathParameterUnused: Rule = {
 };
 
 function hasVariable(vars: readonly TemplateVariable[], name: string): boolean {
-  for (const v of vars) if (v.name === name) return true;
+  for (let i = 0; i < vars.length; i++) if (vars[i].name === name) return true;
   return false;
 }
 
@@ -154,7 +160,8 @@ export const pathParameterNotRequired: Rule = {
   defaultSeverity: 'warning',
   summary: 'Path parameters are `"required": true` (a URL cannot leave them out).',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const params = methodParameters(m);
       for (const name in params) {
         const p = params[name];
@@ -177,11 +184,13 @@ export const pathReservedExpansionMultiple: Rule = {
   defaultSeverity: 'info',
   summary: 'A `path` holds at most one `{+var}` (some generators cannot split two greedy segments).',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       const path = str(m.value.path);
       if (path === undefined) continue;
       let plus = 0;
-      for (const v of templateVariables(path)) if (v.operator === '+') plus++;
+      const vars = templateVariables(path);
+      for (let vi = 0; vi < vars.length; vi++) if (vars[vi].operator === '+') plus++;
       if (plus > 1)
         report({
           path: [...m.path, 'path'],
@@ -198,7 +207,8 @@ export const parameterLocationInvalid: Rule = {
   defaultSeverity: 'error',
   summary: "A parameter's `location` is `query` or `path`.",
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       if (n.context !== 'parameter' && n.context !== 'globalParameter') continue;
       const loc = n.value.location;
       if (loc === undefined) {
@@ -223,7 +233,8 @@ export const globalParameterShadowed: Rule = {
   defaultSeverity: 'info',
   summary: 'A method parameter has the same name as a document-level parameter.',
   check(model, report) {
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       for (const name in methodParameters(m)) {
         if (model.globalParameters.has(name)) {
           report({

@@ -27,7 +27,8 @@ export const typeUnknown: Rule = {
   defaultSeverity: 'error',
   summary: '`type` is one of any, array, boolean, integer, number, object, string, null.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const t = n.value.type;
       if (t === undefined || (typeof t === 'string' && TYPES.has(t))) continue;
       const lower = typeof t === 'string' && TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined;
@@ -45,7 +46,8 @@ export const arrayWithoutItems: Rule = {
   defaultSeverity: 'error',
   summary: 'A schema of `"type": "array"` has `items`.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       if (n.value.type === 'array' && n.value.items === undefined && n.value.$ref === undefined) {
         report({
           path: [...n.path, 'type'],
@@ -62,7 +64,8 @@ export const itemsOnNonArray: Rule = {
   defaultSeverity: 'error',
   summary: '`items` appears only on array schemas.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const t = n.value.type;
       if (n.value.items !== undefined && typeof t === 'string' && t !== 'array' && t !== 'any') {
         report({
@@ -75,15 +78,19 @@ export const itemsOnNonArray: Rule = {
   },
 };
 
+const OBJECT_KEYS = ['properties', 'additionalProperties'] as const;
+
 export const propertiesOnNonObject: Rule = {
   code: 'properties-on-non-object',
   defaultSeverity: 'error',
   summary: '`properties` and `additionalProperties` appear only on object schemas.',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const t = n.value.type;
       if (typeof t !== 'string' || t === 'object' || t === 'any') continue;
-      for (const key of ['properties', 'additionalProperties'] as const) {
+      for (let k = 0; k < OBJECT_KEYS.length; k++) {
+        const key = OBJECT_KEYS[k];
         if (n.value[key] !== undefined) {
           report({
             path: [...n.path, key],
@@ -101,7 +108,8 @@ export const formatTypeMismatch: Rule = {
   defaultSeverity: 'warning',
   summary: 'A known `format` sits on its type (e.g. int64 and uint64 on string, int32 on integer, double on number).',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const { format, type } = n.value;
       if (typeof format !== 'string' || typeof type !== 'string') continue;
       const owner = FORMAT_OWNER.get(format);
@@ -125,7 +133,8 @@ export const formatUnknown: Rule = {
   defaultSeverity: 'info',
   summary: "`format` is one the format's generators know.",
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const format = n.value.format;
       if (typeof format !== 'string' || FORMAT_OWNER.has(format) || format.startsWith('google.protobuf.')) continue;
       report({
@@ -173,7 +182,8 @@ export const patternInvalid: Rule = {
   defaultSeverity: 'warning',
   summary: '`pattern` is a regular expression (RE2 syntax, checked after translating `(?i)`, `(?P<…>)`, `\\A`, `\\z`).',
   check(model, report) {
-    for (const n of model.schemaNodes) {
+    for (let ni = 0; ni < model.schemaNodes.length; ni++) {
+      const n = model.schemaNodes[ni];
       const p = n.value.pattern;
       if (typeof p !== 'string') continue;
       if (!patternCompiles(p))
