@@ -2,7 +2,7 @@
 // build their URL templates from it, so a flatPath that drifts from path sends requests elsewhere.
 // Variable names are free (real documents use synthetic names such as {projectsId}); only the literal
 // text and the shape of the variables are compared.
-import type { Rule } from './types';
+import { methodRule } from './types';
 import { describeMethod, str } from './util';
 
 // Both templates become code-point arrays in reused scratch buffers (no string or object per
@@ -111,36 +111,35 @@ export function flatPathFollowsPath(path: string, flat: string): boolean | undef
   return pi === pn;
 }
 
-export const flatPathInconsistent: Rule = {
-  code: 'flat-path-inconsistent',
-  defaultSeverity: 'warning',
-  summary:
-    '`flatPath` spells out `path`: the same literal text, `{var}` kept, each `{+var}` expanded into segments, and only simple `{var}` forms.',
-  check(model, report) {
-    for (let mi = 0; mi < model.methods.length; mi++) {
-      const m = model.methods[mi];
-      const flat = str(m.value.flatPath);
-      const path = str(m.value.path);
-      if (flat === undefined || path === undefined) continue;
-      const nonSimple: string[] = [];
-      flatUnits(flat, nonSimple);
-      if (nonSimple.length > 0) {
-        report({
-          path: [...m.path, 'flatPath'],
-          message: `flatPath of ${describeMethod(m)} uses ${nonSimple.join(', ')}; flatPath spells every segment out, so write only simple {name} variables.`,
-          data: { nonSimple },
-        });
-        continue;
-      }
-      // A flatPath equal to its path (1,104 of compute's 1,130 methods) follows it: with only simple
-      // {name} forms left, each is one variable on both sides and the literal text is the same.
-      if (flat !== path && flatPathFollowsPath(path, flat) === false) {
-        report({
-          path: [...m.path, 'flatPath'],
-          message: `flatPath "${flat}" of ${describeMethod(m)} does not follow path "${path}": the literal text must be the same, each {var} must stay one variable and each {+var} must expand into segments.`,
-          data: { path },
-        });
-      }
+export const flatPathInconsistent = methodRule(
+  {
+    code: 'flat-path-inconsistent',
+    defaultSeverity: 'warning',
+    summary:
+      '`flatPath` spells out `path`: the same literal text, `{var}` kept, each `{+var}` expanded into segments, and only simple `{var}` forms.',
+  },
+  (m, model, report) => {
+    const flat = str(m.value.flatPath);
+    const path = str(m.value.path);
+    if (flat === undefined || path === undefined) return;
+    const nonSimple: string[] = [];
+    flatUnits(flat, nonSimple);
+    if (nonSimple.length > 0) {
+      report({
+        path: [...m.path, 'flatPath'],
+        message: `flatPath of ${describeMethod(m)} uses ${nonSimple.join(', ')}; flatPath spells every segment out, so write only simple {name} variables.`,
+        data: { nonSimple },
+      });
+      return;
+    }
+    // A flatPath equal to its path (1,104 of compute's 1,130 methods) follows it: with only simple
+    // {name} forms left, each is one variable on both sides and the literal text is the same.
+    if (flat !== path && flatPathFollowsPath(path, flat) === false) {
+      report({
+        path: [...m.path, 'flatPath'],
+        message: `flatPath "${flat}" of ${describeMethod(m)} does not follow path "${path}": the literal text must be the same, each {var} must stay one variable and each {+var} must expand into segments.`,
+        data: { path },
+      });
     }
   },
-};
+);
