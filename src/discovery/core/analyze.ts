@@ -116,14 +116,26 @@ interface RuleRun {
   failure: { err: unknown } | undefined;
 }
 
-/** One walk over the schema nodes and one over the methods for every rule that checks them one at a time. */
+/**
+ * One walk over the schema nodes and one over the methods for every rule that checks them one at a time.
+ * Two functions, so the walk over the methods does not run in code compiled while only the first had run.
+ */
 function walkEach(model: DiscoveryModel, runs: RuleRun[]): void {
-  const nodeRuns = runs.filter((r) => r.on && r.rule.eachSchemaNode);
-  const methodRuns = runs.filter((r) => r.on && r.rule.eachMethod);
+  walkSchemaNodes(
+    model,
+    runs.filter((r) => r.on && r.rule.eachSchemaNode),
+  );
+  walkMethods(
+    model,
+    runs.filter((r) => r.on && r.rule.eachMethod),
+  );
+}
+
+function walkSchemaNodes(model: DiscoveryModel, runs: RuleRun[]): void {
   const nodes = model.schemaNodes;
   for (let i = 0; i < nodes.length; i++) {
-    for (let j = 0; j < nodeRuns.length; j++) {
-      const run = nodeRuns[j];
+    for (let j = 0; j < runs.length; j++) {
+      const run = runs[j];
       if (run.failure) continue;
       try {
         run.rule.eachSchemaNode!(nodes[i], model, run.report);
@@ -133,10 +145,13 @@ function walkEach(model: DiscoveryModel, runs: RuleRun[]): void {
       }
     }
   }
+}
+
+function walkMethods(model: DiscoveryModel, runs: RuleRun[]): void {
   const methods = model.methods;
   for (let i = 0; i < methods.length; i++) {
-    for (let j = 0; j < methodRuns.length; j++) {
-      const run = methodRuns[j];
+    for (let j = 0; j < runs.length; j++) {
+      const run = runs[j];
       if (run.failure) continue;
       try {
         run.rule.eachMethod!(methods[i], model, run.report);
