@@ -7,7 +7,7 @@ import { keyOf, nodeAt } from './jsonTreeLookup';
 import { buildModel, type DiscoveryModel, type Obj } from './model';
 import { parseJson, type ParsedJson, type ParseLimits } from './parse';
 import { RULES } from './rules';
-import type { Finding } from './rules/types';
+import type { Finding, Report, Rule } from './rules/types';
 
 /** Built-in codes that do not come from a Rule object. */
 export const PARSE_CODES: Record<string, { severity: Severity; summary: string }> = {
@@ -79,25 +79,97 @@ export function analyzeParsed(parsed: ParsedJson, options: AnalyzeOptions = {}):
   let model: DiscoveryModel | undefined;
   if (isRestDescriptionValue(parsed.value)) {
     model = buildModel(parsed.value as Obj);
-    for (const rule of RULES) {
+    const runs = RULES.map((rule): RuleRun => {
       const severity = settings[rule.code] ?? rule.defaultSeverity;
-      if (severity === 'off') continue;
-      try {
-        rule.check(model, (f) => out.push(place(tree, rule.code, severity, f)));
-      } catch (err) {
-        // One rule tripping over an input nobody foresaw must not take the other rules' findings with it.
-        push({
-          code: 'rule-failed',
-          severity: 'info',
-          offset: 0,
-          length: 0,
-          message: `Rule ${rule.code} could not check this document: ${(err as Error)?.message ?? err}.`,
-        });
+      const findings: Finding[] = [];
+      return { rule, severity, on: severity !== 'off', findings, report: (f) => findings.push(f), failure: undefined };
+    });
+    walkEach(model, runs);
+    for (const run of runs) {
+      if (!run.on) continue;
+      const { rule, severity } = run;
+      if (rule.eachSchemaNode || rule.eachMethod) {
+        for (const f of run.findings) out.push(place(tree, rule.code, severity as Severity, f));
+      } else {
+        try {
+          rule.check(model, (f) => out.push(place(tree, rule.code, severity as Severity, f)));
+        } catch (err) {
+          run.failure = { err };
+        }
       }
+      // One rule tripping over an input nobody foresaw must not take the other rules' findings with it.
+      if (run.failure) push(ruleFailed(rule.code, run.failure.err));
     }
   }
   out.sort((a, b) => a.offset - b.offset);
   return { parsed, model, diagnostics: out };
+}
+
+interface RuleRun {
+  rule: Rule;
+  severity: SeveritySetting;
+  on: boolean;
+  /** Findings of a rule run in a shared walk, kept apart so the order stays that of running the rules one by one. */
+  findings: Finding[];
+  report: Report;
+  /** Boxed: a rule may throw anything, undefined included. */
+  failure: { err: unknown } | undefined;
+}
+
+/**
+ * One walk over the schema nodes and one over the methods for every rule that checks them one at a time.
+ * Two functions, so the walk over the methods does not run in code compiled while only the first had run.
+ */
+function walkEach(model: DiscoveryModel, runs: RuleRun[]): void {
+  walkSchemaNodes(
+    model,
+    runs.filter((r) => r.on && r.rule.eachSchemaNode),
+  );
+  walkMethods(
+    model,
+    runs.filter((r) => r.on && r.rule.eachMethod),
+  );
+}
+
+function walkSchemaNodes(model: DiscoveryModel, runs: RuleRun[]): void {
+  const nodes = model.schemaNodes;
+  for (let i = 0; i < nodes.length; i++) {
+    for (let j = 0; j < runs.length; j++) {
+      const run = runs[j];
+      if (run.failure) continue;
+      try {
+        run.rule.eachSchemaNode!(nodes[i], model, run.report);
+      } catch (err) {
+        // The rule stops here, as it would have in its own loop; what it found so far stays.
+        run.failure = { err };
+      }
+    }
+  }
+}
+
+function walkMethods(model: DiscoveryModel, runs: RuleRun[]): void {
+  const methods = model.methods;
+  for (let i = 0; i < methods.length; i++) {
+    for (let j = 0; j < runs.length; j++) {
+      const run = runs[j];
+      if (run.failure) continue;
+      try {
+        run.rule.eachMethod!(methods[i], model, run.report);
+      } catch (err) {
+        run.failure = { err };
+      }
+    }
+  }
+}
+
+function ruleFailed(code: string, err: unknown): Diagnostic {
+  return {
+    code: 'rule-failed',
+    severity: 'info',
+    offset: 0,
+    length: 0,
+    message: `Rule ${code} could not check this document: ${(err as Error)?.message ?? err}.`,
+  };
 }
 
 function severityFor(code: string, fallback: Severity, settings: RuleSettings): SeveritySetting {

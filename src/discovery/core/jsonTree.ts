@@ -127,25 +127,53 @@ export function buildJsonTree(text: string): JsonTree {
     return true;
   };
 
+  let slots = new Int32Array(64);
+  const smallNodes = new Int32Array(SMALL_OBJECT);
+  const smallSigs = new Int32Array(SMALL_OBJECT);
   const checkDuplicates = (obj: number): void => {
     const n = childCount[obj];
     if (n < 2) return;
     if (n <= SMALL_OBJECT) {
+      // Every pair, but through a signature per key (length and first characters): nearly all pairs
+      // differ there, so a pair costs one comparison rather than four index reads.
+      let m = 0;
       for (let c = firstChild[obj]; c >= 0; c = nextSibling[c]) {
-        if (keyStart[c] < 0) continue;
-        for (let d = nextSibling[c]; d >= 0; d = nextSibling[d]) {
-          if (keyStart[d] >= 0 && sameKey(c, d)) duplicates.push({ node: d, first: c });
+        const ks = keyStart[c];
+        if (ks < 0) continue;
+        smallNodes[m] = c;
+        smallSigs[m++] = ((keyEnd[c] - ks) << 16) ^ (text.charCodeAt(ks + 1) << 8) ^ text.charCodeAt(keyEnd[c] - 2);
+      }
+      for (let a = 0; a < m; a++) {
+        for (let b = a + 1; b < m; b++) {
+          if (smallSigs[a] === smallSigs[b] && sameKey(smallNodes[a], smallNodes[b]))
+            duplicates.push({ node: smallNodes[b], first: smallNodes[a] });
         }
       }
       return;
     }
-    const seen = new Map<string, number>();
+    // Open addressing over the key text (node + 1 per slot, 0 free): no key string and no Map per
+    // big object, which were most of the index's allocation and a tenth of its time.
+    let size = 64;
+    while (size < n * 2) size <<= 1;
+    if (slots.length < size) slots = new Int32Array(size);
+    else slots.fill(0, 0, size);
+    const mask = size - 1;
     for (let c = firstChild[obj]; c >= 0; c = nextSibling[c]) {
-      if (keyStart[c] < 0) continue;
-      const k = text.slice(keyStart[c], keyEnd[c]);
-      const prev = seen.get(k);
-      if (prev !== undefined) duplicates.push({ node: c, first: prev });
-      else seen.set(k, c);
+      const ks = keyStart[c];
+      if (ks < 0) continue;
+      let h = 0x811c9dc5;
+      for (let k = ks, ke = keyEnd[c]; k < ke; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+      for (let at = h & mask; ; at = (at + 1) & mask) {
+        const e = slots[at];
+        if (e === 0) {
+          slots[at] = c + 1;
+          break;
+        }
+        if (sameKey(e - 1, c)) {
+          duplicates.push({ node: c, first: e - 1 });
+          break;
+        }
+      }
     }
   };
 
@@ -153,9 +181,15 @@ export function buildJsonTree(text: string): JsonTree {
   let i = 0;
   while (i < len) {
     const c = text.charCodeAt(i);
-    // whitespace
     if (c === 32 || c === 10 || c === 13 || c === 9) {
+      // Indentation is a quarter of a pretty-printed document: skip a run of blanks in one tight loop
+      // rather than one turn of the main loop per character.
       i++;
+      while (i < len) {
+        const w = text.charCodeAt(i);
+        if (w !== 32 && w !== 10 && w !== 13 && w !== 9) break;
+        i++;
+      }
       continue;
     }
     if (c === 34 /* " */) {

@@ -115,6 +115,18 @@ class LazyRef implements RefSite {
   }
 }
 
+/** A scope a method names; its path is built only for a finding (compute names 2,788 of them). */
+class ScopeUse {
+  constructor(
+    readonly scope: string,
+    private readonly index: number,
+    readonly method: MethodEntry,
+  ) {}
+  get path(): JsonPath {
+    return [...this.method.path, 'scopes', this.index];
+  }
+}
+
 /** Guards the walk against pathological nesting that slipped past the parser's limit. */
 const MAX_SCHEMA_DEPTH = 200;
 
@@ -201,9 +213,8 @@ export function buildModel(root: Obj): DiscoveryModel {
         else methodsById.set(entry.id, [entry]);
       }
       if (isObj(value.parameters)) {
-        const paramsPath = [...path, 'parameters'];
         for (const p in value.parameters)
-          visitSchema(value.parameters[p], paramsPath, p, undefined, 'parameter', 1, entry);
+          visitSchema(value.parameters[p], path, 'parameters', p, 'parameter', 1, entry);
       }
       if (value.request !== undefined) visitSchema(value.request, path, 'request', undefined, 'request', 1, entry);
       if (value.response !== undefined) visitSchema(value.response, path, 'response', undefined, 'response', 1, entry);
@@ -211,7 +222,7 @@ export function buildModel(root: Obj): DiscoveryModel {
         const list: unknown[] = value.scopes;
         for (let i = 0; i < list.length; i++) {
           const s = list[i];
-          if (typeof s === 'string') scopeUses.push({ scope: s, path: [...path, 'scopes', i], method: entry });
+          if (typeof s === 'string') scopeUses.push(new ScopeUse(s, i, entry));
         }
       }
     }

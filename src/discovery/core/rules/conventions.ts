@@ -1,7 +1,7 @@
 // Conventions that real documents often break for good reasons: off by default, for authors who
 // want their own documents to follow them.
 import { isObj } from '../model';
-import type { Rule } from './types';
+import { methodRule, type Rule } from './types';
 import { describeMethod, methodParameters, str, templateVariables } from './util';
 
 export const methodIdShape: Rule = {
@@ -12,7 +12,8 @@ export const methodIdShape: Rule = {
   check(model, report) {
     const name = str(model.root.name);
     if (name === undefined) return;
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       if (m.id === undefined) continue;
       const expected = [name, ...m.resource, m.name].join('.');
       if (m.id !== expected)
@@ -25,27 +26,27 @@ export const methodIdShape: Rule = {
   },
 };
 
-export const flatPathVariableUnknown: Rule = {
-  code: 'flat-path-variable-unknown',
-  defaultSeverity: 'off',
-  summary:
-    'Every `{var}` in `flatPath` is a parameter (off by default: real documents use synthetic names such as `{projectsId}`).',
-  check(model, report) {
-    for (const m of model.methods) {
-      const flat = str(m.value.flatPath);
-      if (flat === undefined) continue;
-      const params = methodParameters(m);
-      for (const v of templateVariables(flat)) {
-        if (!isObj(params[v.name]))
-          report({
-            path: [...m.path, 'flatPath'],
-            message: `flatPath variable {${v.name}} of ${describeMethod(m)} is not a parameter.`,
-            data: { name: v.name },
-          });
-      }
+export const flatPathVariableUnknown = methodRule(
+  {
+    code: 'flat-path-variable-unknown',
+    defaultSeverity: 'off',
+    summary:
+      'Every `{var}` in `flatPath` is a parameter (off by default: real documents use synthetic names such as `{projectsId}`).',
+  },
+  (m, model, report) => {
+    const flat = str(m.value.flatPath);
+    if (flat === undefined) return;
+    const params = methodParameters(m);
+    for (const v of templateVariables(flat)) {
+      if (!isObj(params[v.name]))
+        report({
+          path: [...m.path, 'flatPath'],
+          message: `flatPath variable {${v.name}} of ${describeMethod(m)} is not a parameter.`,
+          data: { name: v.name },
+        });
     }
   },
-};
+);
 
 export const methodScopesMissing: Rule = {
   code: 'method-scopes-missing',
@@ -54,7 +55,8 @@ export const methodScopesMissing: Rule = {
     'In a document with `auth`, every method lists its `scopes` (off by default: some public methods need none).',
   check(model, report) {
     if (model.scopes.size === 0) return;
-    for (const m of model.methods) {
+    for (let mi = 0; mi < model.methods.length; mi++) {
+      const m = model.methods[mi];
       if (!Array.isArray(m.value.scopes) || m.value.scopes.length === 0) {
         report({
           path: m.path,

@@ -1,59 +1,59 @@
-import type { Rule } from './types';
+import { schemaNodeRule } from './types';
 import { repeats } from './util';
 
-export const enumDescriptionsLength: Rule = {
-  code: 'enum-descriptions-length',
-  defaultSeverity: 'error',
-  summary: '`enumDescriptions` has one entry per `enum` value.',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const { enum: values, enumDescriptions: descs } = n.value;
-      if (!Array.isArray(values) || !Array.isArray(descs) || values.length === descs.length) continue;
-      report({
-        path: [...n.path, 'enumDescriptions'],
-        at: 'key',
-        message: `enumDescriptions has ${descs.length} entr${descs.length === 1 ? 'y' : 'ies'} for ${values.length} enum value${values.length === 1 ? '' : 's'}; position i describes enum[i], so make the lengths equal.`,
-        data: { enumLength: values.length, descriptionsLength: descs.length },
-      });
-    }
+export const enumDescriptionsLength = schemaNodeRule(
+  {
+    code: 'enum-descriptions-length',
+    defaultSeverity: 'error',
+    summary: '`enumDescriptions` has one entry per `enum` value.',
   },
-};
+  (n, model, report) => {
+    const { enum: values, enumDescriptions: descs } = n.value;
+    if (!Array.isArray(values) || !Array.isArray(descs) || values.length === descs.length) return;
+    report({
+      path: [...n.path, 'enumDescriptions'],
+      at: 'key',
+      message: `enumDescriptions has ${descs.length} entr${descs.length === 1 ? 'y' : 'ies'} for ${values.length} enum value${values.length === 1 ? '' : 's'}; position i describes enum[i], so make the lengths equal.`,
+      data: { enumLength: values.length, descriptionsLength: descs.length },
+    });
+  },
+);
 
-export const enumDeprecatedLength: Rule = {
-  code: 'enum-deprecated-length',
-  defaultSeverity: 'warning',
-  summary: '`enumDeprecated` has one flag per `enum` value.',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const { enum: values, enumDeprecated: flags } = n.value;
-      if (!Array.isArray(values) || !Array.isArray(flags) || values.length === flags.length) continue;
-      report({
-        path: [...n.path, 'enumDeprecated'],
-        at: 'key',
-        message: `enumDeprecated has ${flags.length} flags for ${values.length} enum values; position i flags enum[i], so make the lengths equal.`,
-        data: { enumLength: values.length, deprecatedLength: flags.length },
-      });
-    }
+export const enumDeprecatedLength = schemaNodeRule(
+  {
+    code: 'enum-deprecated-length',
+    defaultSeverity: 'warning',
+    summary: '`enumDeprecated` has one flag per `enum` value.',
   },
-};
+  (n, model, report) => {
+    const { enum: values, enumDeprecated: flags } = n.value;
+    if (!Array.isArray(values) || !Array.isArray(flags) || values.length === flags.length) return;
+    report({
+      path: [...n.path, 'enumDeprecated'],
+      at: 'key',
+      message: `enumDeprecated has ${flags.length} flags for ${values.length} enum values; position i flags enum[i], so make the lengths equal.`,
+      data: { enumLength: values.length, deprecatedLength: flags.length },
+    });
+  },
+);
 
-export const enumDuplicateValue: Rule = {
-  code: 'enum-duplicate-value',
-  defaultSeverity: 'warning',
-  summary: 'No value appears twice in one `enum`.',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const values = n.value.enum;
-      if (!Array.isArray(values)) continue;
-      const seen = repeats(values);
-      for (let i = 0; i < values.length; i++) {
-        if (seen(values[i], i))
-          report({
-            path: [...n.path, 'enum', i],
-            message: `Enum value ${JSON.stringify(values[i])} is listed twice; remove the repeat (and its description).`,
-            data: { index: i },
-          });
-      }
+export const enumDuplicateValue = schemaNodeRule(
+  {
+    code: 'enum-duplicate-value',
+    defaultSeverity: 'warning',
+    summary: 'No value appears twice in one `enum`.',
+  },
+  (n, model, report) => {
+    const values = n.value.enum;
+    if (!Array.isArray(values)) return;
+    const seen = repeats(values);
+    for (let i = 0; i < values.length; i++) {
+      if (seen(values[i], i))
+        report({
+          path: [...n.path, 'enum', i],
+          message: `Enum value ${JSON.stringify(values[i])} is listed twice; remove the repeat (and its description).`,
+          data: { index: i },
+        });
     }
   },
-};
+);

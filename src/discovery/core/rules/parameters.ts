@@ -1,5 +1,5 @@
 import { isObj } from '../model';
-import type { Rule } from './types';
+import { methodRule, schemaNodeRule, type Rule } from './types';
 import {
   describeMethod,
   eachParameterOrderEntry,
@@ -27,50 +27,50 @@ export const parameterOrderUnknown: Rule = {
   },
 };
 
-export const parameterOrderDuplicate: Rule = {
-  code: 'parameter-order-duplicate',
-  defaultSeverity: 'error',
-  summary: 'No parameter appears twice in `parameterOrder`.',
-  check(model, report) {
-    for (const m of model.methods) {
-      const order = m.value.parameterOrder;
-      if (!Array.isArray(order)) continue;
-      const seen = repeats(order);
-      for (let i = 0; i < order.length; i++) {
-        const name: unknown = order[i];
-        if (seen(name, i))
-          report({
-            path: [...m.path, 'parameterOrder', i],
-            message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`,
-            data: { name, index: i },
-          });
-      }
+export const parameterOrderDuplicate = methodRule(
+  {
+    code: 'parameter-order-duplicate',
+    defaultSeverity: 'error',
+    summary: 'No parameter appears twice in `parameterOrder`.',
+  },
+  (m, model, report) => {
+    const order = m.value.parameterOrder;
+    if (!Array.isArray(order)) return;
+    const seen = repeats(order);
+    for (let i = 0; i < order.length; i++) {
+      const name: unknown = order[i];
+      if (seen(name, i))
+        report({
+          path: [...m.path, 'parameterOrder', i],
+          message: `"${String(name)}" is listed twice in parameterOrder; remove the repeat.`,
+          data: { name, index: i },
+        });
     }
   },
-};
+);
 
-export const parameterOrderMissingRequired: Rule = {
-  code: 'parameter-order-missing-required',
-  defaultSeverity: 'warning',
-  summary: 'Required parameters are listed in `parameterOrder` (generators build method signatures from it).',
-  check(model, report) {
-    for (const m of model.methods) {
-      const order = Array.isArray(m.value.parameterOrder) ? m.value.parameterOrder : [];
-      const params = methodParameters(m);
-      for (const name in params) {
-        const p = params[name];
-        if (isObj(p) && p.required === true && !order.includes(name)) {
-          report({
-            path: [...m.path, 'parameters', name],
-            at: 'key',
-            message: `Required parameter "${name}" is missing from parameterOrder of ${describeMethod(m)}; add it so generated clients take it as an argument.`,
-            data: { name, method: m.path },
-          });
-        }
+export const parameterOrderMissingRequired = methodRule(
+  {
+    code: 'parameter-order-missing-required',
+    defaultSeverity: 'warning',
+    summary: 'Required parameters are listed in `parameterOrder` (generators build method signatures from it).',
+  },
+  (m, model, report) => {
+    const order = Array.isArray(m.value.parameterOrder) ? m.value.parameterOrder : [];
+    const params = methodParameters(m);
+    for (const name in params) {
+      const p = params[name];
+      if (isObj(p) && p.required === true && !order.includes(name)) {
+        report({
+          path: [...m.path, 'parameters', name],
+          at: 'key',
+          message: `Required parameter "${name}" is missing from parameterOrder of ${describeMethod(m)}; add it so generated clients take it as an argument.`,
+          data: { name, method: m.path },
+        });
       }
     }
   },
-};
+);
 
 export const parameterOrderOptional: Rule = {
   code: 'parameter-order-optional',
@@ -90,149 +90,152 @@ export const parameterOrderOptional: Rule = {
   },
 };
 
-export const pathVariableUndeclared: Rule = {
-  code: 'path-variable-undeclared',
-  defaultSeverity: 'error',
-  summary: 'Every `{var}`/`{+var}` in a method `path` is a parameter with `"location": "path"`.',
-  check(model, report) {
-    for (const m of model.methods) {
-      const path = str(m.value.path);
-      if (path === undefined) continue;
-      const params = methodParameters(m);
-      for (const v of templateVariables(path)) {
-        const p = params[v.name] ?? model.globalParameters.get(v.name);
-        if (!isObj(p)) {
-          report({
-            path: [...m.path, 'path'],
-            message: `Path variable {${v.operator}${v.name}} of ${describeMethod(m)} has no parameter; add a "${v.name}" parameter with "location": "path".`,
-            data: { name: v.name, method: m.path },
-          });
-        } else if (p.location !== 'path') {
-          report({
-            path: [...m.path, 'path'],
-            message: `Path variable {${v.operator}${v.name}} names parameter "${v.name}", whose location is "${String(p.location)}"; set its "location" to "path".`,
-            data: { name: v.name, method: m.path, wrongLocation: true },
-          });
-        }
+export const pathVariableUndeclared = methodRule(
+  {
+    code: 'path-variable-undeclared',
+    defaultSeverity: 'error',
+    summary: 'Every `{var}`/`{+var}` in a method `path` is a parameter with `"location": "path"`.',
+  },
+  (m, model, report) => {
+    const path = str(m.value.path);
+    if (path === undefined) return;
+    const params = methodParameters(m);
+    const vars = templateVariables(path);
+    for (let vi = 0; vi < vars.length; vi++) {
+      const v = vars[vi];
+      const p = params[v.name] ?? model.globalParameters.get(v.name);
+      if (!isObj(p)) {
+        report({
+          path: [...m.path, 'path'],
+          message: `Path variable {${v.operator}${v.name}} of ${describeMethod(m)} has no parameter; add a "${v.name}" parameter with "location": "path".`,
+          data: { name: v.name, method: m.path },
+        });
+      } else if (p.location !== 'path') {
+        report({
+          path: [...m.path, 'path'],
+          message: `Path variable {${v.operator}${v.name}} names parameter "${v.name}", whose location is "${String(p.location)}"; set its "location" to "path".`,
+          data: { name: v.name, method: m.path, wrongLocation: true },
+        });
       }
     }
   },
-};
+);
 
-export const pathParameterUnused: Rule = {
-  code: 'path-parameter-unused',
-  defaultSeverity: 'error',
-  summary: 'Every parameter with `"location": "path"` appears in the method `path`.',
-  check(model, report) {
-    for (const m of model.methods) {
-      const path = str(m.value.path);
-      if (path === undefined) continue;
-      const vars = templateVariables(path);
-      const params = methodParameters(m);
-      for (const name in params) {
-        const p = params[name];
-        if (isObj(p) && p.location === 'path' && !hasVariable(vars, name)) {
-          report({
-            path: [...m.path, 'parameters', name],
-            at: 'key',
-            message: `Path parameter "${name}" does not appear in path "${path}"; add {${name}} to the path or change its location to "query".`,
-            data: { name },
-          });
-        }
+export const pathParameterUnused = methodRule(
+  {
+    code: 'path-parameter-unused',
+    defaultSeverity: 'error',
+    summary: 'Every parameter with `"location": "path"` appears in the method `path`.',
+  },
+  (m, model, report) => {
+    const path = str(m.value.path);
+    if (path === undefined) return;
+    const vars = templateVariables(path);
+    const params = methodParameters(m);
+    for (const name in params) {
+      const p = params[name];
+      if (isObj(p) && p.location === 'path' && !hasVariable(vars, name)) {
+        report({
+          path: [...m.path, 'parameters', name],
+          at: 'key',
+          message: `Path parameter "${name}" does not appear in path "${path}"; add {${name}} to the path or change its location to "query".`,
+          data: { name },
+        });
       }
     }
   },
-};
+);
 
 function hasVariable(vars: readonly TemplateVariable[], name: string): boolean {
-  for (const v of vars) if (v.name === name) return true;
+  for (let i = 0; i < vars.length; i++) if (vars[i].name === name) return true;
   return false;
 }
 
-export const pathParameterNotRequired: Rule = {
-  code: 'path-parameter-not-required',
-  defaultSeverity: 'warning',
-  summary: 'Path parameters are `"required": true` (a URL cannot leave them out).',
-  check(model, report) {
-    for (const m of model.methods) {
-      const params = methodParameters(m);
-      for (const name in params) {
-        const p = params[name];
-        if (isObj(p) && p.location === 'path' && p.required !== true) {
-          report({
-            path: [...m.path, 'parameters', name],
-            at: 'key',
-            message: `Path parameter "${name}" is not marked "required": true; a URL cannot omit it.`,
-            data: { name },
-          });
-        }
+export const pathParameterNotRequired = methodRule(
+  {
+    code: 'path-parameter-not-required',
+    defaultSeverity: 'warning',
+    summary: 'Path parameters are `"required": true` (a URL cannot leave them out).',
+  },
+  (m, model, report) => {
+    const params = methodParameters(m);
+    for (const name in params) {
+      const p = params[name];
+      if (isObj(p) && p.location === 'path' && p.required !== true) {
+        report({
+          path: [...m.path, 'parameters', name],
+          at: 'key',
+          message: `Path parameter "${name}" is not marked "required": true; a URL cannot omit it.`,
+          data: { name },
+        });
       }
     }
   },
-};
+);
 
-export const pathReservedExpansionMultiple: Rule = {
-  code: 'path-reserved-expansion-multiple',
-  // Older generators reject this, but current real documents (aiplatform) use it: inform, do not fail.
-  defaultSeverity: 'info',
-  summary: 'A `path` holds at most one `{+var}` (some generators cannot split two greedy segments).',
-  check(model, report) {
-    for (const m of model.methods) {
-      const path = str(m.value.path);
-      if (path === undefined) continue;
-      let plus = 0;
-      for (const v of templateVariables(path)) if (v.operator === '+') plus++;
-      if (plus > 1)
-        report({
-          path: [...m.path, 'path'],
-          message: `Path "${path}" has ${plus} {+var} expansions; older generators cannot tell where one ends.`,
-        });
-    }
+export const pathReservedExpansionMultiple = methodRule(
+  {
+    code: 'path-reserved-expansion-multiple',
+    // Older generators reject this, but current real documents (aiplatform) use it: inform, do not fail.
+    defaultSeverity: 'info',
+    summary: 'A `path` holds at most one `{+var}` (some generators cannot split two greedy segments).',
   },
-};
+  (m, model, report) => {
+    const path = str(m.value.path);
+    if (path === undefined) return;
+    let plus = 0;
+    const vars = templateVariables(path);
+    for (let vi = 0; vi < vars.length; vi++) if (vars[vi].operator === '+') plus++;
+    if (plus > 1)
+      report({
+        path: [...m.path, 'path'],
+        message: `Path "${path}" has ${plus} {+var} expansions; older generators cannot tell where one ends.`,
+      });
+  },
+);
 
 const LOCATIONS = new Set(['query', 'path']);
 
-export const parameterLocationInvalid: Rule = {
-  code: 'parameter-location-invalid',
-  defaultSeverity: 'error',
-  summary: "A parameter's `location` is `query` or `path`.",
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      if (n.context !== 'parameter' && n.context !== 'globalParameter') continue;
-      const loc = n.value.location;
-      if (loc === undefined) {
-        report({
-          path: n.path,
-          at: 'key',
-          message: `Parameter "${String(n.path[n.path.length - 1])}" has no "location"; add "location": "query" or "path".`,
-          data: { name: n.path[n.path.length - 1] },
-        });
-      } else if (typeof loc !== 'string' || !LOCATIONS.has(loc)) {
-        report({
-          path: [...n.path, 'location'],
-          message: `Location ${JSON.stringify(loc)} is not supported; use "query" or "path".`,
-        });
-      }
+export const parameterLocationInvalid = schemaNodeRule(
+  {
+    code: 'parameter-location-invalid',
+    defaultSeverity: 'error',
+    summary: "A parameter's `location` is `query` or `path`.",
+  },
+  (n, model, report) => {
+    if (n.context !== 'parameter' && n.context !== 'globalParameter') return;
+    const loc = n.value.location;
+    if (loc === undefined) {
+      report({
+        path: n.path,
+        at: 'key',
+        message: `Parameter "${String(n.path[n.path.length - 1])}" has no "location"; add "location": "query" or "path".`,
+        data: { name: n.path[n.path.length - 1] },
+      });
+    } else if (typeof loc !== 'string' || !LOCATIONS.has(loc)) {
+      report({
+        path: [...n.path, 'location'],
+        message: `Location ${JSON.stringify(loc)} is not supported; use "query" or "path".`,
+      });
     }
   },
-};
+);
 
-export const globalParameterShadowed: Rule = {
-  code: 'global-parameter-shadowed',
-  defaultSeverity: 'info',
-  summary: 'A method parameter has the same name as a document-level parameter.',
-  check(model, report) {
-    for (const m of model.methods) {
-      for (const name in methodParameters(m)) {
-        if (model.globalParameters.has(name)) {
-          report({
-            path: [...m.path, 'parameters', name],
-            at: 'key',
-            message: `Parameter "${name}" of ${describeMethod(m)} shadows the document-level parameter of the same name; generated clients may expose only one.`,
-          });
-        }
+export const globalParameterShadowed = methodRule(
+  {
+    code: 'global-parameter-shadowed',
+    defaultSeverity: 'info',
+    summary: 'A method parameter has the same name as a document-level parameter.',
+  },
+  (m, model, report) => {
+    for (const name in methodParameters(m)) {
+      if (model.globalParameters.has(name)) {
+        report({
+          path: [...m.path, 'parameters', name],
+          at: 'key',
+          message: `Parameter "${name}" of ${describeMethod(m)} shadows the document-level parameter of the same name; generated clients may expose only one.`,
+        });
       }
     }
   },
-};
+);

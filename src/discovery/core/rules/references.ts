@@ -8,7 +8,8 @@ export const refUnresolved: Rule = {
   check(m, report) {
     // One suggester per run: its total work is bounded however many refs are unresolved.
     let suggester: NameSuggester | undefined;
-    for (const r of m.refs) {
+    for (let ri = 0; ri < m.refs.length; ri++) {
+      const r = m.refs[ri];
       if (m.schemas.has(r.target)) continue;
       const guess = (suggester ??= new NameSuggester(m.schemas.keys())).suggest(r.target);
       report({
@@ -52,14 +53,16 @@ export const schemaUnused: Rule = {
   check(m, report) {
     const reached = new Set<string>();
     const queue: string[] = [];
-    for (const r of m.refs) {
+    for (let ri = 0; ri < m.refs.length; ri++) {
+      const r = m.refs[ri];
       if (r.holder.method && !reached.has(r.target)) {
         reached.add(r.target);
         queue.push(r.target);
       }
     }
     const refsIn = new Map<string, string[]>();
-    for (const r of m.refs) {
+    for (let ri = 0; ri < m.refs.length; ri++) {
+      const r = m.refs[ri];
       if (!r.holder.inSchema) continue;
       const l = refsIn.get(r.holder.inSchema);
       if (l) l.push(r.target);

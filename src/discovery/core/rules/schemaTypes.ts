@@ -1,4 +1,4 @@
-import type { Rule } from './types';
+import { schemaNodeRule } from './types';
 
 export const JSON_TYPES = ['any', 'array', 'boolean', 'integer', 'number', 'object', 'string', 'null'] as const;
 const TYPES = new Set<string>(JSON_TYPES);
@@ -22,119 +22,122 @@ export const FORMATS_BY_TYPE: Record<string, readonly string[]> = {
 const FORMAT_OWNER = new Map<string, string>();
 for (const [t, fs] of Object.entries(FORMATS_BY_TYPE)) for (const f of fs) FORMAT_OWNER.set(f, t);
 
-export const typeUnknown: Rule = {
-  code: 'type-unknown',
-  defaultSeverity: 'error',
-  summary: '`type` is one of any, array, boolean, integer, number, object, string, null.',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const t = n.value.type;
-      if (t === undefined || (typeof t === 'string' && TYPES.has(t))) continue;
-      const lower = typeof t === 'string' && TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined;
+export const typeUnknown = schemaNodeRule(
+  {
+    code: 'type-unknown',
+    defaultSeverity: 'error',
+    summary: '`type` is one of any, array, boolean, integer, number, object, string, null.',
+  },
+  (n, model, report) => {
+    const t = n.value.type;
+    if (t === undefined || (typeof t === 'string' && TYPES.has(t))) return;
+    const lower = typeof t === 'string' && TYPES.has(t.toLowerCase()) ? t.toLowerCase() : undefined;
+    report({
+      path: [...n.path, 'type'],
+      message: `Type ${JSON.stringify(t)} is not a JSON-schema type${lower ? `; write "${lower}"` : '; use string, integer, number, boolean, object, array or any'}.`,
+      data: { replacement: lower },
+    });
+  },
+);
+
+export const arrayWithoutItems = schemaNodeRule(
+  {
+    code: 'array-without-items',
+    defaultSeverity: 'error',
+    summary: 'A schema of `"type": "array"` has `items`.',
+  },
+  (n, model, report) => {
+    if (n.value.type === 'array' && n.value.items === undefined && n.value.$ref === undefined) {
       report({
         path: [...n.path, 'type'],
-        message: `Type ${JSON.stringify(t)} is not a JSON-schema type${lower ? `; write "${lower}"` : '; use string, integer, number, boolean, object, array or any'}.`,
-        data: { replacement: lower },
+        message:
+          'Array schema without "items": generators cannot type its elements. Add "items", e.g. {"type": "string"}.',
       });
     }
   },
-};
+);
 
-export const arrayWithoutItems: Rule = {
-  code: 'array-without-items',
-  defaultSeverity: 'error',
-  summary: 'A schema of `"type": "array"` has `items`.',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      if (n.value.type === 'array' && n.value.items === undefined && n.value.$ref === undefined) {
-        report({
-          path: [...n.path, 'type'],
-          message:
-            'Array schema without "items": generators cannot type its elements. Add "items", e.g. {"type": "string"}.',
-        });
-      }
+export const itemsOnNonArray = schemaNodeRule(
+  {
+    code: 'items-on-non-array',
+    defaultSeverity: 'error',
+    summary: '`items` appears only on array schemas.',
+  },
+  (n, model, report) => {
+    const t = n.value.type;
+    if (n.value.items !== undefined && typeof t === 'string' && t !== 'array' && t !== 'any') {
+      report({
+        path: [...n.path, 'items'],
+        at: 'key',
+        message: `"items" on a schema of type "${t}" is ignored; set "type": "array" or remove "items".`,
+      });
     }
   },
-};
+);
 
-export const itemsOnNonArray: Rule = {
-  code: 'items-on-non-array',
-  defaultSeverity: 'error',
-  summary: '`items` appears only on array schemas.',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const t = n.value.type;
-      if (n.value.items !== undefined && typeof t === 'string' && t !== 'array' && t !== 'any') {
+const OBJECT_KEYS = ['properties', 'additionalProperties'] as const;
+
+export const propertiesOnNonObject = schemaNodeRule(
+  {
+    code: 'properties-on-non-object',
+    defaultSeverity: 'error',
+    summary: '`properties` and `additionalProperties` appear only on object schemas.',
+  },
+  (n, model, report) => {
+    const t = n.value.type;
+    if (typeof t !== 'string' || t === 'object' || t === 'any') return;
+    for (let k = 0; k < OBJECT_KEYS.length; k++) {
+      const key = OBJECT_KEYS[k];
+      if (n.value[key] !== undefined) {
         report({
-          path: [...n.path, 'items'],
+          path: [...n.path, key],
           at: 'key',
-          message: `"items" on a schema of type "${t}" is ignored; set "type": "array" or remove "items".`,
+          message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".`,
         });
       }
     }
   },
-};
+);
 
-export const propertiesOnNonObject: Rule = {
-  code: 'properties-on-non-object',
-  defaultSeverity: 'error',
-  summary: '`properties` and `additionalProperties` appear only on object schemas.',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const t = n.value.type;
-      if (typeof t !== 'string' || t === 'object' || t === 'any') continue;
-      for (const key of ['properties', 'additionalProperties'] as const) {
-        if (n.value[key] !== undefined) {
-          report({
-            path: [...n.path, key],
-            at: 'key',
-            message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".`,
-          });
-        }
-      }
-    }
+export const formatTypeMismatch = schemaNodeRule(
+  {
+    code: 'format-type-mismatch',
+    defaultSeverity: 'warning',
+    summary: 'A known `format` sits on its type (e.g. int64 and uint64 on string, int32 on integer, double on number).',
   },
-};
-
-export const formatTypeMismatch: Rule = {
-  code: 'format-type-mismatch',
-  defaultSeverity: 'warning',
-  summary: 'A known `format` sits on its type (e.g. int64 and uint64 on string, int32 on integer, double on number).',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const { format, type } = n.value;
-      if (typeof format !== 'string' || typeof type !== 'string') continue;
-      const owner = FORMAT_OWNER.get(format);
-      if (owner && owner !== type) {
-        const note =
-          owner === 'string' && (format === 'int64' || format === 'uint64')
-            ? ' (64-bit integers travel as JSON strings)'
-            : '';
-        report({
-          path: [...n.path, 'format'],
-          message: `Format "${format}" belongs on type "${owner}"${note}, not "${type}".`,
-          data: { expectedType: owner },
-        });
-      }
-    }
-  },
-};
-
-export const formatUnknown: Rule = {
-  code: 'format-unknown',
-  defaultSeverity: 'info',
-  summary: "`format` is one the format's generators know.",
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const format = n.value.format;
-      if (typeof format !== 'string' || FORMAT_OWNER.has(format) || format.startsWith('google.protobuf.')) continue;
+  (n, model, report) => {
+    const { format, type } = n.value;
+    if (typeof format !== 'string' || typeof type !== 'string') return;
+    const owner = FORMAT_OWNER.get(format);
+    if (owner && owner !== type) {
+      const note =
+        owner === 'string' && (format === 'int64' || format === 'uint64')
+          ? ' (64-bit integers travel as JSON strings)'
+          : '';
       report({
         path: [...n.path, 'format'],
-        message: `Format "${format}" is not one generators know; they will treat the value as its plain type.`,
+        message: `Format "${format}" belongs on type "${owner}"${note}, not "${type}".`,
+        data: { expectedType: owner },
       });
     }
   },
-};
+);
+
+export const formatUnknown = schemaNodeRule(
+  {
+    code: 'format-unknown',
+    defaultSeverity: 'info',
+    summary: "`format` is one the format's generators know.",
+  },
+  (n, model, report) => {
+    const format = n.value.format;
+    if (typeof format !== 'string' || FORMAT_OWNER.has(format) || format.startsWith('google.protobuf.')) return;
+    report({
+      path: [...n.path, 'format'],
+      message: `Format "${format}" is not one generators know; they will treat the value as its plain type.`,
+    });
+  },
+);
 
 const compiled = new Map<string, boolean>();
 const MAX_CACHED_PATTERNS = 20000;
@@ -168,19 +171,20 @@ export function re2ToRegExp(pattern: string): RegExp | undefined {
   }
 }
 
-export const patternInvalid: Rule = {
-  code: 'pattern-invalid',
-  defaultSeverity: 'warning',
-  summary: '`pattern` is a regular expression (RE2 syntax, checked after translating `(?i)`, `(?P<…>)`, `\\A`, `\\z`).',
-  check(model, report) {
-    for (const n of model.schemaNodes) {
-      const p = n.value.pattern;
-      if (typeof p !== 'string') continue;
-      if (!patternCompiles(p))
-        report({
-          path: [...n.path, 'pattern'],
-          message: `Pattern ${JSON.stringify(p)} does not compile as a regular expression; clients cannot check values against it.`,
-        });
-    }
+export const patternInvalid = schemaNodeRule(
+  {
+    code: 'pattern-invalid',
+    defaultSeverity: 'warning',
+    summary:
+      '`pattern` is a regular expression (RE2 syntax, checked after translating `(?i)`, `(?P<…>)`, `\\A`, `\\z`).',
   },
-};
+  (n, model, report) => {
+    const p = n.value.pattern;
+    if (typeof p !== 'string') return;
+    if (!patternCompiles(p))
+      report({
+        path: [...n.path, 'pattern'],
+        message: `Pattern ${JSON.stringify(p)} does not compile as a regular expression; clients cannot check values against it.`,
+      });
+  },
+);

@@ -1,6 +1,6 @@
 import type { SeveritySetting } from '../diagnostic';
 import type { JsonPath } from '../jsonTree';
-import type { DiscoveryModel } from '../model';
+import type { DiscoveryModel, MethodEntry, SchemaNode } from '../model';
 
 export interface Finding {
   path: JsonPath;
@@ -19,4 +19,42 @@ export interface Rule {
   /** One line for docs and settings. */
   readonly summary: string;
   check(model: DiscoveryModel, report: Report): void;
+  /**
+   * Rules that look at one schema node (or one method) at a time say so, and the analysis runs all of
+   * them in one walk: a fresh worker runs each rule's own loop unoptimised and compiles each on its own.
+   */
+  readonly eachSchemaNode?: (node: SchemaNode, model: DiscoveryModel, report: Report) => void;
+  readonly eachMethod?: (method: MethodEntry, model: DiscoveryModel, report: Report) => void;
+}
+
+type RuleInfo = Pick<Rule, 'code' | 'defaultSeverity' | 'summary'>;
+
+/** A rule checking each schema node on its own; `check` walks the nodes for callers that run it alone. */
+export function schemaNodeRule(
+  info: RuleInfo,
+  eachSchemaNode: (node: SchemaNode, model: DiscoveryModel, report: Report) => void,
+): Rule {
+  return {
+    ...info,
+    eachSchemaNode,
+    check(model, report) {
+      const nodes = model.schemaNodes;
+      for (let i = 0; i < nodes.length; i++) eachSchemaNode(nodes[i], model, report);
+    },
+  };
+}
+
+/** A rule checking each method on its own; `check` walks the methods for callers that run it alone. */
+export function methodRule(
+  info: RuleInfo,
+  eachMethod: (method: MethodEntry, model: DiscoveryModel, report: Report) => void,
+): Rule {
+  return {
+    ...info,
+    eachMethod,
+    check(model, report) {
+      const methods = model.methods;
+      for (let i = 0; i < methods.length; i++) eachMethod(methods[i], model, report);
+    },
+  };
 }

@@ -20,17 +20,49 @@ export interface TemplateVariable {
 const parsedTemplates = new Map<string, readonly TemplateVariable[]>();
 const MAX_PARSED_TEMPLATES = 20_000;
 
+const OPERATORS = '+#./;?&';
+
+// A scan rather than /\{([+#./;?&]?)([^{}]*)\}/g and a replace per name: the first analysis in a fresh
+// worker runs these regular expressions interpreted, over every method's path.
 function parseTemplate(template: string): readonly TemplateVariable[] {
   const out: TemplateVariable[] = [];
-  const re = /\{([+#./;?&]?)([^{}]*)\}/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(template))) {
-    for (const part of m[2].split(',')) {
-      const name = part.replace(/\*$|:\d+$/, '').trim();
-      if (name) out.push({ name, operator: m[1] });
+  for (let open = template.indexOf('{'); open >= 0;) {
+    let close = -1;
+    for (let j = open + 1; j < template.length; j++) {
+      const c = template.charCodeAt(j);
+      if (c === 125) {
+        close = j;
+        break;
+      }
+      if (c === 123) break;
     }
+    if (close < 0) {
+      // No `}` before the next `{`: the expression starts at that one, if anywhere.
+      open = template.indexOf('{', open + 1);
+      continue;
+    }
+    const operator = close > open + 1 && OPERATORS.includes(template[open + 1]) ? template[open + 1] : '';
+    const body = template.slice(open + 1 + operator.length, close);
+    for (const part of body.split(',')) {
+      const name = withoutModifier(part).trim();
+      if (name) out.push({ name, operator });
+    }
+    open = template.indexOf('{', close + 1);
   }
   return out;
+}
+
+/** The name without a trailing explode `*` or prefix `:digits` (only one of them, as RFC 6570 allows). */
+function withoutModifier(part: string): string {
+  const last = part.length - 1;
+  if (part.charCodeAt(last) === 42) return part.slice(0, last);
+  const colon = part.lastIndexOf(':');
+  if (colon < 0 || colon === last) return part;
+  for (let i = colon + 1; i <= last; i++) {
+    const c = part.charCodeAt(i);
+    if (c < 48 || c > 57) return part;
+  }
+  return part.slice(0, colon);
 }
 
 export function methodParameters(m: MethodEntry): Obj {
@@ -50,7 +82,8 @@ export function eachParameterOrderEntry(
   methods: readonly MethodEntry[],
   visit: (m: MethodEntry, name: unknown, index: number, params: Obj) => void,
 ): void {
-  for (const m of methods) {
+  for (let mi = 0; mi < methods.length; mi++) {
+    const m = methods[mi];
     const order = m.value.parameterOrder;
     if (!Array.isArray(order)) continue;
     const params = methodParameters(m);
