@@ -84,16 +84,15 @@ const suite: BenchSuite = async () => {
     const samples: Sample[] = [];
     const said: string[] = [];
     for (let i = 0; i < HOSTS; i++) {
-      // Each host starts from the same bytes, whatever the one before did to the file.
+      // Each host starts from the same bytes, whatever the one before did to the file. (Autosave is off in every
+      // host, as in VS Code: code-server's afterDelay saved 5 MB mid-typing, and a save cut short when the host
+      // exited left the next host a truncated document.)
       writeFileSync(document, planted);
       const code = await runHostTests({
         extensionPath: root,
         testsModule: join(work, 'probe.js'),
         folder,
         quiet: true,
-        // VS Code's default (code-server's is afterDelay): a save of 5 MB every second would be measured with the
-        // typing, and one cut short when the host exits left the next host a truncated, broken document.
-        settings: { 'files.autoSave': 'off' },
         // A 2-core machine shared by many runs can take minutes to bring up the workbench.
         timeoutMs: 900_000,
         env: {

@@ -131,6 +131,9 @@ export async function startCodeServer({ folder, profileDir, settings = {}, env =
         'extensions.autoCheckUpdates': false,
         'extensions.autoUpdate': false,
         'update.mode': 'none',
+        // VS Code's own default; code-server's is afterDelay, which saves an edited file a second later: a test
+        // that edits a document would also be testing a save it did not ask for.
+        'files.autoSave': 'off',
         ...settings,
       },
       null,
