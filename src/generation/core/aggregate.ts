@@ -309,12 +309,15 @@ function sameRatings(state: CandidateState, ratings: unknown[]): boolean {
   if (last === undefined || last.length !== ratings.length) return false;
   const counts = state.lastRatingKeys;
   for (let i = 0; i < ratings.length; i++) {
-    const x = last[i] as Record<string, unknown>;
+    const x = last[i] as SafetyRating;
     const y = ratings[i];
-    if (!isObject(y)) return false;
+    if (typeof y !== 'object' || y === null || Array.isArray(y)) return false;
     let n = 0;
     for (const k in y) {
-      if (y[k] !== x[k]) return false;
+      // The two keys every rating has are read by name from the kept item (one shape), not looked up by key.
+      const was =
+        k === 'category' ? x.category : k === 'probability' ? x.probability : (x as Record<string, unknown>)[k];
+      if ((y as Record<string, unknown>)[k] !== was) return false;
       n++;
     }
     if (n !== counts[i]) return false;
@@ -349,13 +352,23 @@ function sameJson(a: unknown, b: unknown, depth: number): boolean {
     return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const keys = Object.keys(y);
-  let i = 0;
+  // x's keys in order, in a list kept per depth: a fresh Object.keys per compared item was garbage on every
+  // event that repeats its sources, and garbage is dear while the aggregate's text survives each collection.
+  const keys = (KEYS[depth] ??= []);
+  let n = 0;
   for (const k in x) {
-    if (!Object.hasOwn(x, k) || keys[i++] !== k || !sameJson(x[k], y[k], depth + 1)) return false;
+    if (!Object.hasOwn(x, k)) return false;
+    keys[n++] = k;
   }
-  return i === keys.length;
+  let i = 0;
+  for (const k in y) if (i >= n || keys[i++] !== k) return false;
+  if (i !== n) return false;
+  for (let j = 0; j < n; j++) if (!sameJson(x[keys[j]], y[keys[j]], depth + 1)) return false;
+  return true;
 }
+
+/** Scratch key lists of sameJson, one per depth (a nested call must not overwrite its caller's). */
+const KEYS: string[][] = [];
 
 function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   let n = 0;
