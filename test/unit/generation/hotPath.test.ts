@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { Aggregator } from '../../../src/generation/core/aggregate';
 import { StreamConsumer } from '../../../src/generation/core/client';
 import { hasSnakeKey } from '../../../src/generation/core/fieldNames';
+import { SseReader, type StreamItem } from '../../../src/generation/core/sse';
 import type { GenerateContentResponse } from '../../../src/shared/wire/generation';
 
 const chunk = (v: unknown) => v as GenerateContentResponse;
@@ -75,5 +76,27 @@ describe('stream hot path shortcuts', () => {
       { span: { from: 1, to: 2, by: 'x' }, uri: 'v' },
     ]);
     assert.deepEqual(a.problems, []);
+  });
+
+  it('the reader hands payloads to a data callback when given one, in order with raw text, as items otherwise', () => {
+    const body = 'data: {"a":1}\r\n\r\n{\n  "error": {"code": 500}\n}\ndata: {"b":\ndata: 2}\n\n: note\ndata: é\n\n';
+    const seen: string[] = [];
+    const items: StreamItem[] = [];
+    const withCallback = new SseReader(
+      (item) => seen.push(`${item.kind}:${item.kind === 'raw' ? item.text : item.data}`),
+      (data) => seen.push(`payload:${data}`),
+    );
+    const plain = new SseReader((item) => items.push(item));
+    for (const reader of [withCallback, plain]) {
+      reader.pushText(body.slice(0, 9));
+      reader.pushText(body.slice(9));
+      reader.end();
+    }
+    assert.deepEqual(seen, ['payload:{"a":1}', 'raw:{\n  "error": {"code": 500}\n}', 'payload:{"b":\n2}', 'payload:é']);
+    assert.deepEqual(
+      items.map((i) => (i.kind === 'raw' ? `raw:${i.text}` : `payload:${i.data}`)),
+      seen,
+      'the same payloads in the same order as items',
+    );
   });
 });
