@@ -33,14 +33,13 @@ export function sameJson(a: unknown, b: unknown, depth: number): boolean {
   const keys = (KEYS[depth] ??= []);
   let n = 0;
   for (const k in x) {
-    if (!Object.hasOwn(x, k)) return false;
+    if (!Object.hasOwn(x, k) || !sameJson(x[k], y[k], depth + 1)) return false;
     keys[n++] = k;
   }
+  // Same values under x's keys; now y's keys must be those, in that order, and no more.
   let i = 0;
   for (const k in y) if (i >= n || keys[i++] !== k) return false;
-  if (i !== n) return false;
-  for (let j = 0; j < n; j++) if (!sameJson(x[keys[j]], y[keys[j]], depth + 1)) return false;
-  return true;
+  return i === n;
 }
 
 /** Scratch key lists of sameJson, one per depth (a nested call must not overwrite its caller's). */
