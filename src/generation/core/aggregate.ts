@@ -6,6 +6,7 @@
 // `problems` and reported; it never throws. Keys are set as own data properties, so a `__proto__`
 // key is data, not a prototype swap.
 import type { Candidate, Content, GenerateContentResponse, Part, SafetyRating } from '../../shared/wire/generation';
+import { keyCount, sameJson, shallowEqual } from './sameJson';
 
 function isPlainText(p: Part): boolean {
   if (typeof p.text !== 'string') return false;
@@ -110,8 +111,12 @@ export class Aggregator {
         if (!out.promptFeedback || (!out.promptFeedback.blockReason && value.blockReason)) {
           out.promptFeedback = value;
         }
-      } else if (key === 'usageMetadata' && !isObject(value)) {
-        this.problem('usageMetadata', 'an object', value);
+      } else if (key === 'usageMetadata') {
+        // Named stores for the fields every event repeats (a store by computed key is a generic lookup).
+        if (isObject(value)) out.usageMetadata = value;
+        else this.problem('usageMetadata', 'an object', value);
+      } else if (key === 'modelVersion') {
+        out.modelVersion = value as string;
       } else {
         // usageMetadata is a running total, modelVersion/responseId repeat: the last value is the truth.
         put(out, key, value);
@@ -170,8 +175,11 @@ export class Aggregator {
           if (typeof value === 'string') target[key] = value;
           else this.problem(`candidates[${at}].${key}`, 'a string', value);
           break;
+        case 'index':
+          (target as Record<string, unknown>).index = value;
+          break;
         default:
-          // index, tokenCount and unknown fields: last value wins.
+          // tokenCount and unknown fields: last value wins.
           put(target, key, value);
       }
     }
@@ -309,62 +317,20 @@ function sameRatings(state: CandidateState, ratings: unknown[]): boolean {
   if (last === undefined || last.length !== ratings.length) return false;
   const counts = state.lastRatingKeys;
   for (let i = 0; i < ratings.length; i++) {
-    const x = last[i] as Record<string, unknown>;
+    const x = last[i] as SafetyRating;
     const y = ratings[i];
-    if (!isObject(y)) return false;
+    if (typeof y !== 'object' || y === null || Array.isArray(y)) return false;
     let n = 0;
     for (const k in y) {
-      if (y[k] !== x[k]) return false;
+      // The two keys every rating has are read by name from the kept item (one shape), not looked up by key.
+      const was =
+        k === 'category' ? x.category : k === 'probability' ? x.probability : (x as Record<string, unknown>)[k];
+      if ((y as Record<string, unknown>)[k] !== was) return false;
       n++;
     }
     if (n !== counts[i]) return false;
   }
   return true;
-}
-
-function keyCount(o: object): number {
-  let n = 0;
-  for (const _ in o) n++;
-  return n;
-}
-
-/**
- * Whether two values print as the same JSON: same own keys in the same order, equal primitives. Anything
- * JSON.parse cannot produce (or nested deeper than a citation ever is) counts as different, so the caller
- * falls back to printing it.
- */
-function sameJson(a: unknown, b: unknown, depth: number): boolean {
-  if (a === b) return a === null || typeof a === 'string' || typeof a === 'boolean' || Number.isFinite(a);
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 16) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], depth + 1)) return false;
-    return true;
-  }
-  if (
-    Array.isArray(b) ||
-    Object.getPrototypeOf(a) !== Object.prototype ||
-    Object.getPrototypeOf(b) !== Object.prototype
-  )
-    return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(y);
-  let i = 0;
-  for (const k in x) {
-    if (!Object.hasOwn(x, k) || keys[i++] !== k || !sameJson(x[k], y[k], depth + 1)) return false;
-  }
-  return i === keys.length;
-}
-
-function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  let n = 0;
-  for (const k in a) {
-    if (a[k] !== b[k]) return false;
-    n++;
-  }
-  for (const _ in b) n--;
-  return n === 0;
 }
 
 /** The answer text of a candidate (thought parts excluded). */

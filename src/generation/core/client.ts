@@ -69,11 +69,16 @@ export class StreamConsumer {
       this.value(parsed);
       return;
     }
+    this.data(item.data);
+  };
+
+  /** The payload of one `data:` event. */
+  data = (data: string): void => {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(item.data);
+      parsed = JSON.parse(data);
     } catch {
-      this.fail(streamCorruption(`A stream event is not valid JSON: ${item.data.slice(0, 200)}`));
+      this.fail(streamCorruption(`A stream event is not valid JSON: ${data.slice(0, 200)}`));
       return;
     }
     this.value(parsed);
@@ -110,7 +115,7 @@ export class StreamConsumer {
 }
 
 async function readBody(res: ResponseLike, framing: 'sse' | 'json', consumer: StreamConsumer): Promise<void> {
-  const reader = framing === 'sse' ? new SseReader(consumer.item) : new JsonArrayReader(consumer.item);
+  const reader = framing === 'sse' ? new SseReader(consumer.item, consumer.data) : new JsonArrayReader(consumer.item);
   if (res.body) for await (const chunk of res.body) reader.push(chunk);
   reader.end();
 }

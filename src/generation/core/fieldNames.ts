@@ -9,8 +9,32 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * Whether a key of `o` holds an underscore. The names the service sends on every event are matched first, by
+ * identity (keys are internalised strings), so only other keys pay for a search: the search was 3% of reading a
+ * stream, a tenth of the time above the floor.
+ */
 function snakeKeyIn(o: Record<string, unknown>): boolean {
-  for (const k in o) if (k.includes('_')) return true;
+  for (const k in o) {
+    switch (k) {
+      case 'candidates':
+      case 'usageMetadata':
+      case 'modelVersion':
+      case 'responseId':
+      case 'promptFeedback':
+      case 'content':
+      case 'finishReason':
+      case 'index':
+      case 'safetyRatings':
+      case 'citationMetadata':
+      case 'groundingMetadata':
+      case 'parts':
+      case 'role':
+      case 'text':
+        continue;
+    }
+    if (k.includes('_')) return true;
+  }
   return false;
 }
 

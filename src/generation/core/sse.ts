@@ -58,7 +58,14 @@ export class SseReader {
   private raw: string[] | undefined;
   private braces: BraceCounter | undefined;
 
-  constructor(private readonly emit: (item: StreamItem) => void) {}
+  /**
+   * `onData`, when given, takes each event's payload in place of a `data` item: an object per event was garbage
+   * on every event, and garbage is dear while the aggregate's text survives each young collection.
+   */
+  constructor(
+    private readonly emit: (item: StreamItem) => void,
+    private readonly onData?: (data: string) => void,
+  ) {}
 
   push(bytes: Uint8Array): void {
     const n = bytes.length;
@@ -243,7 +250,8 @@ export class SseReader {
     if (this.data === undefined) return;
     const data = this.moreData ? [this.data, ...this.moreData].join('\n') : this.data;
     this.data = this.moreData = undefined;
-    this.emit({ kind: 'data', data });
+    if (this.onData) this.onData(data);
+    else this.emit({ kind: 'data', data });
   }
 
   private flushRaw(): void {
