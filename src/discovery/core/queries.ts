@@ -7,7 +7,41 @@ import { completionsAt, type CompletionResult } from './completion';
 import type { Diagnostic } from './diagnostic';
 import { quickFixes, type QuickFix } from './fixes';
 import { hoverAt, type HoverResult } from './hover';
+import type { JsonTree } from './jsonTree';
+import { foldingSpans, type FoldingSpan } from './layout';
 import { definitionAt, prepareNavigation, referencesAt, type Span } from './navigation';
+import { documentSymbols, type DocumentSymbol } from './symbols';
+
+/** A structural index without its text (the asker has the same text): plain arrays, cheap to send between threads. */
+export type TreeArrays = Omit<JsonTree, 'text'>;
+
+/** What the outline and folding of a version are built from, built where the analysis is held. */
+export interface Structure {
+  tree: TreeArrays;
+  symbols: DocumentSymbol[];
+  folding: FoldingSpan[];
+}
+
+function structureOf(a: Analysis): Structure | undefined {
+  const t = a.parsed.tree;
+  if (!t) return undefined;
+  // Copies of the used part: a view would carry its whole buffer across threads.
+  const tree: TreeArrays = {
+    count: t.count,
+    kind: t.kind.slice(0, t.count),
+    start: t.start.slice(0, t.count),
+    end: t.end.slice(0, t.count),
+    parent: t.parent.slice(0, t.count),
+    keyStart: t.keyStart.slice(0, t.count),
+    keyEnd: t.keyEnd.slice(0, t.count),
+    firstChild: t.firstChild.slice(0, t.count),
+    nextSibling: t.nextSibling.slice(0, t.count),
+    childCount: t.childCount.slice(0, t.count),
+    maxDepth: t.maxDepth,
+    duplicates: t.duplicates,
+  };
+  return { tree, symbols: documentSymbols(t), folding: foldingSpans(t) };
+}
 
 interface QueryTypes {
   hover: { in: { offset: number }; out: HoverResult | undefined };
@@ -16,6 +50,8 @@ interface QueryTypes {
   references: { in: { offset: number; includeDeclaration: boolean }; out: Span[] };
   /** The fixes of each finding, in the order given. */
   fixes: { in: { findings: Diagnostic[] }; out: QuickFix[][] };
+  /** The structural index, outline and folding of the version. */
+  structure: { in: object; out: Structure | undefined };
 }
 
 export type QueryKind = keyof QueryTypes;
@@ -28,6 +64,7 @@ const SOLVERS: { [K in QueryKind]: (a: Analysis, q: Query<K>) => Answer<K> } = {
   definition: (a, q) => definitionAt(a, q.offset),
   references: (a, q) => referencesAt(a, q.offset, q.includeDeclaration),
   fixes: (a, q) => q.findings.map((d) => quickFixes(a, d)),
+  structure: (a) => structureOf(a),
 };
 
 export function answerQuery<K extends QueryKind>(analysis: Analysis, query: Query<K>): Answer<K> {

@@ -3,7 +3,7 @@
 // findings were just shown, or only descriptions changed since); else an index built here now.
 import type * as vscode from 'vscode';
 import { answerQuery, type Analysis, type AnalysisWorker, type Answer, type Query, type QueryKind } from '../core';
-import type { DiscoveryDocuments } from './documents';
+import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
 
 export class Answers {
   /** `analysing`: the worker's analysis of the document's current version, while it is under way. */
@@ -41,4 +41,31 @@ export class Answers {
     const a = local(doc);
     return a && answerQuery(a, query);
   }
+
+  /**
+   * Before the outline or folding of a big document is built here: the worker's structural index, outline and
+   * folding of the version it holds (waiting for its analysis under way), taken over by the documents' cache.
+   */
+  structure(doc: vscode.TextDocument): Promise<void> {
+    if (!this.worker || textLength(doc) <= WORKER_THRESHOLD || this.documents.hasStructure(doc))
+      return Promise.resolve();
+    // The outline and folding are asked for together: one request to the worker serves both.
+    const key = doc.uri.toString();
+    const version = doc.version;
+    const asked = this.structures.get(key);
+    if (asked?.version === version) return asked.done;
+    const done = this.ask(doc, { what: 'structure' }, () => undefined).then(
+      (s) => {
+        if (s && !doc.isClosed && doc.version === version) this.documents.adoptStructure(doc, s);
+      },
+      () => undefined,
+    );
+    this.structures.set(key, { version, done });
+    void done.then(() => {
+      if (this.structures.get(key)?.done === done) this.structures.delete(key);
+    });
+    return done;
+  }
+
+  private readonly structures = new Map<string, { version: number; done: Promise<void> }>();
 }

@@ -27,6 +27,7 @@ import {
   type Obj,
   type ParsedJson,
   type RuleSettings,
+  type Structure,
 } from '../core';
 import { readRuleSettings } from './settings';
 import type { DocumentTexts } from './texts';
@@ -203,6 +204,27 @@ export class DiscoveryDocuments implements vscode.Disposable {
     if (sameLines && next.tree && folding && folding.tree === (before?.tree ?? before?.analysis?.parsed.tree))
       next.folding = { tree: next.tree, list: folding.list };
     this.cache.set(key, next);
+  }
+
+  /** Whether the current version's structural index is here (or the document is not ours): nothing to fetch. */
+  hasStructure(doc: vscode.TextDocument): boolean {
+    const e = this.cache.get(doc.uri.toString());
+    if (e?.version !== doc.version) return false;
+    return e.analysis !== undefined || e.index !== undefined || e.tree !== undefined;
+  }
+
+  /**
+   * Takes the structural index, outline and folding the worker built for the document's current version, so
+   * this thread does not parse 5 MB again for the outline VS Code asks for right after the language switch; the
+   * outline and folding are then carried across keystrokes from them as from ones built here.
+   */
+  adoptStructure(doc: vscode.TextDocument, s: Structure): void {
+    if (this.hasStructure(doc)) return;
+    const tree: JsonTree = { ...s.tree, text: this.texts.get(doc) };
+    const e = this.entry(doc);
+    e.tree = tree;
+    e.symbols = { tree, list: s.symbols };
+    e.folding = { tree, list: s.folding };
   }
 
   /** The folding ranges, carried across keystrokes that add or remove no line. */

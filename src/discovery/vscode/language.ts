@@ -4,6 +4,7 @@
 // (syntaxes/discovery-json.*), formatting and folding (below, from the core).
 import * as vscode from 'vscode';
 import { formatEdits, isDiscoveryDocumentText, KeyedDebounce, type FoldingSpan } from '../core';
+import type { Answers } from './answers';
 import type { DiscoveryDocuments } from './documents';
 import type { DocumentTexts } from './texts';
 
@@ -104,7 +105,7 @@ function formatting(
   );
 }
 
-export function registerLanguage(documents: DiscoveryDocuments): vscode.Disposable[] {
+export function registerLanguage(documents: DiscoveryDocuments, answers: Answers): vscode.Disposable[] {
   // Ranges carried across a keystroke are the same list: converted once.
   const converted = new WeakMap<readonly FoldingSpan[], vscode.FoldingRange[]>();
   return [
@@ -115,7 +116,8 @@ export function registerLanguage(documents: DiscoveryDocuments): vscode.Disposab
       provideDocumentRangeFormattingEdits: (doc, range, options) => formatting(doc, options, range),
     }),
     vscode.languages.registerFoldingRangeProvider(DISCOVERY_SELECTOR, {
-      provideFoldingRanges(doc) {
+      async provideFoldingRanges(doc) {
+        await answers.structure(doc);
         const spans = documents.folding(doc);
         if (!spans) return [];
         let ranges = converted.get(spans);

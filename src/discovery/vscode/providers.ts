@@ -159,7 +159,8 @@ export function registerProviders(
   // 5,000 of them (two positions each) again after each key was most of this thread's outline time.
   const converted = new WeakMap<readonly CoreSymbol[], vscode.DocumentSymbol[]>();
   const symbols: vscode.DocumentSymbolProvider = {
-    provideDocumentSymbols(doc) {
+    async provideDocumentSymbols(doc) {
+      await answers.structure(doc);
       const outline = documents.symbols(doc);
       if (!outline) return undefined;
       const kept = converted.get(outline.list) ?? (outline.samePositionsAs && converted.get(outline.samePositionsAs));
@@ -210,7 +211,7 @@ export function registerProviders(
   };
 
   return [
-    ...registerLanguage(documents),
+    ...registerLanguage(documents, answers),
     registerCommand(REVEAL_FIX_COMMAND, revealFix),
     vscode.languages.registerHoverProvider(SELECTOR, hover),
     vscode.languages.registerCompletionItemProvider(SELECTOR, completion, '"', ':'),

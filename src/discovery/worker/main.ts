@@ -2,25 +2,53 @@
 // extension host's main thread so typing in a 4 MB document never waits for validation, and
 // answers the editor's questions about the newest analysis of each document it holds.
 import { parentPort } from 'node:worker_threads';
-import { analyzeParsed, answerQuery, detectDiscoveryDocument, shiftedIndex, type Analysis } from '../core';
+import { analyzeParsed, answerQuery, detectDiscoveryDocument, shiftedIndex, type Analysis, type Answer } from '../core';
 import type { QueryReply, WorkerReply, WorkerRequest } from '../core/analysisWorker';
 
-/** Per document: the version whose analysis is held (its findings are the editor's business). */
-const held = new Map<string, { version: number; analysis: Analysis }>();
+/**
+ * Per document: the version whose analysis is held (its findings are the editor's business), and once built
+ * the structure the editor's outline and folding are made from.
+ */
+const held = new Map<string, { version: number; analysis: Analysis; structure?: Answer<'structure'> }>();
+
+/**
+ * The editor asks for the outline and folding of a document it just opened while its language switches (a
+ * second or more for a big one): built then, in that wait, rather than when asked, where a hover asked just
+ * after would queue behind it. Only for a document's first analysis: while typing, each text's findings come
+ * first, and the editor's own carried outline serves.
+ */
+/** Documents analysed since they were last forgotten (closed). */
+const analysed = new Set<string>();
+
+function prepareStructure(key: string, version: number): void {
+  setImmediate(() => {
+    const h = held.get(key);
+    if (h?.version === version && !h.structure) h.structure = answerQuery(h.analysis, { what: 'structure' });
+  });
+}
 
 function handle(req: WorkerRequest): WorkerReply | QueryReply | undefined {
   switch (req.op) {
     case 'analyze': {
+      const first = !analysed.has(req.key);
+      analysed.add(req.key);
       held.delete(req.key);
       const parsed = detectDiscoveryDocument(req.text);
       if (!parsed) return { id: req.id, isDiscovery: false, diagnostics: [] };
       const analysis = analyzeParsed(parsed, { rules: req.rules });
-      if (analysis.model) held.set(req.key, { version: req.version, analysis: { ...analysis, diagnostics: [] } });
+      if (analysis.model) {
+        held.set(req.key, { version: req.version, analysis: { ...analysis, diagnostics: [] } });
+        if (first) prepareStructure(req.key, req.version);
+      }
       return { id: req.id, isDiscovery: true, diagnostics: analysis.diagnostics, strict: parsed.strict };
     }
     case 'query': {
       const h = held.get(req.key);
       if (h?.version !== req.version) return { id: req.id, held: false };
+      if (req.query.what === 'structure') {
+        h.structure ??= answerQuery(h.analysis, { what: 'structure' });
+        return { id: req.id, held: true, answer: h.structure };
+      }
       return { id: req.id, held: true, answer: answerQuery(h.analysis, req.query) };
     }
     case 'edit': {
@@ -32,6 +60,7 @@ function handle(req: WorkerRequest): WorkerReply | QueryReply | undefined {
     }
     case 'forget':
       held.delete(req.key);
+      analysed.delete(req.key);
       return undefined;
   }
 }

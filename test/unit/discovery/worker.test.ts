@@ -6,10 +6,30 @@ import {
   analyzeText,
   answerQuery,
   applyChange,
+  buildJsonTree,
+  documentSymbols,
+  foldingSpans,
+  type JsonTree,
   StaleResult,
   type Query,
 } from '../../../src/discovery/core';
 import { REPO_ROOT } from './helpers';
+
+/** The index's arrays cut to its node count (the builder's arrays have spare room). */
+function sliced(t: JsonTree): Partial<JsonTree> {
+  const cut = <T extends { slice(a: number, b: number): T }>(a: T) => a.slice(0, t.count);
+  return {
+    kind: cut(t.kind),
+    start: cut(t.start),
+    end: cut(t.end),
+    parent: cut(t.parent),
+    keyStart: cut(t.keyStart),
+    keyEnd: cut(t.keyEnd),
+    firstChild: cut(t.firstChild),
+    nextSibling: cut(t.nextSibling),
+    childCount: cut(t.childCount),
+  };
+}
 
 describe('analysis worker', function () {
   this.timeout(20000);
@@ -96,6 +116,7 @@ describe('analysis worker: answers about the version it holds', function () {
       { what: 'definition', offset: refAt },
       { what: 'references', offset: refAt, includeDeclaration: true },
       { what: 'fixes', findings: r.diagnostics },
+      { what: 'structure' },
     ] as Query[]) {
       const remote = await worker.query('q', 7, query);
       assert.equal(remote.held, true, query.what);
@@ -104,6 +125,14 @@ describe('analysis worker: answers about the version it holds', function () {
     const hover = await worker.query('q', 7, { what: 'hover', offset: refAt });
     assert.match(String(hover.held && hover.answer?.markdown), /\S/);
     assert.ok((await worker.query('q', 7, { what: 'fixes', findings: r.diagnostics })).held);
+    // The structure sent back is the index, outline and folding this thread would build from the text.
+    const structure = await worker.query('q', 7, { what: 'structure' });
+    const tree = buildJsonTree(sample);
+    const sent = structure.held ? structure.answer : undefined;
+    assert.ok(sent);
+    assert.deepEqual({ ...sent.tree, text: sample }, { ...tree, ...sliced(tree) });
+    assert.deepEqual(sent.symbols, documentSymbols(tree));
+    assert.deepEqual(sent.folding, foldingSpans(tree));
   });
 
   it('follows a description edit, and lets go of the text after any other edit', async () => {
@@ -117,6 +146,8 @@ describe('analysis worker: answers about the version it holds', function () {
     const moved = await worker.query('e', 2, { what: 'hover', offset });
     assert.equal(moved.held, true);
     assert.deepEqual(moved.held && moved.answer, answerQuery(here(edited), { what: 'hover', offset }));
+    const structure = await worker.query('e', 2, { what: 'structure' });
+    assert.deepEqual(structure.held && structure.answer, answerQuery(here(edited), { what: 'structure' }));
     assert.equal((await worker.query('e', 1, { what: 'hover', offset })).held, false);
     // A space between two tokens is not a description edit: the worker drops what it held.
     const between = { offset: edited.indexOf(',\n') + 1, length: 0, text: ' ' };
