@@ -3,7 +3,8 @@
 // What the JSON language gave and users keep: the JSONC grammar and brackets/comments
 // (syntaxes/discovery-json.*), formatting and folding (below, from the core).
 import * as vscode from 'vscode';
-import { formatEdits, isDiscoveryDocumentText, KeyedDebounce, type FoldingSpan } from '../core';
+import { formatEdits, isDiscoveryDocumentText, KeyedDebounce, mayBeDiscoveryDocument, type FoldingSpan } from '../core';
+import { editedLines } from '../../platform/lazy/detectors';
 import type { Answers } from './answers';
 import type { DiscoveryDocuments } from './documents';
 import type { DocumentTexts } from './texts';
@@ -25,6 +26,11 @@ export class LanguageAssigner implements vscode.Disposable {
   /** Documents we switched, while a tab shows them; seeing one as JSON again means the user chose JSON. */
   private readonly assigned = new Set<string>();
   private readonly declined = new Set<string>();
+  /**
+   * JSON documents whose text held the marker when last read whole. Any other becomes a description only through
+   * an edit that brings the marker in: its edited lines are read, not the whole text after every pause in typing.
+   */
+  private readonly marked = new Set<string>();
   private readonly pending = new KeyedDebounce(DETECT_DEBOUNCE_MS);
   private readonly subscriptions: vscode.Disposable[];
 
@@ -32,7 +38,7 @@ export class LanguageAssigner implements vscode.Disposable {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((d) => this.consider(d, true)),
       // A description pasted into an empty JSON editor becomes one after a pause.
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e)),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
           const input: unknown = tab.input;
@@ -54,12 +60,16 @@ export class LanguageAssigner implements vscode.Disposable {
   }
 
   private forget(key: string): void {
+    this.marked.delete(key);
     this.assigned.delete(key);
     this.declined.delete(key);
   }
 
-  private schedule(doc: vscode.TextDocument): void {
-    if (isPlainJson(doc)) this.pending.schedule(doc.uri.toString(), () => this.consider(doc, false));
+  private schedule(e: vscode.TextDocumentChangeEvent): void {
+    const doc = e.document;
+    const key = doc.uri.toString();
+    if (!isPlainJson(doc) || (!this.marked.has(key) && !editedLines(e).some(mayBeDiscoveryDocument))) return;
+    this.pending.schedule(key, () => this.consider(doc, false));
   }
 
   private consider(doc: vscode.TextDocument, opened: boolean): void {
@@ -71,6 +81,8 @@ export class LanguageAssigner implements vscode.Disposable {
       return;
     }
     const text = doc.getText();
+    if (mayBeDiscoveryDocument(text)) this.marked.add(key);
+    else this.marked.delete(key);
     if (!isDiscoveryDocumentText(text)) return;
     this.texts.remember(doc, text);
     this.assigned.add(key);

@@ -14,7 +14,8 @@ interface Detector {
 
 const isJson = (doc: vscode.TextDocument) => doc.languageId === 'json' || doc.languageId === 'jsonc';
 
-const editedLines = (e: vscode.TextDocumentChangeEvent) =>
+/** The text of the lines an edit left, whole (a marker split across the edit's boundary is found too). */
+export const editedLines = (e: vscode.TextDocumentChangeEvent) =>
   e.contentChanges.map((c) => {
     const first = c.range.start.line;
     const last = Math.min(first + c.text.split('\n').length - 1, e.document.lineCount - 1);

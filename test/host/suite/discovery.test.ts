@@ -70,6 +70,29 @@ suite('discovery: diagnostics', () => {
     assert.ok(!hoverText(hovers).includes('no such schema'));
   });
 
+  test('JSON becomes a description when an edit makes it one, wherever the marker already was', async () => {
+    // The kind typed in: the edited line brings the marker.
+    const typed = await openSample('{\n  "name": "x"\n}', 'json');
+    const editor = await vscode.window.showTextDocument(typed);
+    const body = SAMPLE.slice(SAMPLE.indexOf('{') + 1, SAMPLE.lastIndexOf('}'));
+    assert.ok(await editor.edit((b) => b.replace(new vscode.Range(0, 0, typed.lineCount, 0), `{${body}}`)));
+    assert.equal(await languageOf(typed, 'discovery-json'), 'discovery-json');
+    // The marker there from the start, in a document that is not one yet (kind is not at the top level): an edit
+    // on another line that moves it up is enough.
+    const nested = await openSample(`{\n"draft":\n${SAMPLE}\n}`, 'json');
+    const nestedEditor = await vscode.window.showTextDocument(nested);
+    assert.ok(
+      await nestedEditor.edit((b) => {
+        b.delete(new vscode.Range(0, 0, 2, 0));
+        b.delete(
+          new vscode.Range(nested.lineCount - 2, nested.lineAt(nested.lineCount - 2).text.length, nested.lineCount, 0),
+        );
+      }),
+    );
+    assert.equal(await languageOf(nested, 'discovery-json'), 'discovery-json');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   test('a quick fix creates the missing schema', async () => {
     const doc = await openSample();
     const [diag] = (await waitForDiagnostics(doc.uri, (d) => d.some((x) => codeValue(x) === 'ref-unresolved'))).filter(
