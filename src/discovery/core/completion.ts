@@ -1,7 +1,7 @@
 // Completion proposals from our JSON schema (keys, fixed values) and the model (schema names,
 // parameters, scopes). The adapter turns them into editor items.
 import type { Analysis } from './analyze';
-import { isObj } from './model';
+import { isObj, type DiscoveryModel } from './model';
 import { valueAt, type Span } from './navigation';
 import { contextAt } from './position';
 import { schemaAtPath, type SchemaInfo } from './schema';
@@ -27,10 +27,43 @@ export interface CompletionResult {
 
 const EMPTY: readonly CompletionProposal[] = [];
 
-/** Proposal lists that depend only on the model (schema names, scopes), built once per analysis. */
-const modelLists = new WeakMap<object, Map<string, readonly CompletionProposal[]>>();
+const MAX_REFERENCE_PROPOSALS = 5000;
 
-function cached(model: object, key: string, build: () => CompletionProposal[]): readonly CompletionProposal[] {
+function values(
+  list: Iterable<string>,
+  kind: CompletionKind,
+  doc?: (v: string) => string | undefined,
+  detail?: string,
+): CompletionProposal[] {
+  const out: CompletionProposal[] = [];
+  for (const v of list) {
+    out.push({ label: v, kind, insertText: quote(v), snippet: false, documentation: doc?.(v), detail });
+    if (out.length >= MAX_REFERENCE_PROPOSALS) break;
+  }
+  return out;
+}
+
+/** Proposal lists that depend only on the model (schema names, scopes, method ids). */
+const MODEL_LISTS = {
+  $ref: (model: DiscoveryModel) =>
+    values(
+      model.schemas.keys(),
+      'reference',
+      (n) => {
+        const d = model.schemas.get(n)?.value.description;
+        return typeof d === 'string' ? d : undefined;
+      },
+      'schema',
+    ),
+  scopes: (model: DiscoveryModel) =>
+    values(model.scopes.keys(), 'scope', (n) => model.scopes.get(n)?.description, 'scope'),
+  methodIds: (model: DiscoveryModel) => values(model.methodsById.keys(), 'value', undefined, 'method id'),
+};
+
+/** Each model's lists, built once per analysis. */
+const modelLists = new WeakMap<DiscoveryModel, Map<keyof typeof MODEL_LISTS, readonly CompletionProposal[]>>();
+
+function modelList(model: DiscoveryModel, key: keyof typeof MODEL_LISTS): readonly CompletionProposal[] {
   let m = modelLists.get(model);
   if (!m) {
     m = new Map();
@@ -38,13 +71,16 @@ function cached(model: object, key: string, build: () => CompletionProposal[]): 
   }
   let l = m.get(key);
   if (!l) {
-    l = build();
+    l = MODEL_LISTS[key](model);
     m.set(key, l);
   }
   return l;
 }
 
-const MAX_REFERENCE_PROPOSALS = 5000;
+/** Builds the model's lists ahead of the first completion (a big document's $ref list is 1,000+ proposals). */
+export function prepareCompletion(model: DiscoveryModel): void {
+  for (const key of Object.keys(MODEL_LISTS) as (keyof typeof MODEL_LISTS)[]) modelList(model, key);
+}
 
 function valueSnippet(s: SchemaInfo | undefined): string {
   switch (s?.type) {
@@ -109,42 +145,8 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
   const path = ctx.path;
   const last = path[path.length - 1];
   const parent = path[path.length - 2];
-  const values = (
-    list: Iterable<string>,
-    kind: CompletionKind,
-    doc?: (v: string) => string | undefined,
-    detail?: string,
-  ): CompletionProposal[] => {
-    const out: CompletionProposal[] = [];
-    for (const v of list) {
-      out.push({ label: v, kind, insertText: quote(v), snippet: false, documentation: doc?.(v), detail });
-      if (out.length >= MAX_REFERENCE_PROPOSALS) break;
-    }
-    return out;
-  };
-
-  if (last === '$ref' && model) {
-    return result(
-      cached(model, '$ref', () =>
-        values(
-          model.schemas.keys(),
-          'reference',
-          (n) => {
-            const d = model.schemas.get(n)?.value.description;
-            return typeof d === 'string' ? d : undefined;
-          },
-          'schema',
-        ),
-      ),
-    );
-  }
-  if (typeof last === 'number' && parent === 'scopes' && model) {
-    return result(
-      cached(model, 'scopes', () =>
-        values(model.scopes.keys(), 'scope', (n) => model.scopes.get(n)?.description, 'scope'),
-      ),
-    );
-  }
+  if (last === '$ref' && model) return result(modelList(model, '$ref'));
+  if (typeof last === 'number' && parent === 'scopes' && model) return result(modelList(model, 'scopes'));
   if (typeof last === 'number' && parent === 'parameterOrder') {
     const params = valueAt(root, [...path.slice(0, -2), 'parameters']);
     const order = valueAt(root, path.slice(0, -1));
@@ -162,7 +164,7 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
     return result(EMPTY);
   }
   if (typeof last === 'number' && parent === 'required' && path[path.length - 3] === 'annotations' && model) {
-    return result(cached(model, 'methodIds', () => values(model.methodsById.keys(), 'value', undefined, 'method id')));
+    return result(modelList(model, 'methodIds'));
   }
   if (last === 'format') {
     const t = valueAt(root, [...path.slice(0, -1), 'type']);

@@ -3,7 +3,7 @@
 // document's analysis when its findings are shown (building that index here takes 100–300 ms for
 // 4 MB, and the first hover after opening waited for it).
 import type { Analysis } from './analyze';
-import { completionsAt, type CompletionResult } from './completion';
+import { completionsAt, prepareCompletion, type CompletionResult } from './completion';
 import type { Diagnostic } from './diagnostic';
 import { quickFixes, type QuickFix } from './fixes';
 import { hoverAt, type HoverResult } from './hover';
@@ -71,4 +71,14 @@ export function answerQuery<K extends QueryKind>(analysis: Analysis, query: Quer
   // Navigation's reverse indexes are built once per model, on the first question that needs them.
   if (analysis.model && (query.what === 'definition' || query.what === 'references')) prepareNavigation(analysis.model);
   return (SOLVERS[query.what] as (a: Analysis, q: Query<K>) => Answer<K>)(analysis, query);
+}
+
+/**
+ * Builds what the first hover, completion or navigation of a model would otherwise build when asked (reverse
+ * indexes of 2,800 references, a $ref list of 1,100 schemas for a 4 MB document): for the worker's idle time.
+ */
+export function prepareAnswers(analysis: Analysis): void {
+  if (!analysis.model) return;
+  prepareNavigation(analysis.model);
+  prepareCompletion(analysis.model);
 }

@@ -2,7 +2,15 @@
 // extension host's main thread so typing in a 4 MB document never waits for validation, and
 // answers the editor's questions about the newest analysis of each document it holds.
 import { parentPort } from 'node:worker_threads';
-import { analyzeParsed, answerQuery, detectDiscoveryDocument, shiftedIndex, type Analysis, type Answer } from '../core';
+import {
+  analyzeParsed,
+  answerQuery,
+  detectDiscoveryDocument,
+  prepareAnswers,
+  shiftedIndex,
+  type Analysis,
+  type Answer,
+} from '../core';
 import type { QueryReply, WorkerReply, WorkerRequest } from '../core/analysisWorker';
 
 /**
@@ -13,18 +21,27 @@ const held = new Map<string, { version: number; analysis: Analysis; structure?: 
 
 /**
  * The editor asks for the outline and folding of a document it just opened while its language switches (a
- * second or more for a big one): built then, in that wait, rather than when asked, where a hover asked just
- * after would queue behind it. Only for a document's first analysis: while typing, each text's findings come
- * first, and the editor's own carried outline serves.
+ * second or more for a big one), and a hover or completion often follows: what they need is built then, in
+ * that wait, rather than when asked, where the first hover would pay for it. Each step in its own turn of
+ * the event loop, so a question that arrives meanwhile waits for one step at most. Only for a document's
+ * first analysis: while typing, each text's findings come first, and the editor's own carried outline serves.
  */
 /** Documents analysed since they were last forgotten (closed). */
 const analysed = new Set<string>();
 
-function prepareStructure(key: string, version: number): void {
-  setImmediate(() => {
+function prepare(key: string, version: number): void {
+  const steps: ((h: { analysis: Analysis; structure?: Answer<'structure'> }) => void)[] = [
+    (h) => (h.structure ??= answerQuery(h.analysis, { what: 'structure' })),
+    (h) => prepareAnswers(h.analysis),
+  ];
+  const next = (): void => {
     const h = held.get(key);
-    if (h?.version === version && !h.structure) h.structure = answerQuery(h.analysis, { what: 'structure' });
-  });
+    const step = steps.shift();
+    if (!step || h?.version !== version) return;
+    step(h);
+    setImmediate(next);
+  };
+  setImmediate(next);
 }
 
 function handle(req: WorkerRequest): WorkerReply | QueryReply | undefined {
@@ -38,7 +55,7 @@ function handle(req: WorkerRequest): WorkerReply | QueryReply | undefined {
       const analysis = analyzeParsed(parsed, { rules: req.rules });
       if (analysis.model) {
         held.set(req.key, { version: req.version, analysis: { ...analysis, diagnostics: [] } });
-        if (first) prepareStructure(req.key, req.version);
+        if (first) prepare(req.key, req.version);
       }
       return { id: req.id, isDiscovery: true, diagnostics: analysis.diagnostics, strict: parsed.strict };
     }

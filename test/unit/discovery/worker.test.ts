@@ -135,6 +135,28 @@ describe('analysis worker: answers about the version it holds', function () {
     assert.deepEqual(sent.folding, foldingSpans(tree));
   });
 
+  it('answers the same after building its lookups in the wait after a first analysis', async () => {
+    // The worker builds the reference index and the model's completion lists between two turns of its event
+    // loop, before any question: every $ref, scope and method answer must be what a fresh index gives.
+    await worker.analyze('p', sample, {}, 1);
+    await new Promise((r) => setTimeout(r, 100));
+    const local = here(sample);
+    const at = (needle: string) => [...sample.matchAll(new RegExp(needle, 'g'))].map((m) => m.index + m[0].length);
+    const offsets = [...at('"\\$ref": "'), ...at('"scopes": \\[\\s*"'), ...at('"id": "')];
+    assert.ok(offsets.length > 20, `only ${offsets.length} positions to ask about`);
+    for (const offset of offsets)
+      for (const query of [
+        { what: 'hover', offset },
+        { what: 'completion', offset },
+        { what: 'definition', offset },
+        { what: 'references', offset, includeDeclaration: false },
+      ] as Query[]) {
+        const remote = await worker.query('p', 1, query);
+        assert.equal(remote.held, true);
+        assert.deepEqual(remote.held && remote.answer, answerQuery(local, query), `${query.what} at ${offset}`);
+      }
+  });
+
   it('follows a description edit, and lets go of the text after any other edit', async () => {
     await worker.analyze('e', sample, {}, 1);
     // Not a scope's description: those are copied into the model, and an edit there is analysed again.
