@@ -10,7 +10,7 @@ import { hoverAt, type HoverResult } from './hover';
 import type { JsonTree } from './jsonTree';
 import { foldingSpans, type FoldingSpan } from './layout';
 import { definitionAt, prepareNavigation, referencesAt, type Span } from './navigation';
-import { documentSymbols, type DocumentSymbol } from './symbols';
+import { documentSymbols, symbolPositions, type DocumentSymbol } from './symbols';
 
 /** A structural index without its text (the asker has the same text): plain arrays, cheap to send between threads. */
 export type TreeArrays = Omit<JsonTree, 'text'>;
@@ -19,6 +19,8 @@ export type TreeArrays = Omit<JsonTree, 'text'>;
 export interface Structure {
   tree: TreeArrays;
   symbols: DocumentSymbol[];
+  /** Line and column of each symbol's spans (see symbolPositions). */
+  positions: Int32Array;
   folding: FoldingSpan[];
 }
 
@@ -40,7 +42,8 @@ function structureOf(a: Analysis): Structure | undefined {
     maxDepth: t.maxDepth,
     duplicates: t.duplicates,
   };
-  return { tree, symbols: documentSymbols(t), folding: foldingSpans(t) };
+  const symbols = documentSymbols(t);
+  return { tree, symbols, positions: symbolPositions(symbols, t.text), folding: foldingSpans(t) };
 }
 
 interface QueryTypes {

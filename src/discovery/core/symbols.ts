@@ -3,6 +3,7 @@
 import type { Analysis } from './analyze';
 import { kindAt, NodeKind, type JsonTree } from './jsonTree';
 import { childOf, keyOf, nodeAtOffset } from './jsonTreeLookup';
+import { LineIndex } from './lineIndex';
 import type { Span } from './navigation';
 
 export type SymbolKind = 'section' | 'resource' | 'method' | 'schema' | 'property' | 'parameter' | 'scope';
@@ -229,4 +230,40 @@ export function shiftedSymbols(
     children: s.children.map(move),
   });
   return symbols.map(move);
+}
+
+/**
+ * Zero-based line and column of every symbol's range and selection, in the outline's pre-order: eight numbers
+ * a symbol (range start, range end, selection start, selection end). Built where the analysis is held, so
+ * the editor's thread converts a 5,000-symbol outline without 20,000 offset lookups of its own. Lines end at
+ * "\n" only: the text is the editor's, whose line breaks are all one kind, and no span ends inside a "\r\n".
+ */
+export function symbolPositions(symbols: readonly DocumentSymbol[], text: string): Int32Array {
+  const lines = new LineIndex(text);
+  let count = 0;
+  const countAll = (list: readonly DocumentSymbol[]): void => {
+    for (const s of list) {
+      count++;
+      countAll(s.children);
+    }
+  };
+  countAll(symbols);
+  const out = new Int32Array(count * 8);
+  let at = 0;
+  const put = (offset: number): void => {
+    const p = lines.positionAt(offset);
+    out[at++] = p.line - 1;
+    out[at++] = p.column - 1;
+  };
+  const fill = (list: readonly DocumentSymbol[]): void => {
+    for (const s of list) {
+      put(s.range.offset);
+      put(s.range.offset + s.range.length);
+      put(s.selection.offset);
+      put(s.selection.offset + s.selection.length);
+      fill(s.children);
+    }
+  };
+  fill(symbols);
+  return out;
 }

@@ -44,6 +44,8 @@ export function textLength(doc: vscode.TextDocument): number {
 export interface Outline {
   list: DocumentSymbol[];
   samePositionsAs?: DocumentSymbol[];
+  /** The symbols' lines and columns, when the worker sent them with the list (see symbolPositions). */
+  positions?: Int32Array;
 }
 
 interface Entry {
@@ -223,7 +225,7 @@ export class DiscoveryDocuments implements vscode.Disposable {
     const tree: JsonTree = { ...s.tree, text: this.texts.get(doc) };
     const e = this.entry(doc);
     e.tree = tree;
-    e.symbols = { tree, list: s.symbols };
+    e.symbols = { tree, list: s.symbols, positions: s.positions };
     e.folding = { tree, list: s.folding };
   }
 

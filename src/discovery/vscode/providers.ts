@@ -144,16 +144,23 @@ export function registerProviders(
     },
   };
 
-  const toSymbol = (doc: vscode.TextDocument, s: CoreSymbol): vscode.DocumentSymbol => {
-    const out = new vscode.DocumentSymbol(
-      s.name.replace(/^"|"$/g, '') || '""',
-      s.detail,
-      SYMBOL_KIND[s.kind],
-      range(doc, s.range),
-      range(doc, s.selection),
-    );
-    out.children = s.children.map((c) => toSymbol(doc, c));
-    return out;
+  /** The editor's symbols, in pre-order; each span's position from `positions` when given, else looked up. */
+  const toSymbols = (doc: vscode.TextDocument, list: CoreSymbol[], positions?: Int32Array): vscode.DocumentSymbol[] => {
+    let at = 0;
+    const spanRange = (span: { offset: number; length: number }): vscode.Range => {
+      if (!positions) return range(doc, span);
+      const r = new vscode.Range(positions[at], positions[at + 1], positions[at + 2], positions[at + 3]);
+      at += 4;
+      return r;
+    };
+    const convert = (s: CoreSymbol): vscode.DocumentSymbol => {
+      const name = s.name.replace(/^"|"$/g, '') || '""';
+      const full = spanRange(s.range);
+      const out = new vscode.DocumentSymbol(name, s.detail, SYMBOL_KIND[s.kind], full, spanRange(s.selection));
+      out.children = s.children.map(convert);
+      return out;
+    };
+    return list.map(convert);
   };
   // Outlines whose every symbol kept its line and column across keystrokes are the same editor symbols: converting
   // 5,000 of them (two positions each) again after each key was most of this thread's outline time.
@@ -164,7 +171,7 @@ export function registerProviders(
       const outline = documents.symbols(doc);
       if (!outline) return undefined;
       const kept = converted.get(outline.list) ?? (outline.samePositionsAs && converted.get(outline.samePositionsAs));
-      const out = kept ?? outline.list.map((s) => toSymbol(doc, s));
+      const out = kept ?? toSymbols(doc, outline.list, outline.positions);
       converted.set(outline.list, out);
       return out;
     },

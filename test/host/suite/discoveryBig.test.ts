@@ -138,6 +138,23 @@ suite('discovery: a big document, answered by the analysis worker', () => {
     assert.equal(await languageOf(oneLine, 'discovery-json'), 'discovery-json');
     await typeInto(oneLine);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // With CRLF line breaks: the worker's lines and columns are the editor's.
+    const crlfFile = path.join(mkdtempSync(path.join(tmpdir(), 'apiwb-discovery-big-')), 'crlf.json');
+    writeFileSync(crlfFile, bigSample().replace(/\n/g, '\r\n'));
+    const crlf = await vscode.workspace.openTextDocument(vscode.Uri.file(crlfFile));
+    await vscode.window.showTextDocument(crlf);
+    assert.equal(crlf.eol, vscode.EndOfLine.CRLF);
+    assert.equal(await languageOf(crlf, 'discovery-json'), 'discovery-json');
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+      'vscode.executeDocumentSymbolProvider',
+      crlf.uri,
+    );
+    const book = symbols.find((s) => s.name === 'schemas')?.children.find((s) => s.name === 'Padding1499');
+    assert.ok(book, 'Padding1499 is in the outline');
+    assert.equal(crlf.getText(book.selectionRange), '"Padding1499"');
+    assert.match(crlf.getText(book.range), /^"Padding1499": \{\r\n[^]*\}$/);
+    await typeInto(crlf);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   test('keystrokes outside descriptions are analysed as typed, each finding where the text says', async () => {

@@ -12,6 +12,7 @@ import {
   LineIndex,
   PARSE_CODES,
   SYMBOL_LIMIT,
+  symbolPositions,
   type DocumentSymbol,
   RULES,
   ruleSectionLines,
@@ -146,5 +147,32 @@ describe('discovery editor support: big documents', () => {
     assert.equal(schemasSection.detail, '3000');
     assert.equal(schemasSection.children.length, 3000);
     assert.equal(documentSymbols(tree, Infinity).find((s) => s.name === 'schemas')!.children[2999].children.length, 2);
+  });
+
+  it('gives the line and column of every symbol as the editor counts them, with LF or CRLF line breaks', () => {
+    for (const eol of ['\n', '\r\n']) {
+      const t = text.slice(0, 20_000).replace(/\n/g, eol) + '}}}';
+      const syms = documentSymbols(buildJsonTree(t));
+      // The editor's way: split into lines on its line break, then count.
+      const starts = [0];
+      for (let i = t.indexOf(eol); i >= 0; i = t.indexOf(eol, i + 1)) starts.push(i + eol.length);
+      const editorPosition = (offset: number) => {
+        let line = 0;
+        while (line + 1 < starts.length && starts[line + 1] <= offset) line++;
+        return [line, offset - starts[line]];
+      };
+      const expected: number[] = [];
+      const walk = (list: DocumentSymbol[]): void => {
+        for (const s of list) {
+          for (const o of [s.range.offset, s.range.offset + s.range.length, s.selection.offset])
+            expected.push(...editorPosition(o));
+          expected.push(...editorPosition(s.selection.offset + s.selection.length));
+          walk(s.children);
+        }
+      };
+      walk(syms);
+      assert.ok(expected.length > 400, `${expected.length / 8} symbols`);
+      assert.deepEqual([...symbolPositions(syms, t)], expected, JSON.stringify(eol));
+    }
   });
 });
