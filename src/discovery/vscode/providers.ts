@@ -1,20 +1,13 @@
 // Language features for description documents. Every provider asks the shared cache for the
 // current version's analysis and answers nothing for JSON that is not a description document.
 import * as vscode from 'vscode';
-import {
-  fixSelection,
-  renameSchemaAt,
-  schemaNameAt,
-  type CompletionKind,
-  type DocumentSymbol as CoreSymbol,
-  type SymbolKind,
-  type TextEdit,
-} from '../core';
+import { fixSelection, renameSchemaAt, schemaNameAt, type CompletionKind, type TextEdit } from '../core';
 import type { Answers } from './answers';
 import type { AnswerTimes } from './answerTimes';
 import { codeOf, DIAGNOSTIC_SOURCE, type DiscoveryDiagnostics } from './diagnostics';
 import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
 import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
+import { OutlineSymbols } from './outline';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
 function range(doc: vscode.TextDocument, span: { offset: number; length: number }): vscode.Range {
@@ -33,16 +26,6 @@ const COMPLETION_KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   reference: vscode.CompletionItemKind.Class,
   scope: vscode.CompletionItemKind.Constant,
   parameter: vscode.CompletionItemKind.Variable,
-};
-
-const SYMBOL_KIND: Record<SymbolKind, vscode.SymbolKind> = {
-  section: vscode.SymbolKind.Namespace,
-  resource: vscode.SymbolKind.Module,
-  method: vscode.SymbolKind.Method,
-  schema: vscode.SymbolKind.Class,
-  property: vscode.SymbolKind.Field,
-  parameter: vscode.SymbolKind.Variable,
-  scope: vscode.SymbolKind.Key,
 };
 
 /** Run by a quick fix after its edit: reveals and selects what it inserted (the empty value to fill in). */
@@ -144,36 +127,12 @@ export function registerProviders(
     },
   };
 
-  /** The editor's symbols, in pre-order; each span's position from `positions` when given, else looked up. */
-  const toSymbols = (doc: vscode.TextDocument, list: CoreSymbol[], positions?: Int32Array): vscode.DocumentSymbol[] => {
-    let at = 0;
-    const spanRange = (span: { offset: number; length: number }): vscode.Range => {
-      if (!positions) return range(doc, span);
-      const r = new vscode.Range(positions[at], positions[at + 1], positions[at + 2], positions[at + 3]);
-      at += 4;
-      return r;
-    };
-    const convert = (s: CoreSymbol): vscode.DocumentSymbol => {
-      const name = s.name.replace(/^"|"$/g, '') || '""';
-      const full = spanRange(s.range);
-      const out = new vscode.DocumentSymbol(name, s.detail, SYMBOL_KIND[s.kind], full, spanRange(s.selection));
-      out.children = s.children.map(convert);
-      return out;
-    };
-    return list.map(convert);
-  };
-  // Outlines whose every symbol kept its line and column across keystrokes are the same editor symbols: converting
-  // 5,000 of them (two positions each) again after each key was most of this thread's outline time.
-  const converted = new WeakMap<readonly CoreSymbol[], vscode.DocumentSymbol[]>();
+  const outlines = new OutlineSymbols();
   const symbols: vscode.DocumentSymbolProvider = {
     async provideDocumentSymbols(doc) {
       await answers.structure(doc);
       const outline = documents.symbols(doc);
-      if (!outline) return undefined;
-      const kept = converted.get(outline.list) ?? (outline.samePositionsAs && converted.get(outline.samePositionsAs));
-      const out = kept ?? toSymbols(doc, outline.list, outline.positions);
-      converted.set(outline.list, out);
-      return out;
+      return outline && outlines.of(doc, outline);
     },
   };
 
