@@ -39,6 +39,27 @@ describe('json structural index', () => {
     assert.equal(keyOf(t, t.duplicates[0].node), 'k7');
   });
 
+  it('indexes runs of blanks the same in ASCII text (skipped four at a time) and in other text', () => {
+    const blanks = [' ', '  ', '   ', '    ', '     ', '\n', '\n      ', '\n\t   ', '\r\n        ', '       \t  \n'];
+    let ascii = '{';
+    for (let i = 0; i < 40; i++) {
+      const b = blanks[i % blanks.length];
+      ascii += `${b}"k${i}"${b}:${b}[${b}${i}${b},${b}"v"${b},${b}{${b}}${b}]${b}${i < 39 ? ',' : ''}`;
+    }
+    ascii += '   }   ';
+    // One non-ASCII letter of the same length in place of "v" takes the other path; every offset is unchanged.
+    const other = ascii.replace('"v"', '"\u00e9"');
+    assert.notEqual(other, ascii);
+    const a = buildJsonTree(ascii);
+    const o = buildJsonTree(other);
+    assert.equal(a.count, o.count);
+    assert.equal(a.count, 1 + 40 * 4);
+    for (const k of ['kind', 'start', 'end', 'parent', 'keyStart', 'keyEnd', 'firstChild', 'nextSibling'] as const)
+      assert.deepEqual(a[k].slice(0, a.count), o[k].slice(0, o.count), k);
+    const last = nodeAt(a, ['k39', 2]);
+    assert.equal(ascii.slice(a.start[last], a.end[last]), '{       \t  \n}');
+  });
+
   it('survives 10,000 levels of nesting and garbage without throwing', () => {
     const deep = buildJsonTree('['.repeat(10000) + ']'.repeat(10000));
     assert.equal(deep.maxDepth, 10000);

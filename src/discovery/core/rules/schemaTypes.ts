@@ -1,4 +1,5 @@
-import { schemaNodeRule } from './types';
+import type { SchemaNode } from '../model';
+import { schemaNodeRule, type Report } from './types';
 
 export const JSON_TYPES = ['any', 'array', 'boolean', 'integer', 'number', 'object', 'string', 'null'] as const;
 const TYPES = new Set<string>(JSON_TYPES);
@@ -75,7 +76,13 @@ export const itemsOnNonArray = schemaNodeRule(
   },
 );
 
-const OBJECT_KEYS = ['properties', 'additionalProperties'] as const;
+function misplaced(n: SchemaNode, t: string, key: 'properties' | 'additionalProperties', report: Report): void {
+  report({
+    path: [...n.path, key],
+    at: 'key',
+    message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".`,
+  });
+}
 
 export const propertiesOnNonObject = schemaNodeRule(
   {
@@ -86,16 +93,9 @@ export const propertiesOnNonObject = schemaNodeRule(
   (n, model, report) => {
     const t = n.value.type;
     if (typeof t !== 'string' || t === 'object' || t === 'any') return;
-    for (let k = 0; k < OBJECT_KEYS.length; k++) {
-      const key = OBJECT_KEYS[k];
-      if (n.value[key] !== undefined) {
-        report({
-          path: [...n.path, key],
-          at: 'key',
-          message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".`,
-        });
-      }
-    }
+    // Named loads: a key read from the list was a keyed load on every schema node of every shape.
+    if (n.value.properties !== undefined) misplaced(n, t, 'properties', report);
+    if (n.value.additionalProperties !== undefined) misplaced(n, t, 'additionalProperties', report);
   },
 );
 
