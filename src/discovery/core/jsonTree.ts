@@ -49,16 +49,18 @@ export function kindAt(tree: JsonTree, node: number): NodeKind {
 export function buildJsonTree(text: string): JsonTree {
   // Pretty-printed documents hold about one value per 60 characters; grow by doubling past that.
   let cap = Math.max(64, (text.length / 48) | 0);
-  let kind = new Uint8Array(cap);
-  let start = new Int32Array(cap);
-  let end = new Int32Array(cap);
-  let parent = new Int32Array(cap);
-  let keyStart = new Int32Array(cap);
-  let keyEnd = new Int32Array(cap);
-  let firstChild = new Int32Array(cap);
-  let nextSibling = new Int32Array(cap);
-  let lastChild = new Int32Array(cap);
-  let childCount = new Int32Array(cap);
+  // One zeroed allocation for the first arrays rather than one per array (they are most of the
+  // index's allocation); arrays that outgrow it get their own.
+  const first = new ArrayBuffer(cap * 33);
+  let start = new Int32Array(first, 0, cap);
+  let end = new Int32Array(first, cap * 4, cap);
+  let parent = new Int32Array(first, cap * 8, cap);
+  let keyStart = new Int32Array(first, cap * 12, cap);
+  let keyEnd = new Int32Array(first, cap * 16, cap);
+  let firstChild = new Int32Array(first, cap * 20, cap);
+  let nextSibling = new Int32Array(first, cap * 24, cap);
+  let childCount = new Int32Array(first, cap * 28, cap);
+  let kind = new Uint8Array(first, cap * 32, cap);
   let count = 0;
 
   const grow = (): void => {
@@ -81,11 +83,13 @@ export function buildJsonTree(text: string): JsonTree {
     keyEnd = g32(keyEnd);
     firstChild = g32(firstChild);
     nextSibling = g32(nextSibling);
-    lastChild = g32(lastChild);
     childCount = g32(childCount);
   };
 
   const stack: number[] = [];
+  /** The last child of the innermost open container so far (-1: none yet), and each outer one's, saved while inside. */
+  let lastOpen = -1;
+  const lastOfOuter: number[] = [];
   let top = -1;
   let expectKey = false;
   let pendingKeyStart = -1;
@@ -104,14 +108,13 @@ export function buildJsonTree(text: string): JsonTree {
     keyEnd[n] = pendingKeyEnd;
     firstChild[n] = -1;
     nextSibling[n] = -1;
-    lastChild[n] = -1;
-    childCount[n] = 0;
+    // childCount[n] is 0 already: every array is zeroed past `count`.
     pendingKeyStart = -1;
     pendingKeyEnd = -1;
     if (top >= 0) {
-      if (lastChild[top] < 0) firstChild[top] = n;
-      else nextSibling[lastChild[top]] = n;
-      lastChild[top] = n;
+      if (lastOpen < 0) firstChild[top] = n;
+      else nextSibling[lastOpen] = n;
+      lastOpen = n;
       childCount[top]++;
     }
     return n;
@@ -220,6 +223,8 @@ export function buildJsonTree(text: string): JsonTree {
     if (c === 123 /* { */ || c === 91 /* [ */) {
       const n = add(c === 123 ? NodeKind.Object : NodeKind.Array, i, len);
       stack.push(n);
+      lastOfOuter.push(lastOpen);
+      lastOpen = -1;
       top = n;
       if (stack.length > maxDepth) maxDepth = stack.length;
       expectKey = c === 123;
@@ -231,6 +236,7 @@ export function buildJsonTree(text: string): JsonTree {
         end[top] = i + 1;
         if ((kind[top] as NodeKind) === NodeKind.Object) checkDuplicates(top);
         stack.pop();
+        lastOpen = lastOfOuter.pop()!;
         top = stack.length ? stack[stack.length - 1] : -1;
       }
       pendingKeyStart = -1;
