@@ -60,6 +60,22 @@ describe('json structural index', () => {
     assert.equal(ascii.slice(a.start[last], a.end[last]), '{       \t  \n}');
   });
 
+  it('links children past the first allocation (dense values make the index grow several times)', () => {
+    const text = `{"a":[${'1,'.repeat(20000)}1],"b":{${Array.from({ length: 3000 }, (_, i) => `"k${i}":[]`).join(',')}}}`;
+    const t = buildJsonTree(text);
+    const a = nodeAt(t, ['a']);
+    const b = nodeAt(t, ['b']);
+    assert.equal(t.count, 1 + 1 + 20001 + 1 + 3000);
+    assert.equal(t.childCount[a], 20001);
+    assert.equal(t.childCount[b], 3000);
+    let n = 0;
+    for (let c = t.firstChild[a]; c >= 0; c = t.nextSibling[c], n++) assert.equal(t.parent[c], a);
+    assert.equal(n, 20001);
+    assert.equal(t.nextSibling[a], b);
+    assert.equal(keyOf(t, nodeAt(t, ['b', 'k2999'])), 'k2999');
+    assert.equal(t.firstChild[nodeAt(t, ['b', 'k2999'])], -1);
+  });
+
   it('survives 10,000 levels of nesting and garbage without throwing', () => {
     const deep = buildJsonTree('['.repeat(10000) + ']'.repeat(10000));
     assert.equal(deep.maxDepth, 10000);
