@@ -26,6 +26,7 @@ for (const [t, fs] of Object.entries(FORMATS_BY_TYPE)) for (const f of fs) FORMA
 export const typeUnknown = schemaNodeRule(
   {
     code: 'type-unknown',
+    nodeKey: 'type',
     defaultSeverity: 'error',
     summary: '`type` is one of any, array, boolean, integer, number, object, string, null.',
   },
@@ -44,6 +45,7 @@ export const typeUnknown = schemaNodeRule(
 export const arrayWithoutItems = schemaNodeRule(
   {
     code: 'array-without-items',
+    nodeKey: 'type',
     defaultSeverity: 'error',
     summary: 'A schema of `"type": "array"` has `items`.',
   },
@@ -61,6 +63,7 @@ export const arrayWithoutItems = schemaNodeRule(
 export const itemsOnNonArray = schemaNodeRule(
   {
     code: 'items-on-non-array',
+    nodeKey: 'items',
     defaultSeverity: 'error',
     summary: '`items` appears only on array schemas.',
   },
@@ -87,6 +90,7 @@ function misplaced(n: SchemaNode, t: string, key: 'properties' | 'additionalProp
 export const propertiesOnNonObject = schemaNodeRule(
   {
     code: 'properties-on-non-object',
+    nodeKey: 'type',
     defaultSeverity: 'error',
     summary: '`properties` and `additionalProperties` appear only on object schemas.',
   },
@@ -102,6 +106,7 @@ export const propertiesOnNonObject = schemaNodeRule(
 export const formatTypeMismatch = schemaNodeRule(
   {
     code: 'format-type-mismatch',
+    nodeKey: 'format',
     defaultSeverity: 'warning',
     summary: 'A known `format` sits on its type (e.g. int64 and uint64 on string, int32 on integer, double on number).',
   },
@@ -126,6 +131,7 @@ export const formatTypeMismatch = schemaNodeRule(
 export const formatUnknown = schemaNodeRule(
   {
     code: 'format-unknown',
+    nodeKey: 'format',
     defaultSeverity: 'info',
     summary: "`format` is one the format's generators know.",
   },
@@ -174,6 +180,7 @@ export function re2ToRegExp(pattern: string): RegExp | undefined {
 export const patternInvalid = schemaNodeRule(
   {
     code: 'pattern-invalid',
+    nodeKey: 'pattern',
     defaultSeverity: 'warning',
     summary:
       '`pattern` is a regular expression (RE2 syntax, checked after translating `(?i)`, `(?P<…>)`, `\\A`, `\\z`).',
