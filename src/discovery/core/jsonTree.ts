@@ -258,6 +258,11 @@ export function buildJsonTree(text: string): JsonTree {
         b.pendingKeyStart = i;
         b.pendingKeyEnd = e;
         expectKey = false;
+        // The colon after a key, and the space after that, as the colon's own turn would take them.
+        if (text.charCodeAt(e) === 58) {
+          i = text.charCodeAt(e + 1) === 32 ? e + 2 : e + 1;
+          continue;
+        }
       } else {
         b.add(NodeKind.String, i, e);
       }
@@ -291,7 +296,8 @@ export function buildJsonTree(text: string): JsonTree {
     }
     if (c === 58 /* : */) {
       expectKey = false;
-      i++;
+      // Pretty-printed JSON puts one space after every colon: step over it here, not in a turn of its own.
+      i += text.charCodeAt(i + 1) === 32 ? 2 : 1;
       continue;
     }
     if (c === 44 /* , */) {
