@@ -82,7 +82,15 @@ export function analyzeParsed(parsed: ParsedJson, options: AnalyzeOptions = {}):
     const runs = RULES.map((rule): RuleRun => {
       const severity = settings[rule.code] ?? rule.defaultSeverity;
       const findings: Finding[] = [];
-      return { rule, severity, on: severity !== 'off', findings, report: (f) => findings.push(f), failure: undefined };
+      return {
+        rule,
+        severity,
+        on: severity !== 'off',
+        keyBit: 0,
+        findings,
+        report: (f) => findings.push(f),
+        failure: undefined,
+      };
     });
     walkEach(model, runs);
     for (const run of runs) {
@@ -109,6 +117,8 @@ interface RuleRun {
   rule: Rule;
   severity: SeveritySetting;
   on: boolean;
+  /** Bit of the rule's node key in a node's key mask (0: the rule runs on every node). */
+  keyBit: number;
   /** Findings of a rule run in a shared walk, kept apart so the order stays that of running the rules one by one. */
   findings: Finding[];
   report: Report;
@@ -132,13 +142,35 @@ function walkEach(model: DiscoveryModel, runs: RuleRun[]): void {
 }
 
 function walkSchemaNodes(model: DiscoveryModel, runs: RuleRun[]): void {
+  // The keys rules wait for, one bit each: a node's keys are enumerated once and matched against these,
+  // rather than each rule looking up its (mostly absent) key on every node.
+  const keys: string[] = [];
+  for (const run of runs) {
+    const key = run.rule.nodeKey;
+    if (key === undefined) continue;
+    let b = keys.indexOf(key);
+    if (b < 0 && keys.length < 31) b = keys.push(key) - 1;
+    run.keyBit = b < 0 ? 0 : 1 << b;
+  }
   const nodes = model.schemaNodes;
   for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    let present = 0;
+    if (keys.length > 0) {
+      for (const k in node.value) {
+        for (let b = 0; b < keys.length; b++) {
+          if (k === keys[b]) {
+            present |= 1 << b;
+            break;
+          }
+        }
+      }
+    }
     for (let j = 0; j < runs.length; j++) {
       const run = runs[j];
-      if (run.failure) continue;
+      if (run.failure || (run.keyBit !== 0 && (present & run.keyBit) === 0)) continue;
       try {
-        run.rule.eachSchemaNode!(nodes[i], model, run.report);
+        run.rule.eachSchemaNode!(node, model, run.report);
       } catch (err) {
         // The rule stops here, as it would have in its own loop; what it found so far stays.
         run.failure = { err };

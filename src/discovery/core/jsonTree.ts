@@ -45,99 +45,115 @@ export function kindAt(tree: JsonTree, node: number): NodeKind {
   return tree.kind[node];
 }
 
-/** Builds the index. Tolerates any input: broken JSON yields a partial but consistent index. */
-export function buildJsonTree(text: string): JsonTree {
-  // Pretty-printed documents hold about one value per 60 characters; grow by doubling past that.
-  let cap = Math.max(64, (text.length / 48) | 0);
-  let kind = new Uint8Array(cap);
-  let start = new Int32Array(cap);
-  let end = new Int32Array(cap);
-  let parent = new Int32Array(cap);
-  let keyStart = new Int32Array(cap);
-  let keyEnd = new Int32Array(cap);
-  let firstChild = new Int32Array(cap);
-  let nextSibling = new Int32Array(cap);
-  let lastChild = new Int32Array(cap);
-  let childCount = new Int32Array(cap);
-  let count = 0;
+/**
+ * The index under construction. A class rather than closures inside buildJsonTree: closures made anew
+ * for every text gave the scan loop, compiled while the first text was read, a different call target
+ * for each text, so the next two or three texts were read by unoptimised code while it recompiled.
+ */
+class Builder {
+  cap: number;
+  count = 0;
+  kind: Uint8Array<ArrayBuffer>;
+  start: Int32Array<ArrayBuffer>;
+  end: Int32Array<ArrayBuffer>;
+  parent: Int32Array<ArrayBuffer>;
+  keyStart: Int32Array<ArrayBuffer>;
+  keyEnd: Int32Array<ArrayBuffer>;
+  firstChild: Int32Array<ArrayBuffer>;
+  nextSibling: Int32Array<ArrayBuffer>;
+  childCount: Int32Array<ArrayBuffer>;
+  readonly stack: number[] = [];
+  /** The last child of the innermost open container so far (-1: none yet), and each outer one's, saved while inside. */
+  lastOpen = -1;
+  readonly lastOfOuter: number[] = [];
+  top = -1;
+  pendingKeyStart = -1;
+  pendingKeyEnd = -1;
+  maxDepth = 0;
+  readonly duplicates: DuplicateKey[] = [];
 
-  const grow = (): void => {
-    cap *= 2;
-    const g8 = (a: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => {
-      const b = new Uint8Array(cap);
-      b.set(a);
-      return b;
-    };
+  constructor(readonly text: string) {
+    // Pretty-printed documents hold about one value per 60 characters; grow by doubling past that.
+    const cap = Math.max(64, (text.length / 48) | 0);
+    this.cap = cap;
+    // One zeroed allocation for the first arrays rather than one per array (they are most of the
+    // index's allocation); arrays that outgrow it get their own.
+    const first = new ArrayBuffer(cap * 33);
+    this.start = new Int32Array(first, 0, cap);
+    this.end = new Int32Array(first, cap * 4, cap);
+    this.parent = new Int32Array(first, cap * 8, cap);
+    this.keyStart = new Int32Array(first, cap * 12, cap);
+    this.keyEnd = new Int32Array(first, cap * 16, cap);
+    this.firstChild = new Int32Array(first, cap * 20, cap);
+    this.nextSibling = new Int32Array(first, cap * 24, cap);
+    this.childCount = new Int32Array(first, cap * 28, cap);
+    this.kind = new Uint8Array(first, cap * 32, cap);
+  }
+
+  grow(): void {
+    const cap = (this.cap *= 2);
     const g32 = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
       const b = new Int32Array(cap);
       b.set(a);
       return b;
     };
-    kind = g8(kind);
-    start = g32(start);
-    end = g32(end);
-    parent = g32(parent);
-    keyStart = g32(keyStart);
-    keyEnd = g32(keyEnd);
-    firstChild = g32(firstChild);
-    nextSibling = g32(nextSibling);
-    lastChild = g32(lastChild);
-    childCount = g32(childCount);
-  };
+    const kind = new Uint8Array(cap);
+    kind.set(this.kind);
+    this.kind = kind;
+    this.start = g32(this.start);
+    this.end = g32(this.end);
+    this.parent = g32(this.parent);
+    this.keyStart = g32(this.keyStart);
+    this.keyEnd = g32(this.keyEnd);
+    this.firstChild = g32(this.firstChild);
+    this.nextSibling = g32(this.nextSibling);
+    this.childCount = g32(this.childCount);
+  }
 
-  const stack: number[] = [];
-  let top = -1;
-  let expectKey = false;
-  let pendingKeyStart = -1;
-  let pendingKeyEnd = -1;
-  let maxDepth = 0;
-  const duplicates: DuplicateKey[] = [];
-
-  const add = (k: NodeKind, s: number, e: number): number => {
-    if (count === cap) grow();
-    const n = count++;
-    kind[n] = k;
-    start[n] = s;
-    end[n] = e;
-    parent[n] = top;
-    keyStart[n] = pendingKeyStart;
-    keyEnd[n] = pendingKeyEnd;
-    firstChild[n] = -1;
-    nextSibling[n] = -1;
-    lastChild[n] = -1;
-    childCount[n] = 0;
-    pendingKeyStart = -1;
-    pendingKeyEnd = -1;
+  add(k: NodeKind, s: number, e: number): number {
+    if (this.count === this.cap) this.grow();
+    const n = this.count++;
+    const top = this.top;
+    this.kind[n] = k;
+    this.start[n] = s;
+    this.end[n] = e;
+    this.parent[n] = top;
+    this.keyStart[n] = this.pendingKeyStart;
+    this.keyEnd[n] = this.pendingKeyEnd;
+    this.firstChild[n] = -1;
+    this.nextSibling[n] = -1;
+    // childCount[n] is 0 already: every array is zeroed past `count`.
+    this.pendingKeyStart = -1;
+    this.pendingKeyEnd = -1;
     if (top >= 0) {
-      if (lastChild[top] < 0) firstChild[top] = n;
-      else nextSibling[lastChild[top]] = n;
-      lastChild[top] = n;
-      childCount[top]++;
+      if (this.lastOpen < 0) this.firstChild[top] = n;
+      else this.nextSibling[this.lastOpen] = n;
+      this.lastOpen = n;
+      this.childCount[top]++;
     }
     return n;
-  };
+  }
 
-  const sameKey = (a: number, b: number): boolean => {
-    const sa = keyStart[a];
-    const sb = keyStart[b];
-    const la = keyEnd[a] - sa;
-    if (la !== keyEnd[b] - sb) return false;
+  sameKey(a: number, b: number): boolean {
+    const text = this.text;
+    const sa = this.keyStart[a];
+    const sb = this.keyStart[b];
+    const la = this.keyEnd[a] - sa;
+    if (la !== this.keyEnd[b] - sb) return false;
     // Compare in place: most pairs differ in the first characters, so no substring is allocated.
     for (let i = 0; i < la; i++) if (text.charCodeAt(sa + i) !== text.charCodeAt(sb + i)) return false;
     return true;
-  };
+  }
 
-  let slots = new Int32Array(64);
-  const smallNodes = new Int32Array(SMALL_OBJECT);
-  const smallSigs = new Int32Array(SMALL_OBJECT);
-  const checkDuplicates = (obj: number): void => {
-    const n = childCount[obj];
+  checkDuplicates(obj: number): void {
+    const n = this.childCount[obj];
     if (n < 2) return;
+    const { text, keyStart, keyEnd, nextSibling, duplicates } = this;
     if (n <= SMALL_OBJECT) {
       // Every pair, but through a signature per key (length and first characters): nearly all pairs
       // differ there, so a pair costs one comparison rather than four index reads.
       let m = 0;
-      for (let c = firstChild[obj]; c >= 0; c = nextSibling[c]) {
+      for (let c = this.firstChild[obj]; c >= 0; c = nextSibling[c]) {
         const ks = keyStart[c];
         if (ks < 0) continue;
         smallNodes[m] = c;
@@ -145,7 +161,7 @@ export function buildJsonTree(text: string): JsonTree {
       }
       for (let a = 0; a < m; a++) {
         for (let b = a + 1; b < m; b++) {
-          if (smallSigs[a] === smallSigs[b] && sameKey(smallNodes[a], smallNodes[b]))
+          if (smallSigs[a] === smallSigs[b] && this.sameKey(smallNodes[a], smallNodes[b]))
             duplicates.push({ node: smallNodes[b], first: smallNodes[a] });
         }
       }
@@ -158,7 +174,7 @@ export function buildJsonTree(text: string): JsonTree {
     if (slots.length < size) slots = new Int32Array(size);
     else slots.fill(0, 0, size);
     const mask = size - 1;
-    for (let c = firstChild[obj]; c >= 0; c = nextSibling[c]) {
+    for (let c = this.firstChild[obj]; c >= 0; c = nextSibling[c]) {
       const ks = keyStart[c];
       if (ks < 0) continue;
       let h = 0x811c9dc5;
@@ -169,27 +185,57 @@ export function buildJsonTree(text: string): JsonTree {
           slots[at] = c + 1;
           break;
         }
-        if (sameKey(e - 1, c)) {
+        if (this.sameKey(e - 1, c)) {
           duplicates.push({ node: c, first: e - 1 });
           break;
         }
       }
     }
-  };
+  }
 
+  tree(): JsonTree {
+    // Unclosed containers end at the end of the text (already set at creation).
+    for (const n of this.stack) if ((this.kind[n] as NodeKind) === NodeKind.Object) this.checkDuplicates(n);
+    return {
+      text: this.text,
+      count: this.count,
+      kind: this.kind,
+      start: this.start,
+      end: this.end,
+      parent: this.parent,
+      keyStart: this.keyStart,
+      keyEnd: this.keyEnd,
+      firstChild: this.firstChild,
+      nextSibling: this.nextSibling,
+      childCount: this.childCount,
+      maxDepth: this.maxDepth,
+      duplicates: this.duplicates,
+    };
+  }
+}
+
+// Scratch for duplicate checks, shared by every build (a build runs to its end without yielding).
+let slots = new Int32Array(64);
+const smallNodes = new Int32Array(SMALL_OBJECT);
+const smallSigs = new Int32Array(SMALL_OBJECT);
+
+/** Builds the index. Tolerates any input: broken JSON yields a partial but consistent index. */
+export function buildJsonTree(text: string): JsonTree {
+  const b = new Builder(text);
+  const stack = b.stack;
   const len = text.length;
+  const words = asciiWords(text);
+  let expectKey = false;
   let i = 0;
   while (i < len) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 10 || c === 13 || c === 9) {
-      // Indentation is a quarter of a pretty-printed document: skip a run of blanks in one tight loop
-      // rather than one turn of the main loop per character.
+      // Indentation is a third of a pretty-printed document: skip its spaces four at a time where the
+      // text is ASCII, then one comparison each (charCodeAt past the end is NaN, so no bound check);
+      // the main loop takes any other blank.
       i++;
-      while (i < len) {
-        const w = text.charCodeAt(i);
-        if (w !== 32 && w !== 10 && w !== 13 && w !== 9) break;
-        i++;
-      }
+      if (words !== undefined) while (i + 4 <= len && words.getUint32(i, true) === 0x20202020) i += 4;
+      while (text.charCodeAt(i) === 32) i++;
       continue;
     }
     if (c === 34 /* " */) {
@@ -199,7 +245,7 @@ export function buildJsonTree(text: string): JsonTree {
         const q = text.indexOf('"', j);
         if (q < 0) break;
         let bs = 0;
-        for (let b = q - 1; b > i && text.charCodeAt(b) === 92; b--) bs++;
+        for (let k = q - 1; k > i && text.charCodeAt(k) === 92; k--) bs++;
         if ((bs & 1) === 0) {
           close = q;
           break;
@@ -208,45 +254,55 @@ export function buildJsonTree(text: string): JsonTree {
       }
       // An unterminated string runs to the end of its line, as editors show it.
       const e = close >= 0 ? close + 1 : lineEnd(text, i);
-      if (top >= 0 && expectKey && (kind[top] as NodeKind) === NodeKind.Object) {
-        pendingKeyStart = i;
-        pendingKeyEnd = e;
+      if (b.top >= 0 && expectKey && (b.kind[b.top] as NodeKind) === NodeKind.Object) {
+        b.pendingKeyStart = i;
+        b.pendingKeyEnd = e;
         expectKey = false;
+        // The colon after a key, and the space after that, as the colon's own turn would take them.
+        if (text.charCodeAt(e) === 58) {
+          i = text.charCodeAt(e + 1) === 32 ? e + 2 : e + 1;
+          continue;
+        }
       } else {
-        add(NodeKind.String, i, e);
+        b.add(NodeKind.String, i, e);
       }
       i = e;
       continue;
     }
     if (c === 123 /* { */ || c === 91 /* [ */) {
-      const n = add(c === 123 ? NodeKind.Object : NodeKind.Array, i, len);
+      const n = b.add(c === 123 ? NodeKind.Object : NodeKind.Array, i, len);
       stack.push(n);
-      top = n;
-      if (stack.length > maxDepth) maxDepth = stack.length;
+      b.lastOfOuter.push(b.lastOpen);
+      b.lastOpen = -1;
+      b.top = n;
+      if (stack.length > b.maxDepth) b.maxDepth = stack.length;
       expectKey = c === 123;
       i++;
       continue;
     }
     if (c === 125 /* } */ || c === 93 /* ] */) {
+      const top = b.top;
       if (top >= 0) {
-        end[top] = i + 1;
-        if ((kind[top] as NodeKind) === NodeKind.Object) checkDuplicates(top);
+        b.end[top] = i + 1;
+        if ((b.kind[top] as NodeKind) === NodeKind.Object) b.checkDuplicates(top);
         stack.pop();
-        top = stack.length ? stack[stack.length - 1] : -1;
+        b.lastOpen = b.lastOfOuter.pop()!;
+        b.top = stack.length ? stack[stack.length - 1] : -1;
       }
-      pendingKeyStart = -1;
+      b.pendingKeyStart = -1;
       expectKey = false;
       i++;
       continue;
     }
     if (c === 58 /* : */) {
       expectKey = false;
-      i++;
+      // Pretty-printed JSON puts one space after every colon: step over it here, not in a turn of its own.
+      i += text.charCodeAt(i + 1) === 32 ? 2 : 1;
       continue;
     }
     if (c === 44 /* , */) {
-      expectKey = top >= 0 && (kind[top] as NodeKind) === NodeKind.Object;
-      pendingKeyStart = -1;
+      expectKey = b.top >= 0 && (b.kind[b.top] as NodeKind) === NodeKind.Object;
+      b.pendingKeyStart = -1;
       i++;
       continue;
     }
@@ -283,37 +339,38 @@ export function buildJsonTree(text: string): JsonTree {
         break;
       j++;
     }
-    if (top >= 0 && expectKey) {
+    if (b.top >= 0 && expectKey) {
       // An unquoted key (invalid JSON, common while typing): index it as a key so positions stay aligned.
-      pendingKeyStart = i;
-      pendingKeyEnd = j;
+      b.pendingKeyStart = i;
+      b.pendingKeyEnd = j;
       expectKey = false;
     } else {
-      add(c === 45 || (c >= 48 && c <= 57) ? NodeKind.Number : NodeKind.Literal, i, j);
+      b.add(c === 45 || (c >= 48 && c <= 57) ? NodeKind.Number : NodeKind.Literal, i, j);
     }
     i = j;
   }
-  // Unclosed containers end at the end of the text (already set at creation).
-  for (const n of stack) if ((kind[n] as NodeKind) === NodeKind.Object) checkDuplicates(n);
-
-  return {
-    text,
-    count,
-    kind,
-    start,
-    end,
-    parent,
-    keyStart,
-    keyEnd,
-    firstChild,
-    nextSibling,
-    childCount,
-    maxDepth,
-    duplicates,
-  };
+  return b.tree();
 }
 
 function lineEnd(text: string, from: number): number {
   const nl = text.indexOf('\n', from);
   return nl < 0 ? text.length : nl;
 }
+
+const encoder = new TextEncoder();
+
+/** The text's bytes when it is ASCII (one byte per offset, as nearly every real document is), else undefined. */
+function asciiWords(text: string): DataView | undefined {
+  // One buffer for every text up to 8 MB (the scan reads only the first text.length bytes): a fresh
+  // one per analysis was 13 MB of zeroed memory to allocate and collect per lint of the shared documents.
+  let bytes = scratch;
+  if (bytes.length < text.length) {
+    bytes = new Uint8Array(Math.max(text.length, 64 * 1024));
+    if (bytes.length <= MAX_SCRATCH) scratch = bytes;
+  }
+  const r = encoder.encodeInto(text, bytes);
+  return r.read === text.length && r.written === text.length ? new DataView(bytes.buffer) : undefined;
+}
+
+const MAX_SCRATCH = 8 * 1024 * 1024;
+let scratch = new Uint8Array(0);

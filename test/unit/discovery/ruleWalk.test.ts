@@ -11,7 +11,8 @@ import {
   type Obj,
   type ParsedJson,
 } from '../../../src/discovery/core';
-import { minimalDocument } from './helpers';
+import { readFileSync } from 'node:fs';
+import { minimalDocument, realDocumentFiles } from './helpers';
 
 /** The analysis as it was before the shared walk: every rule's own check, one after another. */
 function oneByOne(parsed: ParsedJson): Diagnostic[] {
@@ -82,5 +83,45 @@ describe('rules in the shared schema-node and method walks', () => {
     assert.equal(got.filter((d) => d.code === 'enum-descriptions-length').length, 1);
     // type-unknown walks the same nodes and reports both bad types.
     assert.equal(got.filter((d) => d.code === 'type-unknown').length, 2);
+  });
+
+  it('call a rule that names a node key only where that key is, and such a rule finds nothing without it', () => {
+    const keyed = RULES.filter((r) => r.eachSchemaNode && r.nodeKey);
+    assert.ok(keyed.length >= 10);
+    // Every schema node of the largest shared documents, and of a seeded one with every rule's bad values,
+    // with the rule's key taken away: the rule must report nothing, so skipping such nodes loses nothing.
+    const seeded = minimalDocument() as unknown as Obj;
+    (seeded.schemas as Record<string, Obj>).Odd = {
+      id: 'Odd',
+      type: 'strin',
+      format: 'int32',
+      pattern: '(',
+      items: { type: 'string' },
+      properties: { a: { type: 'array', annotations: { required: ['no.such'] } } },
+      enum: ['X', 'X'],
+      enumDescriptions: ['x'],
+      enumDeprecated: [true],
+    };
+    const values = [
+      seeded,
+      ...realDocumentFiles()
+        .slice(0, 8)
+        .map((f) => JSON.parse(readFileSync(f, 'utf8')) as Obj),
+    ];
+    let checked = 0;
+    for (const value of values) {
+      const model = buildModel(value);
+      for (const node of model.schemaNodes) {
+        for (const rule of keyed) {
+          const without = { ...node.value };
+          delete without[rule.nodeKey!];
+          const found: unknown[] = [];
+          rule.eachSchemaNode!({ ...node, path: node.path, value: without }, model, (f) => found.push(f));
+          assert.deepEqual(found, [], `${rule.code} without "${rule.nodeKey}" at ${node.path.join('.')}`);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked > 10000);
   });
 });

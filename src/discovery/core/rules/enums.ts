@@ -4,6 +4,7 @@ import { repeats } from './util';
 export const enumDescriptionsLength = schemaNodeRule(
   {
     code: 'enum-descriptions-length',
+    nodeKey: 'enum',
     defaultSeverity: 'error',
     summary: '`enumDescriptions` has one entry per `enum` value.',
   },
@@ -22,6 +23,7 @@ export const enumDescriptionsLength = schemaNodeRule(
 export const enumDeprecatedLength = schemaNodeRule(
   {
     code: 'enum-deprecated-length',
+    nodeKey: 'enum',
     defaultSeverity: 'warning',
     summary: '`enumDeprecated` has one flag per `enum` value.',
   },
@@ -40,6 +42,7 @@ export const enumDeprecatedLength = schemaNodeRule(
 export const enumDuplicateValue = schemaNodeRule(
   {
     code: 'enum-duplicate-value',
+    nodeKey: 'enum',
     defaultSeverity: 'warning',
     summary: 'No value appears twice in one `enum`.',
   },

@@ -29,7 +29,17 @@ function closeOf(s: string, open: number): number {
   return -1;
 }
 
-const SIMPLE_NAME = /^[A-Za-z0-9_.-]+$/;
+/** Whether s[from, to) is a non-empty run of [A-Za-z0-9_.-] (a scan: no substring and no regular expression per variable). */
+function simpleName(s: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let k = from; k < to; k++) {
+    const c = s.charCodeAt(k);
+    const ok =
+      (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+    if (!ok) return false;
+  }
+  return true;
+}
 
 /** Fills flatBuf with flatPath's units; returns their count and the {…} forms that are not simple names. */
 function flatUnits(flat: string, nonSimple?: string[]): number {
@@ -39,7 +49,7 @@ function flatUnits(flat: string, nonSimple?: string[]): number {
     const cp = flat.codePointAt(i)!;
     const close = cp === 123 ? closeOf(flat, i) : -1;
     if (close >= 0) {
-      if (nonSimple && !SIMPLE_NAME.test(flat.slice(i + 1, close))) nonSimple.push(flat.slice(i, close + 1));
+      if (nonSimple && !simpleName(flat, i + 1, close)) nonSimple.push(flat.slice(i, close + 1));
       flatBuf[n++] = VAR;
       i = close + 1;
     } else {
@@ -65,8 +75,10 @@ function pathUnits(path: string): number {
     const close = cp === 123 ? closeOf(path, i) : -1;
     if (close >= 0) {
       const hasOperator = close > i + 1 && OPERATORS.includes(path[i + 1]);
-      const name = path.slice(hasOperator ? i + 2 : i + 1, close);
-      if (!hasOperator && !name.includes(',') && !name.endsWith('*')) pathBuf[n++] = VAR;
+      // A single variable without explode: no operator, no comma, no trailing `*` (read in place).
+      let single = !hasOperator && path.charCodeAt(close - 1) !== 42;
+      for (let k = i + 1; single && k < close; k++) if (path.charCodeAt(k) === 44) single = false;
+      if (single) pathBuf[n++] = VAR;
       else {
         pathBuf[n++] = ANY;
         pathBuf[n++] = STAR;
@@ -83,8 +95,12 @@ function pathUnits(path: string): number {
 
 /** Whether flatPath is one spelling-out of path; undefined when too large to decide. */
 export function flatPathFollowsPath(path: string, flat: string): boolean | undefined {
+  return followsUnits(path, flatUnits(flat));
+}
+
+/** flatPathFollowsPath over the `fn` units flatUnits last left in flatBuf. */
+function followsUnits(path: string, fn: number): boolean | undefined {
   const pn = pathUnits(path);
-  const fn = flatUnits(flat);
   if ((pathUnitCount + 1) * (fn + 1) > MAX_WORK) return undefined;
   // Wildcard matching with single-unit tokens and stars: on a mismatch only the last star needs to
   // take one more unit (an earlier star's choices are subsumed), so this is linear on real paths.
@@ -123,7 +139,7 @@ export const flatPathInconsistent = methodRule(
     const path = str(m.value.path);
     if (flat === undefined || path === undefined) return;
     const nonSimple: string[] = [];
-    flatUnits(flat, nonSimple);
+    const fn = flatUnits(flat, nonSimple);
     if (nonSimple.length > 0) {
       report({
         path: [...m.path, 'flatPath'],
@@ -134,7 +150,7 @@ export const flatPathInconsistent = methodRule(
     }
     // A flatPath equal to its path (1,104 of compute's 1,130 methods) follows it: with only simple
     // {name} forms left, each is one variable on both sides and the literal text is the same.
-    if (flat !== path && flatPathFollowsPath(path, flat) === false) {
+    if (flat !== path && followsUnits(path, fn) === false) {
       report({
         path: [...m.path, 'flatPath'],
         message: `flatPath "${flat}" of ${describeMethod(m)} does not follow path "${path}": the literal text must be the same, each {var} must stay one variable and each {+var} must expand into segments.`,

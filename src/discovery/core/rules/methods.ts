@@ -69,6 +69,7 @@ export const scopeUnknown: Rule = {
 export const annotationRequiredUnknownMethod = schemaNodeRule(
   {
     code: 'annotation-required-unknown-method',
+    nodeKey: 'annotations',
     defaultSeverity: 'warning',
     summary: '`annotations.required` lists ids of methods in this document.',
   },

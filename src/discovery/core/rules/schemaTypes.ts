@@ -1,4 +1,5 @@
-import { schemaNodeRule } from './types';
+import type { SchemaNode } from '../model';
+import { schemaNodeRule, type Report } from './types';
 
 export const JSON_TYPES = ['any', 'array', 'boolean', 'integer', 'number', 'object', 'string', 'null'] as const;
 const TYPES = new Set<string>(JSON_TYPES);
@@ -25,6 +26,7 @@ for (const [t, fs] of Object.entries(FORMATS_BY_TYPE)) for (const f of fs) FORMA
 export const typeUnknown = schemaNodeRule(
   {
     code: 'type-unknown',
+    nodeKey: 'type',
     defaultSeverity: 'error',
     summary: '`type` is one of any, array, boolean, integer, number, object, string, null.',
   },
@@ -43,6 +45,7 @@ export const typeUnknown = schemaNodeRule(
 export const arrayWithoutItems = schemaNodeRule(
   {
     code: 'array-without-items',
+    nodeKey: 'type',
     defaultSeverity: 'error',
     summary: 'A schema of `"type": "array"` has `items`.',
   },
@@ -60,6 +63,7 @@ export const arrayWithoutItems = schemaNodeRule(
 export const itemsOnNonArray = schemaNodeRule(
   {
     code: 'items-on-non-array',
+    nodeKey: 'items',
     defaultSeverity: 'error',
     summary: '`items` appears only on array schemas.',
   },
@@ -75,33 +79,34 @@ export const itemsOnNonArray = schemaNodeRule(
   },
 );
 
-const OBJECT_KEYS = ['properties', 'additionalProperties'] as const;
+function misplaced(n: SchemaNode, t: string, key: 'properties' | 'additionalProperties', report: Report): void {
+  report({
+    path: [...n.path, key],
+    at: 'key',
+    message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".`,
+  });
+}
 
 export const propertiesOnNonObject = schemaNodeRule(
   {
     code: 'properties-on-non-object',
+    nodeKey: 'type',
     defaultSeverity: 'error',
     summary: '`properties` and `additionalProperties` appear only on object schemas.',
   },
   (n, model, report) => {
     const t = n.value.type;
     if (typeof t !== 'string' || t === 'object' || t === 'any') return;
-    for (let k = 0; k < OBJECT_KEYS.length; k++) {
-      const key = OBJECT_KEYS[k];
-      if (n.value[key] !== undefined) {
-        report({
-          path: [...n.path, key],
-          at: 'key',
-          message: `"${key}" on a schema of type "${t}" is ignored; set "type": "object" or remove "${key}".`,
-        });
-      }
-    }
+    // Named loads: a key read from the list was a keyed load on every schema node of every shape.
+    if (n.value.properties !== undefined) misplaced(n, t, 'properties', report);
+    if (n.value.additionalProperties !== undefined) misplaced(n, t, 'additionalProperties', report);
   },
 );
 
 export const formatTypeMismatch = schemaNodeRule(
   {
     code: 'format-type-mismatch',
+    nodeKey: 'format',
     defaultSeverity: 'warning',
     summary: 'A known `format` sits on its type (e.g. int64 and uint64 on string, int32 on integer, double on number).',
   },
@@ -126,6 +131,7 @@ export const formatTypeMismatch = schemaNodeRule(
 export const formatUnknown = schemaNodeRule(
   {
     code: 'format-unknown',
+    nodeKey: 'format',
     defaultSeverity: 'info',
     summary: "`format` is one the format's generators know.",
   },
@@ -174,6 +180,7 @@ export function re2ToRegExp(pattern: string): RegExp | undefined {
 export const patternInvalid = schemaNodeRule(
   {
     code: 'pattern-invalid',
+    nodeKey: 'pattern',
     defaultSeverity: 'warning',
     summary:
       '`pattern` is a regular expression (RE2 syntax, checked after translating `(?i)`, `(?P<…>)`, `\\A`, `\\z`).',
