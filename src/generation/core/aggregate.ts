@@ -73,6 +73,9 @@ export class Aggregator {
   /** The live aggregate: updated in place by `add`, so reading it costs nothing per chunk. */
   readonly response: GenerateContentResponse = {};
   private readonly states = new Map<number, CandidateState>();
+  /** The state the last candidate used: every event of a one-candidate reply names the same index (no Map lookup). */
+  private lastState: CandidateState | undefined;
+  private lastIndex = NaN;
   private chunkCount = 0;
   /** Wire fields of the wrong shape, kept raw (the first MAX_PROBLEMS). */
   readonly problems: WireProblem[] = [];
@@ -130,7 +133,7 @@ export class Aggregator {
       return;
     }
     const index = typeof c.index === 'number' ? c.index : position;
-    let state = this.states.get(index);
+    let state = index === this.lastIndex ? this.lastState : this.states.get(index);
     if (!state) {
       state = {
         candidate: {},
@@ -146,6 +149,8 @@ export class Aggregator {
       const list = (this.response.candidates ??= []);
       list.push(state.candidate);
     }
+    this.lastIndex = index;
+    this.lastState = state;
     const target = state.candidate;
     // The index, not its path: the path string is only built when a problem is reported (a template per
     // candidate per event was a measurable part of reading a stream).
@@ -320,12 +325,16 @@ function sameRatings(state: CandidateState, ratings: unknown[]): boolean {
     const x = last[i] as SafetyRating;
     const y = ratings[i];
     if (typeof y !== 'object' || y === null || Array.isArray(y)) return false;
+    // The two keys every rating has are compared by name (one shape, no lookup by key); any other key by key.
+    if ((y as SafetyRating).category !== x.category || (y as SafetyRating).probability !== x.probability) return false;
     let n = 0;
     for (const k in y) {
-      // The two keys every rating has are read by name from the kept item (one shape), not looked up by key.
-      const was =
-        k === 'category' ? x.category : k === 'probability' ? x.probability : (x as Record<string, unknown>)[k];
-      if ((y as Record<string, unknown>)[k] !== was) return false;
+      if (
+        k !== 'category' &&
+        k !== 'probability' &&
+        (y as Record<string, unknown>)[k] !== (x as Record<string, unknown>)[k]
+      )
+        return false;
       n++;
     }
     if (n !== counts[i]) return false;
