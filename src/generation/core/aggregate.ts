@@ -32,6 +32,9 @@ interface CandidateState {
   citationKeys: Map<string, Set<string>>;
   /** The list each citation key carried last: an item equal to the one at its place there is already kept. */
   lastCitations: Map<string, unknown[]>;
+  /** The same two for `citationSources`, the key the service sends, held by name (no Map lookups per event). */
+  sourceKeys: Set<string> | undefined;
+  lastSources: unknown[] | undefined;
 }
 
 /** A wire field of the wrong shape, kept raw. */
@@ -144,6 +147,8 @@ export class Aggregator {
         open: undefined,
         citationKeys: new Map(),
         lastCitations: new Map(),
+        sourceKeys: undefined,
+        lastSources: undefined,
       };
       this.states.set(index, state);
       const list = (this.response.candidates ??= []);
@@ -286,10 +291,18 @@ export class Aggregator {
       }
       // citationSources (or Vertex's `citations`): union across chunks, without duplicates.
       const list = ((into[key] as unknown[] | undefined) ??= []);
-      let seen = state.citationKeys.get(key);
-      if (!seen) state.citationKeys.set(key, (seen = new Set()));
-      const last = state.lastCitations.get(key);
-      state.lastCitations.set(key, value);
+      let seen: Set<string> | undefined;
+      let last: unknown[] | undefined;
+      if (key === 'citationSources') {
+        seen = state.sourceKeys ??= new Set();
+        last = state.lastSources;
+        state.lastSources = value;
+      } else {
+        seen = state.citationKeys.get(key);
+        if (!seen) state.citationKeys.set(key, (seen = new Set()));
+        last = state.lastCitations.get(key);
+        state.lastCitations.set(key, value);
+      }
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         if (!isObject(item)) {

@@ -155,4 +155,15 @@ describe('stream hot path shortcuts', () => {
       item('6'),
     ]);
   });
+  it("citationSources and Vertex's citations are deduplicated each against its own list", () => {
+    const a = new Aggregator();
+    const src = { uri: 'u', startIndex: 1 };
+    const other = { uri: 'v', startIndex: 2 };
+    a.add(chunk({ candidates: [{ citationMetadata: { citationSources: [src], citations: [src] } }] }));
+    a.add(chunk({ candidates: [{ citationMetadata: { citations: [src, other], citationSources: [src] } }] }));
+    a.add(chunk({ candidates: [{ citationMetadata: { citationSources: [other, src] } }] }));
+    const meta = a.response.candidates![0].citationMetadata as Record<string, unknown>;
+    assert.deepEqual(meta.citationSources, [src, other]);
+    assert.deepEqual(meta.citations, [src, other]);
+  });
 });
