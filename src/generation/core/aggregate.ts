@@ -32,6 +32,9 @@ interface CandidateState {
   citationKeys: Map<string, Set<string>>;
   /** The list each citation key carried last: an item equal to the one at its place there is already kept. */
   lastCitations: Map<string, unknown[]>;
+  /** The same two for `citationSources`, the key the service sends, held by name (no Map lookups per event). */
+  sourceKeys: Set<string> | undefined;
+  lastSources: unknown[] | undefined;
 }
 
 /** A wire field of the wrong shape, kept raw. */
@@ -73,6 +76,9 @@ export class Aggregator {
   /** The live aggregate: updated in place by `add`, so reading it costs nothing per chunk. */
   readonly response: GenerateContentResponse = {};
   private readonly states = new Map<number, CandidateState>();
+  /** The state the last candidate used: every event of a one-candidate reply names the same index (no Map lookup). */
+  private lastState: CandidateState | undefined;
+  private lastIndex = NaN;
   private chunkCount = 0;
   /** Wire fields of the wrong shape, kept raw (the first MAX_PROBLEMS). */
   readonly problems: WireProblem[] = [];
@@ -130,7 +136,7 @@ export class Aggregator {
       return;
     }
     const index = typeof c.index === 'number' ? c.index : position;
-    let state = this.states.get(index);
+    let state = index === this.lastIndex ? this.lastState : this.states.get(index);
     if (!state) {
       state = {
         candidate: {},
@@ -141,11 +147,15 @@ export class Aggregator {
         open: undefined,
         citationKeys: new Map(),
         lastCitations: new Map(),
+        sourceKeys: undefined,
+        lastSources: undefined,
       };
       this.states.set(index, state);
       const list = (this.response.candidates ??= []);
       list.push(state.candidate);
     }
+    this.lastIndex = index;
+    this.lastState = state;
     const target = state.candidate;
     // The index, not its path: the path string is only built when a problem is reported (a template per
     // candidate per event was a measurable part of reading a stream).
@@ -281,10 +291,18 @@ export class Aggregator {
       }
       // citationSources (or Vertex's `citations`): union across chunks, without duplicates.
       const list = ((into[key] as unknown[] | undefined) ??= []);
-      let seen = state.citationKeys.get(key);
-      if (!seen) state.citationKeys.set(key, (seen = new Set()));
-      const last = state.lastCitations.get(key);
-      state.lastCitations.set(key, value);
+      let seen: Set<string> | undefined;
+      let last: unknown[] | undefined;
+      if (key === 'citationSources') {
+        seen = state.sourceKeys ??= new Set();
+        last = state.lastSources;
+        state.lastSources = value;
+      } else {
+        seen = state.citationKeys.get(key);
+        if (!seen) state.citationKeys.set(key, (seen = new Set()));
+        last = state.lastCitations.get(key);
+        state.lastCitations.set(key, value);
+      }
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         if (!isObject(item)) {
@@ -320,12 +338,16 @@ function sameRatings(state: CandidateState, ratings: unknown[]): boolean {
     const x = last[i] as SafetyRating;
     const y = ratings[i];
     if (typeof y !== 'object' || y === null || Array.isArray(y)) return false;
+    // The two keys every rating has are compared by name (one shape, no lookup by key); any other key by key.
+    if ((y as SafetyRating).category !== x.category || (y as SafetyRating).probability !== x.probability) return false;
     let n = 0;
     for (const k in y) {
-      // The two keys every rating has are read by name from the kept item (one shape), not looked up by key.
-      const was =
-        k === 'category' ? x.category : k === 'probability' ? x.probability : (x as Record<string, unknown>)[k];
-      if ((y as Record<string, unknown>)[k] !== was) return false;
+      if (
+        k !== 'category' &&
+        k !== 'probability' &&
+        (y as Record<string, unknown>)[k] !== (x as Record<string, unknown>)[k]
+      )
+        return false;
       n++;
     }
     if (n !== counts[i]) return false;

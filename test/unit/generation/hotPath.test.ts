@@ -99,4 +99,71 @@ describe('stream hot path shortcuts', () => {
       'the same payloads in the same order as items',
     );
   });
+  it('events that alternate between candidates each land on their own candidate (the last one used is remembered)', () => {
+    const a = new Aggregator();
+    const ev = (...cands: [number, string][]) =>
+      chunk({ candidates: cands.map(([index, text]) => ({ index, content: { parts: [{ text }] } })) });
+    a.add(ev([0, 'a']));
+    a.add(ev([1, 'B']));
+    a.add(ev([1, 'C'], [0, 'b']));
+    a.add(ev([0, 'c']));
+    a.add(ev([2, 'x'], [1, 'D']));
+    assert.deepEqual(
+      a.response.candidates!.map((c) => c.content!.parts!.map((p) => p.text).join('')),
+      ['abc', 'BCD', 'x'],
+    );
+  });
+
+  it('a repeated ratings list differs when only a category or a probability does, or a key is missing', () => {
+    const a = new Aggregator();
+    const add = (...ratings: unknown[]) => a.add(chunk({ candidates: [{ safetyRatings: ratings }] }));
+    add({ category: 'A', probability: 'LOW' }, { category: 'B', probability: 'LOW' });
+    add({ category: 'A', probability: 'LOW' }, { category: 'C', probability: 'LOW' });
+    const c = a.response.candidates![0];
+    assert.deepEqual(
+      c.safetyRatings!.map((r) => r.category),
+      ['A', 'B', 'C'],
+    );
+    add({ category: 'A', probability: 'LOW' }, { category: 'C', probability: 'MEDIUM' });
+    assert.equal(c.safetyRatings![2].probability, 'MEDIUM');
+    add({ category: 'A', probability: 'LOW' }, { category: 'C' });
+    assert.deepEqual(c.safetyRatings![2], { category: 'C' });
+  });
+
+  it('citation items whose strings are equal but whose numbers or nested values differ are kept apart', () => {
+    const a = new Aggregator();
+    const add = (...items: unknown[]) =>
+      a.add(chunk({ candidates: [{ citationMetadata: { citationSources: items } }] }));
+    const item = (endIndex: unknown, extra?: unknown) => ({
+      uri: 'u',
+      license: '',
+      endIndex,
+      ...(extra ? { extra } : {}),
+    });
+    add(item(5));
+    add(item(5));
+    add(item(6));
+    add(item(6, { s: 'x' }));
+    add(item(6, { s: 'x' }));
+    add(item(6, { s: 'y' }));
+    add(item('6'));
+    assert.deepEqual(a.response.candidates![0].citationMetadata!.citationSources, [
+      item(5),
+      item(6),
+      item(6, { s: 'x' }),
+      item(6, { s: 'y' }),
+      item('6'),
+    ]);
+  });
+  it("citationSources and Vertex's citations are deduplicated each against its own list", () => {
+    const a = new Aggregator();
+    const src = { uri: 'u', startIndex: 1 };
+    const other = { uri: 'v', startIndex: 2 };
+    a.add(chunk({ candidates: [{ citationMetadata: { citationSources: [src], citations: [src] } }] }));
+    a.add(chunk({ candidates: [{ citationMetadata: { citations: [src, other], citationSources: [src] } }] }));
+    a.add(chunk({ candidates: [{ citationMetadata: { citationSources: [other, src] } }] }));
+    const meta = a.response.candidates![0].citationMetadata as Record<string, unknown>;
+    assert.deepEqual(meta.citationSources, [src, other]);
+    assert.deepEqual(meta.citations, [src, other]);
+  });
 });
