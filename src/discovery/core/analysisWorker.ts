@@ -10,7 +10,7 @@ import type { Worker } from 'node:worker_threads';
 import type { RuleSettings } from './analyze';
 import type { Diagnostic } from './diagnostic';
 import type { TextChange } from './incremental';
-import type { Answer, Query, QueryKind } from './queries';
+import type { Answer, Query, QueryKind, Structure } from './queries';
 
 export type WorkerRequest =
   | { op: 'analyze'; id: number; key: string; version: number; text: string; rules: RuleSettings }
@@ -37,6 +37,19 @@ export interface WorkerReply {
   error?: string;
 }
 
+/**
+ * Sent by the worker unasked, after a document's first analysis: the structure the editor's outline and
+ * folding will be asked for when its language has switched (a second or more later). Received in that wait,
+ * it does not queue in front of the first hover or completion, as it did when fetched with them.
+ */
+export interface StructureSent {
+  id: 0;
+  sent: 'structure';
+  key: string;
+  version: number;
+  structure: Structure | undefined;
+}
+
 export class StaleResult extends Error {
   constructor() {
     super('superseded by a newer request');
@@ -61,6 +74,8 @@ export class AnalysisWorker {
   private readonly latestByKey = new Map<string, number>();
   /** Keys with a request on the worker, and the newest text waiting behind it. */
   private readonly busy = new Map<string, Waiting | undefined>();
+  /** Structures the worker sent ahead of the question, until asked for. */
+  private readonly sent = new Map<string, { version: number; structure: Structure | undefined }>();
 
   /** `source` is the worker bundle's path, or with `{ eval: true }` a CommonJS bootstrap (tests load TypeScript that way). */
   constructor(
@@ -76,7 +91,11 @@ export class AnalysisWorker {
     const threads = require('node:worker_threads') as typeof import('node:worker_threads');
     const w = new threads.Worker(this.source, { eval: this.options.eval === true });
     w.unref();
-    w.on('message', (r: WorkerReply | QueryReply) => {
+    w.on('message', (r: WorkerReply | QueryReply | StructureSent) => {
+      if ('sent' in r) {
+        if (this.held.get(r.key) === r.version) this.sent.set(r.key, { version: r.version, structure: r.structure });
+        return;
+      }
       const p = this.pending.get(r.id);
       if (!p) return;
       this.pending.delete(r.id);
@@ -87,6 +106,7 @@ export class AnalysisWorker {
       if (this.worker !== w) return;
       this.worker = undefined;
       this.held.clear();
+      this.sent.clear();
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
@@ -153,6 +173,10 @@ export class AnalysisWorker {
     query: Query<K>,
   ): Promise<{ held: true; answer: Answer<K> } | { held: false }> {
     if (!this.holds(key, version)) return { held: false };
+    const ahead = this.sent.get(key);
+    if (ahead && (ahead.version !== version || query.what === 'structure')) this.sent.delete(key);
+    if (ahead?.version === version && query.what === 'structure')
+      return { held: true, answer: ahead.structure as Answer<K> };
     const r = await this.post<QueryReply>({ op: 'query', id: this.nextId++, key, version, query });
     if (r.held) return { held: true, answer: r.answer as Answer<K> };
     // The worker let go of it (an edit it could not follow): later questions need not ask.
@@ -168,6 +192,7 @@ export class AnalysisWorker {
   }
 
   forget(key: string): void {
+    this.sent.delete(key);
     if (this.held.delete(key)) this.worker?.postMessage({ op: 'forget', key } satisfies WorkerRequest);
     this.latestByKey.delete(key);
     const waiting = this.busy.get(key);
@@ -183,6 +208,7 @@ export class AnalysisWorker {
     for (const p of this.pending.values()) p.reject(new Error('analysis worker stopped'));
     this.pending.clear();
     this.held.clear();
+    this.sent.clear();
     for (const waiting of this.busy.values()) waiting?.reject(new Error('analysis worker stopped'));
     this.busy.clear();
     await w?.terminate();

@@ -11,7 +11,7 @@ import {
   type Analysis,
   type Answer,
 } from '../core';
-import type { QueryReply, WorkerReply, WorkerRequest } from '../core/analysisWorker';
+import type { QueryReply, StructureSent, WorkerReply, WorkerRequest } from '../core/analysisWorker';
 
 /**
  * Per document: the version whose analysis is held (its findings are the editor's business), and once built
@@ -20,18 +20,23 @@ import type { QueryReply, WorkerReply, WorkerRequest } from '../core/analysisWor
 const held = new Map<string, { version: number; analysis: Analysis; structure?: Answer<'structure'> }>();
 
 /**
- * The editor asks for the outline and folding of a document it just opened while its language switches (a
- * second or more for a big one), and a hover or completion often follows: what they need is built then, in
- * that wait, rather than when asked, where the first hover would pay for it. Each step in its own turn of
- * the event loop, so a question that arrives meanwhile waits for one step at most. Only for a document's
- * first analysis: while typing, each text's findings come first, and the editor's own carried outline serves.
+ * The editor asks for the outline and folding of a document it just opened when its language has switched (a
+ * second or more for a big one), and a hover or completion often follows. What they need is built in that
+ * wait rather than when asked, where the first hover would pay for it: the structure is built and sent to the
+ * editor's side at once (and not kept here: the editor keeps it), then the lookups of hover and completion.
+ * Each step in its own turn of the event loop, so a question that arrives meanwhile waits for one step at
+ * most. Only for a document's first analysis: while typing, each text's findings come first, and the editor's
+ * own carried outline serves.
  */
 /** Documents analysed since they were last forgotten (closed). */
 const analysed = new Set<string>();
 
 function prepare(key: string, version: number): void {
   const steps: ((h: { analysis: Analysis; structure?: Answer<'structure'> }) => void)[] = [
-    (h) => (h.structure ??= answerQuery(h.analysis, { what: 'structure' })),
+    (h) => {
+      const structure = answerQuery(h.analysis, { what: 'structure' });
+      parentPort?.postMessage({ id: 0, sent: 'structure', key, version, structure } satisfies StructureSent);
+    },
     (h) => prepareAnswers(h.analysis),
   ];
   const next = (): void => {

@@ -157,6 +157,25 @@ describe('analysis worker: answers about the version it holds', function () {
       }
   });
 
+  it('sends the structure of a first analysis ahead: asked for later, it is here, not behind the worker', async () => {
+    await worker.analyze('ahead', sample, {}, 3);
+    await new Promise((r) => setTimeout(r, 200));
+    // A big text keeps the worker busy; a structure fetched from it would come after that analysis.
+    const doc = JSON.parse(sample) as { schemas: Record<string, unknown> };
+    for (let i = 0; i < 4000; i++)
+      doc.schemas[`Pad${i}`] = { id: `Pad${i}`, type: 'object', description: 'x'.repeat(200) };
+    const order: string[] = [];
+    const busy = worker.analyze('busy', JSON.stringify(doc, null, 2), {}, 1).then(() => order.push('busy'));
+    const structure = await worker.query('ahead', 3, { what: 'structure' });
+    order.push('structure');
+    await busy;
+    assert.deepEqual(order, ['structure', 'busy']);
+    assert.deepEqual(structure.held && structure.answer, answerQuery(here(sample), { what: 'structure' }));
+    // Taken once: asked again, the worker answers.
+    const again = await worker.query('ahead', 3, { what: 'structure' });
+    assert.deepEqual(again.held && again.answer, structure.held && structure.answer);
+  });
+
   it('follows a description edit, and lets go of the text after any other edit', async () => {
     await worker.analyze('e', sample, {}, 1);
     // Not a scope's description: those are copied into the model, and an edit there is analysed again.
