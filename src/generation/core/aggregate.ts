@@ -28,13 +28,11 @@ interface CandidateState {
   lastRatingKeys: number[];
   /** The last part while it is plain text that a following plain-text part may be merged into. */
   open: Part | undefined;
-  /** Canonical text of each citation item already kept, per list key: dedup in O(1). */
-  citationKeys: Map<string, Set<string>>;
-  /** The list each citation key carried last: an item equal to the one at its place there is already kept. */
-  lastCitations: Map<string, unknown[]>;
-  /** The same two for `citationSources`, the key the service sends, held by name (no Map lookups per event). */
-  sourceKeys: Set<string> | undefined;
-  lastSources: unknown[] | undefined;
+  /**
+   * Per citation list key: the canonical text of each item already kept (dedup in O(1)), and the list the key
+   * carried last (an item equal to the one at its place there is already kept). One lookup per key per event.
+   */
+  citations: Map<string, { seen: Set<string>; last: unknown[] | undefined }>;
 }
 
 /** A wire field of the wrong shape, kept raw. */
@@ -145,10 +143,7 @@ export class Aggregator {
         lastRatings: undefined,
         lastRatingKeys: [],
         open: undefined,
-        citationKeys: new Map(),
-        lastCitations: new Map(),
-        sourceKeys: undefined,
-        lastSources: undefined,
+        citations: new Map(),
       };
       this.states.set(index, state);
       const list = (this.response.candidates ??= []);
@@ -291,18 +286,10 @@ export class Aggregator {
       }
       // citationSources (or Vertex's `citations`): union across chunks, without duplicates.
       const list = ((into[key] as unknown[] | undefined) ??= []);
-      let seen: Set<string> | undefined;
-      let last: unknown[] | undefined;
-      if (key === 'citationSources') {
-        seen = state.sourceKeys ??= new Set();
-        last = state.lastSources;
-        state.lastSources = value;
-      } else {
-        seen = state.citationKeys.get(key);
-        if (!seen) state.citationKeys.set(key, (seen = new Set()));
-        last = state.lastCitations.get(key);
-        state.lastCitations.set(key, value);
-      }
+      let kept = state.citations.get(key);
+      if (!kept) state.citations.set(key, (kept = { seen: new Set(), last: undefined }));
+      const { seen, last } = kept;
+      kept.last = value;
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         if (!isObject(item)) {
