@@ -240,20 +240,10 @@ export function shiftedSymbols(
  */
 export function symbolPositions(symbols: readonly DocumentSymbol[], text: string): Int32Array {
   const lines = new LineIndex(text);
-  let count = 0;
-  const countAll = (list: readonly DocumentSymbol[]): void => {
-    for (const s of list) {
-      count++;
-      countAll(s.children);
-    }
-  };
-  countAll(symbols);
-  const out = new Int32Array(count * 8);
-  let at = 0;
+  const out: number[] = [];
   const put = (offset: number): void => {
     const p = lines.positionAt(offset);
-    out[at++] = p.line - 1;
-    out[at++] = p.column - 1;
+    out.push(p.line - 1, p.column - 1);
   };
   const fill = (list: readonly DocumentSymbol[]): void => {
     for (const s of list) {
@@ -265,5 +255,5 @@ export function symbolPositions(symbols: readonly DocumentSymbol[], text: string
     }
   };
   fill(symbols);
-  return out;
+  return Int32Array.from(out);
 }

@@ -17,6 +17,7 @@ import {
   type Severity,
 } from '../core';
 import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
+import { spanRange } from './spans';
 
 export const DIAGNOSTIC_SOURCE = 'discovery';
 /** Pause after typing before a document analysed on this thread is analysed again. */
@@ -60,8 +61,7 @@ export function codeOf(d: vscode.Diagnostic): string | undefined {
 }
 
 export function toVscodeDiagnostic(doc: vscode.TextDocument, d: CoreDiagnostic, docs?: RuleDocs): vscode.Diagnostic {
-  const range = new vscode.Range(doc.positionAt(d.offset), doc.positionAt(d.offset + d.length));
-  const out = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
+  const out = new vscode.Diagnostic(spanRange(doc, d), d.message, SEVERITY[d.severity]);
   out.source = DIAGNOSTIC_SOURCE;
   // The code doubles as the key users put in apiWorkbench.discovery.rules and the anchor in docs/rules.md.
   const target = docs?.target(d.code);

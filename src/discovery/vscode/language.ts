@@ -8,6 +8,7 @@ import { editedLines } from '../../platform/lazy/detectors';
 import type { Answers } from './answers';
 import type { DiscoveryDocuments } from './documents';
 import type { DocumentTexts } from './texts';
+import { spanRange } from './spans';
 
 const DISCOVERY_LANGUAGE = 'discovery-json';
 export const DISCOVERY_SELECTOR: vscode.DocumentSelector = [{ language: DISCOVERY_LANGUAGE }];
@@ -109,11 +110,7 @@ function formatting(
   };
   const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
   return formatEdits(doc.getText(), { tabSize: options.tabSize, insertSpaces: options.insertSpaces, eol }, span).map(
-    (e) =>
-      vscode.TextEdit.replace(
-        new vscode.Range(doc.positionAt(e.offset), doc.positionAt(e.offset + e.length)),
-        e.newText,
-      ),
+    (e) => vscode.TextEdit.replace(spanRange(doc, e), e.newText),
   );
 }
 

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { DocumentSymbol as CoreSymbol, SymbolKind } from '../core';
 import type { Outline } from './documents';
+import { spanRange } from './spans';
 
 const SYMBOL_KIND: Record<SymbolKind, vscode.SymbolKind> = {
   section: vscode.SymbolKind.Namespace,
@@ -49,7 +50,7 @@ export class OutlineSymbols {
     let at = 0;
     // Positions from the worker when it sent them (in pre-order), else looked up in the document.
     const rangeOf = (span: { offset: number; length: number }): vscode.Range => {
-      if (!positions) return new vscode.Range(doc.positionAt(span.offset), doc.positionAt(span.offset + span.length));
+      if (!positions) return spanRange(doc, span);
       const r = new vscode.Range(positions[at], positions[at + 1], positions[at + 2], positions[at + 3]);
       at += 4;
       return r;

@@ -8,15 +8,12 @@ import { codeOf, DIAGNOSTIC_SOURCE, type DiscoveryDiagnostics } from './diagnost
 import { textLength, WORKER_THRESHOLD, type DiscoveryDocuments } from './documents';
 import { DISCOVERY_SELECTOR as SELECTOR, registerLanguage } from './language';
 import { OutlineSymbols } from './outline';
+import { spanRange } from './spans';
 import { registerCommand } from '../../platform/lazy/commandTable';
-
-function range(doc: vscode.TextDocument, span: { offset: number; length: number }): vscode.Range {
-  return new vscode.Range(doc.positionAt(span.offset), doc.positionAt(span.offset + span.length));
-}
 
 function workspaceEdit(doc: vscode.TextDocument, edits: readonly TextEdit[]): vscode.WorkspaceEdit {
   const we = new vscode.WorkspaceEdit();
-  for (const e of edits) we.replace(doc.uri, range(doc, e), e.newText);
+  for (const e of edits) we.replace(doc.uri, spanRange(doc, e), e.newText);
   return we;
 }
 
@@ -35,7 +32,7 @@ async function revealFix(uri: vscode.Uri, offset: number, length: number): Promi
   const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
   if (!editor) return;
   const doc = editor.document;
-  const range = new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length));
+  const range = spanRange(doc, { offset, length });
   editor.selection = new vscode.Selection(range.start, range.end);
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   await vscode.window.showTextDocument(doc, { viewColumn: editor.viewColumn, preserveFocus: false });
@@ -56,7 +53,7 @@ export function registerProviders(
       const md = new vscode.MarkdownString(h.markdown);
       md.supportHtml = false;
       md.isTrusted = false;
-      return new vscode.Hover(md, range(doc, h.span));
+      return new vscode.Hover(md, spanRange(doc, h.span));
     }),
   };
 
@@ -75,7 +72,7 @@ export function registerProviders(
       );
       if (!found || doc.isClosed) return undefined;
       const { replace, items } = found;
-      const r = range(doc, replace);
+      const r = spanRange(doc, replace);
       // The replaced text includes the quotes, so the filter has to as well.
       const quoted = doc.getText(r).startsWith('"');
       return items.map((p, i) => {
@@ -94,7 +91,7 @@ export function registerProviders(
   const definition: vscode.DefinitionProvider = {
     async provideDefinition(doc, pos) {
       const d = await answers.ask(doc, { what: 'definition', offset: doc.offsetAt(pos) });
-      return d ? new vscode.Location(doc.uri, range(doc, d)) : undefined;
+      return d ? new vscode.Location(doc.uri, spanRange(doc, d)) : undefined;
     },
   };
 
@@ -106,7 +103,7 @@ export function registerProviders(
         includeDeclaration: ctx.includeDeclaration,
       } as const;
       const spans = await answers.ask(doc, query);
-      return spans?.map((s) => new vscode.Location(doc.uri, range(doc, s)));
+      return spans?.map((s) => new vscode.Location(doc.uri, spanRange(doc, s)));
     },
   };
 
@@ -116,7 +113,7 @@ export function registerProviders(
       const hit = a && schemaNameAt(a, doc.offsetAt(pos));
       if (!hit)
         throw new Error('Only schema names can be renamed: place the cursor on a schema key, its id or a $ref.');
-      return { range: range(doc, hit.span), placeholder: hit.name };
+      return { range: spanRange(doc, hit.span), placeholder: hit.name };
     },
     provideRenameEdits(doc, pos, newName) {
       const a = documents.index(doc);

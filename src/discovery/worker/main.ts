@@ -17,7 +17,12 @@ import type { QueryReply, StructureSent, WorkerReply, WorkerRequest } from '../c
  * Per document: the version whose analysis is held (its findings are the editor's business), and once built
  * the structure the editor's outline and folding are made from.
  */
-const held = new Map<string, { version: number; analysis: Analysis; structure?: Answer<'structure'> }>();
+interface Held {
+  version: number;
+  analysis: Analysis;
+  structure?: Answer<'structure'>;
+}
+const held = new Map<string, Held>();
 
 /**
  * The editor asks for the outline and folding of a document it just opened when its language has switched (a
@@ -32,7 +37,7 @@ const held = new Map<string, { version: number; analysis: Analysis; structure?: 
 const analysed = new Set<string>();
 
 function prepare(key: string, version: number): void {
-  const steps: ((h: { analysis: Analysis; structure?: Answer<'structure'> }) => void)[] = [
+  const steps: ((h: Held) => void)[] = [
     (h) => {
       const structure = answerQuery(h.analysis, { what: 'structure' });
       parentPort?.postMessage({ id: 0, sent: 'structure', key, version, structure } satisfies StructureSent);
