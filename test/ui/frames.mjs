@@ -22,7 +22,7 @@ export async function inAnyFrame(page, selector, { timeout = 30_000, minCount = 
   }
 }
 
-function inside(box, region) {
+export function inside(box, region) {
   if (!box) return false;
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
