@@ -243,25 +243,6 @@ describe('waterData: query notebook on the sandbox', () => {
   });
 });
 
-// Last: a notebook opened and run this way delays the next notebook editor in code-server by ~30 s.
-describe('waterData: first run', () => {
-  it('selects the sandbox kernel by itself, so Run All works without a kernel picker', async function () {
-    this.timeout(45_000);
-    const data = new vscode.NotebookData([
-      new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '/Metadata?$top=1', 'water-query'),
-    ]);
-    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
-    await vscode.window.showNotebookDocument(doc);
-    // Were a picker to open, execute would wait for it and this test would time out.
-    await vscode.commands.executeCommand('notebook.execute', doc.uri);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && doc.cellAt(0).outputs.length === 0) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(resultOf(doc.cellAt(0).outputs).entitySet, 'Metadata');
-    // An untitled notebook would ask to be saved on close; revert it instead.
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  });
-});
-
 describe('waterData: query-cell fixes and ranking', () => {
   it("offers the quick fix 'Quote text values' describes, and applying it clears the error", async () => {
     const editor = await openNotebook(['/Observations?$filter=CharacteristicName eq pH']);
@@ -301,5 +282,24 @@ describe('waterData: query-cell fixes and ranking', () => {
     assert.deepEqual(order.slice(0, 2), ['pH', 'Temperature, water']);
     const obscure = order.indexOf('.alpha.-Amino-2,3-dihydro-5-methyl-3-oxo-4-isoxazolepropanoic acid');
     assert.ok(obscure > 0 && order.indexOf('Dissolved oxygen (DO)') < obscure);
+  });
+});
+
+// Last: a notebook opened and run this way delays the next notebook editor in code-server by ~30 s.
+describe('waterData: first run', () => {
+  it('selects the sandbox kernel by itself, so Run All works without a kernel picker', async function () {
+    this.timeout(45_000);
+    const data = new vscode.NotebookData([
+      new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '/Metadata?$top=1', 'water-query'),
+    ]);
+    const doc = await vscode.workspace.openNotebookDocument(NOTEBOOK_TYPE, data);
+    await vscode.window.showNotebookDocument(doc);
+    // Were a picker to open, execute would wait for it and this test would time out.
+    await vscode.commands.executeCommand('notebook.execute', doc.uri);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && doc.cellAt(0).outputs.length === 0) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(resultOf(doc.cellAt(0).outputs).entitySet, 'Metadata');
+    // An untitled notebook would ask to be saved on close; revert it instead.
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });
