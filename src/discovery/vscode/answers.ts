@@ -14,10 +14,38 @@ export class Answers {
   ) {}
 
   /** `local` is the index to build here when neither holds one (by default the current version's). */
-  async ask<K extends QueryKind>(
+  ask<K extends QueryKind>(
     doc: vscode.TextDocument,
     query: Query<K>,
     local: (doc: vscode.TextDocument) => Analysis | undefined = (d) => this.documents.index(d),
+  ): Promise<Answer<K> | undefined> {
+    const answer = this.answer(doc, query, local);
+    if (query.what === 'structure') return answer;
+    this.inFlight.add(answer);
+    const done = () => this.inFlight.delete(answer);
+    answer.then(done, done);
+    return answer;
+  }
+
+  /**
+   * Settles once the questions being answered now (hover, completion, …) have been handed back. A bulk answer
+   * is serialised on this thread when its provider returns (a 5,000-symbol outline: about 20 ms), and the
+   * editor asks for the outline, the folding and the first hover of a document together: the hover waited
+   * for that. Bulk answers wait for the questions instead; later questions do not hold them back.
+   */
+  async questionsAnswered(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    await Promise.allSettled([...this.inFlight]);
+    // The providers build their replies, and VS Code sends them, in the microtasks after the answers settle.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  private async answer<K extends QueryKind>(
+    doc: vscode.TextDocument,
+    query: Query<K>,
+    local: (doc: vscode.TextDocument) => Analysis | undefined,
   ): Promise<Answer<K> | undefined> {
     const ready = this.documents.ready(doc);
     if (ready) return answerQuery(ready, query);

@@ -135,6 +135,7 @@ export function registerLanguage(documents: DiscoveryDocuments, answers: Answers
           ranges = spans.map((s) => new vscode.FoldingRange(s.startLine, s.endLine - 1));
           converted.set(spans, ranges);
         }
+        await answers.questionsAnswered();
         return ranges;
       },
     }),

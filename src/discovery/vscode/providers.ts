@@ -129,7 +129,9 @@ export function registerProviders(
     async provideDocumentSymbols(doc) {
       await answers.structure(doc);
       const outline = documents.symbols(doc);
-      return outline && outlines.of(doc, outline);
+      const symbols = outline && (await outlines.of(doc, outline));
+      await answers.questionsAnswered();
+      return symbols;
     },
   };
 

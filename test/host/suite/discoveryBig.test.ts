@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import sample from '../../../samples/discovery/bookshelf.v1.json';
+import type { AnalysisWorker } from '../../../src/discovery/core';
+import { Answers } from '../../../src/discovery/vscode/answers';
+import type { DiscoveryDocuments } from '../../../src/discovery/vscode/documents';
 import { codeValue, hoverText, languageOf, pos, quickFixes, waitForDiagnostics } from './discoveryEditor';
 
 const EXTENSION_ID = 'api-workbench.api-workbench';
@@ -173,5 +176,55 @@ suite('discovery: a big document, answered by the analysis worker', () => {
     await vscode.commands.executeCommand('undo');
     await vscode.commands.executeCommand('undo');
     await waitForDiagnostics(doc.uri, (d) => !d.some((x) => /Booklet|Bookle|Bookl/.test(x.message)), 30_000);
+  });
+});
+
+suite('discovery: bulk answers wait for the questions in flight', () => {
+  // The outline and folding of a big document are serialised on this thread when they are handed back; a hover
+  // asked with them (as the editor does when a document opens) is handed back first.
+  type Pending = { promise: Promise<unknown>; resolve: (v: unknown) => void };
+  const pending = (): Pending => {
+    let resolve!: (v: unknown) => void;
+    const promise = new Promise<unknown>((r) => (resolve = r));
+    return { promise, resolve };
+  };
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  test('questionsAnswered settles after the questions asked before it, not the ones after or the structure', async () => {
+    const replies: Pending[] = [];
+    const worker = {
+      holds: () => true,
+      query: () => {
+        const p = pending();
+        replies.push(p);
+        return p.promise.then((answer) => ({ held: true, answer }));
+      },
+    } as unknown as AnalysisWorker;
+    const documents = { ready: () => undefined, index: () => undefined } as unknown as DiscoveryDocuments;
+    const doc = { uri: vscode.Uri.parse('untitled:big.json'), version: 1, isClosed: false } as vscode.TextDocument;
+    const answers = new Answers(documents, worker);
+
+    const hover = answers.ask(doc, { what: 'hover', offset: 10 });
+    void answers.ask(doc, { what: 'structure' });
+    let settled = false;
+    const waited = answers.questionsAnswered().then(() => (settled = true));
+    const definition = answers.ask(doc, { what: 'definition', offset: 10 });
+    await turns(5);
+    assert.equal(settled, false, 'it waits for the hover in flight');
+    replies[0].resolve({ markdown: 'x' });
+    assert.deepEqual(await hover, { markdown: 'x' });
+    await waited;
+    assert.equal(settled, true);
+    // The definition held back a later wait; the structure, still unanswered, holds back none.
+    assert.equal(replies.length, 3);
+    let second = false;
+    const waitedAgain = answers.questionsAnswered().then(() => (second = true));
+    await turns(5);
+    assert.equal(second, false, 'it waits for the definition in flight');
+    replies[2].resolve(null);
+    await waitedAgain;
+    assert.equal(await definition, null);
   });
 });
