@@ -54,6 +54,33 @@ suite('discovery: a big document, answered by the analysis worker', () => {
   const definitionText = (defs: (vscode.Location | vscode.LocationLink)[]) =>
     defs.map((d) => doc.getText('targetRange' in d ? d.targetRange : d.range)).find((t) => t.startsWith('"'));
 
+  /** The schemas whose outline entry does not select their own key in `d`. */
+  const keysMisplaced = async (d: vscode.TextDocument) => {
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+      'vscode.executeDocumentSymbolProvider',
+      d.uri,
+    );
+    const schemas = symbols.find((s) => s.name === 'schemas')?.children ?? [];
+    assert.ok(schemas.length > 1500, `${schemas.length} schemas in the outline`);
+    return schemas.filter((s) => d.getText(s.selectionRange) !== JSON.stringify(s.name)).map((s) => s.name);
+  };
+  /** Types into the description of Padding700, then a line break after its id; the outline after each. */
+  const typeInto = async (d: vscode.TextDocument) => {
+    const editor = await vscode.window.showTextDocument(d);
+    assert.deepEqual(await keysMisplaced(d), []);
+    // A word and an escape typed into a description: in a pretty-printed document every symbol keeps its
+    // line and column (the outline is kept); on one line the symbols after it move along the line.
+    for (const typed of ['\u00a0typed', '\\n']) {
+      const at = d.getText().indexOf('Schema number 700') + 'Schema number 700'.length;
+      assert.ok(at > 'Schema number 700'.length, 'the description is there');
+      assert.ok(await editor.edit((b) => b.insert(d.positionAt(at), typed)));
+      assert.deepEqual(await keysMisplaced(d), [], `after typing ${JSON.stringify(typed)}`);
+    }
+    const line = d.getText().indexOf('"Padding701",') + '"Padding701",'.length;
+    assert.ok(await editor.edit((b) => b.insert(d.positionAt(line), '\n')));
+    assert.deepEqual(await keysMisplaced(d), [], 'after a line break');
+  };
+
   test('hover, completion, definition and references of a $ref', async () => {
     const at = pos(doc, '"$ref": "Author"', 10);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
@@ -107,33 +134,10 @@ suite('discovery: a big document, answered by the analysis worker', () => {
   });
 
   test('the outline follows description edits: each schema still names its own key', async () => {
-    /** The schemas whose outline entry does not select their own key in `d`. */
-    const keysMisplaced = async (d: vscode.TextDocument) => {
-      const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
-        'vscode.executeDocumentSymbolProvider',
-        d.uri,
-      );
-      const schemas = symbols.find((s) => s.name === 'schemas')?.children ?? [];
-      assert.ok(schemas.length > 1500, `${schemas.length} schemas in the outline`);
-      return schemas.filter((s) => d.getText(s.selectionRange) !== JSON.stringify(s.name)).map((s) => s.name);
-    };
-    /** Types into the description of Padding700, then a line break after its id; the outline after each. */
-    const typeInto = async (d: vscode.TextDocument) => {
-      const editor = await vscode.window.showTextDocument(d);
-      assert.deepEqual(await keysMisplaced(d), []);
-      // A word and an escape typed into a description: in a pretty-printed document every symbol keeps its
-      // line and column (the outline is kept); on one line the symbols after it move along the line.
-      for (const typed of ['\u00a0typed', '\\n']) {
-        const at = d.getText().indexOf('Schema number 700') + 'Schema number 700'.length;
-        assert.ok(at > 'Schema number 700'.length, 'the description is there');
-        assert.ok(await editor.edit((b) => b.insert(d.positionAt(at), typed)));
-        assert.deepEqual(await keysMisplaced(d), [], `after typing ${JSON.stringify(typed)}`);
-      }
-      const line = d.getText().indexOf('"Padding701",') + '"Padding701",'.length;
-      assert.ok(await editor.edit((b) => b.insert(d.positionAt(line), '\n')));
-      assert.deepEqual(await keysMisplaced(d), [], 'after a line break');
-    };
     await typeInto(doc);
+  });
+
+  test('the outline of the same document on one line follows the same edits', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'apiwb-discovery-big-')), 'one-line.json');
     writeFileSync(file, JSON.stringify(JSON.parse(bigSample())));
     const oneLine = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
@@ -141,7 +145,9 @@ suite('discovery: a big document, answered by the analysis worker', () => {
     assert.equal(await languageOf(oneLine, 'discovery-json'), 'discovery-json');
     await typeInto(oneLine);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    // With CRLF line breaks: the worker's lines and columns are the editor's.
+  });
+
+  test("with CRLF line breaks, the worker's lines and columns are the editor's", async () => {
     const crlfFile = path.join(mkdtempSync(path.join(tmpdir(), 'apiwb-discovery-big-')), 'crlf.json');
     writeFileSync(crlfFile, bigSample().replace(/\n/g, '\r\n'));
     const crlf = await vscode.workspace.openTextDocument(vscode.Uri.file(crlfFile));
