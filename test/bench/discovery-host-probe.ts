@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { performance as perf } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import { measurePeer } from './discovery-host-peer';
 
 const SOURCE = 'discovery';
 
@@ -41,6 +42,9 @@ function nextPublish(uri: vscode.Uri, start: number, timeoutMs: number): Promise
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Where hover and completion are asked, ours and the peer's alike: inside a "$ref" value past the middle. */
+const refOffset = (text: string) => text.indexOf('"$ref": "', text.length >> 1) + 10;
 
 /**
  * The longest gap between ticks of a 1 ms timer during `work`, and the longest stretch of it the
@@ -151,8 +155,7 @@ async function measure(): Promise<void> {
     vscode.languages.registerCompletionItemProvider({ language: 'discovery-json' }, { provideCompletionItems: asked }),
   ];
   const text = doc.getText();
-  const refAt = text.indexOf('"$ref": "', text.length >> 1) + 10;
-  const position = doc.positionAt(refAt);
+  const position = doc.positionAt(refOffset(text));
   for (const state of ['first', 'warm', 'warm']) {
     t0 = performance.now();
     askedAt = NaN;
@@ -209,6 +212,8 @@ async function measure(): Promise<void> {
   editArrival.dispose();
   line('typing', typed.gapMs, { busyMs: typed.busyMs, keystrokes: edits * 3 });
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  // The same bytes left to VS Code's JSON features, once ours is closed (one 4–8 MB document in the browser each).
+  await measurePeer(line, process.env.BENCH_PEER_DOCUMENT!, refOffset, 2);
   if (session && profile) {
     const { profile: data } = await session.post('Profiler.stop');
     fs.writeFileSync(profile, JSON.stringify(data));
