@@ -71,7 +71,12 @@ export async function fetchPage(client: WaterClient, url: string, signal?: Abort
   const res = await client.get(url, signal);
   const body = res.body as Record<string, unknown>;
   if (!Array.isArray(body.value)) throw noValueList(res.status, url);
-  return { url, rows: body.value as Record<string, unknown>[], nextLink: nextLinkOf(client, url, body, res.link), body };
+  return {
+    url,
+    rows: body.value as Record<string, unknown>[],
+    nextLink: nextLinkOf(client, url, body, res.link),
+    body,
+  };
 }
 
 /**
@@ -92,16 +97,21 @@ export async function readPage(
       // A retry after a broken connection reads the page from its start: rows already handed on are skipped.
       let seen = 0;
       try {
-        for await (const chunk of body) {
-          const rows = parser.push(chunk);
+        const hand = async (rows: Record<string, unknown>[]) => {
           const skip = Math.min(rows.length, Math.max(0, handed - seen));
           seen += rows.length;
-          if (skip === rows.length) continue;
+          if (skip === rows.length) return;
           const fresh = skip > 0 ? rows.slice(skip) : rows;
           handed += fresh.length;
           await onRows(fresh);
+        };
+        for await (const chunk of body) {
+          parser.push(chunk);
+          for (let rows = parser.take(); rows.length > 0; rows = parser.take()) await hand(rows);
         }
-        return parser.end();
+        const { rows, members } = parser.end();
+        await hand(rows);
+        return members;
       } catch (e) {
         if (!(e instanceof PageBodyError)) throw e;
         throw e.problem === 'no-value' ? noValueList(status, url) : notJsonError(status, url);
