@@ -142,15 +142,17 @@ export class PageBodyParser {
     }
     if (this.phase === IN_LIST) {
       // No row end was found after the last rows: they, the list's end and the members after it were kept.
+      // After rows they follow a separator, which the `null` stands for: `[…,]` is still refused.
+      const tail = Buffer.concat(this.carried).toString('utf8');
       let rest: Row;
       try {
-        rest = JSON.parse(`{"value":[${Buffer.concat(this.carried).toString('utf8')}`) as Row;
+        rest = JSON.parse(`{"value":[${this.listRows > 0 ? 'null,' : ''}${tail}`) as Row;
       } catch {
         throw new PageBodyError('not-json');
       }
       const { value, ...after } = rest;
       if (!Array.isArray(value)) throw new PageBodyError('no-value');
-      return { rows: value as Row[], members: { ...this.members, ...after } };
+      return { rows: (this.listRows > 0 ? value.slice(1) : value) as Row[], members: { ...this.members, ...after } };
     }
     if (this.phase !== DONE) throw new PageBodyError('not-json');
     if (!this.sawList) throw new PageBodyError('no-value');
@@ -240,7 +242,7 @@ export class PageBodyParser {
             this.phase = KEY_OR_END;
             i++;
           } else {
-            this.whole = [b.subarray(i)];
+            this.whole = [Buffer.from(BOM.slice(0, this.bomBytes)), b.subarray(i)]; // decoded as a whole, as before
             this.dropToken();
             return n;
           }
