@@ -128,8 +128,8 @@ describe('waterData page body, read as it arrives', () => {
     const got = parse(bytes, []);
     assert.deepEqual(got.rows, value);
     assert.deepEqual(got.members, { '@odata.nextLink': 'n' });
-    assert.ok(got.takes!.length > 20, `${got.takes!.length} batches`);
-    assert.ok(Math.max(...got.takes!) <= 400, `at most ${Math.max(...got.takes!)} rows at once`);
+    assert.ok(got.takes.length > 20, `${got.takes.length} batches`);
+    assert.ok(Math.max(...got.takes) <= 400, `at most ${Math.max(...got.takes)} rows at once`);
   });
 
   it('writes numbers as String does, without its cache', () => {
@@ -144,7 +144,7 @@ describe('waterData page body, read as it arrives', () => {
 /** A fetch whose 2xx body arrives as a stream of `chunks`; `failAfter` breaks the connection after that many. */
 function streamingFetch(pages: (n: number) => { chunks: string[]; failAfter?: number; status?: number }) {
   let calls = 0;
-  const fetch: HttpFetch = (url) => {
+  const fetch: HttpFetch = () => {
     const page = pages(++calls);
     const status = page.status ?? 200;
     const body = (async function* () {
