@@ -36,6 +36,17 @@ export interface WaterResponse {
   link?: string;
 }
 
+/** A successful answer whose body is not JSON (or not an object): usually a base URL that is not the API. */
+export function notJsonError(status: number, url: string): WaterApiError {
+  return new WaterApiError(
+    'invalid-response',
+    'The service answered with something other than JSON.',
+    'Check that the base URL ends in /v1/odata/v4.',
+    status,
+    redactUrl(url),
+  );
+}
+
 export class WaterClient {
   readonly baseUrl: string;
   private readonly apiKey: string | undefined;
@@ -56,6 +67,29 @@ export class WaterClient {
   }
 
   async get(url: string, signal?: AbortSignal): Promise<WaterResponse> {
+    return this.send(url, signal);
+  }
+
+  /**
+   * A GET whose successful body is handed to `read` as its bytes arrive, not held whole and parsed at once
+   * (an export's page is megabytes). `read` runs inside the limiter slot, like the body of `get`: the request
+   * is not over until its body has arrived. A connection that breaks while the body is read is retried as
+   * any network failure, so `read` is then called again with the body from its start. What `read` throws
+   * itself (a body that is not a page, a sink that failed) ends the request as it is.
+   */
+  async getStreamed<T>(
+    url: string,
+    read: (body: AsyncIterable<Uint8Array>, status: number) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<WaterResponse & { value: T }> {
+    return (await this.send(url, signal, read)) as WaterResponse & { value: T };
+  }
+
+  private async send(
+    url: string,
+    signal?: AbortSignal,
+    read?: (body: AsyncIterable<Uint8Array>, status: number) => Promise<unknown>,
+  ): Promise<WaterResponse & { value?: unknown }> {
     if (!this.apiKey) {
       throw new WaterApiError(
         'key-missing',
@@ -70,9 +104,12 @@ export class WaterClient {
     let timedOut = 0;
     let networkFailures = 0;
     for (let attempt = 0; ; attempt++) {
-      let res: { status: number; text: string; link: string | null; retryAfter: string | null };
+      let res: { status: number; text: string; link: string | null; retryAfter: string | null; value?: unknown };
       // The limiter's queue and spacing (and a hold-off after throttling) is this request's rate-limit wait.
       const queued = Date.now();
+      /** Set while `read` has the body: its own failures are not the network's, unless the body broke. */
+      let reading = false;
+      let bodyBroke = false;
       try {
         res = await this.limiter.run(async () => {
           const r = await fetchImpl(url, {
@@ -82,17 +119,27 @@ export class WaterClient {
             timeoutMs: RESPONSE_TIMEOUT_MS,
             trace: { feature: 'waterData', attempt, wait: { ms: Date.now() - queued, reason: 'rate-limit' } },
           });
+          const head = { status: r.status, link: r.headers.get('link'), retryAfter: r.headers.get('retry-after') };
+          if (read && r.status >= 200 && r.status < 300) {
+            const bytes = r.body ?? [Buffer.from(await r.text())];
+            const body = (async function* () {
+              try {
+                yield* bytes;
+              } catch (e) {
+                bodyBroke = true;
+                throw e;
+              }
+            })();
+            reading = true;
+            return { ...head, text: '', value: await read(body, r.status) };
+          }
           // The body is read inside the limiter slot: the request is not over until it has arrived.
-          return {
-            status: r.status,
-            text: await r.text(),
-            link: r.headers.get('link'),
-            retryAfter: r.headers.get('retry-after'),
-          };
+          return { ...head, text: await r.text() };
         }, signal);
       } catch (e) {
         if (signal?.aborted || e instanceof AbortError || isAbortError(e))
           throw new WaterApiError('cancelled', 'Cancelled.', '', undefined, redactUrl(url));
+        if (reading && !bodyBroke) throw e;
         if (networkFailures++ < 1) continue;
         throw new WaterApiError(
           'network',
@@ -102,22 +149,16 @@ export class WaterClient {
           redactUrl(url),
         );
       }
+      const s = res.status;
+      if ('value' in res) return { url, status: s, body: undefined, link: res.link ?? undefined, value: res.value };
       let body: unknown;
       try {
         body = res.text ? JSON.parse(res.text) : undefined;
       } catch {
         body = res.text;
       }
-      const s = res.status;
       if (s >= 200 && s < 300) {
-        if (!body || typeof body !== 'object')
-          throw new WaterApiError(
-            'invalid-response',
-            'The service answered with something other than JSON.',
-            'Check that the base URL ends in /v1/odata/v4.',
-            s,
-            redactUrl(url),
-          );
+        if (!body || typeof body !== 'object') throw notJsonError(s, url);
         return { url, status: s, body, link: res.link ?? undefined };
       }
       const said = serverMessage(body);

@@ -2,7 +2,8 @@
 // up to a row limit, asking each page for no more rows than are still wanted. Errors after the first page
 // keep the rows already received and the link to resume from.
 import { WaterApiError } from './errors';
-import type { WaterClient } from './client';
+import { notJsonError, type WaterClient } from './client';
+import { PageBodyError, PageBodyParser } from './pageBody';
 import { followableNextLink, reencodeQuery } from './url';
 
 export interface Page {
@@ -40,26 +41,85 @@ export function topOf(url: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-export async function fetchPage(client: WaterClient, url: string, signal?: AbortSignal): Promise<Page> {
-  const res = await client.get(url, signal);
-  const body = res.body as Record<string, unknown>;
-  if (!Array.isArray(body.value)) {
-    throw new WaterApiError(
-      'invalid-response',
-      'The response has no "value" list.',
-      'Check that the base URL points at the OData v4 API.',
-      res.status,
-      url,
-    );
-  }
+function noValueList(status: number, url: string): WaterApiError {
+  return new WaterApiError(
+    'invalid-response',
+    'The response has no "value" list.',
+    'Check that the base URL points at the OData v4 API.',
+    status,
+    url,
+  );
+}
+
+/** The page after `url`: the body's next link (either spelling), else the Link header's. */
+function nextLinkOf(
+  client: WaterClient,
+  url: string,
+  body: Record<string, unknown>,
+  link: string | undefined,
+): string | undefined {
   const rawNext =
     (typeof body['@odata.nextLink'] === 'string' && body['@odata.nextLink']) ||
     (typeof body['odata.nextLink'] === 'string' && body['odata.nextLink']) ||
-    parseLinkHeader(res.link);
-  let nextLink = rawNext ? followableNextLink(client.baseUrl, rawNext) : undefined;
+    parseLinkHeader(link);
+  const nextLink = rawNext ? followableNextLink(client.baseUrl, rawNext) : undefined;
   // A link back to the page just read would loop forever (a failure the R client guards against too).
-  if (nextLink && reencodeQuery(nextLink) === reencodeQuery(url)) nextLink = undefined;
-  return { url, rows: body.value as Record<string, unknown>[], nextLink, body };
+  return nextLink && reencodeQuery(nextLink) === reencodeQuery(url) ? undefined : nextLink;
+}
+
+export async function fetchPage(client: WaterClient, url: string, signal?: AbortSignal): Promise<Page> {
+  const res = await client.get(url, signal);
+  const body = res.body as Record<string, unknown>;
+  if (!Array.isArray(body.value)) throw noValueList(res.status, url);
+  return {
+    url,
+    rows: body.value as Record<string, unknown>[],
+    nextLink: nextLinkOf(client, url, body, res.link),
+    body,
+  };
+}
+
+/**
+ * Reads one page, handing its rows to `onRows` a batch at a time as they arrive (exports): what is held is a
+ * batch, never the page's text or all its rows. Returns how many rows were handed on and the next link.
+ */
+export async function readPage(
+  client: WaterClient,
+  url: string,
+  onRows: (rows: Record<string, unknown>[]) => Promise<void> | void,
+  signal?: AbortSignal,
+): Promise<{ rows: number; nextLink?: string }> {
+  let handed = 0;
+  const res = await client.getStreamed(
+    url,
+    async (body, status) => {
+      const parser = new PageBodyParser();
+      // A retry after a broken connection reads the page from its start: rows already handed on are skipped.
+      let seen = 0;
+      try {
+        const hand = async (rows: Record<string, unknown>[]) => {
+          const skip = Math.min(rows.length, Math.max(0, handed - seen));
+          seen += rows.length;
+          if (skip === rows.length) return;
+          const fresh = skip > 0 ? rows.slice(skip) : rows;
+          handed += fresh.length;
+          await onRows(fresh);
+        };
+        for await (const chunk of body) {
+          parser.push(chunk);
+          for (let rows = parser.take(); rows.length > 0; rows = parser.take()) await hand(rows);
+        }
+        const { rows, members } = parser.end();
+        await hand(rows);
+        return members;
+      } catch (e) {
+        if (!(e instanceof PageBodyError)) throw e;
+        throw e.problem === 'no-value' ? noValueList(status, url) : notJsonError(status, url);
+      }
+    },
+    signal,
+  );
+  return { rows: handed, nextLink: nextLinkOf(client, url, res.value, res.link) };
 }
 
 export interface PagingProgress {

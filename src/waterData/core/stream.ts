@@ -1,9 +1,10 @@
-// Streams every row of a query — across pages and partitions — to a sink, one page in memory at a time.
+// Streams every row of a query — across pages and partitions — to a sink, a batch of rows in memory at a time.
 // Used by "Export query to CSV" (from /Records) and by the CLI.
 import { WATER_SELECT_FIELDS, type WaterEntitySet } from '../../shared/wire/waterData';
 import type { WaterClient } from './client';
 import { csvLine, csvRows } from './csv';
-import { eachPage, withTop, type Page } from './pager';
+import { WaterApiError } from './errors';
+import { readPage, topOf, withTop } from './pager';
 import { planPartitions, type Partition } from './partition';
 import { DEFAULT_PAGE_SIZE } from './run';
 import { buildUrl, type WaterRequest } from './url';
@@ -36,7 +37,10 @@ export interface StreamSummary {
   dois: string[];
 }
 
-/** Calls `sink` with each page's rows, awaiting it (so a slow file write applies back-pressure). */
+/**
+ * Calls `sink` with the rows as they arrive, a batch of a page at a time, awaiting it: a slow file write
+ * holds back the reading of the response (and so the service), and nothing holds more than a batch.
+ */
 export async function streamRows(
   client: WaterClient,
   req: WaterRequest,
@@ -56,34 +60,38 @@ export async function streamRows(
   const dois = new Set<string>();
   let rows = 0;
   let pages = 0;
-  /** Hands the next page's rows (up to `wanted`) to the sink; how many it took, or -1 after the last page. */
-  const deliver = async (pageIterator: AsyncGenerator<Page>, wanted: number): Promise<number> => {
-    const next = await pageIterator.next();
-    if (next.done) return -1;
-    const take = next.value.rows.length > wanted ? next.value.rows.slice(0, Math.max(0, wanted)) : next.value.rows;
+  /** Hands on a batch of the page being read, up to the row cap (a whole-page $top may overshoot it). */
+  const deliver = async (batch: Record<string, unknown>[]) => {
+    const room = maxRows - rows;
+    if (room <= 0) return;
+    const take = batch.length > room ? batch.slice(0, room) : batch;
     for (const r of take) if (typeof r.DOI === 'string') dois.add(r.DOI);
+    rows += take.length;
     await sink(take);
-    return take.length;
   };
   for (let i = 0; i < partitions.length && rows < maxRows; i++) {
     const top = o.keepTop ? pageSize : Math.min(pageSize, maxRows - rows);
-    const first = withTop(
+    let url: string | undefined = withTop(
       buildUrl(client.baseUrl, { ...req, filter: partitions[i].filter, top: undefined, count: undefined }),
       top,
     );
-    const pageIterator = eachPage(client, first, o.signal);
-    try {
-      // One page at a time: the page is handled in `deliver`, so nothing here still holds it (and its
-      // rows) while the next one is read and parsed.
-      for (let taken = await deliver(pageIterator, maxRows - rows); taken >= 0;) {
-        pages++;
-        rows += taken;
-        o.onProgress?.({ partition: i + 1, partitions: partitions.length, pages, rows });
-        if (rows >= maxRows) break;
-        taken = await deliver(pageIterator, maxRows - rows);
+    while (url) {
+      let next: string | undefined;
+      try {
+        next = (await readPage(client, url, deliver, o.signal)).nextLink;
+      } catch (e) {
+        // Too large for one response (refused before any row): half as many rows per page, same position.
+        const pageTop = topOf(url);
+        if (e instanceof WaterApiError && e.kind === 'too-large' && pageTop !== undefined && pageTop > 1) {
+          url = withTop(url, Math.floor(pageTop / 2));
+          continue;
+        }
+        throw e;
       }
-    } finally {
-      await pageIterator.return(undefined);
+      pages++;
+      o.onProgress?.({ partition: i + 1, partitions: partitions.length, pages, rows });
+      if (rows >= maxRows) break;
+      url = next;
     }
   }
   return { rows, pages, partitions: partitions.length, dois: [...dois] };
@@ -97,7 +105,7 @@ export interface TextSink {
   write(chunk: string): Promise<void>;
 }
 
-/** CSV with a header; memory is one page of rows plus one page of text. */
+/** CSV with a header; memory is one batch of rows and its text, whatever the size of a page. */
 export async function streamCsv(
   client: WaterClient,
   req: WaterRequest,
