@@ -1,11 +1,14 @@
-// Fuzz: the water-quality query parser and $filter parser of the notebook, and the emulator's own
-// $filter parser. Properties: nothing throws but the documented syntax errors, diagnostics point
-// inside the cell, a filter that parses formats to text that parses to the same text again.
+// Fuzz: the water-quality query parser and $filter parser of the notebook, the emulator's own $filter
+// parser, and the page reader of the CSV export. Properties: nothing throws but the documented syntax
+// errors, diagnostics point inside the cell, a filter that parses formats to text that parses to the same
+// text again, a page read as its bytes arrive says what parsing the whole body says.
 import * as assert from 'node:assert/strict';
 import { analyzeQuery } from '../../src/waterData/core/validate';
 import { FilterSyntaxError, formatFilter, parseFilter, walkFilter } from '../../src/waterData/core/filter';
 import { evaluate, FilterError, fieldsOf, parseExpr } from '../../src/sandbox/waterData/filter';
-import { budget, fuzz, mutateBytes, type Random } from './fuzz';
+import { PageBodyParser } from '../../src/waterData/core/pageBody';
+import { PageBodyError } from '../../src/waterData/core/pageBodyBytes';
+import { budget, fuzz, mutateBytes, mutateTree, randomChunks, randomValue, type Random } from './fuzz';
 
 const FIELDS = [
   'LocationId',
@@ -117,6 +120,44 @@ describe('fuzz: water data queries', () => {
         typeof evaluate(e, (f) => (f === 'Latitude' ? [1.5] : f === 'RegionId' ? ['hub.atlantic', null] : [])),
         'boolean',
       );
+    });
+    assert.ok(n > 0);
+  });
+
+  it('page bodies read in random chunks: the rows, members or error of parsing the whole body', () => {
+    const n = fuzz(44, budget({ iterations: 1500, seconds: 2 }), (r) => {
+      const rows = Array.from({ length: r.int(30) }, (_, i) =>
+        r.chance(0.8) ? { Id: i, Note: r.pick(['},{', '"}', 'x', '\\', '水']), V: i / 3 } : randomValue(r),
+      );
+      const page: unknown = r.chance(0.3)
+        ? mutateTree(r, { value: rows, '@odata.nextLink': 'n' })
+        : { '@odata.count': rows.length, value: rows, next: { a: ['},'] } };
+      let bytes: Buffer = Buffer.from(JSON.stringify(page, null, r.chance(0.3) ? 1 : 0));
+      if (r.chance(0.4)) bytes = mutateBytes(r, bytes);
+      let expected: unknown;
+      try {
+        const body = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+        if (!body || typeof body !== 'object') throw new Error();
+        const { value, ...members } = body as Record<string, unknown>;
+        expected = Array.isArray(value) ? { rows: value, members } : 'no-value';
+      } catch {
+        expected = 'not-json';
+      }
+      const p = new PageBodyParser();
+      const got: unknown[] = [];
+      let said: unknown;
+      try {
+        for (const chunk of randomChunks(r, bytes)) {
+          p.push(chunk);
+          for (let batch = p.take(); batch.length > 0; batch = p.take()) got.push(...batch);
+        }
+        const end = p.end();
+        said = { rows: [...got, ...end.rows], members: end.members };
+      } catch (e) {
+        if (!(e instanceof PageBodyError)) throw e;
+        said = e.problem;
+      }
+      assert.deepEqual(said, expected);
     });
     assert.ok(n > 0);
   });

@@ -12,14 +12,20 @@
 // separators). Delimiters are ASCII, and UTF-8 never uses an ASCII byte inside a multi-byte character,
 // so bytes can be cut at a delimiter and decoded.
 
-export type PageBodyProblem = 'not-json' | 'no-value';
-
-export class PageBodyError extends Error {
-  constructor(readonly problem: PageBodyProblem) {
-    super(problem === 'no-value' ? 'The response has no "value" list.' : 'The response is not JSON.');
-    this.name = 'PageBodyError';
-  }
-}
+import {
+  BACKSLASH,
+  BOM,
+  CLOSE_LIST,
+  CLOSE_OBJECT,
+  COLON_BYTE,
+  COMMA,
+  isSpace,
+  lastRowEnd,
+  OPEN_LIST,
+  OPEN_OBJECT,
+  QUOTE,
+  PageBodyError,
+} from './pageBodyBytes';
 
 const START = 0;
 const KEY_OR_END = 1; // after `{`: a key or `}`
@@ -32,20 +38,6 @@ const IN_LIST = 7;
 const AFTER_VALUE = 8;
 const DONE = 9;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON_BYTE = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_LIST = 0x5b;
-const CLOSE_LIST = 0x5d;
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-const BOM = [0xef, 0xbb, 0xbf];
 // Rows are parsed as a list whose brackets are added as bytes: in a string, `[` + rows + `]` would be
 // copied once more when JSON.parse flattens it.
 const LIST_OPEN = Buffer.from('[');
@@ -60,18 +52,6 @@ const PIECE_BYTES = 16 * 1024;
 /** Rows read at once byte by byte. */
 const EXACT_ROWS = 256;
 
-/** Where the last row ending in b[from, to) is followed by a comma: the index of that comma, or -1. */
-function lastRowEnd(b: Buffer, from: number, to: number): number {
-  for (let k = to - 1; k > from; k--) {
-    k = b.lastIndexOf(COMMA, k);
-    if (k <= from) return -1;
-    let j = k - 1;
-    while (j > from && isSpace(b[j])) j--;
-    if (b[j] === CLOSE_OBJECT) return k;
-  }
-  return -1;
-}
-
 type Row = Record<string, unknown>;
 
 export class PageBodyParser {
@@ -85,14 +65,20 @@ export class PageBodyParser {
   /** The chunk being read, and where. */
   private chunk: Buffer | undefined;
   private at = 0;
-  /** Reading the list byte by byte, until the chunk's end (the quick way's cut was not a row's end). */
+  /**
+   * Reading the list byte by byte (the quick way's cut was not a row's end, or a row outgrew two pieces),
+   * until the end of a chunk in which a row ended: a row that spans chunks is read on where it stopped, as
+   * re-reading it from its start at each chunk would cost its length squared.
+   */
   private exact = false;
+  private rowEnded = false;
   /**
    * The token being read (a key, a member's value, the list's next rows) starts at `tokenStart` of the
    * chunk, after its bytes in earlier chunks, `carried` (copies: a chunk itself is not kept).
    */
   private tokenStart = -1;
   private carried: Buffer[] = [];
+  private carriedBytes = 0;
   private key = '';
   private listRows = 0;
   private sawList = false;
@@ -110,6 +96,7 @@ export class PageBodyParser {
       if (this.tokenStart >= 0 || this.carried.length > 0) this.tokenStart = 0;
       this.chunk = b;
       this.at = 0;
+      this.rowEnded = false;
     }
   }
 
@@ -167,7 +154,11 @@ export class PageBodyParser {
     const to = Math.min(b.length, this.at + PIECE_BYTES);
     const cut = lastRowEnd(b, this.tokenStart, to);
     if (cut < 0) {
+      // A row longer than two pieces (or sent in tiny chunks) is read exactly: the quick way would keep
+      // parsing it again from its start.
+      if (this.carriedBytes + to - this.tokenStart > 2 * PIECE_BYTES) return this.readExactly(b);
       this.carried.push(Buffer.from(b.subarray(this.tokenStart, to)));
+      this.carriedBytes += to - this.tokenStart;
       this.tokenStart = to;
       this.at = to;
       return undefined;
@@ -180,29 +171,35 @@ export class PageBodyParser {
     } catch {
       rows = undefined;
     }
-    if (!Array.isArray(rows)) {
-      // From the last row end on, which the quick way always starts at, with the bytes of the token.
-      this.chunk = Buffer.concat([...this.carried, b.subarray(this.tokenStart)]);
-      this.carried = [];
-      this.tokenStart = this.at = 0;
-      this.depth = 2;
-      this.inString = this.escaped = false;
-      this.exact = true;
-      return undefined;
-    }
-    this.carried = [];
+    if (!Array.isArray(rows)) return this.readExactly(b);
+    this.dropToken();
     this.tokenStart = cut + 1;
     this.at = cut + 1;
     this.listRows += rows.length;
     return rows as Row[];
   }
 
+  /** From the last row end on, which the quick way always starts at, with the bytes of the token. */
+  private readExactly(b: Buffer): undefined {
+    this.chunk = Buffer.concat([...this.carried, b.subarray(this.tokenStart)]);
+    this.dropToken();
+    this.tokenStart = this.at = 0;
+    this.depth = 2;
+    this.inString = this.escaped = false;
+    this.exact = true;
+    this.rowEnded = false;
+    return undefined;
+  }
+
   /** Keeps the bytes of a token the chunk did not finish. */
   private finishChunk(b: Buffer): void {
-    if (this.tokenStart >= 0 && this.tokenStart < b.length) this.carried.push(Buffer.from(b.subarray(this.tokenStart)));
+    if (this.tokenStart >= 0 && this.tokenStart < b.length) {
+      this.carried.push(Buffer.from(b.subarray(this.tokenStart)));
+      this.carriedBytes += b.length - this.tokenStart;
+    }
     this.offset += b.length;
     this.chunk = undefined;
-    this.exact = false;
+    if (this.rowEnded || this.phase !== IN_LIST) this.exact = false;
   }
 
   /** Reads `b` from `from` until its end or `limit` rows; returns where it stopped. */
@@ -367,6 +364,7 @@ export class PageBodyParser {
     if (!Array.isArray(rows) || rows.length !== count) throw new PageBodyError('not-json');
     this.out = rows as Row[];
     this.listRows += count;
+    this.rowEnded = true;
   }
 
   /** The token's text up to `end` of chunk `b` (in brackets: its rows), parsed; the token is then closed. */
@@ -396,5 +394,6 @@ export class PageBodyParser {
   private dropToken(): void {
     this.tokenStart = -1;
     if (this.carried.length) this.carried = [];
+    this.carriedBytes = 0;
   }
 }

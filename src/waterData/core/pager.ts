@@ -3,7 +3,8 @@
 // keep the rows already received and the link to resume from.
 import { WaterApiError } from './errors';
 import { notJsonError, type WaterClient } from './client';
-import { PageBodyError, PageBodyParser } from './pageBody';
+import { PageBodyParser } from './pageBody';
+import { PageBodyError } from './pageBodyBytes';
 import { followableNextLink, reencodeQuery } from './url';
 
 export interface Page {

@@ -6,7 +6,8 @@ import type { HttpFetch } from '../../../src/shared/http';
 import { WaterClient } from '../../../src/waterData/core/client';
 import { csvField, numberText, toCsv } from '../../../src/waterData/core/csv';
 import { WaterApiError } from '../../../src/waterData/core/errors';
-import { PageBodyError, PageBodyParser } from '../../../src/waterData/core/pageBody';
+import { PageBodyParser } from '../../../src/waterData/core/pageBody';
+import { PageBodyError } from '../../../src/waterData/core/pageBodyBytes';
 import { collectRows, readPage } from '../../../src/waterData/core/pager';
 import { RateLimiter } from '../../../src/waterData/core/rateLimiter';
 import { streamCsv, writableSink } from '../../../src/waterData/core/stream';
@@ -130,6 +131,50 @@ describe('waterData page body, read as it arrives', () => {
     assert.deepEqual(got.members, { '@odata.nextLink': 'n' });
     assert.ok(got.takes.length > 20, `${got.takes.length} batches`);
     assert.ok(Math.max(...got.takes) <= 400, `at most ${Math.max(...got.takes)} rows at once`);
+  });
+
+  it('reads a row spanning many chunks once, whatever it holds and however small the chunks', () => {
+    // Counted, not timed: every byte handed to JSON.parse or copied by Buffer.concat. Reading a long row
+    // again from its start at each chunk (a string full of "},", which fools the quick way) is quadratic.
+    const bodies = [
+      { value: [{ Id: 1, Note: '},'.repeat(200_000) }, { Id: 2 }], after: 'x' },
+      {
+        value: [
+          { Id: 1, Note: 'x'.repeat(400_000) },
+          { Id: 2, Nested: [[[{ a: '},{' }]]] },
+        ],
+      },
+      { value: Array.from({ length: 3000 }, (_, i) => ({ Id: i, Note: `${i}},{` })) },
+    ];
+    const parse0 = JSON.parse;
+    const concatOwn = Object.getOwnPropertyDescriptor(Buffer, 'concat') as PropertyDescriptor;
+    const concat0 = Buffer.concat.bind(Buffer);
+    let handled = 0;
+    JSON.parse = (text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      handled += text.length;
+      return parse0(text, reviver) as unknown;
+    };
+    Buffer.concat = (list: readonly Uint8Array[], length?: number) => {
+      const out = concat0(list, length);
+      handled += out.length;
+      return out;
+    };
+    try {
+      for (const body of bodies) {
+        const bytes = Buffer.from(JSON.stringify(body));
+        for (const size of [1, 7, 4096, 65_536]) {
+          const part = size === 1 ? bytes.subarray(0, 60_000) : bytes; // one byte a chunk: a shorter body
+          handled = 0;
+          const cuts = Array.from({ length: Math.ceil(part.length / size) - 1 }, (_, i) => (i + 1) * size);
+          const got = parse(part, cuts);
+          if (part === bytes) assert.deepEqual(got, { ...whole(bytes), takes: got.takes }, `${size}-byte chunks`);
+          assert.ok(handled <= 6 * part.length, `${handled} bytes handled for ${part.length} in ${size}-byte chunks`);
+        }
+      }
+    } finally {
+      JSON.parse = parse0;
+      Object.defineProperty(Buffer, 'concat', concatOwn);
+    }
   });
 
   it('writes numbers as String does, without its cache', () => {
