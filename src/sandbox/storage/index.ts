@@ -13,7 +13,7 @@ import { registerReadRoutes } from './routes/read';
 import { registerRoutes } from './routes';
 import { blobDirOf, loadState, Persister } from './persist';
 import { DirectoryBlobStore } from './blobs';
-import { registerControlRoutes } from './routes/control';
+import { CONTROL_PREFIX, registerControlRoutes } from './routes/control';
 import { BodyTooLargeError, sendJson, sendTooLarge } from '../http';
 import { BATCH_PATHS, handleBatch } from './batch';
 
@@ -77,8 +77,10 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       // Every call, upload-session chunks included, needs a valid token: a session URI that leaked into a
       // log is no credential. The session itself is bound to the token that opened it (routes/uploads.ts).
       if (!token || (token !== ctx.accessToken && !service.oauth.accepts(token))) throw authError();
-      applyFaults(req, url);
       const path = url.pathname.slice(mount.prefix.length + 1).replace(/\/+$/, '');
+      // The sandbox's own controls are not the emulated service: a rate limit or a queued fault set through
+      // them must not stop the test that set it from turning it off.
+      if (!path.startsWith(CONTROL_PREFIX)) applyFaults(req, url);
       const method =
         (req.headers['x-http-method-override'] as string | undefined)?.toUpperCase() ?? req.method ?? 'GET';
       const match = router.match(method, path, mount.upload);

@@ -940,11 +940,12 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await h.call('GET', '/store/v2/about?fields=kind')).status);
       assert.ok(statuses.includes(429));
-      await h.call('POST', '/store/v2/__sandbox/faults', { body: { reset: true } }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 1000));
-      await h.call('POST', '/store/v2/__sandbox/faults', {
+      // The sandbox's controls answer while the limit refuses the service: the limit can be turned off at once.
+      const reset = await h.call('POST', '/store/v2/__sandbox/faults', {
         body: { reset: true, rateLimitPerSecond: 2, rateLimitStatus: 403 },
       });
+      assert.equal(reset.status, 200);
+      await new Promise((r) => setTimeout(r, 1000));
       const s2: { status: number; reason?: string }[] = [];
       for (let i = 0; i < 4; i++) {
         const r = await h.call<Partial<ErrorBody>>('GET', '/store/v2/about?fields=kind');
@@ -955,6 +956,8 @@ describe('storage emulator: conformance of every §4.2 operation', () => {
       await h.call('POST', '/store/v2/__sandbox/faults', {
         body: { reset: true, queued: [{ kind: 'status', status: 503 }] },
       });
+      // A queued fault waits for the service's next call: a look at the controls does not use it up.
+      assert.equal((await h.call('GET', '/store/v2/__sandbox/faults')).status, 200);
       const r = await h.call<ErrorBody>('GET', '/store/v2/about?fields=kind');
       assert.equal(r.status, 503);
       assert.equal(r.json.error.errors[0].reason, 'backendError');

@@ -95,9 +95,12 @@ async function oauthConfig(ctx: RequestContext, svc: StorageService): Promise<Re
   return { status: 200, json: { accessTokenTtlSeconds: svc.oauth.accessTtlSeconds } };
 }
 
+/** Where the sandbox's own controls are, under the service's path: faults are not applied to them. */
+export const CONTROL_PREFIX = '__sandbox/';
+
 export function registerControlRoutes(r: Router<StorageService>): void {
-  r.add('POST', '__sandbox/oauth', oauthConfig);
-  r.add('POST', '__sandbox/seedFolder', seedFolder);
-  r.add('GET', '__sandbox/faults', getFaults);
-  r.add('POST', '__sandbox/faults', setFaults);
+  r.add('POST', `${CONTROL_PREFIX}oauth`, oauthConfig);
+  r.add('POST', `${CONTROL_PREFIX}seedFolder`, seedFolder);
+  r.add('GET', `${CONTROL_PREFIX}faults`, getFaults);
+  r.add('POST', `${CONTROL_PREFIX}faults`, setFaults);
 }
