@@ -27,6 +27,45 @@ async function firstFindings(uri: vscode.Uri, start: number, timeoutMs: number) 
 }
 
 /**
+ * Hover and completion asked through the editor at one position, each timed from the call to the answer, and
+ * from when the workbench got to asking this host (spies registered for the same languages) to the answer.
+ */
+export class RoundTrips {
+  private askedAt = NaN;
+  private readonly spies: vscode.Disposable[];
+
+  constructor(
+    selector: vscode.DocumentSelector,
+    private readonly uri: vscode.Uri,
+    private readonly position: vscode.Position,
+  ) {
+    const asked = (): undefined => {
+      if (Number.isNaN(this.askedAt)) this.askedAt = performance.now();
+      return undefined;
+    };
+    this.spies = [
+      vscode.languages.registerHoverProvider(selector, { provideHover: asked }),
+      vscode.languages.registerCompletionItemProvider(selector, { provideCompletionItems: asked }),
+    ];
+  }
+
+  hover = () => this.time<vscode.Hover[]>('vscode.executeHoverProvider');
+  completion = () => this.time<vscode.CompletionList>('vscode.executeCompletionItemProvider');
+
+  private async time<T>(command: string): Promise<{ result: T; ms: number; answerMs: number }> {
+    const start = performance.now();
+    this.askedAt = NaN;
+    const result = await vscode.commands.executeCommand<T>(command, this.uri, this.position);
+    const end = performance.now();
+    return { result, ms: end - start, answerMs: end - this.askedAt };
+  }
+
+  dispose(): void {
+    for (const s of this.spies) s.dispose();
+  }
+}
+
+/**
  * Hover and completion through the editor on `peerFile` at `offset`, as the probe asks ours: the first once the
  * built-in JSON features have shown their findings (ours is asked once our findings are shown), then `warm`
  * more; then once more just after a switch to JSON with Comments, the state our first answer is in: our
@@ -44,36 +83,21 @@ export async function measurePeer(line: Line, peerFile: string, offsetOf: (text:
   // Still plain JSON: had our detector taken the copy over, the figures below would be ours again.
   if (doc.languageId !== 'json') throw new Error(`the peer copy became ${doc.languageId}: our extension took it`);
   const position = doc.positionAt(offsetOf(doc.getText()));
-  // When the workbench got to asking this host (the built-in JSON client runs here and forwards to its server).
-  let askedAt = NaN;
-  const asked = (): undefined => {
-    if (Number.isNaN(askedAt)) askedAt = performance.now();
-    return undefined;
-  };
-  const selector = [{ language: 'json' }, { language: 'jsonc' }];
-  const spies = [
-    vscode.languages.registerHoverProvider(selector, { provideHover: asked }),
-    vscode.languages.registerCompletionItemProvider(selector, { provideCompletionItems: asked }),
-  ];
+  // The built-in JSON client runs in this host and forwards to its server.
+  const trips = new RoundTrips([{ language: 'json' }, { language: 'jsonc' }], uri, position);
   const ask = async (state: string) => {
-    let start = performance.now();
-    askedAt = NaN;
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
-    let end = performance.now();
-    if (hovers.length === 0)
+    const hover = await trips.hover();
+    if (hover.result.length === 0)
       throw new Error(`the built-in JSON features gave no hover at ${peerFile}:${position.line}`);
-    line('peerHover', end - start, { state, answers: hovers.length, answerMs: end - askedAt });
-    start = performance.now();
-    askedAt = NaN;
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
-      'vscode.executeCompletionItemProvider',
-      uri,
-      position,
-    );
-    end = performance.now();
-    if (list.items.length === 0)
+    line('peerHover', hover.ms, { state, answers: hover.result.length, answerMs: hover.answerMs });
+    const completion = await trips.completion();
+    if (completion.result.items.length === 0)
       throw new Error(`the built-in JSON features gave no completion at ${peerFile}:${position.line}`);
-    line('peerCompletion', end - start, { state, items: list.items.length, answerMs: end - askedAt });
+    line('peerCompletion', completion.ms, {
+      state,
+      items: completion.result.items.length,
+      answerMs: completion.answerMs,
+    });
   };
   try {
     for (let i = 0; i <= warm; i++) await ask(i === 0 ? 'first' : 'warm');
@@ -85,7 +109,7 @@ export async function measurePeer(line: Line, peerFile: string, offsetOf: (text:
     if (switched.languageId !== 'jsonc') throw new Error(`the peer copy became ${switched.languageId}, not jsonc`);
     await ask('switched');
   } finally {
-    for (const s of spies) s.dispose();
+    trips.dispose();
   }
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   await measureFloor(line, warm);

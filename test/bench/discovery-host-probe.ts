@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { performance as perf } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { measurePeer } from './discovery-host-peer';
+import { measurePeer, RoundTrips } from './discovery-host-peer';
 
 const SOURCE = 'discovery';
 
@@ -145,38 +145,19 @@ async function measure(): Promise<void> {
     return mine[0].ms;
   };
   await vscode.commands.executeCommand('apiWorkbench._testDiscoveryAnswerTimes');
-  let askedAt = NaN;
-  const asked = (): undefined => {
-    if (Number.isNaN(askedAt)) askedAt = performance.now();
-    return undefined;
-  };
-  const spies = [
-    vscode.languages.registerHoverProvider({ language: 'discovery-json' }, { provideHover: asked }),
-    vscode.languages.registerCompletionItemProvider({ language: 'discovery-json' }, { provideCompletionItems: asked }),
-  ];
   const text = doc.getText();
-  const position = doc.positionAt(refOffset(text));
+  const trips = new RoundTrips({ language: 'discovery-json' }, uri, doc.positionAt(refOffset(text)));
   for (const state of ['first', 'warm', 'warm']) {
-    t0 = performance.now();
-    askedAt = NaN;
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
-    const hoverAt = performance.now();
-    line('hover', hoverAt - t0, { state, answers: hovers.length });
-    line('hoverAnswer', hoverAt - askedAt, { state });
+    const hover = await trips.hover();
+    line('hover', hover.ms, { state, answers: hover.result.length });
+    line('hoverAnswer', hover.answerMs, { state });
     line('hoverOurs', await oursMs('hover'), { state });
-    t0 = performance.now();
-    askedAt = NaN;
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
-      'vscode.executeCompletionItemProvider',
-      uri,
-      position,
-    );
-    const listAt = performance.now();
-    line('completion', listAt - t0, { state, items: list.items.length });
-    line('completionAnswer', listAt - askedAt, { state });
+    const completion = await trips.completion();
+    line('completion', completion.ms, { state, items: completion.result.items.length });
+    line('completionAnswer', completion.answerMs, { state });
     line('completionOurs', await oursMs('completion'), { state });
   }
-  for (const s of spies) s.dispose();
+  trips.dispose();
   const times = await vscode.commands.executeCommand<unknown[]>('apiWorkbench._testDiscoveryAnswerTimes');
   if (times.length > 0) throw new Error(`answers timed that the probe did not ask: ${JSON.stringify(times)}`);
 
