@@ -189,6 +189,17 @@ export async function collectRows(client: WaterClient, firstUrl: string, o: Pagi
   return { rows, pages, nextLink: url, truncated: url !== undefined, firstBody };
 }
 
+/**
+ * The same request for half as many rows when the service refused the page as too large for one response
+ * (refused before any row, so the position is the same); any other failure is thrown on.
+ */
+export function smallerPage(url: string, e: unknown): string {
+  const top = topOf(url);
+  if (e instanceof WaterApiError && e.kind === 'too-large' && top !== undefined && top > 1)
+    return withTop(url, Math.floor(top / 2));
+  throw e;
+}
+
 /** Streams every page (for exports): memory stays at one page whatever the total. */
 export async function* eachPage(client: WaterClient, firstUrl: string, signal?: AbortSignal): AsyncGenerator<Page> {
   let url: string | undefined = firstUrl;
@@ -197,12 +208,8 @@ export async function* eachPage(client: WaterClient, firstUrl: string, signal?: 
     try {
       page = await fetchPage(client, url, signal);
     } catch (e) {
-      const top = topOf(url);
-      if (e instanceof WaterApiError && e.kind === 'too-large' && top !== undefined && top > 1) {
-        url = withTop(url, Math.floor(top / 2));
-        continue;
-      }
-      throw e;
+      url = smallerPage(url, e);
+      continue;
     }
     yield page;
     url = page.nextLink;

@@ -3,8 +3,7 @@
 import { WATER_SELECT_FIELDS, type WaterEntitySet } from '../../shared/wire/waterData';
 import type { WaterClient } from './client';
 import { csvLine, csvRows } from './csv';
-import { WaterApiError } from './errors';
-import { readPage, topOf, withTop } from './pager';
+import { readPage, smallerPage, withTop } from './pager';
 import { planPartitions, type Partition } from './partition';
 import { DEFAULT_PAGE_SIZE } from './run';
 import { buildUrl, type WaterRequest } from './url';
@@ -80,13 +79,8 @@ export async function streamRows(
       try {
         next = (await readPage(client, url, deliver, o.signal)).nextLink;
       } catch (e) {
-        // Too large for one response (refused before any row): half as many rows per page, same position.
-        const pageTop = topOf(url);
-        if (e instanceof WaterApiError && e.kind === 'too-large' && pageTop !== undefined && pageTop > 1) {
-          url = withTop(url, Math.floor(pageTop / 2));
-          continue;
-        }
-        throw e;
+        url = smallerPage(url, e);
+        continue;
       }
       pages++;
       o.onProgress?.({ partition: i + 1, partitions: partitions.length, pages, rows });
