@@ -48,6 +48,8 @@ if (require.main === module) {
   const interrupted = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    // Closing the terminal: stop as cleanly as on Ctrl+C.
+    process.once('SIGHUP', () => resolve());
   });
   runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, interrupted }).then(
     (code) => {

@@ -1,13 +1,14 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { openSandbox, TLS_DIR } from '../sandbox/instance';
+import { openSandbox, resetData, TLS_DIR } from '../sandbox/instance';
+import { DamagedStateError } from '../sandbox/storage/durable/format';
 import { startSandbox } from '../sandbox/server';
 import { sandboxCertificate, suppliedCertificate, type SandboxCertificate } from '../sandbox/tlsCertificate';
 import { parseArgs, stringFlag, UsageError } from './args';
-import { EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 
 export const SANDBOX_USAGE =
-  'usage: api-workbench sandbox [--port N] [--host H] [--data DIR] [--api-key K] [--allow-host NAME[,NAME…]] [--tls | --tls-cert FILE --tls-key FILE]';
+  'usage: api-workbench sandbox [--port N] [--host H] [--data DIR [--reset]] [--api-key K] [--allow-host NAME[,NAME…]] [--tls | --tls-cert FILE --tls-key FILE]';
 
 /** Where `--tls` keeps its certificate without `--data`: the user's cache, so it is made (and trusted) once. */
 function defaultTlsDir(): string {
@@ -22,10 +23,11 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   let allowedHosts: string[];
   let portText: string | undefined;
   let tls: { generate: true } | { certFile: string; keyFile: string } | undefined;
+  let reset = false;
   try {
     const p = parseArgs(args, {
       values: ['port', 'host', 'data', 'api-key', 'allow-host', 'tls-cert', 'tls-key'],
-      booleans: ['tls'],
+      booleans: ['tls', 'reset'],
     });
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);
     portText = stringFlag(p, 'port');
@@ -36,6 +38,8 @@ export const sandboxCommand: CliCommand = async (args, io) => {
     }
     host = stringFlag(p, 'host') ?? host;
     dataDir = stringFlag(p, 'data');
+    reset = p.flags.get('reset') === true;
+    if (reset && dataDir === undefined) throw new UsageError('--reset needs --data DIR');
     apiKey = stringFlag(p, 'api-key');
     // Host names (besides localhost and the loopback addresses) the sandbox answers; others are refused (DNS rebinding).
     allowedHosts = (stringFlag(p, 'allow-host') ?? '')
@@ -65,16 +69,27 @@ export const sandboxCommand: CliCommand = async (args, io) => {
     return EXIT_USAGE;
   }
   const served = certificate ? { cert: certificate.cert, key: certificate.key } : undefined;
-  const sandbox = dataDir
-    ? await openSandbox({
-        dataDir,
-        host,
-        allowedHosts,
-        apiKey,
-        port: portText === undefined ? undefined : port,
-        tls: served,
-      })
-    : { ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts, tls: served })), owned: true };
+  let sandbox;
+  try {
+    if (reset && dataDir) {
+      await resetData(dataDir);
+      io.stderr.write(`sandbox data in ${dataDir} reset (credentials kept)\n`);
+    }
+    sandbox = dataDir
+      ? await openSandbox({
+          dataDir,
+          host,
+          allowedHosts,
+          apiKey,
+          port: portText === undefined ? undefined : port,
+          tls: served,
+        })
+      : { ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts, tls: served })), owned: true };
+  } catch (err) {
+    // What keeps the sandbox from starting is said in one line, with what to do about it; never a stack trace.
+    io.stderr.write(`api-workbench sandbox: ${startFailure(err, dataDir)}\n`);
+    return EXIT_FAILURE;
+  }
   const { url, storage, generation, waterData, directory, accessToken } = sandbox;
   // With TLS the certificate a client must trust is part of what the sandbox tells its user.
   const caCertificate = certificate && sandbox.owned ? certificate.certFile : undefined;
@@ -100,3 +115,15 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   await sandbox.close();
   return EXIT_OK;
 };
+
+function startFailure(err: unknown, dataDir: string | undefined): string {
+  if (err instanceof DamagedStateError)
+    return `${err.message} To start over with an empty store: api-workbench sandbox --data ${dataDir ?? 'DIR'} --reset`;
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'ENOSPC' || e?.code === 'EDQUOT')
+    return `no space left on the device holding ${dataDir ?? 'the sandbox data'}; free some space and start again.`;
+  if (e?.code === 'EADDRINUSE') return `${e.message}: the port is taken; choose another with --port.`;
+  if (e?.code === 'EACCES' || e?.code === 'EPERM' || e?.code === 'EROFS')
+    return `${e.message}: the sandbox cannot write there; use another --data folder.`;
+  return e?.message ?? String(err);
+}

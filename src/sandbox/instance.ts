@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { startSandbox, type RunningSandbox } from './server';
+import { FolderLockedError, lockFolder } from './folderLock';
 import type { SandboxInfo, SandboxOptions } from './types';
 
 const INSTANCE_FILE = 'sandbox.json';
@@ -106,6 +107,27 @@ export interface OpenOptions extends Pick<SandboxOptions, 'host' | 'allowedHosts
 export async function openSandbox(options: OpenOptions): Promise<SandboxInstance> {
   const running = await findRunning(options.dataDir);
   if (running) return attached(running);
+  try {
+    return await startOver(options);
+  } catch (e) {
+    if (!(e instanceof FolderLockedError)) throw e;
+  }
+  // Another process took the folder a moment ago (two started together): use it once it serves.
+  const deadline = Date.now() + JOIN_WAIT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const other = await findRunning(options.dataDir);
+    if (other) return attached(other);
+  }
+  throw new Error(
+    `Another process holds the sandbox data in ${options.dataDir} but does not serve it; stop that process or use another data folder.`,
+  );
+}
+
+/** How long a sandbox that lost the race for a folder waits for the winner to serve it. */
+const JOIN_WAIT_MS = 20_000;
+
+async function startOver(options: OpenOptions): Promise<SandboxInstance> {
   // The folder holds the credentials file and the user's data: owner-only from the start.
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const last = readInstance(options.dataDir);
@@ -164,6 +186,23 @@ export async function resetData(dataDir: string): Promise<void> {
       `The sandbox at ${running.url} (process ${running.pid}) uses this data; stop it first, then reset.`,
     );
   if (!fs.existsSync(dataDir)) return;
+  // A process that holds the folder but does not serve it yet (starting) is refused the same way.
+  let lock;
+  try {
+    lock = await lockFolder(dataDir);
+  } catch (e) {
+    if (e instanceof FolderLockedError)
+      throw new Error(`Another sandbox process is starting over ${dataDir}; stop it first, then reset.`);
+    throw e;
+  }
+  try {
+    resetFiles(dataDir);
+  } finally {
+    await lock.release();
+  }
+}
+
+function resetFiles(dataDir: string): void {
   for (const name of fs.readdirSync(dataDir)) {
     if (name === INSTANCE_FILE || name === TLS_DIR) continue;
     fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });

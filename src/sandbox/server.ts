@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { BodyTooLargeError, sendJson, sendTooLarge } from './http';
 import type { Emulator, SandboxContext, SandboxInfo, SandboxOptions } from './types';
 import { createStorageEmulator } from './storage';
+import { lockFolder } from './folderLock';
 import { createGenerationEmulator } from './generation';
 import { createWaterDataEmulator } from './waterData';
 import { createDirectoryEmulator } from './directory';
@@ -78,15 +79,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     accessToken,
     dataDir: options.dataDir,
     blobDir: options.blobDir,
+    durability: options.durability,
     origin: () => origin,
     consentSecret,
   };
-  const emulators: Emulator[] = [
-    createStorageEmulator(ctx),
-    createGenerationEmulator(ctx),
-    createWaterDataEmulator(ctx),
-    createDirectoryEmulator(ctx),
-  ];
+  // One process per data folder: a second one is refused here before it reads or writes anything.
+  const lock = options.dataDir ? await lockFolder(options.dataDir) : undefined;
+  let emulators: Emulator[];
+  try {
+    emulators = [
+      createStorageEmulator(ctx),
+      createGenerationEmulator(ctx),
+      createWaterDataEmulator(ctx),
+      createDirectoryEmulator(ctx),
+    ];
+  } catch (e) {
+    await lock?.release();
+    throw e;
+  }
   // Longest prefix first so '/upload/store/v2' wins over a shorter overlapping prefix.
   const routes = emulators
     .flatMap((e) => e.prefixes.map((p) => ({ prefix: p, emulator: e })))
@@ -156,10 +166,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Must exceed keepAliveTimeout, or Node may cut a reused connection while the next request's headers arrive.
   server.headersTimeout = KEEP_ALIVE_MS + 5_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (e) {
+    for (const em of emulators) await em.close?.();
+    await lock?.release();
+    throw e;
+  }
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   origin = `${options.tls ? 'https' : 'http'}://${host}:${addr.port}`;
@@ -189,6 +205,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       for (const s of sockets) s.destroy();
       await closed;
       clearTimeout(grace);
+      await lock?.release();
     },
   };
 }

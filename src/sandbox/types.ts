@@ -17,6 +17,8 @@ export interface SandboxContext {
    * with a data directory, else a fresh temporary directory removed on close.
    */
   readonly blobDir?: string;
+  /** `off` skips every sync to disk: only for the bench that measures what durability costs. Default `fsync`. */
+  readonly durability?: 'fsync' | 'off';
 }
 
 /** An emulator mounted on the sandbox server. It answers the requests whose path it owns. */
@@ -36,6 +38,8 @@ export interface SandboxOptions {
   dataDir?: string;
   /** See SandboxContext.blobDir. */
   blobDir?: string;
+  /** See SandboxContext.durability. */
+  durability?: 'fsync' | 'off';
   /** Host names (optionally `name:port`) accepted in the Host header besides localhost, 127.0.0.1 and [::1]. */
   allowedHosts?: string[];
   apiKey?: string;

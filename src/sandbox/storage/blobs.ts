@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BodyTooLargeError } from '../http';
+import { DamagedStateError } from './durable/format';
+import { fsyncDir } from './durable/io';
 
 /** What the state keeps of a content: where it is and what the service reports about it. */
 export interface BlobRef {
@@ -44,10 +46,13 @@ export interface BlobStore {
   readAll(ref: BlobRef): Buffer;
   /** Deletes the blobs not named in `live` (blobs written in the last minute are kept: an upload may not be in the state yet). */
   collect(live: ReadonlySet<string>): void;
+  /** Makes the blobs added since the last call durable: bytes put from memory, and every new name. */
+  syncPending(): Promise<void>;
   close(): Promise<void>;
 }
 
 const TMP = 'partial';
+const SYNC_TOGETHER = 64;
 const FRESH_MS = 60_000;
 
 class Hashes {
@@ -78,20 +83,34 @@ export function blobRefOf(bytes: Uint8Array): BlobRef {
 /** A directory of blobs named by SHA-256, with partial uploads in a subdirectory. */
 export class DirectoryBlobStore implements BlobStore {
   private readonly written = new Map<string, number>();
+  private namesToSync = false;
+  /** Blobs put from memory and not synced yet: synced together (in parallel) by the next commit. */
+  private unsynced: string[] = [];
 
   private constructor(
     readonly dir: string,
     private readonly removeOnClose: boolean,
+    /** Sync each blob's bytes before it is named (off only for the bench's durability-off comparison). */
+    private readonly durable: boolean,
   ) {
-    fs.mkdirSync(path.join(dir, TMP), { recursive: true });
+    for (const d of [dir, path.join(dir, TMP)]) {
+      const st = fs.statSync(d, { throwIfNoEntry: false });
+      if (st && !st.isDirectory()) throw new DamagedStateError(d, 'it is a file where a folder of contents belongs');
+      if (!st) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+      else if ((st.mode & 0o777) !== 0o700) {
+        // Contents are the user's files: owner-only, whatever mode the folder was made with (older versions: 0755).
+        fs.chmodSync(d, 0o700);
+        if (d === dir) for (const name of fs.readdirSync(d)) fs.chmodSync(path.join(d, name), name === TMP ? 0o700 : 0o600);
+      }
+    }
     // Partials of an earlier run belong to sessions that are gone.
     for (const name of fs.readdirSync(path.join(dir, TMP))) fs.rmSync(path.join(dir, TMP, name), { force: true });
   }
 
   /** A store in `dir` (kept), or in a fresh temporary directory removed on close. */
-  static open(dir?: string): DirectoryBlobStore {
-    if (dir) return new DirectoryBlobStore(dir, false);
-    return new DirectoryBlobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'api-workbench-blobs-')), true);
+  static open(dir?: string, durable = true): DirectoryBlobStore {
+    if (dir) return new DirectoryBlobStore(dir, false, durable);
+    return new DirectoryBlobStore(fs.mkdtempSync(path.join(os.tmpdir(), 'api-workbench-blobs-')), true, false);
   }
 
   private file(key: string): string {
@@ -106,7 +125,10 @@ export class DirectoryBlobStore implements BlobStore {
   private adopt(tmp: string, ref: BlobRef): BlobRef {
     const target = this.file(ref.key);
     if (fs.existsSync(target)) fs.rmSync(tmp, { force: true });
-    else fs.renameSync(tmp, target);
+    else {
+      fs.renameSync(tmp, target);
+      this.namesToSync = true;
+    }
     this.written.set(ref.key, Date.now());
     return ref;
   }
@@ -116,16 +138,44 @@ export class DirectoryBlobStore implements BlobStore {
     const target = this.file(ref.key);
     if (!fs.existsSync(target)) {
       const tmp = this.tmpFile();
-      fs.writeFileSync(tmp, bytes);
+      fs.writeFileSync(tmp, bytes, { mode: 0o600 });
       fs.renameSync(tmp, target);
+      this.namesToSync = true;
+      if (this.durable) this.unsynced.push(target);
     }
     this.written.set(ref.key, Date.now());
     return ref;
   }
 
+  async syncPending(): Promise<void> {
+    if (!this.durable) return;
+    const files = this.unsynced;
+    this.unsynced = [];
+    const syncOne = async (file: string) => {
+      const h = await fs.promises.open(file, 'r');
+      try {
+        await h.datasync();
+      } finally {
+        await h.close();
+      }
+    };
+    try {
+      // Many at once: the file system folds concurrent syncs into few journal commits (2,000 small files: ~0.4 s, not 8).
+      for (let i = 0; i < files.length; i += SYNC_TOGETHER) await Promise.all(files.slice(i, i + SYNC_TOGETHER).map(syncOne));
+      if (this.namesToSync) {
+        this.namesToSync = false;
+        fsyncDir(this.dir);
+      }
+    } catch (e) {
+      this.unsynced.push(...files);
+      this.namesToSync = true;
+      throw e;
+    }
+  }
+
   async putStream(source: AsyncIterable<Uint8Array>, limit = Number.MAX_SAFE_INTEGER): Promise<BlobRef> {
     const tmp = this.tmpFile();
-    const out = await fs.promises.open(tmp, 'w');
+    const out = await fs.promises.open(tmp, 'w', 0o600);
     const hashes = new Hashes();
     try {
       for await (const chunk of source) {
@@ -134,6 +184,7 @@ export class DirectoryBlobStore implements BlobStore {
         hashes.update(chunk);
         await out.write(chunk);
       }
+      if (this.durable) await out.sync();
       await out.close();
     } catch (e) {
       await out.close().catch(() => undefined);
@@ -145,15 +196,16 @@ export class DirectoryBlobStore implements BlobStore {
 
   async startPartial(): Promise<PartialBlob> {
     const tmp = this.tmpFile();
-    const handle = await fs.promises.open(tmp, 'w+');
+    const handle = await fs.promises.open(tmp, 'w+', 0o600);
     let size = 0;
     let done = false;
     // Bytes are hashed as they are appended, so completing a 1 GB upload does not read it all back; only a
     // truncation into hashed bytes (a cut chunk, rare) sends complete() back to reading the file.
     let hashes: Hashes | undefined = new Hashes();
-    const finish = async () => {
+    const finish = async (sync: boolean) => {
       if (done) return;
       done = true;
+      if (sync) await handle.sync();
       await handle.close();
     };
     return {
@@ -172,7 +224,7 @@ export class DirectoryBlobStore implements BlobStore {
         hashes = undefined;
       },
       complete: async () => {
-        await finish();
+        await finish(this.durable);
         if (!hashes) {
           hashes = new Hashes();
           for await (const chunk of fs.createReadStream(tmp)) hashes.update(chunk as Buffer);
@@ -180,7 +232,7 @@ export class DirectoryBlobStore implements BlobStore {
         return this.adopt(tmp, hashes.ref());
       },
       discard: async () => {
-        await finish().catch(() => undefined);
+        await finish(false).catch(() => undefined);
         fs.rmSync(tmp, { force: true });
       },
     };

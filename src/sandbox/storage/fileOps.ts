@@ -67,9 +67,8 @@ export function claimId(svc: StorageService, wanted: string | undefined): string
       location: 'file.id',
     });
   }
-  const i = svc.store.state.reservedIds.indexOf(wanted);
-  if (i < 0) throw badRequest('The provided file ID is not usable.', 'file.id', 'fileIdNotUsable');
-  svc.store.state.reservedIds.splice(i, 1);
+  if (!svc.store.useReservedId(wanted))
+    throw badRequest('The provided file ID is not usable.', 'file.id', 'fileIdNotUsable');
   return wanted;
 }
 

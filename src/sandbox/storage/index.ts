@@ -11,8 +11,10 @@ import { Router, type Reply, type RequestContext } from './router';
 import { StorageService } from './service';
 import { registerReadRoutes } from './routes/read';
 import { registerRoutes } from './routes';
-import { blobDirOf, loadState, Persister } from './persist';
 import { DirectoryBlobStore } from './blobs';
+import { DurableStore, NotDurableError, ownerOnlyFolder } from './durable/durableStore';
+import { MemoryCollector } from './memoryCollector';
+import * as path from 'node:path';
 import { CONTROL_PREFIX, registerControlRoutes } from './routes/control';
 import { BodyTooLargeError, sendJson, sendTooLarge } from '../http';
 import { BATCH_PATHS, handleBatch } from './batch';
@@ -35,14 +37,31 @@ export interface StorageEmulator extends Emulator {
 
 export const createStorageEmulator: EmulatorFactory = (ctx: SandboxContext): StorageEmulator => createStorage(ctx);
 
+/** Where the storage emulator keeps its state under a data directory (`DIR/storage`, contents in `blobs`). */
+export function storageDirOf(dataDir: string): string {
+  return path.join(dataDir, 'storage');
+}
+
 export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = {}): StorageEmulator {
-  const blobs = DirectoryBlobStore.open(ctx.blobDir ?? (ctx.dataDir ? blobDirOf(ctx.dataDir) : undefined));
-  const persisted = ctx.dataDir ? loadState(ctx.dataDir) : undefined;
-  const store = new Store(persisted ?? seedState(blobs), blobs, opts.now);
-  // Without a data directory the persister only collects unreferenced blobs.
-  const persister = new Persister(ctx.dataDir, store, blobs);
-  store.onMutate = () => persister.schedule();
+  const dir = ctx.dataDir ? storageDirOf(ctx.dataDir) : undefined;
+  if (ctx.dataDir) ownerOnlyFolder(ctx.dataDir);
+  if (dir) ownerOnlyFolder(dir);
+  const sync = ctx.durability !== 'off';
+  const blobs = DirectoryBlobStore.open(ctx.blobDir ?? (dir ? path.join(dir, 'blobs') : undefined), sync);
+  // The diskFull fault lives with the other faults, on the service made below.
+  const serviceRef: { current?: StorageService } = {};
+  const durable = dir
+    ? DurableStore.open(dir, blobs, () => seedState(blobs), {
+        sync,
+        diskFull: () => serviceRef.current?.faults.diskFull === true,
+      })
+    : undefined;
+  const store = new Store(durable ? durable.state : seedState(blobs), blobs, opts.now);
+  // In memory, nothing is written: unreferenced contents are collected a moment after a burst of changes.
+  const collector = durable ? undefined : new MemoryCollector(store, blobs);
+  durable?.attach(store);
   const service = new StorageService(store, ctx);
+  serviceRef.current = service;
   const router = new Router<StorageService>();
   registerReadRoutes(router);
   registerRoutes(router);
@@ -123,7 +142,11 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
         const items = tree.get('items');
         if (items !== undefined) rc.itemFields = items === true ? undefined : new Set(items.keys());
       }
+      const epoch = durable?.epoch ?? 0;
+      const generation = store.generation;
       const reply = await match.handler(rc, service);
+      // Acknowledged only once durable: the writes of this request (and of any at the same time) are synced first.
+      if (durable && (store.generation !== generation || store.hasWrites)) await durable.commit(epoch);
       writeReply(
         res,
         reply,
@@ -136,6 +159,11 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
         return;
       }
       if (e instanceof ApiError) return sendJson(res, e.status, e.body(), e.headers);
+      if (e instanceof NotDurableError) {
+        const status = e.diskFull ? 507 : 503;
+        const reason = e.diskFull ? 'insufficientStorage' : 'backendError';
+        return sendJson(res, status, new ApiError(status, { domain: 'global', reason, message: e.message }).body());
+      }
       if (e instanceof SyntaxError)
         return sendJson(res, 400, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body());
       if (e instanceof BodyTooLargeError) {
@@ -185,7 +213,8 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
     handle,
     async close() {
       await service.close();
-      persister.flush();
+      await durable?.close();
+      collector?.close();
       await blobs.close();
     },
   };

@@ -207,15 +207,59 @@ export function makeId(seed: string, n: number, length = 33): string {
   return out;
 }
 
+/** The change log keeps at least this many entries; it is cut back to it once it holds CHANGE_LOG_SLACK more. */
+export const CHANGE_LOG_KEEP = 50_000;
+const CHANGE_LOG_SLACK = 5_000;
+
+/**
+ * What changed since the durable layer last took the changes: the records to write again (by id), and the tail
+ * of the change log. `whole` means a change too wide to name record by record (a bulk seed): the whole state.
+ */
+export interface PendingWrites {
+  files: Set<string>;
+  drives: Set<string>;
+  users: Set<string>;
+  reservedIds: boolean;
+  whole: boolean;
+  /** Lowest change id pushed or taken back: the log from this id on is written again. */
+  changesFrom: number;
+  /** The log was cut at its start: entries before this id are gone. */
+  trimmedBefore?: number;
+}
+
+function noWrites(): PendingWrites {
+  return {
+    files: new Set(),
+    drives: new Set(),
+    users: new Set(),
+    reservedIds: false,
+    whole: false,
+    changesFrom: Number.POSITIVE_INFINITY,
+  };
+}
+
+export function writesEmpty(w: PendingWrites): boolean {
+  return (
+    !w.whole &&
+    !w.reservedIds &&
+    w.files.size === 0 &&
+    w.drives.size === 0 &&
+    w.users.size === 0 &&
+    w.changesFrom === Number.POSITIVE_INFINITY &&
+    w.trimmedBefore === undefined
+  );
+}
+
 /**
  * The live store: state plus the derived children index and the bookkeeping every mutation needs
- * (version bump, change-log entry, persistence hook).
+ * (version bump, change-log entry, what the durable layer must write).
  */
 export class Store {
   private readonly childIndex = new Map<string, Set<string>>();
-  /** Bumps on every mutation; list snapshots are cached against it. */
+  /** Bumps on every mutation; list snapshots are cached against it, and a request compares it to know it wrote. */
   generation = 0;
   onMutate: () => void = () => {};
+  private writes = noWrites();
   /** Observers of the change log (notification channels). */
   readonly changeListeners = new Set<(change: StoredChange) => void>();
 
@@ -228,7 +272,67 @@ export class Store {
     state.users = dictionary(state.users);
     state.files = dictionary(state.files);
     state.drives = dictionary(state.drives);
-    for (const f of Object.values(state.files)) for (const p of f.parents) this.indexChild(p, f.id);
+    this.buildIndex();
+  }
+
+  private buildIndex(): void {
+    this.childIndex.clear();
+    for (const f of Object.values(this.state.files)) for (const p of f.parents) this.indexChild(p, f.id);
+  }
+
+  /** Hands the changes made since the last call to the durable layer. */
+  takeWrites(): PendingWrites {
+    const w = this.writes;
+    this.writes = noWrites();
+    return w;
+  }
+
+  get hasWrites(): boolean {
+    return !writesEmpty(this.writes);
+  }
+
+  /**
+   * Puts the store back to `state` (the last durable state, after a write that could not be made durable):
+   * the same state object is refilled so every holder of it sees the change.
+   */
+  restore(state: StoreState): void {
+    Object.assign(this.state, state);
+    this.state.users = dictionary(state.users);
+    this.state.files = dictionary(state.files);
+    this.state.drives = dictionary(state.drives);
+    this.buildIndex();
+    this.writes = noWrites();
+    this.generation += 1;
+  }
+
+  /** A change too wide to track record by record (bulk seeding): the durable layer writes the whole state. */
+  wholeStateChanged(): void {
+    this.writes.whole = true;
+    this.mutated();
+  }
+
+  addUser(user: StoredUser): void {
+    this.state.users[user.permissionId] = user;
+    this.writes.users.add(user.permissionId);
+    this.mutated();
+  }
+
+  /** Ids handed out by generateIds, kept until used (at most 10,000, the oldest dropped first). */
+  reserveIds(ids: string[]): void {
+    const r = this.state.reservedIds;
+    r.push(...ids);
+    if (r.length > 10_000) r.splice(0, r.length - 10_000);
+    this.writes.reservedIds = true;
+    this.mutated();
+  }
+
+  /** Takes a reserved id for a new file; false when it was never handed out (or already used). */
+  useReservedId(id: string): boolean {
+    const i = this.state.reservedIds.indexOf(id);
+    if (i < 0) return false;
+    this.state.reservedIds.splice(i, 1);
+    this.writes.reservedIds = true;
+    return true;
   }
 
   get me(): StoredUser {
@@ -296,6 +400,7 @@ export class Store {
   }
 
   recordFileChange(targetId: string, removed: boolean, driveId?: string): void {
+    this.writes.files.add(targetId);
     this.pushChange({
       id: this.state.nextChangeId++,
       changeType: 'file',
@@ -307,6 +412,7 @@ export class Store {
   }
 
   recordDriveChange(driveId: string, removed: boolean): void {
+    this.writes.drives.add(driveId);
     this.pushChange({
       id: this.state.nextChangeId++,
       changeType: 'drive',
@@ -321,14 +427,23 @@ export class Store {
     // Consecutive changes of one item collapse into the latest, as the service reports them.
     const log = this.state.changes;
     const last = log[log.length - 1];
-    if (last && last.targetId === c.targetId && last.changeType === c.changeType && !last.removed) log.pop();
+    const w = this.writes;
+    if (last && last.targetId === c.targetId && last.changeType === c.changeType && !last.removed) {
+      log.pop();
+      w.changesFrom = Math.min(w.changesFrom, last.id);
+    }
     log.push(c);
-    if (log.length > 50_000) log.splice(0, log.length - 50_000);
+    w.changesFrom = Math.min(w.changesFrom, c.id);
+    // Cut in steps, not one entry per change: shifting 50,000 entries on every write would cost with the log's size.
+    if (log.length > CHANGE_LOG_KEEP + CHANGE_LOG_SLACK) {
+      log.splice(0, log.length - CHANGE_LOG_KEEP);
+      w.trimmedBefore = log[0].id;
+    }
     this.mutated();
     for (const l of this.changeListeners) l(c);
   }
 
-  mutated(): void {
+  private mutated(): void {
     this.generation += 1;
     this.onMutate();
   }

@@ -20,6 +20,8 @@ export interface FaultConfig {
   queued: QueuedFault[];
   /** Items to leave out of every list page (the page still carries a token): exercises short pages. */
   shortPageBy: number;
+  /** With `--data`: writes to disk fail as on a full disk (ENOSPC) until cleared; reads go on. */
+  diskFull: boolean;
 }
 
 export type QueuedFault =
@@ -46,7 +48,7 @@ type SortKey = (typeof SORT_KEYS)[number];
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 export class StorageService {
-  readonly faults: FaultConfig = { rateLimitPerSecond: 0, rateLimitStatus: 403, queued: [], shortPageBy: 0 };
+  readonly faults: FaultConfig = { rateLimitPerSecond: 0, rateLimitStatus: 403, queued: [], shortPageBy: 0, diskFull: false };
   private snapshot = new Map<string, { generation: number; ids: string[] }>();
   /** Resumable upload sessions by upload id. */
   readonly uploads = new Map<string, UploadSession>();

@@ -27,7 +27,7 @@ describe('storage emulator: --data DIR persistence', () => {
     await h.call('POST', `/store/v2/files/${readme.id}/trash`);
     const token = (await h.call<StartPageToken>('GET', '/store/v2/changes/startPageToken')).json.startPageToken;
     await h.close();
-    assert.ok(fs.existsSync(path.join(dir, 'storage', 'state.json')));
+    assert.ok(fs.existsSync(path.join(dir, 'storage', 'snapshot.jsonl')));
 
     h = await startStorage({ dataDir: dir });
     const back = await h.call<File>('GET', `/store/v2/files/${made.json.id}?fields=title,fileSize`);

@@ -22,6 +22,11 @@ async function setFaults(ctx: RequestContext, svc: StorageService): Promise<Repl
     f.rateLimitPerSecond = 0;
     f.shortPageBy = 0;
     f.rateLimitStatus = 403;
+    f.diskFull = false;
+  }
+  if (body.diskFull !== undefined) {
+    if (typeof body.diskFull !== 'boolean') throw badRequest('diskFull must be true or false');
+    f.diskFull = body.diskFull;
   }
   if (body.rateLimitPerSecond !== undefined) {
     if (!Number.isInteger(body.rateLimitPerSecond) || body.rateLimitPerSecond < 0)
@@ -81,7 +86,7 @@ async function seedFolder(ctx: RequestContext, svc: StorageService): Promise<Rep
     svc.store.state.files[f.id] = f;
     svc.store.setParents(f, [folder.id]);
   }
-  svc.store.mutated();
+  svc.store.wholeStateChanged();
   return { status: 200, json: { id: folder.id, count } };
 }
 

@@ -353,10 +353,7 @@ export function generateIds(ctx: RequestContext, svc: StorageService): Reply {
   enumParam(ctx.query, 'type', ['files', 'shortcuts'] as const, 'files');
   const ids: string[] = [];
   for (let i = 0; i < max; i++) ids.push(svc.store.newId());
-  svc.store.state.reservedIds.push(...ids);
-  if (svc.store.state.reservedIds.length > 10_000)
-    svc.store.state.reservedIds.splice(0, svc.store.state.reservedIds.length - 10_000);
-  svc.store.mutated();
+  svc.store.reserveIds(ids);
   return { status: 200, json: { kind: 'drive#generatedIds', space, ids } };
 }
 

@@ -139,7 +139,7 @@ function transferOwnership(svc: StorageService, f: StoredFile, to: StoredPermiss
     }
   to.role = 'owner';
   if (!svc.store.state.users[to.id])
-    svc.store.state.users[to.id] = { permissionId: to.id, displayName: email.split('@')[0], emailAddress: email };
+    svc.store.addUser({ permissionId: to.id, displayName: email.split('@')[0], emailAddress: email });
   f.ownerId = to.id;
 }
 
