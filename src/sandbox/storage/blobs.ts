@@ -100,7 +100,8 @@ export class DirectoryBlobStore implements BlobStore {
       else if ((st.mode & 0o777) !== 0o700) {
         // Contents are the user's files: owner-only, whatever mode the folder was made with (older versions: 0755).
         fs.chmodSync(d, 0o700);
-        if (d === dir) for (const name of fs.readdirSync(d)) fs.chmodSync(path.join(d, name), name === TMP ? 0o700 : 0o600);
+        if (d === dir)
+          for (const name of fs.readdirSync(d)) fs.chmodSync(path.join(d, name), name === TMP ? 0o700 : 0o600);
       }
     }
     // Partials of an earlier run belong to sessions that are gone.
@@ -161,7 +162,8 @@ export class DirectoryBlobStore implements BlobStore {
     };
     try {
       // Many at once: the file system folds concurrent syncs into few journal commits (2,000 small files: ~0.4 s, not 8).
-      for (let i = 0; i < files.length; i += SYNC_TOGETHER) await Promise.all(files.slice(i, i + SYNC_TOGETHER).map(syncOne));
+      for (let i = 0; i < files.length; i += SYNC_TOGETHER)
+        await Promise.all(files.slice(i, i + SYNC_TOGETHER).map(syncOne));
       if (this.namesToSync) {
         this.namesToSync = false;
         fsyncDir(this.dir);

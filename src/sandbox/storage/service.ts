@@ -48,7 +48,13 @@ type SortKey = (typeof SORT_KEYS)[number];
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 export class StorageService {
-  readonly faults: FaultConfig = { rateLimitPerSecond: 0, rateLimitStatus: 403, queued: [], shortPageBy: 0, diskFull: false };
+  readonly faults: FaultConfig = {
+    rateLimitPerSecond: 0,
+    rateLimitStatus: 403,
+    queued: [],
+    shortPageBy: 0,
+    diskFull: false,
+  };
   private snapshot = new Map<string, { generation: number; ids: string[] }>();
   /** Resumable upload sessions by upload id. */
   readonly uploads = new Map<string, UploadSession>();

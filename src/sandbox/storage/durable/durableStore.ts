@@ -294,9 +294,14 @@ export function ownerOnlyFolder(dir: string): void {
 
 /** What a restart would read from `dir` now, without changing anything there (tests compare it with the live state). */
 export function readDurableState(dir: string): StoreState {
-  return load(dir, path.join(dir, 'blobs'), () => {
-    throw new DamagedStateError(dir, 'there is no snapshot');
-  }, false).state;
+  return load(
+    dir,
+    path.join(dir, 'blobs'),
+    () => {
+      throw new DamagedStateError(dir, 'there is no snapshot');
+    },
+    false,
+  ).state;
 }
 
 /** The last durable state of `dir`: the snapshot, then every journal entry after it. */

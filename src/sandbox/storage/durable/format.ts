@@ -116,7 +116,13 @@ function has(v: unknown, fields: Record<string, Check>, optional: Record<string,
 }
 
 export const isBlobRef = (v: unknown): v is BlobRef =>
-  has(v, { key: (k) => typeof k === 'string' && /^[0-9a-f]{64}$/.test(k), size: num, md5: str, sha1: str, sha256: str });
+  has(v, {
+    key: (k) => typeof k === 'string' && /^[0-9a-f]{64}$/.test(k),
+    size: num,
+    md5: str,
+    sha1: str,
+    sha256: str,
+  });
 
 const isRevision = (v: unknown): v is StoredRevision =>
   has(v, { id: str, mimeType: str, modifiedDate: str, content: isBlobRef });
@@ -185,8 +191,7 @@ export const isJournalEntry = (v: unknown): v is JournalEntry =>
       users: recordsOf(isStoredUser),
       files: recordsOf(recordOrNull(isStoredFile)),
       drives: recordsOf(recordOrNull(isStoredDrive)),
-      changes: (c) =>
-        has(c, { from: num, append: arrayOf(isStoredChange) }, { trimmedBefore: num }),
+      changes: (c) => has(c, { from: num, append: arrayOf(isStoredChange) }, { trimmedBefore: num }),
     },
   );
 

@@ -3,7 +3,14 @@
 // was never acknowledged) and refuses anything else out of place.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DamagedStateError, decodeLine, isJournalEntry, JOURNAL_PREFIX, JOURNAL_SUFFIX, type JournalEntry } from './format';
+import {
+  DamagedStateError,
+  decodeLine,
+  isJournalEntry,
+  JOURNAL_PREFIX,
+  JOURNAL_SUFFIX,
+  type JournalEntry,
+} from './format';
 import { fsyncDir, type DiskIo } from './io';
 
 export interface Segment {

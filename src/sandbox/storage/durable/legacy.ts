@@ -12,7 +12,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function blobMarkerToRef(v: unknown, blobDir: string, file: string): unknown {
   if (!isObject(v) || Object.keys(v).length !== 1 || typeof v.$blob !== 'string') return v;
-  if (!/^[0-9a-f]{64}$/.test(v.$blob)) throw new DamagedStateError(file, `a content names "${v.$blob}", not a blob key`);
+  if (!/^[0-9a-f]{64}$/.test(v.$blob))
+    throw new DamagedStateError(file, `a content names "${v.$blob}", not a blob key`);
   const blob = path.join(blobDir, v.$blob);
   if (!fs.existsSync(blob)) throw new DamagedStateError(file, `the content ${v.$blob} is missing from ${blobDir}`);
   return blobRefOf(fs.readFileSync(blob));
@@ -32,7 +33,8 @@ export function readLegacyState(file: string, blobDir: string): StoreState {
   const meta = {
     rootId: v.rootId,
     meId: v.meId,
-    nextChangeId: v.nextChangeId ?? (changes.length ? Number((changes[changes.length - 1] as { id: number }).id) + 1 : 1),
+    nextChangeId:
+      v.nextChangeId ?? (changes.length ? Number((changes[changes.length - 1] as { id: number }).id) + 1 : 1),
     idCounter: v.idCounter ?? 0,
     quotaBytesTotal: v.quotaBytesTotal ?? 15 * 1024 ** 3,
   };
@@ -45,7 +47,8 @@ export function readLegacyState(file: string, blobDir: string): StoreState {
     if (!isStoredFile(f)) throw new DamagedStateError(file, `file ${JSON.stringify(id)} is not a file record`);
   }
   for (const [id, d] of Object.entries(drives))
-    if (!isStoredDrive(d)) throw new DamagedStateError(file, `shared drive ${JSON.stringify(id)} is not a drive record`);
+    if (!isStoredDrive(d))
+      throw new DamagedStateError(file, `shared drive ${JSON.stringify(id)} is not a drive record`);
   for (const [id, u] of Object.entries(users))
     if (!isStoredUser(u)) throw new DamagedStateError(file, `user ${JSON.stringify(id)} is not a user record`);
   if (!changes.every(isStoredChange)) throw new DamagedStateError(file, 'the change log holds a bad entry');
