@@ -23,7 +23,7 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   let allowedHosts: string[];
   let portText: string | undefined;
   let tls: { generate: true } | { certFile: string; keyFile: string } | undefined;
-  let reset = false;
+  let reset: boolean;
   try {
     const p = parseArgs(args, {
       values: ['port', 'host', 'data', 'api-key', 'allow-host', 'tls-cert', 'tls-key'],
@@ -84,7 +84,10 @@ export const sandboxCommand: CliCommand = async (args, io) => {
           port: portText === undefined ? undefined : port,
           tls: served,
         })
-      : { ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts, tls: served })), owned: true };
+      : {
+          ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts, tls: served })),
+          owned: true,
+        };
   } catch (err) {
     // What keeps the sandbox from starting is said in one line, with what to do about it; never a stack trace.
     io.stderr.write(`api-workbench sandbox: ${startFailure(err, dataDir)}\n`);

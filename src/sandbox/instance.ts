@@ -192,7 +192,7 @@ export async function resetData(dataDir: string): Promise<void> {
     lock = await lockFolder(dataDir);
   } catch (e) {
     if (e instanceof FolderLockedError)
-      throw new Error(`Another sandbox process is starting over ${dataDir}; stop it first, then reset.`);
+      throw new Error(`Another sandbox process is starting over ${dataDir}; stop it first, then reset.`, { cause: e });
     throw e;
   }
   try {

@@ -164,6 +164,17 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
         const reason = e.diskFull ? 'insufficientStorage' : 'backendError';
         return sendJson(res, status, new ApiError(status, { domain: 'global', reason, message: e.message }).body());
       }
+      const code = (e as NodeJS.ErrnoException | undefined)?.code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') {
+        // Contents that could not be written (an upload on a full disk): nothing was stored.
+        const message =
+          'No space left on the device holding the sandbox data: nothing was stored. Free some space and retry.';
+        return sendJson(
+          res,
+          507,
+          new ApiError(507, { domain: 'global', reason: 'insufficientStorage', message }).body(),
+        );
+      }
       if (e instanceof SyntaxError)
         return sendJson(res, 400, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body());
       if (e instanceof BodyTooLargeError) {

@@ -58,7 +58,7 @@ export function readLegacyState(file: string, blobDir: string): StoreState {
     users: dictionary(users as StoreState['users']),
     files: dictionary(files as StoreState['files']),
     drives: dictionary(drives as StoreState['drives']),
-    changes: changes as StoreState['changes'],
+    changes: changes,
     apps: (Array.isArray(apps) ? apps : []) as StoreState['apps'],
     reservedIds: Array.isArray(reservedIds) ? reservedIds.filter((x): x is string => typeof x === 'string') : [],
   };

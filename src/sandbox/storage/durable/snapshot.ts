@@ -146,7 +146,7 @@ export function readSnapshot(file: string): { state: StoreState; seq: number } {
     files: dictionary<StoredFile>(),
     drives: dictionary<StoredDrive>(),
     changes: [],
-    apps: head.apps as StoreState['apps'],
+    apps: head.apps,
     reservedIds: head.reservedIds,
   };
   let closed: Closing | undefined;
@@ -180,11 +180,9 @@ export function writeSnapshotSync(dir: string, name: string, state: StoreState, 
   const target = path.join(dir, name);
   const tmp = `${target}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
-  let bytes = 0;
+  const buf = Buffer.from([...snapshotLines(state, seq)].join(''));
   try {
-    const buf = Buffer.from([...snapshotLines(state, seq)].join(''));
     writeAllSync(fd, buf);
-    bytes = buf.length;
     fs.fsyncSync(fd);
   } catch (e) {
     fs.closeSync(fd);
@@ -194,5 +192,5 @@ export function writeSnapshotSync(dir: string, name: string, state: StoreState, 
   fs.closeSync(fd);
   fs.renameSync(tmp, target);
   fsyncDir(dir);
-  return bytes;
+  return buf.length;
 }
