@@ -103,7 +103,15 @@ export class SandboxHost implements vscode.Disposable {
 
   private open(): Promise<SandboxInstance> {
     const { openSandbox, startSandbox } = this.load();
-    if (this.dataDir) return openSandbox({ dataDir: this.dataDir });
+    if (this.dataDir)
+      return openSandbox({ dataDir: this.dataDir }).catch((e: unknown) => {
+        // The CLI names its own flag; here the way back is the command.
+        if (e instanceof Error && e.name === 'DamagedStateError')
+          throw new Error(`${e.message} Run "API Workbench: Reset Sandbox Data" to start over with the sample files.`, {
+            cause: e,
+          });
+        throw e;
+      });
     return startSandbox({ host: '127.0.0.1', port: 0 }).then((s) => ({
       ...s,
       dataDir: '',

@@ -1,7 +1,7 @@
 // `api-workbench sandbox --data DIR` as people run it: two started at the same moment over one folder never both
 // serve it, and a damaged folder stops start-up with one line naming the file and the command that resets it.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -97,5 +97,35 @@ describe('sandbox --data: one process per folder, damage said in one line', func
       await again.exited;
     }
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starting on a full disk: one line saying so, no stack trace (a real tmpfs where one can be mounted)', async () => {
+    const disk = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-fullstart-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk], { stdio: 'ignore' });
+    } catch {
+      fs.rmSync(disk, { recursive: true, force: true });
+      console.log('      (no tmpfs here: the storage tests inject ENOSPC instead)');
+      return;
+    }
+    try {
+      const fd = fs.openSync(path.join(disk, 'filler'), 'w');
+      try {
+        for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+      } finally {
+        fs.closeSync(fd);
+      }
+      const run = await sandbox(['--data', path.join(disk, 'data')]);
+      await run.exited;
+      assert.equal(run.code, 1, run.stderr);
+      const lines = run.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 1, run.stderr);
+      assert.match(lines[0], /no space left on the device/);
+    } finally {
+      execFileSync('umount', ['-l', disk]);
+      fs.rmSync(disk, { recursive: true, force: true });
+    }
   });
 });

@@ -58,6 +58,7 @@ export class DamagedStateError extends Error {
     readonly why: string,
   ) {
     super(`The sandbox's storage file ${file} is damaged (${why}).`);
+    this.name = 'DamagedStateError';
   }
 }
 
