@@ -194,4 +194,33 @@ describe('storage sandbox: every acknowledged write is on disk when it is answer
     await h.call('POST', '/store/v2/files', { body: { title: 'after restart' } });
     assert.deepEqual(onDisk(dir), live(h));
   });
+
+  it('folds a grown journal into a snapshot while writes go on, and reads back the same state', async () => {
+    const files: string[] = [];
+    for (let i = 0; i < 8; i++)
+      files.push((await h.call<File>('POST', '/store/v2/files', { body: { title: `big ${i}` } })).json.id);
+    const storage = path.join(dir, 'storage');
+    const segments = () => fs.readdirSync(storage).filter((n) => n.startsWith('journal-'));
+    const snapshotBefore = fs.statSync(path.join(storage, 'snapshot.jsonl')).mtimeMs;
+    // Each entry holds whole records: 15 rounds of 8 files with a 100 KB description pass the 8 MiB mark.
+    for (let round = 0; round < 15; round++) {
+      const description = String(round % 10).repeat(100_000);
+      const answers = await Promise.all(
+        files.map((id) => h.call('PATCH', `/store/v2/files/${id}`, { body: { description } })),
+      );
+      for (const r of answers) assert.equal(r.status, 200);
+    }
+    const made = { json: { id: files[0] } };
+    // The snapshot is written in the background: wait for it to replace the old one.
+    for (let i = 0; i < 200 && fs.statSync(path.join(storage, 'snapshot.jsonl')).mtimeMs === snapshotBefore; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.notEqual(fs.statSync(path.join(storage, 'snapshot.jsonl')).mtimeMs, snapshotBefore, 'a new snapshot');
+    await h.call('PATCH', `/store/v2/files/${made.json.id}`, { body: { title: 'after the snapshot' } });
+    assert.equal(segments().length, 1, `older segments go: ${segments().join(', ')}`);
+    assert.deepEqual(onDisk(dir), live(h));
+    const before = live(h);
+    await h.close();
+    h = await startStorage({ dataDir: dir });
+    assert.deepEqual(live(h), before);
+  });
 });
