@@ -68,14 +68,17 @@ describe('api-workbench CLI as a shell pipes it', function () {
       query: ['query', '--base-url', sandbox.waterData, '--api-key', sandbox.apiKey, '/Locations?$top=50'],
       lint: ['lint', '--format', 'json', 'samples/discovery/bookshelf.v1.json'],
       openapi: ['openapi', 'samples/discovery/bookshelf.v1.json'],
+      diff: ['diff', '--format', 'json', 'samples/discovery/bookshelf.v1.json', 'samples/discovery/bookshelf.v1.json'],
       help: ['--help'],
     };
-    for (const [name, args] of Object.entries(commands)) {
-      // The same command with a reader that stays writes something: the early close is what is tested.
-      const whole = await run(args, false);
-      assert.ok(whole.stdout.length > 0, `${name} wrote nothing to stdout: ${whole.stderr}`);
-      assertQuiet(await run(args, true), name, whole.code ?? 0);
-    }
+    const entries = Object.entries(commands);
+    // The same command with a reader that stays writes something: the early close is what is tested.
+    const whole = await Promise.all(entries.map(([, args]) => run(args, false)));
+    const early = await Promise.all(entries.map(([, args]) => run(args, true)));
+    entries.forEach(([name], i) => {
+      assert.ok(whole[i].stdout.length > 0, `${name} wrote nothing to stdout: ${whole[i].stderr}`);
+      assertQuiet(early[i], name, whole[i].code ?? 0);
+    });
   });
 
   it('sandbox stops quietly when the reader of its endpoint line is gone', async () => {
