@@ -14,7 +14,7 @@ import {
 } from '../generation/core';
 import type { GenerateContentRequest } from '../shared/wire/generation';
 import { parseArgs, stringFlag, UsageError } from './args';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
+import { CLI_SET_GENERATION_KEY, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 
 /** Only "an object" is checked here: validateRequest then reports every rule the request breaks at once. */
 function isJsonObject(v: unknown): v is GenerateContentRequest {
@@ -145,7 +145,7 @@ export const generateCommand: CliCommand = async (args, io) => {
       io.stderr.write('incomplete: the stream ended without a finish reason\n');
     if (result.error)
       io.stderr.write(
-        `error ${result.error.code} ${result.error.status}: ${result.error.message}\n${errorAdvice(result.error)}\n`,
+        `error ${result.error.code} ${result.error.status}: ${result.error.message}\n${errorAdvice(result.error, CLI_SET_GENERATION_KEY)}\n`,
       );
   }
   return result.error || result.aborted ? EXIT_FAILURE : EXIT_OK;

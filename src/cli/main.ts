@@ -1,5 +1,5 @@
 import { redactText } from '../shared/http';
-import { EXIT_USAGE, type CliCommand, type CliIO } from './io';
+import { EXIT_USAGE, stopWhenReaderGoes, type CliCommand, type CliIO } from './io';
 import { sandboxCommand } from './sandbox';
 import { lintCommand } from './lint';
 import { generateCommand } from './generate';
@@ -45,6 +45,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 if (require.main === module) {
+  stopWhenReaderGoes(process.stdout, process.stderr, (code) => process.exit(code));
   const interrupted = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -11,7 +11,7 @@ import { citationWithLink, licenceName } from '../waterData/core/summary';
 import { buildUrl, toRequest } from '../waterData/core/url';
 import { analyzeQuery, hasErrors } from '../waterData/core/validate';
 import { parseArgs, stringFlag, UsageError } from './args';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
+import { CLI_SET_WATER_KEY, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 
 export const QUERY_USAGE =
   'usage: api-workbench query [--base-url URL] [--api-key KEY] [--format json|csv] [--max-rows N] [--dry-run] "<query>"';
@@ -95,7 +95,7 @@ export const queryCommand: CliCommand = async (args, io) => {
     return EXIT_OK;
   }
   if (!apiKey) {
-    io.stderr.write('api-workbench query: no API key: pass --api-key or set DATASTREAM_API_KEY\n');
+    io.stderr.write(`api-workbench query: no API key: ${CLI_SET_WATER_KEY}\n`);
     return EXIT_USAGE;
   }
 
@@ -105,6 +105,7 @@ export const queryCommand: CliCommand = async (args, io) => {
     baseUrl,
     apiKey,
     userAgent: 'api-workbench-cli',
+    setKey: CLI_SET_WATER_KEY,
     onRetry: (r) =>
       io.stderr.write(`HTTP ${r.status}: waiting ${(r.delayMs / 1000).toFixed(1)} s before retry ${r.attempt}\n`),
   });

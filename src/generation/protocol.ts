@@ -187,6 +187,8 @@ export type WebviewToHost =
       notices: string[];
       /** The text highlighted in the reply for each citation, in citation order ('' when it could not be placed). */
       cited: string[];
+      /** Each code block the reply shows: its language, its code and whether it has the Copy / Insert bar. */
+      codeBlocks: { language: string; code: string; actions: boolean }[];
     };
 
 export type RenderedAck = Extract<WebviewToHost, { type: 'rendered' }>;

@@ -23,8 +23,43 @@ async function pickService(
   return picked?.service;
 }
 
+/** The read-only page of Show Sandbox Endpoints: a virtual document, so there is nothing to save or leave behind. */
+const SANDBOX_PAGE = vscode.Uri.from({ scheme: 'api-workbench-sandbox', path: '/Sandbox endpoints.json' });
+
+/**
+ * What the page shows, asked for each time it is opened (the sandbox may have moved to another port after a
+ * restart). Sandbox credentials are throwaway values of a loopback server, so showing them is safe and useful
+ * for curl; they are never written to a log.
+ */
+class SandboxPage implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly sandbox: SandboxHost) {}
+
+  async provideTextDocumentContent(): Promise<string> {
+    const sb = await this.sandbox.get();
+    const info = {
+      url: sb.url,
+      storage: sb.storage,
+      generation: sb.generation,
+      waterData: sb.waterData,
+      directory: sb.directory,
+      apiKey: sb.apiKey,
+      accessToken: sb.accessToken,
+    };
+    return JSON.stringify(info, null, 2) + '\n';
+  }
+
+  refresh(): void {
+    this.changed.fire(SANDBOX_PAGE);
+  }
+}
+
 export function registerPlatformCommands(services: WorkbenchServices, sandbox: SandboxHost): vscode.Disposable[] {
+  const page = new SandboxPage(sandbox);
   return [
+    vscode.workspace.registerTextDocumentContentProvider(SANDBOX_PAGE.scheme, page),
     vscode.commands.registerCommand('apiWorkbench.switchEndpoints', async () => {
       const service = await pickService('Which service?');
       if (!service) return;
@@ -106,11 +141,8 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
         waterData: sb.waterData,
         directory: sb.directory,
       };
-      // Sandbox credentials are throwaway values of a loopback server, so showing them is safe and useful for curl.
-      const doc = await vscode.workspace.openTextDocument({
-        language: 'json',
-        content: JSON.stringify({ ...info, apiKey: sb.apiKey, accessToken: sb.accessToken }, null, 2),
-      });
+      page.refresh();
+      const doc = await vscode.workspace.openTextDocument(SANDBOX_PAGE);
       await vscode.window.showTextDocument(doc, { preview: true });
       return info;
     }),

@@ -86,6 +86,14 @@ const checks = {
     await frame.locator(`${list} .try-it-open`).click();
     const row = frame.locator(`${list} .try-field[data-name="maxResults"] input`);
     await row.waitFor({ state: 'visible', timeout: 30_000 });
+    // Optional booleans start unset (their default named, nothing sent) until the user picks a value.
+    for (const name of ['includeItemsFromAllDrives', 'supportsAllDrives']) {
+      const select = frame.locator(`${list} .try-field[data-name="${name}"] select`);
+      const value = await select.inputValue();
+      const shown = await select.evaluate((s) => s.options[s.selectedIndex]?.textContent ?? '');
+      if (value !== '' || !/not sent; default false/.test(shown))
+        throw new Error(`${name} starts as ${JSON.stringify(value)} (${shown}), not unset`);
+    }
     await row.fill('3');
     await frame.locator(`${list} .try-send`).click();
     const status = frame.locator(`${list} .try-status.ok`);

@@ -120,23 +120,35 @@ export function decorateMethods(post: Post): void {
   }
 }
 
+/**
+ * The choice that sends nothing: an optional parameter the user leaves unset is not sent, and the server
+ * applies its own default, which the option names (`includeItemsFromAllDrives=false` is never sent unasked).
+ */
+function unsetOption(f: TryField): HTMLOptionElement {
+  const o = el('option', undefined, f.default !== undefined ? `(not sent; default ${f.default})` : '');
+  o.value = '';
+  return o;
+}
+
 function fieldInput(f: TryField): HTMLElement {
   if (f.enum) {
     const select = el('select');
-    if (!f.required) select.append(el('option', undefined, ''));
+    if (!f.required) select.append(unsetOption(f));
     for (const v of f.enum) {
       const o = el('option', undefined, v.description ? `${v.value} — ${v.description.slice(0, 80)}` : v.value);
       o.value = v.value;
       if (v.deprecated) o.textContent += ' (deprecated)';
       select.append(o);
     }
-    if (f.default !== undefined) select.value = f.default;
+    // A required choice starts at its default; an optional one starts unset.
+    if (f.required && f.default !== undefined) select.value = f.default;
     return select;
   }
   if (f.type === 'boolean') {
     const select = el('select');
-    for (const v of ['', 'true', 'false']) select.append(Object.assign(el('option', undefined, v), { value: v }));
-    if (f.default !== undefined) select.value = f.default;
+    if (!f.required) select.append(unsetOption(f));
+    for (const v of ['true', 'false']) select.append(Object.assign(el('option', undefined, v), { value: v }));
+    if (f.required && f.default !== undefined) select.value = f.default;
     return select;
   }
   const input = el('input');

@@ -213,10 +213,17 @@ export async function countTokens(
   return { value: r.value && normaliseCountTokens(r.value), error: r.error };
 }
 
-/** All models (every page), optionally only those that can generate content. */
+/** How long a model list is reused: it changes with the service's releases, not while a user works. */
+const MODEL_LIST_REUSE_MS = 10 * 60_000;
+
+/**
+ * All models (every page), optionally only those that can generate content. The list is reused for a few
+ * minutes (every chat surface, the side bar's and each editor's, asks for it when it opens).
+ */
 export async function listModels(
   opts: ConnectionOptions & { generateOnly?: boolean; pageSize?: number },
 ): Promise<{ models: Model[]; error: GenerationError | null }> {
+  opts = { reuseMs: MODEL_LIST_REUSE_MS, ...opts };
   const models: Model[] = [];
   let pageToken: string | undefined;
   for (let page = 0; page < 100; page++) {

@@ -104,12 +104,17 @@ export function isRetryable(e: GenerationError): boolean {
   return [408, 429, 500, 502, 503, 504].includes(e.code);
 }
 
-/** What the user should do about an error: one sentence for the panel and the CLI. */
-export function errorAdvice(e: GenerationError): string {
-  if (e.reason === 'API_KEY_INVALID')
-    return 'The API key was rejected. Set a valid key (API Workbench: Set Generation API Key).';
+/** How the editor's user sets the generation key; the CLI names its own flag and variables instead. */
+const EDITOR_SET_KEY = 'API Workbench: Set Generation API Key';
+
+/**
+ * What the user should do about an error: one sentence for the panel and the CLI. `setKey` says where
+ * this user sets the key (the editor's command by default).
+ */
+export function errorAdvice(e: GenerationError, setKey = EDITOR_SET_KEY): string {
+  if (e.reason === 'API_KEY_INVALID') return `The API key was rejected. Set a valid key (${setKey}).`;
   if (e.code === 403 && /unregistered callers|API Key/i.test(e.message))
-    return 'No API key was sent. Set one (API Workbench: Set Generation API Key).';
+    return `No API key was sent. Set one (${setKey}).`;
   if (e.code === 403 && e.reason === 'SERVICE_DISABLED')
     return "Enable the Generative Language API for the key's project, then retry.";
   if (e.code === 404) return 'The model does not exist or does not support this method. Pick one from the model list.';

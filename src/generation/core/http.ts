@@ -35,6 +35,8 @@ export interface ConnectionOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: GenerationError }) => void;
   /** Injectable for tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** A GET whose answer does not change for this long (ms) may be answered from the last one (HttpRequest.reuseMs). */
+  reuseMs?: number;
 }
 
 export const USER_AGENT = 'api-workbench/0.1';
@@ -117,6 +119,7 @@ export async function send(
         body,
         signal: opts.signal,
         trace: { feature: 'generation', attempt: attempt - 1, wait: waited },
+        ...(opts.reuseMs ? { reuseMs: opts.reuseMs } : {}),
       });
       if (res.ok) return { kind: 'response', response: res, attempts: attempt };
       httpStatus = res.status;

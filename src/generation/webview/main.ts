@@ -188,6 +188,7 @@ function acknowledge(t: TurnElement): void {
     visibleText: t.visibleText,
     notices: t.notices,
     cited: t.citedText,
+    codeBlocks: t.codeBlocks,
   });
 }
 

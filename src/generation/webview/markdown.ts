@@ -7,6 +7,13 @@ const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typograph
 
 const SAFE_LINK = /^(https?:|mailto:|#)/i;
 
+// markdown-it closes a fence that never ends at the end of the text, so a reply cut (stopped for safety,
+// by the user, or still streaming) right after "```js" rendered an empty code block, which then got its
+// Copy / Insert / New file bar. A fence with nothing in it is not a code block: it renders as nothing.
+const renderFence = md.renderer.rules.fence;
+md.renderer.rules.fence = (tokens, idx, options, env, self) =>
+  tokens[idx].content.trim() === '' ? '' : renderFence(tokens, idx, options, env, self);
+
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
     const href = node.getAttribute('href') ?? '';

@@ -157,6 +157,16 @@ export class TurnElement {
     return copy.textContent ?? '';
   }
 
+  /** The code blocks of the reply as shown, each with whether its action bar is in front of it. */
+  get codeBlocks(): { language: string; code: string; actions: boolean }[] {
+    return [...this.answer.querySelectorAll('pre')].flatMap((pre) => {
+      const code = pre.querySelector('code');
+      if (!code) return [];
+      const actions = !!pre.previousElementSibling?.classList.contains('code-actions');
+      return [{ language: codeLanguage(code), code: code.textContent ?? '', actions }];
+    });
+  }
+
   /** What each citation highlights in the reply, as the user sees it. */
   get citedText(): string[] {
     return this.summary.citations.map((c) =>

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { onRequest, type RequestEvent } from '../../shared/http/observe';
 import { curlVariables, toCurl } from '../../shared/http/curl';
-import { detailsText, logLine, RequestLogModel } from '../../shared/http/requestLog';
+import { detailsText, detailsTitle, logLine, RequestLogModel } from '../../shared/http/requestLog';
 import { redactingLog } from '../log';
 import type { WorkbenchServices } from '../services';
 import { OPEN_DETAILS, RequestLogTree } from './view';
@@ -95,7 +95,7 @@ async function pick(model: RequestLogModel): Promise<RequestEvent | undefined> {
   return chosen?.event;
 }
 
-/** Read-only pages `api-workbench-request:/<id>/<method> <host>.txt` built from the (redacted) event. */
+/** Read-only pages `api-workbench-request:/<id>/<method> <path>` built from the (redacted) event. */
 class DetailsDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
@@ -111,13 +111,7 @@ class DetailsDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   uriOf(e: RequestEvent): vscode.Uri {
-    let host = 'request';
-    try {
-      host = new URL(e.url).host;
-    } catch {
-      // keep the generic name
-    }
-    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${e.id}/${e.method} ${host.replace(/[:/]/g, '_')}.txt` });
+    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${e.id}/${detailsTitle(e)}` });
     this.open.set(e.id, uri);
     return uri;
   }

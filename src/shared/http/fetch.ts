@@ -15,6 +15,7 @@ import { isRedirect, MAX_REDIRECTS, nextHop, RedirectError, type Hop } from './r
 import { redactError, redactUrl } from './redact';
 import { abortError } from './sleep';
 import { observeFetch } from './observe';
+import { shareGets } from './shareGets';
 import type { HttpBody, HttpFetch, HttpRequest, HttpResponse } from './types';
 
 /** Time allowed for the response headers when the caller sets none: long, because a unary generation answers only when done. */
@@ -98,5 +99,8 @@ async function oneHop(inner: HttpFetch, hop: Hop, init: HttpRequest, timeoutMs: 
   }
 }
 
-/** node-fetch behind the guard, observed for the request log: what cores use when no fetch is injected. */
-export const defaultFetch: HttpFetch = observeFetch(guardFetch(singleHopFetch));
+/**
+ * node-fetch behind the guard, observed for the request log, with identical GETs in flight shared (outside
+ * the observer, so the log shows each request that went out once): what cores use when no fetch is injected.
+ */
+export const defaultFetch: HttpFetch = shareGets(observeFetch(guardFetch(singleHopFetch)));

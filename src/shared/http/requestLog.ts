@@ -141,6 +141,16 @@ export function shortPath(url: string): string {
   return `${path}${u.search ? '?…' : ''}`;
 }
 
+/**
+ * The details page's name (its editor tab): the method and the short path, `GET store∕v2∕files∕root`. The
+ * path's slashes are division slashes (U+2215), which look the same, so the name stays one segment of the
+ * page's URI and the tab shows all of it rather than its last segment.
+ */
+export function detailsTitle(e: RequestEvent): string {
+  const path = shortPath(e.url).replace(/^\//, '').replace(/\//g, '\u2215');
+  return `${e.method} ${path || 'request'}`;
+}
+
 /** One line of the output channel: "[Storage] GET https://…/files → 200 OK · 1.2 KB · 35 ms". */
 export function logLine(e: RequestEvent): string {
   return `[${featureName(e.feature)}] ${e.method} ${e.url} → ${summary(e)}`;

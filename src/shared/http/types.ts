@@ -16,6 +16,11 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** What the request log shows about this call (who sent it, which retry, what it waited for); never sent. */
   trace?: RequestTrace;
+  /**
+   * A GET whose answer does not change in this long (ms): the same GET sent again within it takes the kept
+   * answer instead of a round trip (the model list, the root folder's metadata). See shareGets.ts.
+   */
+  reuseMs?: number;
 }
 
 /** Which feature a request belongs to, and where it stands among retries: labels for the request log. */

@@ -31,9 +31,11 @@ export class ChangeFeed {
     return () => this.listeners.delete(listener);
   }
 
-  /** Remembers where to start: changes from now on. */
-  async init(): Promise<void> {
-    this.token = await this.client.startPageToken();
+  /** Remembers where to start: changes from now on. Returns that page token (a watcher starts from it too). */
+  async init(): Promise<string> {
+    const token = await this.client.startPageToken();
+    this.token = token;
+    return token;
   }
 
   async poll(): Promise<ChangeBatch> {

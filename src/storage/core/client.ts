@@ -22,11 +22,16 @@ export type StorageClientOptions = Omit<TransportOptions, 'servicePath' | 'uploa
 export const LIST_FIELDS =
   'nextPageToken,items(id,title,mimeType,fileSize,modifiedDate,createdDate,md5Checksum,etag,version,headRevisionId,parents(id,isRoot),labels(starred,trashed,hidden),explicitlyTrashed,owners(displayName,emailAddress),lastModifyingUserName,shortcutDetails,exportLinks,driveId,capabilities(canEdit,canRename,canTrash,canUntrash,canDelete,canAddChildren,canDownload,canCopy,canModifyContent,canComment,canShare,canReadRevisions),originalFilename,fileExtension,description)';
 
+/** How long the root folder's metadata is reused (see rootFolder). */
+const ROOT_REUSE_MS = 10_000;
+
 export interface CallOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Extra statuses handled by the caller. */
   expectStatus?: number[];
+  /** A GET whose answer does not change for this long (ms) may be answered from the last one (HttpRequest.reuseMs). */
+  reuseMs?: number;
 }
 
 export interface RawOptions extends CallOptions {
@@ -112,6 +117,7 @@ export class StorageClient {
       signal: opts.signal,
       upload: opts.upload,
       expectStatus: opts.expectStatus,
+      reuseMs: opts.reuseMs,
     });
   }
 
@@ -152,6 +158,17 @@ export class StorageClient {
 
   getFile(fileId: string, params: Omit<ParamsOf<'files.get'>, 'fileId'> = {}, signal?: AbortSignal): Promise<W.File> {
     return this.call('files.get', { supportsAllDrives: true, ...params, fileId }, undefined, { signal });
+  }
+
+  /**
+   * The root folder (My files): its metadata does not change while a user works, and the file system, its
+   * breadcrumbs and the tree all ask for it, so the same request within ROOT_REUSE_MS is answered once.
+   */
+  rootFolder(fields: string, signal?: AbortSignal): Promise<W.File> {
+    return this.call('files.get', { supportsAllDrives: true, fields, fileId: 'root' }, undefined, {
+      signal,
+      reuseMs: ROOT_REUSE_MS,
+    });
   }
 
   /** The response carrying a blob's bytes (`alt=media`), optionally of an older revision, unread. */

@@ -11,6 +11,8 @@ import { aliasTarget, isVirtualRoot, listVirtualRoot, TOP, TRASH, virtualRoot } 
 const STAT_FIELDS =
   'id,title,mimeType,fileSize,modifiedDate,createdDate,etag,version,headRevisionId,md5Checksum,labels(trashed),explicitlyTrashed,capabilities(canEdit,canModifyContent,canAddChildren,canRename,canTrash,canDelete),parents(id,isRoot),shortcutDetails,driveId';
 const CHILD_FIELDS = `nextPageToken,items(${STAT_FIELDS})`;
+/** Metadata fetched this recently counts as fresh (a read right after its stat). */
+const FRESH_MS = 1000;
 
 export class StoreLookup {
   private readonly files = new Map<string, { file: File; at: number }>();
@@ -84,7 +86,7 @@ export class StoreLookup {
     }
     const kids = await storeFsCall(() =>
       isVirtualRoot(folderId)
-        ? listVirtualRoot(this.client, folderId, CHILD_FIELDS)
+        ? listVirtualRoot(this.client, folderId, CHILD_FIELDS, STAT_FIELDS)
         : this.client.listAllFiles({
             q: `${quote(folderId)} in parents and trashed = ${trash}`,
             maxResults: 1000,
@@ -99,13 +101,20 @@ export class StoreLookup {
     return { kids, names };
   }
 
-  /** A file's metadata, from the cache unless `fresh`; a trashed file is not found unless `trash`. */
+  /**
+   * A file's metadata, from the cache unless `fresh`; a trashed file is not found unless `trash`. Fresh is
+   * what was fetched within FRESH_MS: the editor's stat and its read that follows at once (opening a file) then
+   * cost one request, not the same GET twice.
+   */
   async fetch(id: string, fresh = false, trash = false): Promise<File> {
     if (isVirtualRoot(id)) return virtualRoot(id);
     const cached = this.files.get(id);
-    let f = !fresh && cached && this.now() - cached.at < this.ttl ? cached.file : undefined;
+    const age = cached ? this.now() - cached.at : Infinity;
+    let f = age < (fresh ? Math.min(FRESH_MS, this.ttl) : this.ttl) ? cached?.file : undefined;
     if (!f) {
-      f = await storeFsCall(() => this.client.getFile(id, { fields: STAT_FIELDS }));
+      f = await storeFsCall(() =>
+        id === 'root' ? this.client.rootFolder(STAT_FIELDS) : this.client.getFile(id, { fields: STAT_FIELDS }),
+      );
       this.remember(f);
       if (id === 'root') this.files.set('root', { file: f, at: this.now() });
     }

@@ -33,10 +33,18 @@ export function virtualRoot(id: string): File {
   };
 }
 
-/** The children of a virtual root, as folders and files the rest of the file system handles. */
-export async function listVirtualRoot(client: StorageClient, id: string, fields: string): Promise<File[]> {
+/**
+ * The children of a virtual root, as folders and files the rest of the file system handles. `fields` is the
+ * listing's, `rootFields` the root folder's (the same the file system's stat asks for: one request serves both).
+ */
+export async function listVirtualRoot(
+  client: StorageClient,
+  id: string,
+  fields: string,
+  rootFields: string,
+): Promise<File[]> {
   if (id === TOP) {
-    const root = await client.getFile('root');
+    const root = await client.rootFolder(rootFields);
     return [{ ...root, title: MY_FILES }, virtualRoot(SHARED_DRIVES), virtualRoot(SHARED_WITH_ME), virtualRoot(TRASH)];
   }
   if (id === SHARED_WITH_ME)

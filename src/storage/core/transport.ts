@@ -59,6 +59,8 @@ export interface RequestSpec {
   /** Statuses the caller handles itself (e.g. 308 during resumable uploads). */
   expectStatus?: number[];
   noRetry?: boolean;
+  /** A GET whose answer does not change for this long (ms) may be answered from the last one (HttpRequest.reuseMs). */
+  reuseMs?: number;
 }
 
 export class Transport {
@@ -105,6 +107,7 @@ export class Transport {
           body,
           signal: spec.signal,
           trace: { feature: 'storage', attempt, wait: waited },
+          ...(spec.reuseMs ? { reuseMs: spec.reuseMs } : {}),
         });
       } catch (e) {
         if (isAbortError(e) || spec.signal?.aborted) throw e;

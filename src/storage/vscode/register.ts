@@ -97,7 +97,8 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
     const seconds = config().get<number>('changePollSeconds') ?? 30;
     try {
       feed = new ChangeFeed(await connection.client());
-      await feed.init();
+      // One start page token for the feed and the watcher: asking twice was a duplicate request.
+      const startToken = await feed.init();
       feed.onChanges((batch) => {
         void provider.getModel().then((m) => m.applyChanges(batch));
         void fsp.changed(batch.fileIds, batch.parentIds);
@@ -114,7 +115,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
           if (state !== 'sync') void current.poll().catch(() => undefined);
         });
         await watcher
-          .start(await (await connection.client()).startPageToken())
+          .start(startToken)
           .catch((e: Error) => services.log.warn(`storage: change watch unavailable: ${e.message}`));
       }
     } catch (e) {

@@ -27,7 +27,12 @@ export interface WaterClientOptions {
   userAgent?: string;
   /** Told about waits so progress can say "rate limited, retrying in 2 s". */
   onRetry?: (info: { status: number; attempt: number; delayMs: number }) => void;
+  /** How this user sets the key, for the advice of key errors (the editor's command by default; the CLI names its flag). */
+  setKey?: string;
 }
+
+/** How the editor's user sets the water-quality key. */
+const EDITOR_SET_WATER_KEY = 'run "API Workbench: Set API Key or Access Token…" and choose Water-quality data';
 
 export interface WaterResponse {
   url: string;
@@ -55,6 +60,7 @@ export class WaterClient {
   private readonly maxThrottleRetries: number;
   private readonly userAgent: string;
   private readonly onRetry?: WaterClientOptions['onRetry'];
+  private readonly setKey: string;
 
   constructor(o: WaterClientOptions) {
     this.baseUrl = o.baseUrl.replace(/\/+$/, '');
@@ -64,6 +70,7 @@ export class WaterClient {
     this.maxThrottleRetries = o.maxThrottleRetries ?? 5;
     this.userAgent = o.userAgent ?? 'api-workbench';
     this.onRetry = o.onRetry;
+    this.setKey = o.setKey ?? EDITOR_SET_WATER_KEY;
   }
 
   async get(url: string, signal?: AbortSignal): Promise<WaterResponse> {
@@ -94,7 +101,7 @@ export class WaterClient {
       throw new WaterApiError(
         'key-missing',
         'No API key is set for the water-quality data API.',
-        'Run "API Workbench: Set API Key or Access Token…" and choose Water-quality data.',
+        `To set it, ${this.setKey}.`,
         undefined,
         redactUrl(url),
       );
@@ -166,7 +173,7 @@ export class WaterClient {
         throw new WaterApiError(
           'key-missing',
           `The service says the API key is missing (401)${said ? `: ${said}` : ''}.`,
-          'Set the API key with "API Workbench: Set API Key or Access Token…".',
+          `To set it, ${this.setKey}.`,
           s,
           redactUrl(url),
         );
@@ -176,7 +183,7 @@ export class WaterClient {
         throw new WaterApiError(
           'key-invalid',
           'The service rejected the API key (403 Invalid API key).',
-          'Set a valid API key with "API Workbench: Set API Key or Access Token…"; ask DataStream for a new one if it was exposed.',
+          `To set a valid key, ${this.setKey}; ask DataStream for a new one if it was exposed.`,
           s,
           redactUrl(url),
         );
@@ -195,7 +202,7 @@ export class WaterClient {
           throw new WaterApiError(
             'key-invalid',
             `The service kept refusing the request (403)${said ? `: ${said}` : ''}.`,
-            'Either the API key is not valid (set it with "API Workbench: Set API Key or Access Token…") or another program is using the same key faster than 2 requests per second.',
+            `Either the API key is not valid (to set it, ${this.setKey}) or another program is using the same key faster than 2 requests per second.`,
             s,
             redactUrl(url),
           );

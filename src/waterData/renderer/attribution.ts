@@ -105,19 +105,38 @@ export function doisInRows(rows: Row[]): string[] {
   return [...seen].sort();
 }
 
+const doiKey = (doi: string) => doi.trim().toLowerCase();
+
+/**
+ * The footer every result ends with. `onCards` are the DOIs of datasets shown as cards (a Metadata result):
+ * each card already carries its citation and licence, so the footer names them once, by the cards, instead
+ * of citing them a second time.
+ */
 export function renderAttribution(
   doc: Document,
   attributions: DatasetAttribution[] | undefined,
   rows: Row[],
+  onCards: readonly string[] = [],
 ): HTMLElement {
   const footer = el(doc, 'footer', {
     className: 'wq-footer',
     attrs: { 'aria-label': 'Data attribution', 'data-testid': 'water-attribution' },
   });
-  const list = attributions ?? [];
+  const carded = new Set(onCards.map(doiKey));
+  const all = attributions ?? [];
+  const list = all.filter((a) => !carded.has(doiKey(a.doi)));
   footer.append(
     el(doc, 'div', { className: 'wq-footer-title', text: list.length === 1 ? 'Source dataset' : 'Source datasets' }),
   );
+  if (carded.size) {
+    footer.append(
+      el(doc, 'div', {
+        className: 'wq-attr-on-cards',
+        text: `Each dataset card above shows its citation and licence (${carded.size === 1 ? 'one dataset' : `${carded.size} datasets`}).`,
+      }),
+    );
+    if (!list.length) return footer;
+  }
   if (list.length) {
     const ul = el(doc, 'ul', { className: 'wq-attr-list' });
     for (const a of list) ul.append(attributionItem(doc, a));

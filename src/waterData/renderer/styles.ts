@@ -32,7 +32,10 @@ const CSS = `
   padding: 3px 12px; color: var(--vscode-descriptionForeground, #999); }
 .wq-tab[aria-selected="true"] { color: var(--vscode-foreground, #ccc); border-bottom-color: var(--vscode-focusBorder, #007fd4); }
 .wq-panel[hidden] { display: none; }
-.wq-warnings { margin: 0 0 6px; padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700);
+/* A bounded output with its own scroll, as VS Code's scrolling notebook outputs: the table scrolls inside its
+   own 420 px, every other view inside this height, so the notebook stays one wheel turn from the next cell. */
+.wq-panel:not(.wq-panel-table) { max-height: 480px; overflow: auto; }
+.wq-warnings { margin: 0 0 6px; max-height: 8em; overflow: auto; padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700);
   background: var(--vscode-textBlockQuote-background, rgba(127,127,127,.1)); }
 
 .wq-table { --wq-row-h: 24px; }
@@ -117,7 +120,8 @@ const CSS = `
 
 .wq-footer { margin-top: 8px; padding-top: 6px; border-top: 1px solid var(--vscode-panel-border, #444); font-size: 12px; }
 .wq-footer-title { font-weight: 600; margin-bottom: 2px; }
-.wq-attr-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; }
+.wq-attr-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; max-height: 12em; overflow: auto; }
+.wq-attr-on-cards { color: var(--vscode-descriptionForeground, #999); }
 .wq-attr-name { font-weight: 600; }
 .wq-attr-label { color: var(--vscode-descriptionForeground, #999); }
 .wq-attr-line { margin-left: 0; }

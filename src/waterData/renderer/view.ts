@@ -7,7 +7,7 @@ import {
   type RendererToHost,
   type WaterResult,
 } from '../protocol';
-import { renderAttribution } from './attribution';
+import { doisInRows, renderAttribution } from './attribution';
 import { renderCards } from './card';
 import { renderChart, type ChartHandle } from './chart';
 import { renderCount } from './count';
@@ -295,7 +295,9 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
   for (const p of panels.values()) root.append(p);
   if (panels.size) tabs.select(panels.has('cards') ? 'cards' : 'table');
 
-  const footer = renderAttribution(doc, input.attributions, rows);
+  // A Metadata result's cards cite their own datasets: the footer does not cite them again.
+  const onCards = () => (input.entitySet === 'Metadata' ? doisInRows(rows) : []);
+  const footer = renderAttribution(doc, input.attributions, rows, onCards());
   root.append(footer);
   updateToolbar();
 
@@ -343,7 +345,7 @@ export function renderResult(doc: Document, input: WaterResult, host: ViewHost):
         builders.set('map', rebuildMap!);
         if (wasVisible) tabs.select('map');
       }
-      const refreshed = renderAttribution(doc, attributions, rows);
+      const refreshed = renderAttribution(doc, attributions, rows, onCards());
       footer.replaceChildren(...refreshed.childNodes);
       updateToolbar();
       say(`Added ${plural(more.length, 'row')}`);

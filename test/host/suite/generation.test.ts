@@ -49,6 +49,21 @@ suite('generation panel', function () {
     assert.equal(later.textLength, final.textLength, 'nothing arrives after Stop');
   });
 
+  test('a reply stopped for safety right after a code fence opens shows no empty code block', async () => {
+    // The sandbox cuts this reply for safety just after "```js".
+    const ack = await run<RenderedAck>('_testSend', 'Write a haiku [[safety]]');
+    assert.ok(
+      ack.notices.some((n) => /safety/i.test(n)),
+      ack.notices.join('; '),
+    );
+    assert.match(ack.visibleText, /Words in reverse order: haiku a Write/);
+    assert.deepEqual(ack.codeBlocks, [], 'no code block, so no Copy / Insert / New file');
+    // A complete code block still has its actions.
+    const whole = await run<RenderedAck>('_testSend', 'Write a haiku');
+    assert.equal(whole.state, 'done');
+    assert.ok(whole.codeBlocks.length > 0 && whole.codeBlocks.every((b) => b.actions && b.code.trim()));
+  });
+
   test('a blocked prompt shows its block reason', async () => {
     const ack = await run<RenderedAck>('_testSend', 'Something awful [[block]]');
     assert.equal(ack.state, 'blocked');

@@ -26,8 +26,20 @@ describe('platform: endpoints, sandbox, secrets', () => {
     const res = await fetch(dir.baseUrl);
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { kind: string }).kind, 'discovery#directoryList');
+    const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
     const info = await vscode.commands.executeCommand<{ waterData: string }>('apiWorkbench.showSandbox');
     assert.equal(info.waterData, water.baseUrl);
+    // A read-only page, never an unsaved buffer: nothing to save, nothing asks on close.
+    const page = vscode.window.activeTextEditor?.document;
+    assert.ok(page, 'the endpoints are shown');
+    assert.equal(page.isUntitled, false);
+    assert.equal(page.uri.scheme, 'api-workbench-sandbox');
+    assert.equal(page.languageId, 'json');
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore);
+    const shown = JSON.parse(page.getText()) as Record<string, string>;
+    assert.equal(shown.waterData, water.baseUrl);
+    assert.equal(shown.apiKey, water.credential);
+    assert.equal(page.isDirty, false);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

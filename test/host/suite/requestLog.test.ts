@@ -112,6 +112,9 @@ describe('Request Log: every feature, no secret', () => {
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor, 'the details page is open');
     assert.equal(editor.document.uri.scheme, 'api-workbench-request');
+    // The tab is named after the request (method and path), not the host and port.
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'GET v1\u2215odata\u2215v4\u2215Locations?…');
+    assert.equal(editor.document.languageId, 'plaintext');
     assert.match(editor.document.getText(), /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/odata\/v4\/Locations/);
     assert.match(editor.document.getText(), /x-api-key: REDACTED/);
     assert.match(editor.document.getText(), /--- Response: 200/);

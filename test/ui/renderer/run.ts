@@ -249,7 +249,54 @@ const checks: [string, Check][] = [
       assert.equal(await h.page.locator('.wq-card').count(), 2);
       assert.ok(await h.page.locator('.wq-card h3', { hasText: 'Sample Dataset A' }).isVisible());
       assert.ok(await h.page.locator('.wq-card a[href="https://doi.org/10.25976/xxxx-xx00"]').isVisible());
+      // Each dataset's citation appears once: on its card, not again under "Source datasets".
+      for (const r of rows.slice(0, 2)) {
+        const citation = String(r.Citation);
+        const shown = await h.page
+          .locator('.wq-citation')
+          .evaluateAll((els, c) => els.filter((e) => e.textContent === c).length, citation);
+        assert.equal(shown, 1, `citation shown ${shown} times: ${citation}`);
+      }
+      assert.match(
+        (await h.page.locator('footer.wq-footer').textContent()) ?? '',
+        /Each dataset card above shows its citation and licence/,
+      );
       await shot(h, 'metadata');
+    },
+  ],
+  [
+    'metadata: 40 datasets in a bounded output that the mouse wheel scrolls',
+    async (h) => {
+      const base = fixtureRows('apidocs-sample-metadata.json')[0];
+      const rows = Array.from({ length: 40 }, (_, i): Record<string, unknown> => ({
+        ...base,
+        DOI: `10.25976/test-${String(i).padStart(4, '0')}`,
+        DatasetName: `Dataset ${i + 1}`,
+      }));
+      await h.render(
+        waterResult('Metadata', rows, {
+          attributions: rows.map((r) => ({
+            doi: String(r.DOI),
+            datasetName: String(r.DatasetName),
+            citation: String(r.Citation),
+            licence: String(r.Licence),
+          })),
+        }),
+      );
+      const p = h.page;
+      const output = (await p.locator('.wq-result').boundingBox())!;
+      assert.ok(output.height < 900, `the output is ${Math.round(output.height)} px tall`);
+      const panel = p.locator('.wq-panel-cards');
+      const { scrollHeight, clientHeight } = await panel.evaluate((e) => ({
+        scrollHeight: e.scrollHeight,
+        clientHeight: e.clientHeight,
+      }));
+      assert.ok(scrollHeight > clientHeight * 2, `cards scroll inside the output: ${scrollHeight} > ${clientHeight}`);
+      const box = (await panel.boundingBox())!;
+      await p.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await p.mouse.wheel(0, 400);
+      await p.waitForFunction(() => document.querySelector('.wq-panel-cards')!.scrollTop > 0);
+      await shot(h, 'metadata-many');
     },
   ],
 ];

@@ -4,7 +4,16 @@ import type { RenderedAck } from '../../../src/generation/protocol';
 import { AckLog } from '../../../src/generation/vscode/testAcks';
 
 function ack(turnId: string, textLength: number, state: RenderedAck['state'] = 'done'): RenderedAck {
-  return { type: 'rendered', turnId, state, textLength, visibleText: 'x'.repeat(textLength), notices: [], cited: [] };
+  return {
+    type: 'rendered',
+    turnId,
+    state,
+    textLength,
+    visibleText: 'x'.repeat(textLength),
+    notices: [],
+    cited: [],
+    codeBlocks: [],
+  };
 }
 
 describe('generation render reports', () => {

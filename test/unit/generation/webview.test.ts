@@ -245,6 +245,19 @@ describe('generation webview', function () {
     p.close();
   });
 
+  it('shows no code block for a fence with nothing in it (a reply stopped right after "```js")', async () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    // While streaming, the tail ends at the opening fence; then the reply stops there for safety.
+    p.stream('t9', ['Words.\n\n', '```js\n'], summary());
+    await sleep(60);
+    const turn = p.doc.querySelector('[data-turn="t9"]')!;
+    assert.equal(turn.querySelectorAll('pre').length, 0, turn.innerHTML);
+    assert.equal(turn.querySelectorAll('.code-actions').length, 0);
+    for (const ack of p.acks('t9')) assert.deepEqual(ack.codeBlocks, [], `while ${ack.state}`);
+    p.close();
+  });
+
   it('shows block reasons, finish reasons, safety, citations, usage and function-call approval', async () => {
     const p = new Panel();
     p.send({ type: 'init', data: initData() });
