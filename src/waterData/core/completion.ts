@@ -34,7 +34,7 @@ export interface CompletionContext {
 }
 
 /** The options, with the start of a value written after a new one's `=`. */
-export const OPTION_ITEMS: { label: string; value: string; detail: string }[] = [
+const OPTION_ITEMS: { label: string; value: string; detail: string }[] = [
   { label: '$select', value: '', detail: 'comma-separated fields; fewer fields = faster' },
   { label: '$filter', value: '', detail: 'conditions with eq ne lt gt lte gte in, and/or, endswith()' },
   { label: '$top', value: '', detail: 'rows to fetch (1–10000 per request)' },

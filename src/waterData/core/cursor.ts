@@ -149,7 +149,7 @@ function inValue(layout: CellLayout, text: string, option: LaidOption, offset: n
 }
 
 /** text[from, to) with comment lines and carriage returns turned into spaces: the same length, offsets kept. */
-export function masked(layout: CellLayout, text: string, from: number, to: number): string {
+function masked(layout: CellLayout, text: string, from: number, to: number): string {
   if (to <= from) return '';
   let out = '';
   for (const [i, line] of layout.lines.entries()) {

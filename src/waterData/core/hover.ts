@@ -180,7 +180,7 @@ function valueHover(field: string, text: string | undefined): string {
       : `**'${text}'** is not a known RegionId (values are subject to change).`;
   if ((VOCABULARY_FIELDS as readonly string[]).includes(field))
     return inVocabulary(field, text)
-      ? `**'${text}'**: a ${field} of the DataStream vocabulary (\`$filter\`).`
-      : `**'${text}'** is not a ${field} of the DataStream vocabulary: the service matches none.`;
+      ? `**'${text}'**: in the DataStream vocabulary of ${field} (\`$filter\`).`
+      : `**'${text}'** is not in the DataStream vocabulary of ${field}: the service matches no row.`;
   return `**'${text}'**: a value compared with ${field} (\`$filter\`).`;
 }

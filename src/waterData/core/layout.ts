@@ -58,7 +58,7 @@ const OPTION_START = /^(\$|%24)?([A-Za-z_][A-Za-z0-9_]*)\s*=/i;
 // `&` starts a new option when a name follows it (then `=`, another `&` or the end): in a quoted value it is data.
 const SPLIT_BEFORE_OPTION = /&(?=\s*(?:(?:\$|%24)[A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*)\s*(?:=|&|$))/gi;
 
-export function isComment(line: string): boolean {
+function isComment(line: string): boolean {
   const t = line.trimStart();
   return t.startsWith('#') || t.startsWith('//');
 }
@@ -76,7 +76,7 @@ function splitLines(text: string): CellLine[] {
 }
 
 /** Whether a line after the request line starts an option (see the table at the top). */
-export function startsOption(line: string): boolean {
+function startsOption(line: string): boolean {
   const body = line.trim();
   if (/^(&|\?|\$|%24)/i.test(body)) return true;
   const m = OPTION_START.exec(body);
@@ -85,7 +85,7 @@ export function startsOption(line: string): boolean {
 }
 
 /** `text` cut before every `&` that starts an option; each piece trimmed. */
-export function splitOptions(m: MappedText): MappedText[] {
+function splitOptions(m: MappedText): MappedText[] {
   const out: MappedText[] = [];
   let from = 0;
   SPLIT_BEFORE_OPTION.lastIndex = 0;
