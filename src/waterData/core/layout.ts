@@ -30,8 +30,8 @@ export interface LaidOption {
   joined: boolean;
   /** The option's text is percent-encoded. */
   encoded: boolean;
-  /** The trimmed text of each continuation line, in order. */
-  more: MappedText[];
+  /** The indexes of its continuation lines, in order. */
+  more: number[];
 }
 
 export interface RequestLine {
@@ -59,17 +59,16 @@ const OPTION_START = /^(\$|%24)?([A-Za-z_][A-Za-z0-9_]*)\s*=/i;
 const SPLIT_BEFORE_OPTION = /&(?=\s*(?:(?:\$|%24)[A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*)\s*(?:=|&|$))/gi;
 
 function isComment(line: string): boolean {
-  const t = line.trimStart();
-  return t.startsWith('#') || t.startsWith('//');
+  return /^\s*(#|\/\/)/.test(line);
 }
 
 function splitLines(text: string): CellLine[] {
   const out: CellLine[] = [];
   let start = 0;
   for (const part of text.split('\n')) {
-    const line = part.replace(/\r$/, '');
-    const role: LineRole = line.trim() === '' ? 'blank' : isComment(line) ? 'comment' : 'stray';
-    out.push({ text: line, start, role, indented: /^\s/.test(line) });
+    const line = part.endsWith('\r') ? part.slice(0, -1) : part;
+    const role: LineRole = !/\S/.test(line) ? 'blank' : isComment(line) ? 'comment' : 'stray';
+    out.push({ text: line, start, role, indented: line.length > 0 && /\s/.test(line[0]) });
     start += part.length + 1;
   }
   return out;
@@ -77,8 +76,8 @@ function splitLines(text: string): CellLine[] {
 
 /** Whether a line after the request line starts an option (see the table at the top). */
 function startsOption(line: string): boolean {
+  if (/^\s*(&|\?|\$|%24)/.test(line)) return true;
   const body = line.trim();
-  if (/^(&|\?|\$|%24)/i.test(body)) return true;
   const m = OPTION_START.exec(body);
   if (m && BARE_NAMES.includes(m[2].toLowerCase())) return true;
   return !/^\s/.test(line) && /^[a-z]+$/.test(body) && TYPED_NAMES.some((n) => n.startsWith(body));
@@ -130,7 +129,7 @@ export function readLayout(text: string): CellLayout {
       continue;
     }
     if (startsOption(line.text)) {
-      let body = trimMapped(mapped(line.text, line.start));
+      let body = lineText(line);
       if (/^[&?]/.test(body.text)) body = trimMapped(sliceMapped(body, 1));
       const pieces = splitOptions(body);
       for (const piece of pieces)
@@ -140,10 +139,15 @@ export function readLayout(text: string): CellLayout {
     } else if (options.length > 0) {
       line.role = 'continuation';
       line.option = options.length - 1;
-      options[options.length - 1].more.push(trimMapped(mapped(line.text, line.start)));
+      options[options.length - 1].more.push(i);
     }
   }
   return layout;
+}
+
+/** A line's text, trimmed, with its offsets (made when asked: a long wrapped filter has thousands of lines). */
+export function lineText(line: CellLine): MappedText {
+  return trimMapped(mapped(line.text, line.start));
 }
 
 /** The option lines written on their own use ` = ` (the default) or `=`: what a new option line should use. */

@@ -9,7 +9,7 @@
 // into the cell text.
 import { WATER_ENTITY_SETS, type WaterEntitySet } from '../../shared/wire/waterData';
 import { FilterSyntaxError, parseFilter, type FilterNode } from './filter';
-import { BARE_NAMES, readLayout, type CellLayout } from './layout';
+import { BARE_NAMES, lineText, readLayout, type CellLayout } from './layout';
 import {
   emptyMapped,
   joinMapped,
@@ -143,7 +143,7 @@ export function parseQuery(cellText: string): ParsedQuery {
     const eq = o.piece.text.indexOf('=');
     const name = eq < 0 ? o.piece : trimMapped(sliceMapped(o.piece, 0, eq));
     const value = eq < 0 ? emptyMapped(o.piece.offsets[o.piece.text.length]) : trimMapped(sliceMapped(o.piece, eq + 1));
-    return { name, value: [value, ...o.more], encoded: o.encoded };
+    return { name, value: [value, ...o.more.map((i) => lineText(layout.lines[i]))], encoded: o.encoded };
   });
 
   const seen = new Set<string>();
