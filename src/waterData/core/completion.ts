@@ -91,7 +91,7 @@ function optionItems(typed: string, place: Extract<QueryPlace, { kind: 'optionNa
       detail: o.detail,
       replaceStart: place.start,
       replaceEnd: place.end,
-      suggestAfter: !place.hasValue && o.value !== 'true',
+      suggestAfter: !place.hasValue && o.value === '',
     };
   });
 }
