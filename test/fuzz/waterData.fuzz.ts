@@ -3,6 +3,8 @@
 // errors, diagnostics point inside the cell, a filter that parses formats to text that parses to the same
 // text again, a page read as its bytes arrive says what parsing the whole body says.
 import * as assert from 'node:assert/strict';
+import { completeQuery } from '../../src/waterData/core/completion';
+import { hoverQuery } from '../../src/waterData/core/hover';
 import { analyzeQuery } from '../../src/waterData/core/validate';
 import { FilterSyntaxError, formatFilter, parseFilter, walkFilter } from '../../src/waterData/core/filter';
 import { evaluate, FilterError, fieldsOf, parseExpr } from '../../src/sandbox/waterData/filter';
@@ -100,6 +102,45 @@ describe('fuzz: water data queries', () => {
       for (const d of q.diagnostics) {
         assert.ok(d.start >= 0 && d.end >= d.start && d.end <= cell.length + 1, JSON.stringify(d));
         assert.ok(typeof d.message === 'string' && d.message.length > 0);
+      }
+    });
+    assert.ok(n > 0);
+  });
+
+  it('query cells in every layout: completion and hover at every position never throw and stay inside the cell', () => {
+    const n = fuzz(47, budget({ iterations: 400, seconds: 2 }), (r) => {
+      const lines = [r.pick(['/Observations', '/Locations?$top=5', 'GET /Metadata', '# note', ''])];
+      for (let i = r.int(6); i > 0; i--)
+        lines.push(
+          r.pick([
+            `$filter = ${filterText(r)}`,
+            `    and ${condition(r)}`,
+            `$select = ${r.pick(FIELDS)},`,
+            `    ${r.pick(FIELDS)}`,
+            'top = 50',
+            '&$count=true',
+            '$se',
+            '# a comment',
+            '',
+            '    ',
+            `%24filter=${encodeURIComponent(condition(r))}`,
+          ]),
+        );
+      const cell = damaged(r, lines.join(r.chance(0.1) ? '\r\n' : '\n'));
+      for (let offset = 0; offset <= cell.length; offset += 1 + r.int(7)) {
+        for (const item of completeQuery(cell, offset)) {
+          assert.ok(
+            item.replaceStart >= 0 && item.replaceStart <= item.replaceEnd,
+            JSON.stringify({ cell, offset, item }),
+          );
+          assert.ok(item.replaceEnd <= cell.length, JSON.stringify({ cell, offset, item }));
+        }
+        const hover = hoverQuery(cell, offset);
+        if (hover)
+          assert.ok(
+            hover.start >= 0 && hover.start < hover.end && hover.end <= cell.length,
+            JSON.stringify({ cell, offset, hover }),
+          );
       }
     });
     assert.ok(n > 0);

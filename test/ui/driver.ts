@@ -243,6 +243,11 @@ const steps: Record<string, () => Promise<void>> = {
     // Setup: the sample notebook open; the runner runs it with the notebook's Run All.
     await vscode.window.showNotebookDocument(await vscode.workspace.openNotebookDocument(uri));
   },
+  async waterQueryCompletion() {
+    // The runner opens the sample notebook with Quick Open and types in it.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+  },
   async generation() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   },
@@ -310,6 +315,10 @@ async function starBudget(starred: boolean): Promise<void> {
 
 /** Put back after a step, whatever its verdict, so later steps see the defaults. */
 const undo: Record<string, () => Promise<void>> = {
+  async waterQueryCompletion() {
+    // The sample as it was: the line typed is not saved.
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  },
   async requestLogDetails() {
     // The check folded the other views to reach the log's row: open them again (focusing a view expands it).
     for (const view of ['apiWorkbench.directory', 'apiWorkbench.generation', 'apiWorkbench.storage'])

@@ -7,8 +7,9 @@ import {
   WATER_SELECT_FIELDS,
   type WaterEntitySet,
 } from '../../shared/wire/waterData';
+import { queryContextAt, type QueryPlace } from './cursor';
 import { quoteString } from './filter';
-import { looksPercentEncoded } from './mappedText';
+import { filterExpect, scanFilter } from './filterCursor';
 import { rankedVocabulary } from './vocabulary';
 
 export type CompletionKind = 'entitySet' | 'option' | 'field' | 'operator' | 'keyword' | 'function' | 'value';
@@ -18,9 +19,13 @@ export interface CompletionItem {
   insertText: string;
   kind: CompletionKind;
   detail?: string;
+  /** What the typed text is matched against, when not the label (a bare or `%24` option name). */
+  filterText?: string;
   /** Offsets of the text the item replaces (the word or partial string before the cursor). */
   replaceStart: number;
   replaceEnd: number;
+  /** Accepting it leaves the cursor where a value is wanted: ask for completion again there. */
+  suggestAfter?: boolean;
 }
 
 export interface CompletionContext {
@@ -28,16 +33,13 @@ export interface CompletionContext {
   dois?: readonly string[];
 }
 
-const OPTION_ITEMS: { label: string; insert: string; detail: string }[] = [
-  { label: '$select', insert: '$select=', detail: 'comma-separated fields; fewer fields = faster' },
-  { label: '$filter', insert: '$filter=', detail: 'conditions with eq ne lt gt lte gte in, and/or, endswith()' },
-  { label: '$top', insert: '$top=', detail: 'rows to fetch (1–10000 per request)' },
-  { label: '$count', insert: '$count=true', detail: 'only the number of matching rows' },
-  {
-    label: '$skiptoken',
-    insert: '$skiptoken=Id:',
-    detail: 'resume after an Id (the notebook follows nextLink for you)',
-  },
+/** The options, with the start of a value written after a new one's `=`. */
+const OPTION_ITEMS: { label: string; value: string; detail: string }[] = [
+  { label: '$select', value: '', detail: 'comma-separated fields; fewer fields = faster' },
+  { label: '$filter', value: '', detail: 'conditions with eq ne lt gt lte gte in, and/or, endswith()' },
+  { label: '$top', value: '', detail: 'rows to fetch (1–10000 per request)' },
+  { label: '$count', value: 'true', detail: 'only the number of matching rows' },
+  { label: '$skiptoken', value: 'Id:', detail: 'resume after an Id (the notebook follows nextLink for you)' },
 ];
 
 const OPERATORS: [string, string][] = [
@@ -50,97 +52,59 @@ const OPERATORS: [string, string][] = [
   ['in', "in a list: in ('a', 'b')"],
 ];
 
-interface Line {
-  text: string;
-  start: number;
-}
-
-function lines(text: string): Line[] {
-  const out: Line[] = [];
-  let start = 0;
-  for (const t of text.split('\n')) {
-    out.push({ text: t, start });
-    start += t.length + 1;
-  }
-  return out;
-}
-
-const OPTION_LINE = /^\s*&?\s*(\$|%24)?(select|filter|top|skiptoken|count)\s*=/i;
-
-function entitySetOf(text: string): WaterEntitySet | undefined {
-  const m = /(?:^|\/)(Metadata|Locations|Observations|Records)\b/.exec(
-    text.split('\n').find((l) => l.trim() && !/^\s*(#|\/\/)/.test(l)) ?? '',
-  );
-  return m ? (m[1] as WaterEntitySet) : undefined;
-}
-
 export function completeQuery(text: string, offset: number, ctx: CompletionContext = {}): CompletionItem[] {
-  const all = lines(text);
-  const lineIndex = all.findIndex((l) => offset >= l.start && offset <= l.start + l.text.length);
-  if (lineIndex < 0) return [];
-  const line = all[lineIndex];
-  const before = line.text.slice(0, offset - line.start);
-  if (/^\s*(#|\/\/)/.test(before)) return [];
-  const firstContent = all.findIndex((l) => l.text.trim() && !/^\s*(#|\/\/)/.test(l.text));
-  const set = entitySetOf(text);
-
-  // The request line, before its "?": entity sets.
-  if ((lineIndex === firstContent || firstContent < 0) && !before.includes('?')) {
-    const word = /[A-Za-z/]*$/.exec(before)![0];
-    return WATER_ENTITY_SETS.map((s) => ({
-      label: `/${s}`,
-      insertText: `/${s}`,
-      kind: 'entitySet' as const,
-      replaceStart: offset - word.length,
-      replaceEnd: offset,
-    }));
+  const { place, entitySet: set } = queryContextAt(text, offset);
+  switch (place.kind) {
+    case 'none':
+      return [];
+    case 'entitySet':
+      return WATER_ENTITY_SETS.map((s) => ({
+        label: `/${s}`,
+        insertText: `/${s}`,
+        kind: 'entitySet' as const,
+        replaceStart: place.start,
+        replaceEnd: offset,
+      }));
+    case 'optionName':
+      return optionItems(text.slice(place.start, offset), place);
+    case 'value':
+      return place.encoded || !set ? [] : valueItems(set, place.option, place.before, place.valueStart, ctx);
   }
+}
 
-  // Find where the current option starts: after the last "?"/"&" on the request line, or its own line.
-  let segment: string;
-  let segmentStart: number;
-  if (lineIndex === firstContent) {
-    const cut = Math.max(before.lastIndexOf('?'), lastOptionAmp(before));
-    segment = before.slice(cut + 1);
-    segmentStart = line.start + cut + 1;
-  } else {
-    let startLine = lineIndex;
-    while (startLine > firstContent + 1 && !OPTION_LINE.test(all[startLine].text)) startLine--;
-    if (!OPTION_LINE.test(all[startLine].text) && startLine !== lineIndex) startLine = lineIndex;
-    const from = all[startLine].start;
-    segment = text.slice(from, offset);
-    segmentStart = from;
-    const amp = lastOptionAmp(segment);
-    if (amp >= 0) {
-      segmentStart += amp + 1;
-      segment = segment.slice(amp + 1);
-    }
-  }
-  const eq = segment.indexOf('=');
-  if (eq < 0) {
-    const word = /[$%0-9A-Za-z_]*$/.exec(segment)![0];
-    const lead = lineIndex === firstContent ? '' : '';
-    return OPTION_ITEMS.map((o) => ({
+/**
+ * The options, written as the line's form needs: `$select=` in the URL form, `$select = ` (or `=` when the cell's
+ * option lines are written so) on a line of its own, only the name when an `=` follows already. What was typed
+ * decides `$`, `%24` or a bare name.
+ */
+function optionItems(typed: string, place: Extract<QueryPlace, { kind: 'optionName' }>): CompletionItem[] {
+  const encoded = /^%24/i.test(typed);
+  const bare = typed !== '' && !/^(\$|%)/.test(typed);
+  return OPTION_ITEMS.map((o) => {
+    const name = o.label.slice(1);
+    const written = `${encoded ? '%24' : '$'}${name}`;
+    return {
       label: o.label,
-      insertText: lead + o.insert,
+      insertText: place.hasValue ? written : `${written}${place.spacing}${o.value}`,
+      filterText: bare ? name : encoded ? written : undefined,
       kind: 'option' as const,
       detail: o.detail,
-      replaceStart: offset - word.length,
-      replaceEnd: offset,
-    }));
-  }
-  const name = segment
-    .slice(0, eq)
-    .trim()
-    .replace(/^&/, '')
-    .replace(/^%24/i, '$')
-    .replace(/^(?!\$)/, '$')
-    .toLowerCase();
-  const value = segment.slice(eq + 1);
-  if (looksPercentEncoded(value)) return [];
-  const valueStart = segmentStart + eq + 1;
-  if (!set) return [];
-  switch (name) {
+      replaceStart: place.start,
+      replaceEnd: place.end,
+      suggestAfter: !place.hasValue && o.value === '',
+    };
+  });
+}
+
+function valueItems(
+  set: WaterEntitySet,
+  option: string,
+  value: string,
+  valueStart: number,
+  ctx: CompletionContext,
+): CompletionItem[] {
+  const end = valueStart + value.length;
+  switch (option) {
     case '$select': {
       const word = /[A-Za-z]*$/.exec(value)![0];
       const used = new Set(value.split(',').map((s) => s.trim()));
@@ -150,8 +114,8 @@ export function completeQuery(text: string, offset: number, ctx: CompletionConte
           label: f,
           insertText: f,
           kind: 'field' as const,
-          replaceStart: offset - word.length,
-          replaceEnd: offset,
+          replaceStart: end - word.length,
+          replaceEnd: end,
         }));
     }
     case '$count':
@@ -159,16 +123,16 @@ export function completeQuery(text: string, offset: number, ctx: CompletionConte
         label: v,
         insertText: v,
         kind: 'value' as const,
-        replaceStart: offset - /[a-z]*$/.exec(value)![0].length,
-        replaceEnd: offset,
+        replaceStart: end - /[a-z]*$/.exec(value)![0].length,
+        replaceEnd: end,
       }));
     case '$top':
       return ['10', '100', '1000', '10000'].map((v) => ({
         label: v,
         insertText: v,
         kind: 'value' as const,
-        replaceStart: offset - /\d*$/.exec(value)![0].length,
-        replaceEnd: offset,
+        replaceStart: end - /\d*$/.exec(value)![0].length,
+        replaceEnd: end,
       }));
     case '$filter':
       return completeFilter(set, value, valueStart, ctx);
@@ -177,135 +141,18 @@ export function completeQuery(text: string, offset: number, ctx: CompletionConte
   }
 }
 
-function lastOptionAmp(s: string): number {
-  let last = -1;
-  const re = /&(?=\s*(?:\$|%24)?[A-Za-z_]*\s*(=|$))/g;
-  for (const m of s.matchAll(re)) {
-    // An & inside a quoted value is data, not a separator.
-    const quotes = (s.slice(0, m.index).match(/'/g) ?? []).length;
-    if (quotes % 2 === 0) last = m.index!;
-  }
-  return last;
-}
-
-type Tok = { t: 'word' | 'str' | 'num' | 'punct'; v: string; start: number; open?: boolean };
-
-function scan(s: string): Tok[] {
-  const out: Tok[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const c = s[i];
-    if (/\s/.test(c)) {
-      i++;
-    } else if (c === "'") {
-      let j = i + 1;
-      let v = '';
-      let open = true;
-      while (j < s.length) {
-        if (s[j] === "'" && s[j + 1] === "'") {
-          v += "'";
-          j += 2;
-        } else if (s[j] === "'") {
-          open = false;
-          j++;
-          break;
-        } else v += s[j++];
-      }
-      out.push({ t: 'str', v, start: i, open });
-      i = j;
-    } else if ('(),'.includes(c)) {
-      out.push({ t: 'punct', v: c, start: i++ });
-    } else {
-      const m = /^[A-Za-z_][A-Za-z0-9_.]*|^-?[0-9][0-9.-]*/.exec(s.slice(i));
-      if (!m) {
-        i++;
-        continue;
-      }
-      out.push({ t: /^[A-Za-z_]/.test(m[0]) ? 'word' : 'num', v: m[0], start: i });
-      i += m[0].length;
-    }
-  }
-  return out;
-}
-
-type State =
-  | 'field'
-  | 'op'
-  | 'inOpen'
-  | 'inValue'
-  | 'inSep'
-  | 'value'
-  | 'conj'
-  | 'fnOpen'
-  | 'fnField'
-  | 'fnComma'
-  | 'fnValue'
-  | 'fnClose';
-
 function completeFilter(
   set: WaterEntitySet,
   value: string,
   valueStart: number,
   ctx: CompletionContext,
 ): CompletionItem[] {
-  const toks = scan(value);
+  const toks = scanFilter(value);
   const last = toks[toks.length - 1];
   // The token under the cursor is the prefix being typed, not yet part of the state.
   const typing =
-    last &&
-    ((last.t === 'str' && last.open) ||
-      ((last.t === 'word' || last.t === 'num') && last.start + last.v.length === value.length));
-  const settled = typing ? toks.slice(0, -1) : toks;
-  let state: State = 'field';
-  let field = '';
-  const depth: number[] = [];
-  for (const k of settled) {
-    switch (state) {
-      case 'field':
-        if (k.v === '(') depth.push(1);
-        else if (k.t === 'word' && k.v.toLowerCase() === 'endswith') state = 'fnOpen';
-        else if (k.t === 'word') {
-          field = k.v;
-          state = 'op';
-        }
-        break;
-      case 'op':
-        state = k.t === 'word' && k.v.toLowerCase() === 'in' ? 'inOpen' : 'value';
-        break;
-      case 'inOpen':
-        state = k.v === '(' ? 'inValue' : 'conj';
-        break;
-      case 'inValue':
-        state = 'inSep';
-        break;
-      case 'inSep':
-        state = k.v === ',' ? 'inValue' : 'conj';
-        break;
-      case 'value':
-        state = 'conj';
-        break;
-      case 'conj':
-        if (k.t === 'word' && /^(and|or)$/i.test(k.v)) state = 'field';
-        else if (k.v === ')') depth.pop();
-        break;
-      case 'fnOpen':
-        state = k.v === '(' ? 'fnField' : 'conj';
-        break;
-      case 'fnField':
-        field = k.v;
-        state = 'fnComma';
-        break;
-      case 'fnComma':
-        state = k.v === ',' ? 'fnValue' : 'conj';
-        break;
-      case 'fnValue':
-        state = 'fnClose';
-        break;
-      case 'fnClose':
-        state = 'conj';
-        break;
-    }
-  }
+    last && ((last.t === 'str' && last.open) || ((last.t === 'word' || last.t === 'num') && last.end === value.length));
+  const { expect: state, field } = filterExpect(typing ? toks.slice(0, -1) : toks);
   const replaceStart = valueStart + (typing ? last.start : value.length);
   const replaceEnd = valueStart + value.length;
   const items = (

@@ -5,14 +5,15 @@
 //     $filter = CharacteristicName eq 'pH'
 //         and RegionId eq 'hub.atlantic'
 //     $top = 100
-// Lines starting with # are comments. Every problem carries offsets into the cell text.
+// Lines starting with # are comments; which line is which is read by layout.ts. Every problem carries offsets
+// into the cell text.
 import { WATER_ENTITY_SETS, type WaterEntitySet } from '../../shared/wire/waterData';
 import { FilterSyntaxError, parseFilter, type FilterNode } from './filter';
+import { BARE_NAMES, lineText, readLayout, type CellLayout } from './layout';
 import {
   emptyMapped,
   joinMapped,
   looksPercentEncoded,
-  mapped,
   percentDecode,
   sliceMapped,
   sourceRange,
@@ -64,31 +65,6 @@ const REMOVED: Record<string, string> = {
   $skip: '$skip was removed from the service on 2022-12-09; paging follows @odata.nextLink ($skiptoken)',
 };
 const OTHER_ODATA = ['$expand', '$search', '$apply', '$format', '$compute', '$levels', '$index'];
-const BARE_NAMES = ['select', 'filter', 'top', 'skiptoken', 'count', 'orderby', 'skip', 'apikey', 'api_key'];
-
-// A new option starts at `$name=`, `%24name=`, or a bare known name followed by `=`.
-const OPTION_START = new RegExp(`^(\\$|%24)?([A-Za-z_][A-Za-z0-9_]*)\\s*=`, 'i');
-const SPLIT_BEFORE_OPTION = /&(?=\s*(?:\$|%24)?[A-Za-z_][A-Za-z0-9_]*\s*=)/g;
-
-interface Line {
-  text: string;
-  start: number;
-}
-
-function splitLines(text: string): Line[] {
-  const out: Line[] = [];
-  let start = 0;
-  for (const part of text.split('\n')) {
-    out.push({ text: part.replace(/\r$/, ''), start });
-    start += part.length + 1;
-  }
-  return out;
-}
-
-function isComment(line: string): boolean {
-  const t = line.trimStart();
-  return t.startsWith('#') || t.startsWith('//');
-}
 
 export function entitySetSuggestion(name: string): WaterEntitySet | undefined {
   const lower = name.toLowerCase().replace(/\/$/, '');
@@ -98,11 +74,29 @@ export function entitySetSuggestion(name: string): WaterEntitySet | undefined {
   );
 }
 
+/** The entity set a request line names, if it is one. */
+export function entitySetOf(layout: CellLayout): WaterEntitySet | undefined {
+  const name = requestPath(layout)?.name;
+  return name && (WATER_ENTITY_SETS as readonly string[]).includes(name) ? (name as WaterEntitySet) : undefined;
+}
+
+function requestPath(layout: CellLayout): { name: string; span: SourceSpan } | undefined {
+  const request = layout.request;
+  if (!request) return undefined;
+  const { rest, query, pathStart } = request;
+  const pathText = (query < 0 ? rest : rest.slice(0, query)).trimEnd();
+  const name = pathText.replace(/^\/+/, '');
+  const start = pathStart + (pathText.length - name.length);
+  return { name, span: { start, end: start + name.length } };
+}
+
 export function parseQuery(cellText: string): ParsedQuery {
   const diagnostics: QueryDiagnostic[] = [];
-  const lines = splitLines(cellText).filter((l) => l.text.trim() !== '' && !isComment(l.text));
+  const layout = readLayout(cellText);
   const result: ParsedQuery = { form: 'single-line', options: [], diagnostics };
-  if (lines.length === 0) {
+  const request = layout.request;
+  const path = requestPath(layout);
+  if (!request || !path) {
     diagnostics.push({
       start: 0,
       end: 0,
@@ -111,30 +105,17 @@ export function parseQuery(cellText: string): ParsedQuery {
     });
     return result;
   }
-  result.form = lines.length > 1 ? 'multi-line' : 'single-line';
+  result.form = layout.lines.some((l, i) => i > request.line && l.role !== 'blank' && l.role !== 'comment')
+    ? 'multi-line'
+    : 'single-line';
 
   // Request line: optional GET, optional base URL, the entity set, optional ?query.
-  const first = lines[0];
-  const lead = /^\s*(GET\s+)?/i.exec(first.text)![0].length;
-  let pathStart = first.start + lead;
-  let rest = first.text.slice(lead);
-  const urlMatch = /^https?:\/\/[^/?#\s]+/i.exec(rest);
-  if (urlMatch) {
-    const base = rest.indexOf('/odata/v4/');
-    const cut = base >= 0 ? base + '/odata/v4'.length : urlMatch[0].length;
-    pathStart += cut;
-    rest = rest.slice(cut);
-  }
-  const q = rest.indexOf('?');
-  const pathText = (q < 0 ? rest : rest.slice(0, q)).trimEnd();
-  const setName = pathText.replace(/^\/+/, '');
-  const setStart = pathStart + (pathText.length - pathText.replace(/^\/+/, '').length);
-  const setSpan = { start: setStart, end: setStart + setName.length };
+  const { name: setName, span: setSpan } = path;
   result.entitySetSpan = setSpan;
   if (!setName) {
     diagnostics.push({
       ...setSpan,
-      end: setSpan.start + Math.max(1, rest.length),
+      end: setSpan.start + Math.max(1, request.rest.length),
       message: 'Start with an entity set: /Metadata, /Locations, /Observations or /Records',
       severity: 'error',
     });
@@ -149,47 +130,21 @@ export function parseQuery(cellText: string): ParsedQuery {
     });
   }
 
-  // Collect raw option pieces with their source positions.
-  interface Piece {
-    text: MappedText;
-    encodedContext: boolean;
-  }
-  const pieces: Piece[] = [];
-  if (q >= 0) {
-    const queryText = rest.slice(q + 1);
-    const queryStart = pathStart + q + 1;
-    const encoded = looksPercentEncoded(queryText);
-    for (const part of splitKeepingOffsets(queryText, queryStart)) pieces.push({ text: part, encodedContext: encoded });
-  }
-  const optionsRaw: { name: MappedText; value: MappedText[]; encoded: boolean }[] = [];
-  const startOption = (piece: MappedText, encoded: boolean) => {
-    const trimmed = trimMapped(piece);
-    const eq = trimmed.text.indexOf('=');
-    const name = eq < 0 ? trimmed : trimMapped(sliceMapped(trimmed, 0, eq));
-    const value = eq < 0 ? emptyMapped(trimmed.offsets[trimmed.text.length]) : trimMapped(sliceMapped(trimmed, eq + 1));
-    optionsRaw.push({ name, value: [value], encoded });
-  };
-  for (const p of pieces) startOption(p.text, p.encodedContext);
-
-  for (const line of lines.slice(1)) {
-    let body = mapped(line.text, line.start);
-    body = trimMapped(body);
-    if (body.text.startsWith('&') || body.text.startsWith('?')) body = trimMapped(sliceMapped(body, 1));
-    const m = OPTION_START.exec(body.text);
-    const isOption = m && (m[1] !== undefined || BARE_NAMES.includes(m[2].toLowerCase()));
-    if (isOption) {
-      for (const part of splitKeepingOffsetsMapped(body)) startOption(part, looksPercentEncoded(part.text));
-    } else if (optionsRaw.length === 0) {
+  for (const line of layout.lines)
+    if (line.role === 'stray')
       diagnostics.push({
         start: line.start,
         end: line.start + line.text.length,
         message: 'Expected a query option such as $filter=… or $top=… (or put the whole query on one line)',
         severity: 'error',
       });
-    } else {
-      optionsRaw[optionsRaw.length - 1].value.push(body);
-    }
-  }
+
+  const optionsRaw = layout.options.map((o) => {
+    const eq = o.piece.text.indexOf('=');
+    const name = eq < 0 ? o.piece : trimMapped(sliceMapped(o.piece, 0, eq));
+    const value = eq < 0 ? emptyMapped(o.piece.offsets[o.piece.text.length]) : trimMapped(sliceMapped(o.piece, eq + 1));
+    return { name, value: [value, ...o.more.map((i) => lineText(layout.lines[i]))], encoded: o.encoded };
+  });
 
   const seen = new Set<string>();
   for (const raw of optionsRaw) {
@@ -336,21 +291,4 @@ function readOption(result: ParsedQuery, name: string, nameSpan: SourceSpan, val
       return;
     }
   }
-}
-
-function splitKeepingOffsets(text: string, start: number): MappedText[] {
-  return splitKeepingOffsetsMapped(mapped(text, start));
-}
-
-function splitKeepingOffsetsMapped(m: MappedText): MappedText[] {
-  const out: MappedText[] = [];
-  let from = 0;
-  SPLIT_BEFORE_OPTION.lastIndex = 0;
-  for (const match of m.text.matchAll(SPLIT_BEFORE_OPTION)) {
-    const at = match.index;
-    out.push(sliceMapped(m, from, at));
-    from = at + 1;
-  }
-  out.push(sliceMapped(m, from));
-  return out;
 }

@@ -12,9 +12,9 @@ import { sourceRange, type MappedText } from './mappedText';
 import { parseQuery, type ParsedQuery, type QueryDiagnostic } from './query';
 import { closestValue, inVocabulary, VOCABULARY_FIELDS } from './vocabulary';
 
-type Kind = 'integer' | 'number' | 'year' | 'date' | 'text' | 'uuid';
+export type FieldKind = 'integer' | 'number' | 'year' | 'date' | 'text' | 'uuid';
 
-const FIELD_KIND: Record<string, Kind> = {
+const FIELD_KIND: Record<string, FieldKind> = {
   Id: 'integer',
   LocationId: 'integer',
   Latitude: 'number',
@@ -31,6 +31,11 @@ const RANGES: Record<string, [number, number]> = {
   Longitude: [-180, 180],
   LongitudeNormalized: [-180, 180],
 };
+
+/** What a filter field holds, as its values are checked. */
+export function fieldKind(set: WaterEntitySet, field: string): FieldKind {
+  return set === 'Metadata' && field === 'Id' ? 'uuid' : (FIELD_KIND[field] ?? 'text');
+}
 
 export function analyzeQuery(cellText: string): ParsedQuery {
   const parsed = parseQuery(cellText);
@@ -131,7 +136,7 @@ function checkValue(
   suggestions: { left: number },
 ): void {
   const span = at(v);
-  const kind: Kind = set === 'Metadata' && field === 'Id' ? 'uuid' : (FIELD_KIND[field] ?? 'text');
+  const kind = fieldKind(set, field);
   if (v.kind === 'bool') {
     d.push({ ...span, severity: 'error', message: `${field} is not a true/false field` });
     return;

@@ -27,7 +27,9 @@ export function registerQueryCompletion(attributions: AttributionCache): vscode.
           // Keep the core's order (common vocabulary such as pH first, then the list's own) among equal fuzzy matches.
           item.sortText = String(i).padStart(5, '0');
           // Values replace from their opening quote, so they must match as quoted text.
-          item.filterText = c.kind === 'value' ? c.insertText : c.label;
+          item.filterText = c.filterText ?? (c.kind === 'value' ? c.insertText : c.label);
+          // `$select = ` leaves the cursor where the fields are wanted: list them at once.
+          if (c.suggestAfter) item.command = { title: '', command: 'editor.action.triggerSuggest' };
           return item;
         });
       },

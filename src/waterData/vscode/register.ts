@@ -4,6 +4,7 @@ import { WaterKernel } from './controller';
 import { registerWaterCommands } from './commands';
 import { registerQueryCompletion } from './completion';
 import { registerQueryDiagnostics } from './diagnostics';
+import { registerQueryHover } from './hover';
 import { WaterNotebookSerializer } from './serializer';
 
 export const register: FeatureRegistration = (services, shell) => {
@@ -14,6 +15,7 @@ export const register: FeatureRegistration = (services, shell) => {
     kernel,
     ...registerQueryDiagnostics(),
     registerQueryCompletion(kernel.attributions),
+    registerQueryHover(),
     ...registerWaterCommands(services, kernel),
   ];
 };

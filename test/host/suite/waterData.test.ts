@@ -285,6 +285,59 @@ describe('waterData: query-cell fixes and ranking', () => {
   });
 });
 
+describe('waterData: query-cell completion and hover know the option of every line', () => {
+  const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
+  async function completeAtEnd(source: string): Promise<{ doc: vscode.TextDocument; items: vscode.CompletionItem[] }> {
+    const editor = await openNotebook([source]);
+    const doc = editor.notebook.cellAt(0).document;
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      doc.positionAt(doc.getText().length),
+    );
+    return { doc, items: list.items };
+  }
+
+  it('offers the options on a new line after `$top = 500`, and $select inserts `$select = ` over `$se`', async () => {
+    const { doc, items } = await completeAtEnd('/Observations\n$top = 500\n$se');
+    const labels = items.map(label);
+    assert.ok(labels.includes('$select'), labels.join(', '));
+    assert.ok(!labels.includes('10') && !labels.includes('100'), labels.join(', '));
+    const select = items.find((i) => label(i) === '$select')!;
+    assert.equal(select.insertText, '$select = ');
+    const range = select.range instanceof vscode.Range ? select.range : select.range!.replacing;
+    assert.equal(doc.getText(range), '$se');
+    assert.equal(select.command?.command, 'editor.action.triggerSuggest', 'the fields are listed next');
+  });
+
+  it('continues a wrapped $filter on an indented line, and starts an option on a `$` line after it', async () => {
+    const filter = "/Observations\n$filter = CharacteristicName eq 'pH'\n    and RegionId eq 'hub.atlantic'\n";
+    const continued = await completeAtEnd(`${filter}    `);
+    assert.deepEqual(continued.items.map(label), ['and', 'or']);
+    const next = await completeAtEnd(`${filter}$to`);
+    assert.ok(next.items.map(label).includes('$top'), next.items.map(label).join(', '));
+    assert.ok(!next.items.map(label).includes('or'));
+  });
+
+  it('hovers a field on a continuation line as a filter field of the entity set', async () => {
+    const editor = await openNotebook([
+      "/Observations\n$filter = CharacteristicName eq 'pH'\n    and RegionId eq 'hub.atlantic'",
+    ]);
+    const doc = editor.notebook.cellAt(0).document;
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      new vscode.Position(2, 10),
+    );
+    const text = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .join('\n');
+    assert.match(text, /\*\*RegionId\*\*: filter field of Observations/);
+    assert.equal(doc.getText(hovers.find((h) => h.range)?.range), 'RegionId');
+  });
+});
+
 // Last: a notebook opened and run this way delays the next notebook editor in code-server by ~30 s.
 describe('waterData: first run', () => {
   it('selects the sandbox kernel by itself, so Run All works without a kernel picker', async function () {

@@ -62,4 +62,14 @@ describe('waterData completion', () => {
     const l = labels("/Observations\n$filter = CharacteristicName eq 'pH'\n    and ActivityMediaName eq |");
     assert.ok(l.includes('Surface Water'));
   });
+
+  it('writes an option as the line needs: bare or %24 as typed, only the name before an existing =', () => {
+    const bare = at('/Observations\n$top = 5\nse|').items[0];
+    assert.deepEqual([bare.insertText, bare.filterText], ['$select = ', 'select']);
+    const encoded = at('/Observations?%24top=5&%24se|').items[0];
+    assert.deepEqual([encoded.insertText, encoded.filterText], ['%24select=', '%24select']);
+    const renamed = at('/Observations\n$se|lect = Id');
+    assert.equal(renamed.items[0].insertText, '$select');
+    assert.equal(renamed.text.slice(renamed.items[0].replaceStart, renamed.items[0].replaceEnd), '$select');
+  });
 });
