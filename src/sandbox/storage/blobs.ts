@@ -1,7 +1,7 @@
 // File contents live outside the state, in a blob store: uploads stream into it (a 100 MB upload costs
 // a few chunks of memory, not 100 MB), downloads stream out of it, and the state only holds a small,
 // JSON-serialisable reference. Blobs are content-addressed (named by SHA-256), so copies and unchanged
-// revisions share one file and a persisted state is just state.json plus this directory.
+// revisions share one file and the state on disk (durable/) only names them.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

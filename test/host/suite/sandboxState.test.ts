@@ -83,7 +83,7 @@ describe('sandbox state survives a restart (reload)', () => {
       restarted.dataDir.startsWith(s.context.globalStorageUri.fsPath),
       `the data lives under the extension's global storage: ${restarted.dataDir}`,
     );
-    assert.ok(fs.existsSync(path.join(restarted.dataDir, 'storage', 'state.json')));
+    assert.ok(fs.existsSync(path.join(restarted.dataDir, 'storage', 'snapshot.jsonl')));
     const after = await s.endpoints.resolve('storage');
     assert.equal(after.baseUrl, before.baseUrl, 'same port after a restart');
     assert.equal(after.credential, before.credential, 'same token after a restart');
