@@ -328,6 +328,11 @@ describe('OpenAPI export: conversion rules', () => {
       depth++;
     }
     assert.ok(depth >= 100, `converted only ${depth} levels`);
+    // Resources nested past their limit are not dropped without a word either.
+    let resource: Obj = { methods: { m: { id: 'deep.m', path: 'v1/m', httpMethod: 'GET' } } };
+    for (let i = 0; i < 70; i++) resource = { resources: { r: resource } };
+    (d.resources as Obj).deep = resource;
+    assert.ok(toOpenApi(d).warnings.some((w) => /^resource deep(\.r)+: nested deeper than 64 levels/.test(w)));
   });
 
   it('methods whose path and verb collide keep their operations: the other of path/flatPath is used', () => {

@@ -35,15 +35,18 @@ interface MethodAt {
 }
 
 /** Every method with its resource chain, in document order; depth-bounded against hostile nesting. */
-function methodsOf(holder: Obj, resource: string[], out: MethodAt[], depth = 0): MethodAt[] {
-  if (depth > 64) return out;
+function methodsOf(holder: Obj, resource: string[], out: MethodAt[], warnings: string[], depth = 0): MethodAt[] {
+  if (depth > 64) {
+    warnings.push(`resource ${resource.join('.')}: nested deeper than 64 levels; its methods are skipped.`);
+    return out;
+  }
   if (isObj(holder.methods))
     for (const [name, m] of Object.entries(holder.methods))
       if (isObj(m))
         out.push({ method: m, id: typeof m.id === 'string' ? m.id : [...resource, name].join('.'), resource });
   if (isObj(holder.resources))
     for (const [name, r] of Object.entries(holder.resources))
-      if (isObj(r)) methodsOf(r, [...resource, name], out, depth + 1);
+      if (isObj(r)) methodsOf(r, [...resource, name], out, warnings, depth + 1);
   return out;
 }
 
@@ -190,7 +193,7 @@ export function toOpenApi(doc: unknown, version: OpenApiVersion = '3.1'): OpenAp
     if (!item) put(paths, slot.key, (item = atRoot && root !== base ? { servers: [{ url: root }] } : {}));
     put(item, verb, op);
   };
-  for (const { method, id, resource } of methodsOf(doc, [], [])) {
+  for (const { method, id, resource } of methodsOf(doc, [], [], warnings)) {
     const tag = resource.length ? resource.join('.') : str(doc.name);
     if (tag && !tags.includes(tag)) tags.push(tag);
     if (Array.isArray(method.scopes)) for (const s of method.scopes) if (typeof s === 'string') usedScopes.add(s);
