@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorFactory } from '../types';
-import { BodyTooLargeError, readJson } from '../http';
+import { BodyTooLargeError, readJson, settleBodyAfterAnswer } from '../http';
 import type { CountTokensRequest, GenerateContentRequest } from '../../shared/wire/generation';
 import { CATALOG, findModel } from './catalog';
 import { requestViolations, unknownTopLevelField } from './checks';
@@ -188,6 +188,7 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     name: 'generation',
     prefixes: ['/v1beta', '/upload/v1beta'],
     async handle(req, res, url) {
+      settleBodyAfterAnswer(req, res);
       const path = url.pathname;
       const method = req.method ?? 'GET';
 
