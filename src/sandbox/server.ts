@@ -78,6 +78,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     accessToken,
     dataDir: options.dataDir,
     blobDir: options.blobDir,
+    water: options.water,
     origin: () => origin,
     consentSecret,
   };

@@ -354,5 +354,10 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
   };
 }
 
-export const createWaterDataEmulator: EmulatorFactory = (ctx) =>
-  createWaterDataEmulatorWith(waterEmulatorOptionsFromEnv())(ctx);
+/** The environment's settings, and over them those given on the command line (SandboxContext.water). */
+export const createWaterDataEmulator: EmulatorFactory = (ctx) => {
+  const given: Partial<WaterEmulatorOptions> = {};
+  if (ctx.water?.burst !== undefined) given.burst = Math.max(1, Math.floor(ctx.water.burst));
+  if (ctx.water?.minIntervalMs !== undefined) given.minIntervalMs = Math.max(0, ctx.water.minIntervalMs);
+  return createWaterDataEmulatorWith({ ...waterEmulatorOptionsFromEnv(), ...given })(ctx);
+};
