@@ -9,7 +9,11 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIO } from '
 const USAGE =
   'usage: api-workbench diff [--format text|json] OLD NEW\n' +
   'OLD and NEW are files or http(s) URLs of two revisions of one discovery document.\n' +
-  'exit: 0 nothing breaking, 1 a breaking change, 2 usage (or an input that is unreadable or not a discovery document)\n';
+  'exit: 0 nothing breaking, 1 a breaking change, 2 usage (or an input that is unreadable or not a discovery document),\n' +
+  '3 the comparison itself failed (no verdict)\n';
+
+/** The comparison failed on inputs it accepted: a defect of ours, never to be read as "breaking" by a CI gate. */
+const EXIT_NOT_COMPARED = 3;
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
@@ -67,9 +71,14 @@ export const diffCommand: CliCommand = async (args, io) => {
     changes = diffDiscovery(oldText, newText);
   } catch (err) {
     // An input we cannot compare is the caller's to fix, never a verdict on the API: exit 2, not 1.
-    if (!(err instanceof DiffInputError || err instanceof DirectoryError)) throw err;
-    io.stderr.write(`api-workbench diff: ${err.message}\n`);
-    return EXIT_USAGE;
+    if (err instanceof DiffInputError || err instanceof DirectoryError) {
+      io.stderr.write(`api-workbench diff: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(
+      `api-workbench diff: the documents could not be compared: ${(err as Error)?.message ?? String(err)}\n`,
+    );
+    return EXIT_NOT_COMPARED;
   }
   if (format === 'json') io.stdout.write(JSON.stringify({ changes }, null, 2) + '\n');
   else printText(io, changes, oldSource, newSource);

@@ -4,11 +4,21 @@ import { openSandbox, resetData, TLS_DIR } from '../sandbox/instance';
 import { DamagedStateError } from '../sandbox/storage/durable/format';
 import { startSandbox } from '../sandbox/server';
 import { sandboxCertificate, suppliedCertificate, type SandboxCertificate } from '../sandbox/tlsCertificate';
+import type { WaterFrontEndSettings } from '../sandbox/types';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 
 export const SANDBOX_USAGE =
-  'usage: api-workbench sandbox [--port N] [--host H] [--data DIR [--reset]] [--api-key K] [--allow-host NAME[,NAME…]] [--tls | --tls-cert FILE --tls-key FILE]';
+  'usage: api-workbench sandbox [--port N] [--host H] [--data DIR [--reset]] [--api-key K] [--allow-host NAME[,NAME…]] [--tls | --tls-cert FILE --tls-key FILE] [--water-burst N] [--water-interval-ms MS]';
+
+/** A whole number flag within bounds, or a UsageError naming it. */
+function wholeNumber(text: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got ${text}`);
+  return n;
+}
 
 /** Where `--tls` keeps its certificate without `--data`: the user's cache, so it is made (and trusted) once. */
 function defaultTlsDir(): string {
@@ -24,9 +34,20 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   let portText: string | undefined;
   let tls: { generate: true } | { certFile: string; keyFile: string } | undefined;
   let reset: boolean;
+  let water: WaterFrontEndSettings | undefined;
   try {
     const p = parseArgs(args, {
-      values: ['port', 'host', 'data', 'api-key', 'allow-host', 'tls-cert', 'tls-key'],
+      values: [
+        'port',
+        'host',
+        'data',
+        'api-key',
+        'allow-host',
+        'tls-cert',
+        'tls-key',
+        'water-burst',
+        'water-interval-ms',
+      ],
       booleans: ['tls', 'reset'],
     });
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);
@@ -52,6 +73,9 @@ export const sandboxCommand: CliCommand = async (args, io) => {
       throw new UsageError('--tls-cert and --tls-key go together');
     if (certFile !== undefined && keyFile !== undefined) tls = { certFile, keyFile };
     else if (p.flags.get('tls') === true) tls = { generate: true };
+    const burst = wholeNumber(stringFlag(p, 'water-burst'), 'water-burst', 1, 1000);
+    const minIntervalMs = wholeNumber(stringFlag(p, 'water-interval-ms'), 'water-interval-ms', 0, 60_000);
+    if (burst !== undefined || minIntervalMs !== undefined) water = { burst, minIntervalMs };
   } catch (err) {
     io.stderr.write(`api-workbench sandbox: ${(err as Error).message}\n${SANDBOX_USAGE}\n`);
     return EXIT_USAGE;
@@ -83,9 +107,10 @@ export const sandboxCommand: CliCommand = async (args, io) => {
           apiKey,
           port: portText === undefined ? undefined : port,
           tls: served,
+          water,
         })
       : {
-          ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts, tls: served })),
+          ...(await startSandbox({ port, host, apiKey, accessToken: apiKey, allowedHosts, tls: served, water })),
           owned: true,
         };
   } catch (err) {
@@ -110,6 +135,8 @@ export const sandboxCommand: CliCommand = async (args, io) => {
   );
   if (!sandbox.owned) {
     io.stderr.write(`a sandbox already serves ${dataDir ?? ''} at ${url}; using it (stop it there)\n`);
+    if (water)
+      io.stderr.write('its water-data limits are its own: --water-burst and --water-interval-ms are not applied\n');
     return EXIT_OK;
   }
   io.stderr.write(`sandbox listening on ${url}${dataDir ? `, data in ${dataDir}` : ''} (Ctrl+C to stop)\n`);

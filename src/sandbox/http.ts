@@ -46,24 +46,46 @@ export async function readJson<T = unknown>(req: IncomingMessage, limit = MAX_JS
 const LINGER_MS = 5_000;
 
 /**
- * A 413 while the client may still be sending its body. The answer goes out at once and the rest of the body
- * is read and discarded, never kept (a lingering close): closing at once reset the connection under the
- * client's next write, which then failed with a broken pipe before it had read the answer. A client still
+ * Reads and discards what is left of a request body the answer did not need (a refusal part-way through a
+ * multipart upload, a 4xx before the body was looked at), so the keep-alive connection can carry the
+ * client's next request: a body left half-read stalls the connection, and the client's next request on it
+ * waits for minutes. Read in paused mode, so it drains even where a reader gave up part-way (an abandoned
+ * async iterator keeps its 'readable' listener, which would stop `resume()` from flowing). A client still
  * sending after LINGER_MS is cut off, so a body without end costs nothing more.
  */
+function discardRest(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  timer.unref();
+  const done = () => clearTimeout(timer);
+  req.once('end', done);
+  req.once('close', done);
+  const drain = () => {
+    while (req.read() !== null);
+  };
+  req.on('readable', drain);
+  drain();
+}
+
+/**
+ * Every emulator calls this first: once its answer is out, whatever of the request body is still unread is
+ * read and discarded (see discardRest). One place for every refusal, whichever emulator or path sent it.
+ */
+export function settleBodyAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => discardRest(req));
+}
+
+/**
+ * A 413 while the client may still be sending its body. The answer goes out at once and the rest of the body
+ * is read and discarded, never kept (a lingering close): closing at once reset the connection under the
+ * client's next write, which then failed with a broken pipe before it had read the answer.
+ */
 export function sendTooLarge(req: IncomingMessage, res: ServerResponse, body: unknown): void {
-  if (!req.complete) {
-    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
-    timer.unref();
-    const done = () => clearTimeout(timer);
-    req.once('end', done);
-    req.once('close', done);
-    req.resume();
-    // Node ends a connection the client asked to close as soon as the answer is out, unread body or not;
-    // kept open, the client ends it once its body is sent.
-    res.shouldKeepAlive = true;
-  }
+  // Node ends a connection the client asked to close as soon as the answer is out, unread body or not;
+  // kept open, the client ends it once its body is sent.
+  if (!req.complete) res.shouldKeepAlive = true;
   sendJson(res, 413, body);
+  discardRest(req);
 }
 
 export function sendJson(

@@ -94,7 +94,7 @@ async function findRunning(dataDir: string): Promise<InstanceInfo | undefined> {
   return (await portAnswers(info.port)) ? info : undefined;
 }
 
-export interface OpenOptions extends Pick<SandboxOptions, 'host' | 'allowedHosts' | 'tls'> {
+export interface OpenOptions extends Pick<SandboxOptions, 'host' | 'allowedHosts' | 'tls' | 'water'> {
   dataDir: string;
   /** Port to listen on; default the one of the last run, else a free one. */
   port?: number;
@@ -132,6 +132,7 @@ async function startOver(options: OpenOptions): Promise<SandboxInstance> {
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const last = readInstance(options.dataDir);
   const base: SandboxOptions = {
+    water: options.water,
     host: options.host ?? '127.0.0.1',
     allowedHosts: options.allowedHosts,
     dataDir: options.dataDir,

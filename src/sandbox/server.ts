@@ -80,6 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     dataDir: options.dataDir,
     blobDir: options.blobDir,
     durability: options.durability,
+    water: options.water,
     origin: () => origin,
     consentSecret,
   };

@@ -1,5 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/**
+ * The water-data front end's limits, as `api-workbench sandbox --water-burst N --water-interval-ms MS` sets
+ * them (over the API_WORKBENCH_WATER_* environment variables, which they replace).
+ */
+export interface WaterFrontEndSettings {
+  /** Requests one key may send back to back after a pause (the token bucket's size); 1 is strict. */
+  burst?: number;
+  /** Sustained spacing of one key's requests in ms (500 = 2 per second); 0 turns the rate rule off. */
+  minIntervalMs?: number;
+}
+
 /** What every emulator is given when the sandbox starts. */
 export interface SandboxContext {
   /** Key accepted by the generation (x-goog-api-key / ?key=) and water-data (x-api-key) emulators. */
@@ -19,6 +30,8 @@ export interface SandboxContext {
   readonly blobDir?: string;
   /** `off` skips every sync to disk: only for the bench that measures what durability costs. Default `fsync`. */
   readonly durability?: 'fsync' | 'off';
+  /** The water-data front end's limits given on the command line. */
+  readonly water?: WaterFrontEndSettings;
 }
 
 /** An emulator mounted on the sandbox server. It answers the requests whose path it owns. */
@@ -48,6 +61,8 @@ export interface SandboxOptions {
   consentSecret?: string;
   /** Serve HTTPS with this PEM certificate and key instead of plain HTTP. */
   tls?: { cert: Buffer; key: Buffer };
+  /** See SandboxContext.water. */
+  water?: WaterFrontEndSettings;
 }
 
 /** The JSON line `api-workbench sandbox` prints, and what the extension keeps. */

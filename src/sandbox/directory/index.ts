@@ -1,6 +1,6 @@
 // discovery.apis.list and apis.getRest, shaped like https://www.googleapis.com/discovery/v1/apis.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../http';
+import { sendJson, settleBodyAfterAnswer } from '../http';
 import type { Emulator, EmulatorFactory, SandboxContext } from '../types';
 import {
   DIRECTORY_PATH_PREFIX,
@@ -94,6 +94,7 @@ export function createDirectoryEmulatorFrom(ctx: SandboxContext, catalog: () => 
     name: 'directory',
     prefixes: [DIRECTORY_PATH_PREFIX],
     handle(req: IncomingMessage, res: ServerResponse, url: URL) {
+      settleBodyAfterAnswer(req, res);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         sendJson(
           res,

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorFactory } from '../types';
-import { BodyTooLargeError, readJson } from '../http';
+import { BodyTooLargeError, readJson, settleBodyAfterAnswer } from '../http';
 import type { CountTokensRequest, GenerateContentRequest } from '../../shared/wire/generation';
 import { CATALOG, findModel } from './catalog';
 import { requestViolations, unknownTopLevelField } from './checks';
@@ -23,6 +23,7 @@ import {
   unavailable,
   unknownField,
 } from './errors';
+import { wrongTypeIn } from './bodyTypes';
 import { normaliseRequest, queryParam, type RequestMessage } from './fieldNames';
 import { FileStore } from './files';
 import { lastUserText, plan } from './reply';
@@ -39,6 +40,25 @@ function sendPretty(res: ServerResponse, status: number, body: unknown): void {
     'content-length': String(Buffer.byteLength(text)),
   });
   res.end(text);
+}
+
+/** Where the first null element of a list is in a parsed request (`contents[0].parts[1]`), walked without recursion. */
+function nullElement(body: object): string | undefined {
+  const stack: [unknown, string][] = [[body, '']];
+  while (stack.length) {
+    const [value, at] = stack.pop()!;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        if (value[i] === null) return `${at}[${i}]`;
+        stack.push([value[i], `${at}[${i}]`]);
+      }
+    } else if (typeof value === 'object' && value !== null) {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push([(value as Record<string, unknown>)[keys[i]], at ? `${at}.${keys[i]}` : keys[i]]);
+    }
+  }
+  return undefined;
 }
 
 function keyOf(req: IncomingMessage, url: URL): string | undefined {
@@ -70,8 +90,20 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
       sendError(res, invalidJson('Expected an object as the request body.'), sse);
       return undefined;
     }
+    const nullAt = nullElement(body);
+    if (nullAt !== undefined) {
+      // proto3 JSON: a null member means "unset", but a repeated field cannot hold a null element.
+      sendError(res, invalidJson(`Invalid value at '${nullAt}' (null): a list cannot hold null.`), sse);
+      return undefined;
+    }
     // Both proto3 JSON spellings (generationConfig / generation_config) mean the same field.
-    return normaliseRequest(body, type) as T;
+    const request = normaliseRequest(body, type);
+    const wrong = wrongTypeIn(request, type);
+    if (wrong) {
+      sendError(res, invalidJson(`Invalid value at '${wrong.path}': expected ${wrong.expected}.`), sse);
+      return undefined;
+    }
+    return request as T;
   }
 
   async function generate(
@@ -188,6 +220,7 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     name: 'generation',
     prefixes: ['/v1beta', '/upload/v1beta'],
     async handle(req, res, url) {
+      settleBodyAfterAnswer(req, res);
       const path = url.pathname;
       const method = req.method ?? 'GET';
 

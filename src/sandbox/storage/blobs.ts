@@ -21,6 +21,11 @@ export interface BlobRef {
   readonly sha256: string;
 }
 
+/** A blob the state names but the folder does not hold whole (deleted or cut short outside the sandbox). */
+export class BlobUnreadableError extends Error {
+  override readonly name = 'BlobUnreadableError';
+}
+
 /** Bytes being received over several requests (a resumable upload session). */
 export interface PartialBlob {
   /** Bytes written so far. */
@@ -40,9 +45,16 @@ export interface BlobStore {
   /** Streams bytes into a new blob, hashing as they pass; refuses more than `limit` bytes. */
   putStream(source: AsyncIterable<Uint8Array>, limit?: number): Promise<BlobRef>;
   startPartial(): Promise<PartialBlob>;
-  /** The bytes `start..end` (inclusive) of a blob, as a stream. */
-  read(ref: BlobRef, range?: { start: number; end: number }): Readable;
-  /** The whole blob in memory, for operations that need it (conversion, export, full-text search) on small contents. */
+  /**
+   * The bytes `start..end` (inclusive) of a blob, as a stream; refused with BlobUnreadableError, before a byte
+   * is read, when the blob is missing or not of the size the state says (so no status line promises bytes
+   * that are not there).
+   */
+  open(ref: BlobRef, range?: { start: number; end: number }): Promise<Readable>;
+  /**
+   * The whole blob in memory, for operations that need it (conversion, export, full-text search) on small
+   * contents; BlobUnreadableError when it is missing or not of its recorded size.
+   */
   readAll(ref: BlobRef): Buffer;
   /** Deletes the blobs not named in `live` (blobs written in the last minute are kept: an upload may not be in the state yet). */
   collect(live: ReadonlySet<string>): void;
@@ -72,6 +84,10 @@ class Hashes {
     const sha256 = this.sha256.digest('hex');
     return { key: sha256, size: this.size, md5: this.md5.digest('hex'), sha1: this.sha1.digest('hex'), sha256 };
   }
+}
+
+function unreadable(ref: BlobRef, why: string): BlobUnreadableError {
+  return new BlobUnreadableError(`The stored content ${ref.key.slice(0, 12)}… cannot be read (${why}).`);
 }
 
 export function blobRefOf(bytes: Uint8Array): BlobRef {
@@ -240,12 +256,34 @@ export class DirectoryBlobStore implements BlobStore {
     };
   }
 
-  read(ref: BlobRef, range?: { start: number; end: number }): Readable {
-    return fs.createReadStream(this.file(ref.key), range ? { start: range.start, end: range.end } : {});
+  async open(ref: BlobRef, range?: { start: number; end: number }): Promise<Readable> {
+    let handle: fs.promises.FileHandle;
+    try {
+      handle = await fs.promises.open(this.file(ref.key), 'r');
+    } catch (e) {
+      throw unreadable(ref, (e as NodeJS.ErrnoException).code ?? String(e));
+    }
+    try {
+      const { size } = await handle.stat();
+      if (size !== ref.size) throw unreadable(ref, `${size} bytes on disk, ${ref.size} recorded`);
+    } catch (e) {
+      await handle.close().catch(() => undefined);
+      throw e instanceof BlobUnreadableError ? e : unreadable(ref, String(e));
+    }
+    // The stream owns the handle from here and closes it when it ends or is destroyed.
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
   readAll(ref: BlobRef): Buffer {
-    return ref.size === 0 ? Buffer.alloc(0) : fs.readFileSync(this.file(ref.key));
+    if (ref.size === 0) return Buffer.alloc(0);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(this.file(ref.key));
+    } catch (e) {
+      throw unreadable(ref, (e as NodeJS.ErrnoException).code ?? String(e));
+    }
+    if (bytes.length !== ref.size) throw unreadable(ref, `${bytes.length} bytes on disk, ${ref.size} recorded`);
+    return bytes;
   }
 
   collect(live: ReadonlySet<string>): void {

@@ -46,8 +46,8 @@ function own<T>(map: Record<string, T> | undefined, key: string): T | undefined 
 }
 
 /**
- * Checks `value` against a schema node. Unknown members pass (the service ignores them), nulls pass
- * (they mean "unset"), and int64/uint64 accept a number or a decimal string, as Google's JSON parser does.
+ * Checks `value` against a schema node. Unknown members pass (the service ignores them), null members pass
+ * (they mean "unset") but a null element of a list does not, and int64/uint64 accept a number or a decimal string, as Google's JSON parser does.
  * Depth is bounded by the schemas (a recursive $ref only recurses as deep as the value nests).
  */
 function check(value: unknown, node: SchemaNode, path: string, depth: number): void {
@@ -74,7 +74,11 @@ function check(value: unknown, node: SchemaNode, path: string, depth: number): v
     }
     case 'array':
       if (!Array.isArray(value)) throw invalid(path, 'a list');
-      if (node.items) value.forEach((v, i) => check(v, node.items!, `${path}[${i}]`, depth + 1));
+      // A null element is not "unset": it is a wrong-typed element (`"parents": [null]`), refused like one.
+      value.forEach((v, i) => {
+        if (v === null || v === undefined) throw invalid(`${path}[${i}]`, 'a value, not null');
+        if (node.items) check(v, node.items, `${path}[${i}]`, depth + 1);
+      });
       return;
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) throw invalid(path, 'an object');

@@ -11,12 +11,12 @@ import { Router, type Reply, type RequestContext } from './router';
 import { StorageService } from './service';
 import { registerReadRoutes } from './routes/read';
 import { registerRoutes } from './routes';
-import { DirectoryBlobStore } from './blobs';
+import { BlobUnreadableError, DirectoryBlobStore } from './blobs';
 import { DurableStore, NotDurableError, ownerOnlyFolder } from './durable/durableStore';
 import { MemoryCollector } from './memoryCollector';
 import * as path from 'node:path';
 import { CONTROL_PREFIX, registerControlRoutes } from './routes/control';
-import { BodyTooLargeError, sendJson, sendTooLarge } from '../http';
+import { BodyTooLargeError, sendJson, sendTooLarge, settleBodyAfterAnswer } from '../http';
 import { BATCH_PATHS, handleBatch } from './batch';
 
 const API_PREFIXES = [
@@ -69,6 +69,7 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
   const requestTimes: number[] = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    settleBodyAfterAnswer(req, res);
     if (url.pathname.startsWith(OAUTH_PREFIX + '/')) return service.oauth.handle(req, res, url);
     if (BATCH_PATHS.includes(url.pathname)) {
       try {
@@ -147,7 +148,7 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       const reply = await match.handler(rc, service);
       // Acknowledged only once durable: the writes of this request (and of any at the same time) are synced first.
       if (durable && (store.generation !== generation || store.hasWrites)) await durable.commit(epoch);
-      writeReply(
+      await writeReply(
         res,
         reply,
         tree ? (v) => project(v, tree) : (v) => v,
@@ -175,6 +176,7 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
           new ApiError(507, { domain: 'global', reason: 'insufficientStorage', message }).body(),
         );
       }
+      if (e instanceof BlobUnreadableError) return sendJson(res, 500, contentUnreadable(e).body());
       if (e instanceof SyntaxError)
         return sendJson(res, 400, badRequest(`Parse Error: ${e.message}`, undefined, 'parseError').body());
       if (e instanceof BodyTooLargeError) {
@@ -236,7 +238,17 @@ function bearer(req: IncomingMessage): string | undefined {
   return m ? m[1].trim() : undefined;
 }
 
-function writeReply(res: ServerResponse, reply: Reply, shape: (v: unknown) => unknown, pretty: boolean): void {
+/** A stored content the data folder no longer holds whole: the service's 500, naming what is wrong. */
+function contentUnreadable(e: BlobUnreadableError): ApiError {
+  return new ApiError(500, { domain: 'global', reason: 'internalError', message: e.message });
+}
+
+async function writeReply(
+  res: ServerResponse,
+  reply: Reply,
+  shape: (v: unknown) => unknown,
+  pretty: boolean,
+): Promise<void> {
   if ('handled' in reply) return;
   const headers = { ...(reply.headers ?? {}) };
   if ('json' in reply) {
@@ -248,16 +260,23 @@ function writeReply(res: ServerResponse, reply: Reply, shape: (v: unknown) => un
     });
     res.end(text);
   } else if ('stream' in reply) {
+    // Opened (its size checked against the state) before the status line: a missing or cut-short blob is a
+    // 500 in the service's shape, not a 200 promising bytes that never come.
+    const source = await reply.stream();
     res.writeHead(reply.status, {
       'content-type': reply.contentType,
       'content-length': String(reply.length),
       ...headers,
     });
-    const source = reply.stream();
-    // A blob read that fails mid-way can only cut the connection: the status line is already out.
+    // Past the status line a failure can only cut the connection, at once: a read error, or the file cut
+    // short while it streams (the stream then ends early without an error, and the client would wait for
+    // the bytes the length promised).
+    let sent = 0;
+    source.on('data', (chunk: Buffer) => (sent += chunk.length));
     source.on('error', () => res.destroy());
+    source.on('end', () => (sent === reply.length ? res.end() : res.destroy()));
     res.on('close', () => source.destroy());
-    source.pipe(res);
+    source.pipe(res, { end: false });
   } else if ('bytes' in reply) {
     res.writeHead(reply.status, {
       'content-type': reply.contentType,

@@ -29,8 +29,17 @@ export interface RequestContext {
 export type Reply =
   | { status: number; json: unknown; headers?: Record<string, string> }
   | { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
-  /** Bytes streamed from the blob store; `stream` is called once the status is known to be sent. */
-  | { status: number; stream: () => Readable; length: number; contentType: string; headers?: Record<string, string> }
+  /**
+   * Bytes streamed from the blob store: `stream` opens them (and may refuse, BlobUnreadableError) before the
+   * status line is written; `length` bytes must follow it.
+   */
+  | {
+      status: number;
+      stream: () => Promise<Readable>;
+      length: number;
+      contentType: string;
+      headers?: Record<string, string>;
+    }
   | { status: number; empty: true; headers?: Record<string, string> }
   /** The handler wrote the response itself (streams). */
   | { handled: true };

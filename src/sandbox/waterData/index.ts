@@ -19,6 +19,7 @@ import { FilterError, fieldsOf, isNumericField, parseExpr, type Expr } from './f
 import { Budget, BudgetExceeded, count, execute } from './engine';
 import { FrontEnd } from './frontEnd';
 import { World } from './world';
+import { settleBodyAfterAnswer } from '../http';
 
 export interface WaterEmulatorOptions {
   seed: number;
@@ -245,6 +246,7 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
     const frontEnd = new FrontEnd({ intervalMs: options.minIntervalMs, burst: options.burst, now: options.now });
 
     const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+      settleBodyAfterAnswer(req, res);
       // The front end sits before everything else and limits per API key (per address without one).
       const header = req.headers[WATER_API_KEY_HEADER];
       const who = typeof header === 'string' && header ? `key:${header}` : `ip:${req.socket.remoteAddress ?? 'local'}`;
@@ -352,5 +354,10 @@ export function createWaterDataEmulatorWith(overrides: Partial<WaterEmulatorOpti
   };
 }
 
-export const createWaterDataEmulator: EmulatorFactory = (ctx) =>
-  createWaterDataEmulatorWith(waterEmulatorOptionsFromEnv())(ctx);
+/** The environment's settings, and over them those given on the command line (SandboxContext.water). */
+export const createWaterDataEmulator: EmulatorFactory = (ctx) => {
+  const given: Partial<WaterEmulatorOptions> = {};
+  if (ctx.water?.burst !== undefined) given.burst = Math.max(1, Math.floor(ctx.water.burst));
+  if (ctx.water?.minIntervalMs !== undefined) given.minIntervalMs = Math.max(0, ctx.water.minIntervalMs);
+  return createWaterDataEmulatorWith({ ...waterEmulatorOptionsFromEnv(), ...given })(ctx);
+};

@@ -118,7 +118,7 @@ export class WaterClient {
       let reading = false;
       let bodyBroke = false;
       try {
-        res = await this.limiter.run(async () => {
+        res = await this.limiter.run(async (answered) => {
           const r = await fetchImpl(url, {
             method: 'GET',
             headers: { [WATER_API_KEY_HEADER]: this.apiKey!, accept: 'application/json', 'user-agent': this.userAgent },
@@ -126,6 +126,7 @@ export class WaterClient {
             timeoutMs: RESPONSE_TIMEOUT_MS,
             trace: { feature: 'waterData', attempt, wait: { ms: Date.now() - queued, reason: 'rate-limit' } },
           });
+          answered();
           const head = { status: r.status, link: r.headers.get('link'), retryAfter: r.headers.get('retry-after') };
           if (read && r.status >= 200 && r.status < 300) {
             const bytes = r.body ?? [Buffer.from(await r.text())];

@@ -29,6 +29,12 @@ export class RateLimiter {
   private tail: Promise<void> = Promise.resolve();
   private lastStart = Number.NEGATIVE_INFINITY;
   private lastEnd = Number.NEGATIVE_INFINITY;
+  /**
+   * When the previous request's answer began to arrive (or it failed): the request had reached the service
+   * by then, so the next one leaves `minIntervalMs` after it and arrives at least that long after it,
+   * however long each took to get there (a new connection, a busy event loop, timers firing a little early).
+   */
+  private lastAnswer = Number.NEGATIVE_INFINITY;
   private notBefore = Number.NEGATIVE_INFINITY;
   readonly minIntervalMs: number;
   readonly clock: Clock;
@@ -41,8 +47,12 @@ export class RateLimiter {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Runs `task` when the previous one has finished and the spacing allows; tasks start in call order. */
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Runs `task` when the previous one has finished and the spacing allows; tasks start in call order. A task
+   * that sends a request calls `answered` when the answer's first bytes (the status line) arrive; the next
+   * request is then spaced from that moment as well as from this one's start.
+   */
+  async run<T>(task: (answered: () => void) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const previous = this.tail;
     let release!: () => void;
     this.tail = new Promise<void>((r) => (release = r));
@@ -54,9 +64,14 @@ export class RateLimiter {
       throw e;
     }
     try {
-      const earliest = Math.max(this.lastStart + this.minIntervalMs, this.notBefore);
-      const wait = earliest - this.clock.now();
-      if (wait > 0) await this.clock.sleep(wait, signal);
+      const earliest = Math.max(
+        this.lastStart + this.minIntervalMs,
+        this.lastAnswer + this.minIntervalMs,
+        this.notBefore,
+      );
+      // A timer may wake a millisecond before the clock says it is due: sleep again until it is.
+      for (let wait = earliest - this.clock.now(); wait > 0; wait = earliest - this.clock.now())
+        await this.clock.sleep(wait, signal);
       if (signal?.aborted) throw new AbortError();
       const start = this.clock.now();
       // After a pause the connection is new: setting it up delays this request's arrival at the service
@@ -64,11 +79,19 @@ export class RateLimiter {
       const fresh = start - this.lastEnd > FRESH_CONNECTION_AFTER_MS;
       this.lastStart = start;
       this.started++;
+      let answeredAt: number | undefined;
+      let failed = false;
       try {
-        return await task();
+        return await task(() => (answeredAt ??= this.clock.now()));
+      } catch (e) {
+        failed = true;
+        throw e;
       } finally {
         this.lastEnd = this.clock.now();
         if (fresh) this.lastStart = this.lastEnd;
+        // A request that failed before its answer may still have reached the service, at the latest now.
+        if (answeredAt === undefined && failed) answeredAt = this.lastEnd;
+        if (answeredAt !== undefined) this.lastAnswer = answeredAt;
       }
     } finally {
       release();

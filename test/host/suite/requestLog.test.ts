@@ -37,6 +37,7 @@ describe('Request Log: every feature, no secret', () => {
 
   it('records a call of each feature on the sandbox, with method, redacted URL, status, size and time', async function () {
     this.timeout(180_000);
+    const testStarted = Date.now();
     // Discovery: the API Directory view lists the sandbox directory.
     await vscode.commands.executeCommand('apiWorkbench.directory.refresh');
     const directory = await logged('directory list', (e) => e.feature === 'discovery');
@@ -78,7 +79,9 @@ describe('Request Log: every feature, no secret', () => {
 
     for (const e of [directory, storage, generation, water]) {
       assert.ok(e.responseBytes !== undefined && e.responseBytes > 0, `${e.feature}: size ${e.responseBytes}`);
-      assert.ok(e.durationMs >= 0, `${e.feature}: duration`);
+      // The call is timed within this test's own span: it started after the test did and has ended.
+      assert.ok(e.startedAt >= testStarted, `${e.feature}: started ${e.startedAt} before the test (${testStarted})`);
+      assert.ok(e.startedAt + e.durationMs <= Date.now(), `${e.feature}: ends in the future (${e.durationMs} ms)`);
       assert.match(e.url, /^http:\/\/127\.0\.0\.1:\d+\//);
     }
 

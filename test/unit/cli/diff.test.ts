@@ -81,6 +81,28 @@ describe('api-workbench diff', function () {
     assert.match(r.stderr, /0 breaking, 1 warning\(s\), 0 info/);
   });
 
+  it('exits 0 (not 1, the breaking-change code) on self-referential schemas and reference cycles', async () => {
+    const selfRef = seeded((d) => {
+      Object.assign(d.schemas, { A: { id: 'A', $ref: 'A' }, X: { id: 'X', $ref: 'Y' }, Y: { id: 'Y', $ref: 'X' } });
+      Object.assign(d.resources.items.methods.get, { response: { $ref: 'A' } });
+      Object.assign(d.resources.items.methods.insert, { response: { $ref: 'X' } });
+    });
+    const inline = structuredClone(selfRef);
+    Object.assign(inline.resources.items.methods.get, { response: { type: 'object' } });
+    Object.assign(inline.resources.items.methods.insert, { response: { type: 'string' } });
+    const a = write('self.json', selfRef);
+    const b = write('inline.json', inline);
+    for (const [o, n] of [
+      [a, b],
+      [b, a],
+      [a, a],
+    ]) {
+      const r = await run([o, n], true);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /^(0 breaking|No changes)/m);
+    }
+  });
+
   it('exits 0 and reports nothing for a re-indented copy', async () => {
     const r = await run(['--format=json', write('a.json', baseDocument()), write('b.json', baseDocument(), 4)]);
     assert.equal(r.code, 0);

@@ -52,6 +52,53 @@ describe('api-workbench CLI', () => {
     assert.match(b.err(), /unknown option --bogus/);
   });
 
+  it('sandbox --water-burst N lets N water-data requests through back to back (the default burst refuses the third)', async function () {
+    this.timeout(20_000);
+    /** Starts the sandbox in-process with `flags`, sends `n` water-data requests at once, stops it. */
+    const statuses = async (flags: string[], n: number): Promise<number[]> => {
+      let stop!: () => void;
+      const stdout = new PassThrough();
+      let out = '';
+      const line = new Promise<string>((resolve) =>
+        stdout.on('data', (d) => {
+          out += String(d);
+          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        }),
+      );
+      const interrupted = new Promise<void>((r) => (stop = r));
+      const run = runCli(['sandbox', '--port', '0', ...flags], {
+        stdout,
+        stderr: new PassThrough(),
+        env: {},
+        interrupted,
+      });
+      try {
+        const info = parseAs<SandboxInfo>(await line);
+        const one = () =>
+          fetch(`${info.waterData}/Locations?%24top=1`, { headers: { 'x-api-key': info.apiKey } }).then(async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          });
+        const got: number[] = [];
+        // One after another (no parallel requests), as fast as the answers come.
+        for (let i = 0; i < n; i++) got.push(await one());
+        return got;
+      } finally {
+        stop();
+        assert.equal(await run, 0);
+      }
+    };
+    // A minute between tokens, so no token comes back while the test runs, however slow the machine.
+    const slow = ['--water-interval-ms', '60000'];
+    assert.deepEqual(await statuses(slow, 3), [200, 200, 403]);
+    assert.deepEqual(await statuses([...slow, '--water-burst', '3'], 4), [200, 200, 200, 403]);
+    assert.deepEqual(await statuses([...slow, '--water-burst', '1'], 2), [200, 403]);
+    assert.deepEqual(await statuses(['--water-interval-ms', '0'], 4), [200, 200, 200, 200]);
+    const bad = io();
+    assert.equal(await runCli(['sandbox', '--water-burst', '0'], bad.io), 2);
+    assert.match(bad.err(), /--water-burst must be a whole number from 1/);
+  });
+
   it('sandbox prints one JSON line, serves with auth checks, and exits 0 on SIGINT', async function () {
     this.timeout(20_000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sandbox', '--port', '0'], {

@@ -149,6 +149,54 @@ describe('generation emulator', () => {
     }
   });
 
+  it('a null element of a list anywhere in the request → 400 INVALID_ARGUMENT naming it, never a 500', async () => {
+    const hi = { role: 'user', parts: [{ text: 'hi' }] };
+    const cases: [unknown, string][] = [
+      [{ contents: [null] }, 'contents[0]'],
+      [{ contents: [{ role: 'user', parts: [null] }] }, 'contents[0].parts[0]'],
+      [{ contents: [hi], tools: [null] }, 'tools[0]'],
+      [{ contents: [hi], tools: [{ functionDeclarations: [null] }] }, 'tools[0].functionDeclarations[0]'],
+      [{ contents: [hi], safetySettings: [null] }, 'safetySettings[0]'],
+      [{ contents: [hi], generationConfig: { stopSequences: [null] } }, 'generationConfig.stopSequences[0]'],
+      [{ contents: [hi], systemInstruction: { parts: [null] } }, 'systemInstruction.parts[0]'],
+    ];
+    for (const method of ['generateContent', 'streamGenerateContent?alt=sse', 'countTokens'])
+      for (const [body, where] of cases) {
+        const r = await post(s, `/v1beta/models/gemini-2.5-flash:${method}`, body, { 'x-goog-api-key': s.apiKey });
+        const text = await r.text();
+        assert.equal(r.status, 400, `${method} ${JSON.stringify(body)}: ${text}`);
+        const error = parseAs<ErrorBody>(text).error;
+        assert.equal(error?.status, 'INVALID_ARGUMENT');
+        assert.ok(error?.message.includes(`'${where}'`), `${where} in ${error?.message}`);
+      }
+  });
+
+  it('a member or element of the wrong JSON type anywhere → 400 INVALID_ARGUMENT naming it, never a 500', async () => {
+    const hi = { role: 'user', parts: [{ text: 'hi' }] };
+    const cases: [unknown, string][] = [
+      [{ contents: 5 }, 'contents'],
+      [{ contents: [5] }, 'contents[0]'],
+      [{ contents: [{ role: 'user', parts: 'hi' }] }, 'contents[0].parts'],
+      [{ contents: [{ role: 'user', parts: [{ text: 7 }] }] }, 'contents[0].parts[0].text'],
+      [{ contents: [hi], tools: 'x' }, 'tools'],
+      [{ contents: [hi], tools: [{ functionDeclarations: {} }] }, 'tools[0].functionDeclarations'],
+      [{ contents: [hi], generation_config: { temperature: 'hot' } }, 'generationConfig.temperature'],
+      [{ contents: [hi], systemInstruction: { parts: [[]] } }, 'systemInstruction.parts[0]'],
+      [{ contents: [hi], safetySettings: [{ category: 5 }] }, 'safetySettings[0].category'],
+    ];
+    // countTokens takes the contents (the first four cases); generateContent all of them.
+    for (const [method, n] of [
+      ['generateContent', cases.length],
+      ['countTokens', 4],
+    ] as const)
+      for (const [body, where] of cases.slice(0, n)) {
+        const r = await post(s, `/v1beta/models/gemini-2.5-flash:${method}`, body, { 'x-goog-api-key': s.apiKey });
+        const text = await r.text();
+        assert.equal(r.status, 400, `${method} ${JSON.stringify(body)}: ${text}`);
+        assert.ok(parseAs<ErrorBody>(text).error?.message.includes(`'${where}'`), `${where} in ${text}`);
+      }
+  });
+
   it('rejects unknown fields and malformed JSON like the service', async () => {
     const a = await post(
       s,

@@ -1,7 +1,7 @@
 // One test per conversion rule of the OpenAPI export, on a small document that holds each case.
 import * as assert from 'node:assert/strict';
 import { NotDiscoveryDocumentError, toOpenApi } from '../../../src/discovery/core/openapi';
-import type { Obj } from '../../../src/discovery/core/model';
+import { isObj, type Obj } from '../../../src/discovery/core/model';
 
 function sample(): Obj {
   return {
@@ -282,5 +282,179 @@ describe('OpenAPI export: conversion rules', () => {
     assert.equal(op(document, '/v1/x', 'get').operationId, 'a');
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /^b: GET \/v1\/x is already a/);
+  });
+  it('schemas named __proto__, constructor, toString are kept, and their $refs resolve', () => {
+    const d = sample();
+    const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    Object.assign(((d.resources as Obj).pets as Obj).methods as Obj, {
+      proto: { id: 'pets.pets.proto', path: 'v1/proto', httpMethod: 'GET', response: { $ref: '__proto__' } },
+    });
+    // Written as text, as a document arrives: JSON.parse makes "__proto__" an own member, as it is here.
+    // A property of that name inside a schema is kept too.
+    const extra = names
+      .map((n) => {
+        const props = n === 'constructor' ? '{"__proto__": {"$ref": "__proto__"}, "a": {"type": "string"}}' : '{}';
+        return `"${n}": {"id": "${n}", "type": "object", "properties": ${props}}`;
+      })
+      .join(', ');
+    const text = JSON.stringify(d).replace('"schemas":{', `"schemas":{${extra}, `);
+    assert.notEqual(text, JSON.stringify(d));
+    const { document } = toOpenApi(JSON.parse(text) as Obj);
+    const out = JSON.parse(JSON.stringify(document)) as Obj;
+    const outSchemas = (out.components as Obj).schemas as Obj;
+    for (const n of names) assert.ok(Object.hasOwn(outSchemas, n), `${n} missing from components/schemas`);
+    const ref = (
+      (((op(out, '/v1/proto', 'get').responses as Obj)['200'] as Obj).content as Obj)['application/json'] as Obj
+    ).schema as Obj;
+    assert.equal(ref.$ref, '#/components/schemas/__proto__');
+    const ctor = outSchemas[names[1]] as Obj;
+    assert.deepEqual(Object.keys(ctor.properties as Obj), ['__proto__', 'a']);
+  });
+
+  it('a schema nested deeper than the limit is not silently emptied: a warning names it', () => {
+    const d = sample();
+    let deep: Obj = { type: 'string' };
+    for (let i = 0; i < 300; i++) deep = { type: 'object', properties: { child: deep } };
+    (d.schemas as Obj).Deep = { id: 'Deep', ...deep };
+    const { document, warnings } = toOpenApi(d);
+    const cut = warnings.filter((w) => w.includes('Deep'));
+    assert.equal(cut.length, 1, warnings.join('\n'));
+    assert.match(cut[0], /nested deeper than \d+ levels/);
+    // Nesting within the limit is converted whole.
+    let depth = 0;
+    let at = schemas(document).Deep;
+    while (isObj(at.properties)) {
+      at = at.properties.child as Obj;
+      depth++;
+    }
+    assert.ok(depth >= 100, `converted only ${depth} levels`);
+    // Resources nested past their limit are not dropped without a word either.
+    let resource: Obj = { methods: { m: { id: 'deep.m', path: 'v1/m', httpMethod: 'GET' } } };
+    for (let i = 0; i < 70; i++) resource = { resources: { r: resource } };
+    (d.resources as Obj).deep = resource;
+    assert.ok(toOpenApi(d).warnings.some((w) => /^resource deep(\.r)+: nested deeper than 64 levels/.test(w)));
+  });
+
+  it('methods whose path and verb collide keep their operations: the other of path/flatPath is used', () => {
+    // The shape of firestore's documents: get/patch/delete on v1/{+name}, listDocuments/createDocument on
+    // v1/{+parent}/{collectionId}, whose flat paths differ only in the last variable's name.
+    const d = sample();
+    const nameParam = { name: { type: 'string', location: 'path', required: true } };
+    const parentParams = {
+      parent: { type: 'string', location: 'path', required: true },
+      collectionId: { type: 'string', location: 'path', required: true },
+    };
+    const flat = 'v1/projects/{projectsId}/databases/{databasesId}/documents/{documentsId}';
+    (d.resources as Obj).documents = {
+      methods: {
+        listDocuments: {
+          id: 'fs.documents.listDocuments',
+          path: 'v1/{+parent}/{collectionId}',
+          flatPath: `${flat}/{collectionId}`,
+          httpMethod: 'GET',
+          parameters: parentParams,
+        },
+        createDocument: {
+          id: 'fs.documents.createDocument',
+          path: 'v1/{+parent}/{collectionId}',
+          flatPath: `${flat}/{collectionId}`,
+          httpMethod: 'POST',
+          parameters: parentParams,
+        },
+        get: {
+          id: 'fs.documents.get',
+          path: 'v1/{+name}',
+          flatPath: `${flat}/{documentsId1}`,
+          httpMethod: 'GET',
+          parameters: nameParam,
+        },
+        patch: {
+          id: 'fs.documents.patch',
+          path: 'v1/{+name}',
+          flatPath: `${flat}/{documentsId1}`,
+          httpMethod: 'PATCH',
+          parameters: nameParam,
+        },
+        delete: {
+          id: 'fs.documents.delete',
+          path: 'v1/{+name}',
+          flatPath: `${flat}/{documentsId1}`,
+          httpMethod: 'DELETE',
+          parameters: nameParam,
+        },
+      },
+    };
+    // gmail's cse.identities: get and patch on one path whose variable is named differently in each.
+    (d.resources as Obj).identities = {
+      methods: {
+        get: {
+          id: 'gm.identities.get',
+          path: 'v1/users/{userId}/identities/{cseEmailAddress}',
+          flatPath: 'v1/users/{userId}/identities/{cseEmailAddress}',
+          httpMethod: 'GET',
+          parameters: {
+            userId: { type: 'string', location: 'path', required: true },
+            cseEmailAddress: { type: 'string', location: 'path', required: true },
+          },
+        },
+        patch: {
+          id: 'gm.identities.patch',
+          path: 'v1/users/{userId}/identities/{emailAddress}',
+          flatPath: 'v1/users/{userId}/identities/{emailAddress}',
+          httpMethod: 'PATCH',
+          parameters: {
+            userId: { type: 'string', location: 'path', required: true },
+            emailAddress: { type: 'string', location: 'path', required: true },
+          },
+        },
+      },
+    };
+    // Two methods on one path and verb; the second has a flat path of its own, used where its path collides.
+    (d.resources as Obj).photo = {
+      methods: {
+        replace: {
+          id: 'sv.photo.replace',
+          path: 'v1/photo/{id}',
+          httpMethod: 'PUT',
+          parameters: { id: { type: 'string', location: 'path', required: true } },
+        },
+        update: {
+          id: 'sv.photo.update',
+          path: 'v1/photo/{id}',
+          flatPath: 'v1/photo/{id}/pose',
+          httpMethod: 'PUT',
+          parameters: { id: { type: 'string', location: 'path', required: true } },
+        },
+      },
+    };
+    const { document, warnings } = toOpenApi(d);
+    assert.deepEqual(warnings, []);
+    const ids: string[] = [];
+    for (const [key, item] of Object.entries(paths(document)))
+      for (const [verb, o] of Object.entries(item)) {
+        if (verb === 'servers') continue;
+        ids.push(String(o.operationId));
+        // Every path variable is a declared path parameter of the operation.
+        const declared = params(o)
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name);
+        assert.deepEqual(
+          declared,
+          [...key.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+          `${verb} ${key}`,
+        );
+      }
+    for (const id of [
+      'fs.documents.listDocuments',
+      'fs.documents.createDocument',
+      'fs.documents.get',
+      'fs.documents.patch',
+      'fs.documents.delete',
+      'gm.identities.get',
+      'gm.identities.patch',
+      'sv.photo.update',
+      'sv.photo.replace',
+    ])
+      assert.equal(ids.filter((x) => x === id).length, 1, `${id} in ${ids.join(', ')}`);
   });
 });

@@ -56,17 +56,42 @@ async function validate(document: Obj): Promise<void> {
   assert.deepEqual(problems.slice(0, 10), [], `${problems.length} problems`);
 }
 
-function operationCount(document: Obj): number {
-  let n = 0;
+function operationIds(document: Obj): string[] {
+  const ids: string[] = [];
   for (const item of Object.values(document.paths as Obj))
-    if (isObj(item)) n += Object.keys(item).filter((k) => k !== 'servers').length;
-  return n;
+    if (isObj(item))
+      for (const [verb, op] of Object.entries(item))
+        if (verb !== 'servers' && isObj(op)) ids.push(String(op.operationId));
+  return ids;
 }
 
-function methodCount(r: Obj): number {
-  let n = isObj(r.methods) ? Object.keys(r.methods).length : 0;
-  if (isObj(r.resources)) for (const c of Object.values(r.resources)) if (isObj(c)) n += methodCount(c);
-  return n;
+function methodIds(r: Obj, out: string[] = []): string[] {
+  if (isObj(r.methods)) for (const m of Object.values(r.methods)) if (isObj(m)) out.push(String(m.id));
+  if (isObj(r.resources)) for (const c of Object.values(r.resources)) if (isObj(c)) methodIds(c, out);
+  return out;
+}
+
+/**
+ * Every method is one operation with its id as operationId (none lost where two share a path and verb), and
+ * the only other operations are its upload variants (`<id>.upload`, `<id>.upload2`…); operationIds are unique.
+ */
+function assertEveryMethodIsAnOperation(doc: Obj, document: Obj): void {
+  const methods = methodIds(doc);
+  const ops = operationIds(document);
+  assert.equal(new Set(ops).size, ops.length, 'operationIds are not unique');
+  const known = new Set(methods);
+  assert.deepEqual(
+    methods.filter((id) => !ops.includes(id)),
+    [],
+    'methods missing from paths',
+  );
+  const main = ops.filter((id) => known.has(id));
+  assert.equal(main.length, methods.length, 'operation count != method count');
+  assert.deepEqual(
+    ops.filter((id) => !known.has(id) && !/\.upload\d*$/.test(id)),
+    [],
+    'operations that are no method',
+  );
 }
 
 describe('OpenAPI export: every real and sandbox document validates', function () {
@@ -84,9 +109,40 @@ describe('OpenAPI export: every real and sandbox document validates', function (
         const { document, warnings } = toOpenApi(doc, version);
         assert.deepEqual(warnings, []);
         await validate(document);
-        // Every method is an operation (uploads add their own variants on top).
-        assert.ok(operationCount(document) >= methodCount(doc), 'a method is missing from paths');
+        assertEveryMethodIsAnOperation(doc, document);
       });
+
+  it('methods that share a path and verb (the shape of firestore documents.get/patch/delete) validate', async () => {
+    const doc = JSON.parse(readFileSync(SANDBOX_DOCUMENTS[0], 'utf8')) as Obj;
+    const path = (name: string) => ({ type: 'string', location: 'path', required: true, description: name });
+    const flat = 'v1/projects/{projectsId}/documents/{documentsId}';
+    const method = (id: string, httpMethod: string, p: string, flatPath: string, names: string[]) => ({
+      id,
+      httpMethod,
+      path: p,
+      flatPath,
+      parameters: Object.fromEntries(names.map((n) => [n, path(n)])),
+      parameterOrder: names,
+    });
+    (doc.resources as Obj).documents = {
+      methods: {
+        list: method('store.documents.list', 'GET', 'v1/{+parent}/{collectionId}', `${flat}/{collectionId}`, [
+          'parent',
+          'collectionId',
+        ]),
+        get: method('store.documents.get', 'GET', 'v1/{+name}', `${flat}/{documentsId1}`, ['name']),
+        patch: method('store.documents.patch', 'PATCH', 'v1/{+name}', `${flat}/{documentsId1}`, ['name']),
+        show: method('store.documents.show', 'GET', 'v1/items/{a}', 'v1/items/{a}', ['a']),
+        edit: method('store.documents.edit', 'PATCH', 'v1/items/{b}', 'v1/items/{b}', ['b']),
+      },
+    };
+    for (const version of ['3.0', '3.1'] as const) {
+      const { document, warnings } = toOpenApi(doc, version);
+      assert.deepEqual(warnings, []);
+      await validate(document);
+      assertEveryMethodIsAnOperation(doc, document);
+    }
+  });
 
   it('the validator is not a rubber stamp: an undeclared path variable is rejected', async () => {
     const doc = JSON.parse(readFileSync(SANDBOX_DOCUMENTS[0], 'utf8')) as Obj;

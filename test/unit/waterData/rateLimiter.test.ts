@@ -57,6 +57,45 @@ describe('waterData rate limiter (fake clock)', () => {
     assert.deepEqual(starts, [0, 580]);
   });
 
+  it('spaces the next request from when the previous one was answered, not only from its start', async () => {
+    // The first request took 60 ms to leave (a new connection, a busy event loop) and was answered at 70 ms:
+    // it reached the server somewhere before 70 ms, so the next leaves at 570 ms, not 500 ms.
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ minIntervalMs: 500, clock });
+    const starts: number[] = [];
+    const p = [
+      limiter.run(async (answered) => {
+        starts.push(clock.now());
+        await clock.sleep(70);
+        answered();
+      }),
+      limiter.run(async (answered) => {
+        starts.push(clock.now());
+        answered();
+        return Promise.resolve();
+      }),
+    ];
+    await clock.advance(2000);
+    await Promise.all(p);
+    assert.deepEqual(starts, [0, 570]);
+  });
+
+  it('a request that failed before its answer counts as answered when it failed', async () => {
+    const clock = new FakeClock();
+    const limiter = new RateLimiter({ minIntervalMs: 500, clock });
+    await limiter.run(() => Promise.resolve());
+    const failed = limiter.run(async () => {
+      await clock.sleep(40);
+      throw new Error('connection reset');
+    });
+    const refused = assert.rejects(failed, /connection reset/);
+    const next = limiter.run(() => Promise.resolve(clock.now()));
+    await clock.advance(2000);
+    await refused;
+    // The failed one left at 500 and may have reached the server as late as 540.
+    assert.equal(await next, 1040);
+  });
+
   it('holdOff delays every waiting caller', async () => {
     const clock = new FakeClock();
     const limiter = new RateLimiter({ minIntervalMs: 500, clock });

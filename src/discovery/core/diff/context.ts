@@ -21,8 +21,18 @@ export interface SchemaTable {
 export interface DiffContext {
   old: SchemaTable;
   new: SchemaTable;
-  /** Retarget verdicts, `old\0new` → compatible; a pair being compared counts as compatible (cycles). */
+  /** Settled retarget verdicts of named pairs, `old\0new` → compatible. */
   memo: Map<string, boolean>;
+  /**
+   * The memo keys in the order they were settled: a verdict settled while an outer pair was assumed
+   * compatible is taken back (from this log) when that outer pair turns out not to be.
+   */
+  memoLog: string[];
+  /**
+   * Pairs of schema objects (old → new) being compared right now, named or inline: meeting one again is a
+   * cycle, which counts as compatible until the outer comparison settles it.
+   */
+  active: Map<object, Set<object>>;
   /** Node visits left for retarget comparisons; past it a retarget counts as incompatible. */
   budget: number;
 }

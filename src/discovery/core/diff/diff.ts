@@ -52,6 +52,8 @@ export function diffDiscovery(oldText: string, newText: string): DiffChange[] {
     old: schemaTable(o),
     new: schemaTable(n),
     memo: new Map(),
+    memoLog: [],
+    active: new Map(),
     budget: 100_000 + BUDGET_PER_CHAR * (a.text.length + b.text.length),
   };
   const sink = new ChangeSink();

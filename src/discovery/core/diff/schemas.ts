@@ -1,7 +1,8 @@
 // Structural comparison of two schema nodes. A `$ref` to the same schema (by `id`) on both sides is
 // not descended: each named schema is compared once, at the top. A `$ref` now naming another schema
-// is judged by comparing the two targets (memoised per pair; a pair already being compared counts as
-// compatible, which ends cycles; a work budget bounds the whole).
+// is judged by comparing the two targets (memoised per named pair; a pair of schemas already being
+// compared counts as compatible, which ends cycles, and a verdict that leant on it is dropped if that
+// pair fails; a work budget bounds the whole).
 import type { JsonPath } from '../jsonTree';
 import { isObj, type Obj } from '../model';
 import { identity, MAX_DEPTH, REQUEST, RESPONSE, str, type DiffContext } from './context';
@@ -187,7 +188,12 @@ function compareRefs(
   );
 }
 
-/** Whether the new target can stand for the old one: comparing them finds nothing breaking. */
+/**
+ * Whether the new target can stand for the old one: comparing them finds nothing breaking. Cycles (a schema
+ * that refers to itself, X → Y → X, or a chain of bare `$ref`s on either side, named or inline) end at a pair
+ * of schema objects already being compared, assumed compatible; a verdict settled under that assumption is
+ * taken back if the assumption fails.
+ */
 function retarget(
   ctx: DiffContext,
   oRef: string | undefined,
@@ -199,20 +205,34 @@ function retarget(
   if (key !== undefined) {
     const known = ctx.memo.get(key);
     if (known !== undefined) return { ok: known };
-    ctx.memo.set(key, true); // in progress: a cycle back to this pair assumes compatible
   }
+  let partners = ctx.active.get(oTarget);
+  if (partners?.has(nTarget)) return { ok: true };
+  if (!partners) ctx.active.set(oTarget, (partners = new Set()));
+  partners.add(nTarget);
+  const settledBefore = ctx.memoLog.length;
   const quiet = new Sink(true);
   const usage = (oRef !== undefined ? ctx.old.usage.get(oRef) : undefined) ?? 0;
-  compareSchema(quiet, ctx, oTarget, nTarget, {
-    oldPath: oRef !== undefined ? ['schemas', oRef] : [],
-    newPath: nRef !== undefined ? ['schemas', nRef] : [],
-    label: nRef ?? 'the schema',
-    usage,
-    depth: 0,
-  });
+  try {
+    compareSchema(quiet, ctx, oTarget, nTarget, {
+      oldPath: oRef !== undefined ? ['schemas', oRef] : [],
+      newPath: nRef !== undefined ? ['schemas', nRef] : [],
+      label: nRef ?? 'the schema',
+      usage,
+      depth: 0,
+    });
+  } finally {
+    partners.delete(nTarget);
+    if (partners.size === 0) ctx.active.delete(oTarget);
+  }
   const overBudget = ctx.budget < 0;
   const ok = quiet.breaking === 0 && !overBudget;
-  if (key !== undefined) ctx.memo.set(key, ok);
+  // Verdicts settled inside may have leant on this pair being compatible: if it is not, they are unproven.
+  if (!ok) for (const k of ctx.memoLog.splice(settledBefore)) ctx.memo.delete(k);
+  if (key !== undefined) {
+    ctx.memo.set(key, ok);
+    ctx.memoLog.push(key);
+  }
   const why = overBudget ? 'not compared, the comparison reached its work limit' : quiet.found[0]?.message;
   return { ok, why: why?.replace(/\.$/, '') };
 }

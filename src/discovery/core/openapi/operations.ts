@@ -1,6 +1,14 @@
 // One discovery method → OpenAPI operations: the main one and its media-upload variants.
 import { isObj, type Obj } from '../model';
-import { convertSchema, mapTypeFormat, requiredFor, typedDefault, type SchemaContext } from './schemas';
+import {
+  convertSchema,
+  mapTypeFormat,
+  own as ownMember,
+  put,
+  requiredFor,
+  typedDefault,
+  type SchemaContext,
+} from './schemas';
 import { parsePathTemplate, type PathTemplate } from './paths';
 
 export const OAUTH2_SCHEME = 'Oauth2';
@@ -56,7 +64,7 @@ function operationParameters(
   const params = isObj(method.parameters) ? method.parameters : {};
   const out: Obj[] = [];
   for (const v of template.variables) {
-    const p = params[v];
+    const p = ownMember(params, v);
     if (isObj(p)) out.push(convertParameter(v, p, 'path', template.reserved.has(v)));
     else {
       // A segment of a flattened reserved parameter (projectsId in v1/projects/{projectsId}/…), or a
@@ -88,7 +96,7 @@ function binarySchema(ctx: SchemaContext): Obj {
 function requestSchema(ctx: MethodContext, method: Obj, id: string): Obj | undefined {
   if (!isObj(method.request)) return undefined;
   const schema = convertSchema(ctx, method.request);
-  const target = typeof method.request.$ref === 'string' ? ctx.schemas[method.request.$ref] : method.request;
+  const target = typeof method.request.$ref === 'string' ? ownMember(ctx.schemas, method.request.$ref) : method.request;
   const required = requiredFor(isObj(target) ? target : undefined, id);
   return required.length ? { allOf: [schema, { required }] } : schema;
 }
@@ -184,7 +192,7 @@ export function uploadOperations(
         schema: { type: 'object', properties: { metadata: metadata ?? { type: 'object' }, media: binarySchema(ctx) } },
       };
     if (kinds.includes('resumable') && metadata) content['application/json'] = { schema: metadata };
-    for (const range of accept.length ? accept : ['*/*']) content[range] = { schema: binarySchema(ctx) };
+    for (const range of accept.length ? accept : ['*/*']) put(content, range, { schema: binarySchema(ctx) });
     op.requestBody = { required: true, content };
     if (media && typeof media.maxSize === 'string') op['x-maxSize'] = media.maxSize;
     op.responses = responses(ctx, method);

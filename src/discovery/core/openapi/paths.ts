@@ -48,3 +48,19 @@ export function operationTemplate(path: string, flatPath: unknown): { template: 
 export function pathShape(key: string): string {
   return key.replace(/\{[^}]*\}/g, '{}');
 }
+
+/**
+ * Every form of a method's URL an operation can be keyed by, preferred first: `operationTemplate`'s choice,
+ * then the other of `path` and `flatPath` when it is another key (used when the first collides with another
+ * method's operation on the same path and verb).
+ */
+export function operationTemplates(path: string, flatPath: unknown): { template: PathTemplate; flat: boolean }[] {
+  const first = operationTemplate(path, flatPath);
+  let other: { template: PathTemplate; flat: boolean } | undefined;
+  if (first.flat) other = { template: parsePathTemplate(path), flat: false };
+  else if (typeof flatPath === 'string' && flatPath) {
+    const flat = parsePathTemplate(flatPath);
+    if (flat.reserved.size === 0) other = { template: flat, flat: true };
+  }
+  return other && other.template.key !== first.template.key ? [first, other] : [first];
+}

@@ -9,6 +9,27 @@ export interface SchemaContext {
   readonly version: OpenApiVersion;
   /** Discovery schema id → the key it has under components/schemas (ids are sanitised there). */
   readonly names: ReadonlyMap<string, string>;
+  /** Told when a schema nests deeper than MAX_SCHEMA_DEPTH and the part below is written as `{}`. */
+  readonly onTooDeep?: () => void;
+}
+
+/**
+ * Schema nesting converted; deeper parts become `{}` (any value) and the caller is told. Real documents nest
+ * a dozen levels; the recursion below stays far from the stack's limit at this depth.
+ */
+export const MAX_SCHEMA_DEPTH = 256;
+
+/**
+ * Sets an own, enumerable member whatever its name: `out[key] = v` with key `__proto__` would set the
+ * object's prototype instead and the member would be lost (a schema or property may be named anything).
+ */
+export function put(out: Obj, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** An own member only: `constructor` or `toString` of a plain object is not a member of the document. */
+export function own(map: Obj, key: string): unknown {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
 /** components/schemas keys must match ^[a-zA-Z0-9.\-_]+$; anything else becomes "_". */
@@ -59,9 +80,13 @@ function enumKeywords(s: Obj, out: Obj): void {
   if (Array.isArray(s.enumDeprecated)) out['x-enumDeprecated'] = s.enumDeprecated;
 }
 
-/** Converts one schema (recursively); `depth` bounds hostile nesting. */
+/** Converts one schema (recursively); `depth` bounds hostile nesting, and a cut is reported. */
 export function convertSchema(ctx: SchemaContext, s: unknown, depth = 0): Obj {
-  if (!isObj(s) || depth > 64) return {};
+  if (!isObj(s)) return {};
+  if (depth > MAX_SCHEMA_DEPTH) {
+    ctx.onTooDeep?.();
+    return {};
+  }
   if (typeof s.$ref === 'string') {
     const ref = { $ref: refTo(ctx, s.$ref) };
     const siblings: Obj = {};
@@ -91,7 +116,7 @@ export function convertSchema(ctx: SchemaContext, s: unknown, depth = 0): Obj {
     const props: Obj = {};
     const required: string[] = [];
     for (const [name, p] of Object.entries(s.properties)) {
-      props[name] = convertSchema(ctx, p, depth + 1);
+      put(props, name, convertSchema(ctx, p, depth + 1));
       if (isObj(p) && p.required === true) required.push(name);
     }
     out.properties = props;
@@ -100,11 +125,11 @@ export function convertSchema(ctx: SchemaContext, s: unknown, depth = 0): Obj {
   if (isObj(s.additionalProperties)) out.additionalProperties = convertSchema(ctx, s.additionalProperties, depth + 1);
   else if (typeof s.additionalProperties === 'boolean') out.additionalProperties = s.additionalProperties;
   if (isObj(s.variant) && typeof s.variant.discriminant === 'string' && Array.isArray(s.variant.map)) {
-    const mapping: Record<string, string> = {};
+    const mapping: Obj = {};
     for (const m of s.variant.map)
       if (isObj(m) && typeof m.type_value === 'string' && typeof m.$ref === 'string')
-        mapping[m.type_value] = refTo(ctx, m.$ref);
-    const refs = [...new Set(Object.values(mapping))];
+        put(mapping, m.type_value, refTo(ctx, m.$ref));
+    const refs = [...new Set(Object.values(mapping) as string[])];
     if (refs.length) {
       out.oneOf = refs.map(($ref) => ({ $ref }));
       out.discriminator = { propertyName: s.variant.discriminant, mapping };

@@ -224,7 +224,7 @@ function download(ctx: RequestContext, svc: StorageService): Reply {
     const blob = content;
     return {
       status: 206,
-      stream: () => svc.store.blobs.read(blob, { start, end }),
+      stream: () => svc.store.blobs.open(blob, { start, end }),
       length: end - start + 1,
       contentType: mime,
       headers: { 'content-range': `bytes ${start}-${end}/${total}`, 'accept-ranges': 'bytes' },
@@ -240,7 +240,7 @@ function download(ctx: RequestContext, svc: StorageService): Reply {
     };
   return {
     status: 200,
-    stream: () => svc.store.blobs.read(blob),
+    stream: () => svc.store.blobs.open(blob),
     length: blob.size,
     contentType: mime,
     headers: { 'accept-ranges': 'bytes', 'x-goog-hash': `md5=${Buffer.from(blob.md5, 'hex').toString('base64')}` },

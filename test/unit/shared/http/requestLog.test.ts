@@ -78,7 +78,8 @@ describe('shared http: the request log sees every call, with no secret in it', (
     assert.equal(done.retries, 2);
     assert.deepEqual(done.wait, { ms: 1500, reason: 'rate-limit' });
     assert.equal(done.requestBody?.text, '{"prompt":"hi"}');
-    assert.ok(done.durationMs > 0);
+    // The fake clock advances 5 ms a reading: start, headers, end of the body.
+    assert.deepEqual([done.startedAt, events[0].durationMs, done.durationMs], [1005, 5, 10]);
     assert.ok(!JSON.stringify(events).includes(SECRET));
     assert.match(
       logLine(done),
