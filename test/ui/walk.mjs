@@ -190,7 +190,7 @@ export const walkChecks = {
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     await row.click();
     await page
-      .locator('.part.editor .monaco-editor .view-lines', { hasText: /Status/i })
+      .locator('.part.editor .monaco-editor .view-lines', { hasText: /Request\sheaders/ })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     await collapse(page, 'Request Log');
