@@ -89,7 +89,11 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
    * after a reload resolves by id, not by names that may have changed.
    */
   async fsFor(uri: vscode.Uri): Promise<StoreFs> {
-    const fs = await this.fs();
+    return this.pinned(await this.fs(), uri);
+  }
+
+  /** Pins `uri`'s path to its file id, in the same turn as the call that uses it (StoreFs reads pins synchronously). */
+  private pinned(fs: StoreFs, uri: vscode.Uri): StoreFs {
     const id = storeFileId(uri);
     if (id) fs.pin(uri.path, id);
     return fs;
@@ -148,9 +152,9 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
     content: Uint8Array,
     options: { create: boolean; overwrite: boolean },
   ): Promise<void> {
-    const fs = await this.fsFor(uri);
+    const fs = await this.fs();
     try {
-      const saved = await fs.writeFile(uri.path, content, options);
+      const saved = await this.pinned(fs, uri).writeFile(uri.path, content, options);
       this.track(saved.id, uri);
     } catch (e) {
       if (!(e instanceof StoreFsError) || e.code !== 'Conflict') throw this.toVscode(e, uri);
@@ -212,12 +216,12 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
   private async run<T>(uri: vscode.Uri, fn: (fs: StoreFs) => Promise<T>): Promise<T> {
     let fs: StoreFs;
     try {
-      fs = await this.fsFor(uri);
+      fs = await this.fs();
     } catch (e) {
       throw vscode.FileSystemError.Unavailable(`Storage is not reachable: ${(e as Error)?.message ?? e}`);
     }
     try {
-      return await fn(fs);
+      return await fn(this.pinned(fs, uri));
     } catch (e) {
       throw this.toVscode(e, uri);
     }
