@@ -20,6 +20,8 @@ import {
 const PROMPT = 'Reload check: name three rivers. [[fast]]';
 const RENAMED = 'README kept across reload.txt';
 const SIDE_PROMPT = 'Side bar reload check: name two lakes. [[fast]]';
+/** What the sandbox model's reply to SIDE_PROMPT quotes of it. */
+const SIDE_REPLY = 'Side bar reload check: name two lakes.';
 const SHELVES_LIST = `.method[data-path='${JSON.stringify(['resources', 'shelves', 'methods', 'list'])}']`;
 const PAGE_SIZE = `${SHELVES_LIST} .try-field[data-name="pageSize"] input`;
 
@@ -265,7 +267,8 @@ export const walkChecks = {
 
     // The Request Log cleared with its title button: after the reload the view says when, and keeps what came after.
     await titleAction(await pane(page, 'Request Log'), 'Clear Request Log');
-    await collapse(page, 'Request Log');
+    // Room for the storage tree, as a user makes it: the other views folded.
+    for (const title of ['Request Log', 'API Directory', 'Revision Diff', 'Generation']) await collapse(page, title);
     // A storage editor on Reports › team-contacts.json (it is in Projects too: that folder folded, so the row
     // clicked is the one under Reports), then the file moved to Archive with Move to….
     const projects = await treeRow(storage, ['My files', 'Projects']);
@@ -282,11 +285,24 @@ export const walkChecks = {
     await picks.filter({ hasText: 'My files' }).first().click({ timeout: 30_000 });
     await picks.filter({ hasText: 'Archive' }).first().click({ timeout: 30_000 });
     await picks.filter({ hasText: 'Move to "Archive"' }).first().click({ timeout: 30_000 });
-    await treeRow(storage, ['My files', 'Archive', 'team-contacts.json'], 30_000);
+    // The tree refreshes both folders after the move: a click on Archive while it re-renders may not expand it.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await treeRow(storage, ['My files', 'Archive', 'team-contacts.json'], 10_000);
+        break;
+      } catch (e) {
+        if (attempt === 2) throw e;
+      }
+    }
     await contactsShown(page);
     // The first chat of the side bar, with one turn.
     await pane(page, 'Generation');
-    await sendPrompt(page, SIDE_PROMPT, { done: '[data-testid="regenerate"]' });
+    // The chat may hold earlier turns (and their Regenerate): the reply to this prompt is the one waited for.
+    const side = await sendPrompt(page, SIDE_PROMPT);
+    await side
+      .locator('[data-testid="reply"]', { hasText: SIDE_REPLY })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
 
     await palette(page, 'API Workbench: New Generation Chat in Editor');
     const chat = await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.editor', timeout: 60_000 });
@@ -347,10 +363,14 @@ export const walkChecks = {
     for (let attempt = 0; ; attempt++) {
       try {
         const chat = await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.sidebar', timeout: 60_000 });
-        await chat.frame.locator('[data-testid="reply"]').first().waitFor({ state: 'visible', timeout: 30_000 });
-        const body = await chat.frame.locator('body').innerText();
-        if (!body.includes(SIDE_PROMPT))
-          throw new Error(`the side-bar chat shows another conversation: ${body.slice(0, 200)}`);
+        const reply = chat.frame.locator('[data-testid="reply"]', { hasText: SIDE_REPLY }).first();
+        await reply.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (e) => {
+          const body = (await chat.frame.locator('body').innerText()).slice(0, 200);
+          throw new Error(`the side-bar chat shows another conversation: ${body}`, { cause: e });
+        });
+        await reply.scrollIntoViewIfNeeded();
+        if (!(await chat.frame.locator('body').innerText()).includes(SIDE_PROMPT))
+          throw new Error('the side-bar chat does not show the prompt');
         return;
       } catch (e) {
         // A webview that never loaded its page after the reload is the workbench's (see restoredChat).
@@ -378,15 +398,13 @@ export const walkChecks = {
       .catch(async () => {
         throw new Error(`the Request Log does not say when it was cleared: ${(await log.innerText()).slice(0, 300)}`);
       });
-    for (const method of ['PATCH', 'POST'])
-      await log
-        .locator('.monaco-list-row', { hasText: method })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 })
-        .catch(async () => {
-          const rows = await log.locator('.monaco-list-row').allInnerTexts();
-          throw new Error(`no ${method} row made before the reload: ${rows.slice(0, 8).join(' | ')}`);
-        });
+    // The rows of the move and of the chat's prompt, below the calls made since (scrolled to: a list renders only
+    // the rows in view).
+    for (const call of ['PATCH /store/v2/files', 'POST /v1beta/models'])
+      await treeRow(log, [call], 30_000).catch(async (e) => {
+        const rows = await log.locator('.monaco-list-row').allInnerTexts();
+        throw new Error(`no "${call}" row made before the reload: ${rows.slice(0, 6).join(' | ')}`, { cause: e });
+      });
   },
 
   // After the reload, the Request Log shows the calls the restored views made.
