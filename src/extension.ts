@@ -5,6 +5,7 @@ import { redactingLog } from './platform/log';
 import { EndpointResolver } from './platform/endpoints';
 import { createEndpointStatus } from './platform/statusBar';
 import { registerPlatformCommands } from './platform/commands';
+import { registerWelcome } from './platform/welcome';
 import { registerRequestLog } from './platform/requestLog/register';
 import type { WorkbenchServices } from './platform/services';
 import { loadChunk, SANDBOX_CHUNK, type Feature } from './platform/lazy/chunks';
@@ -95,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchServices | 
     features,
     watchDocuments(load, (f) => features.isLoaded(f)),
     ...registerRequestLog(services),
+    ...registerWelcome(context, log),
   );
   // Any extension can read what activate returns: only the extension under test hands out its services
   // (host tests use them); an installed extension exports nothing, so no other extension reaches a secret.

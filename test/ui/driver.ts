@@ -93,6 +93,16 @@ const steps: Record<string, () => Promise<void>> = {
     const port = await closedPort();
     await storageSetting().update('baseUrl', `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
   },
+  async walkSideBar() {
+    // The storage URL is the sandbox's again (walkStorageRefused's undo): the tree lists it.
+    await vscode.commands.executeCommand('apiWorkbench.storage.refresh');
+  },
+  async walkWalkthroughTicks() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  },
+  async walkWayIn() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  },
   async discovery() {
     const uri = await findSample('discovery/*.json');
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
@@ -285,6 +295,10 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('workbench.action.closePanel');
     await openSampleCopy('bookshelf.reload.json');
   },
+  // After the reload: the runner clicks the storage editor's tab, looks at the side-bar chat and the Request Log.
+  async reloadStorageEditor() {},
+  async reloadSidebarChat() {},
+  async reloadRequestLog() {},
   // The hand walk goes on after the reload; the runner clicks its way to the Request Log.
   async walkRequestLog() {},
 };
@@ -319,6 +333,18 @@ const undo: Record<string, () => Promise<void>> = {
     // The sample as it was: the line typed is not saved.
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   },
+  async walkFirstWindow() {
+    // The walkthrough the first activation opened stays for the first window's check only.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  },
+  async walkWalkthroughTicks() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const view of ['apiWorkbench.generation', 'apiWorkbench.storage'])
+      await vscode.commands.executeCommand(`${view}.focus`);
+  },
+  async walkWayIn() {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  },
   async requestLogDetails() {
     // The check folded the other views to reach the log's row: open them again (focusing a view expands it).
     for (const view of ['apiWorkbench.directory', 'apiWorkbench.generation', 'apiWorkbench.storage'])
@@ -337,8 +363,10 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension('api-workbench.api-workbench');
   await ext?.activate();
   // After the reload the editor area is what is being checked: leave it as the reload restored it.
-  if (!resumed) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const only = (process.env.API_WORKBENCH_UI_STEPS ?? '').split(',').filter(Boolean);
+  // The first window is checked as it opened (its undo clears it).
+  const firstWindow = !only.length || only.includes('walkFirstWindow');
+  if (!resumed && !firstWindow) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const names = Object.keys(steps);
   for (const name of resumed ? names.slice(names.indexOf('reload')) : names) {
     if (only.length && !only.includes(name)) continue;

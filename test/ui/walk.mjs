@@ -4,10 +4,24 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { inAnyFrame, inside } from './frames.mjs';
-import { contextMenu, editorAction, palette, pane, showContainer, treeRow } from './user.mjs';
+import {
+  collapse,
+  contextMenu,
+  editorAction,
+  palette,
+  pane,
+  pickRows,
+  sendPrompt,
+  showContainer,
+  titleAction,
+  treeRow,
+} from './user.mjs';
 
 const PROMPT = 'Reload check: name three rivers. [[fast]]';
 const RENAMED = 'README kept across reload.txt';
+const SIDE_PROMPT = 'Side bar reload check: name two lakes. [[fast]]';
+/** What the sandbox model's reply to SIDE_PROMPT quotes of it. */
+const SIDE_REPLY = 'Side bar reload check: name two lakes.';
 const SHELVES_LIST = `.method[data-path='${JSON.stringify(['resources', 'shelves', 'methods', 'list'])}']`;
 const PAGE_SIZE = `${SHELVES_LIST} .try-field[data-name="pageSize"] input`;
 
@@ -55,6 +69,15 @@ async function framesSeen(page) {
 export const walkChecks = {
   // The first window: the endpoints item in the status bar and what its hover tells.
   async walkFirstWindow(page) {
+    // Our walkthrough opened by itself on the first activation (beside VS Code's own Welcome page, if that shows).
+    const ours = page.locator('.part.editor .gettingStartedContainer', { hasText: 'Get Started with API Workbench' });
+    await ours
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 })
+      .catch(async () => {
+        const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
+        throw new Error(`the first window does not show our walkthrough; tabs: ${tabs.join(' | ')}`);
+      });
     const item = page.locator('.part.statusbar .statusbar-item', { hasText: 'API: sandbox' }).first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     await item.hover();
@@ -126,6 +149,96 @@ export const walkChecks = {
       throw new Error(`the view title's address is cut off: ${where}`);
   },
 
+  // The side bar at its default sizes, as first opened: the chat has the most room, the views a user opens
+  // rarely (API Directory, Revision Diff, Request Log) are folded.
+  async walkSideBar(page) {
+    await showContainer(page);
+    await page.mouse.move(700, 500);
+    const sidebar = await page.locator('.part.sidebar').first().boundingBox();
+    for (const title of ['API Directory', 'Revision Diff', 'Request Log']) {
+      const header = page
+        .locator('.part.sidebar .pane-header')
+        .filter({ has: page.locator('.title', { hasText: new RegExp(`^${title}$`, 'i') }) })
+        .first();
+      await header.waitFor({ state: 'visible', timeout: 30_000 });
+      if ((await header.getAttribute('aria-expanded')) !== 'false') throw new Error(`${title} starts expanded`);
+    }
+    const heights = {};
+    for (const title of ['Generation', 'Storage'])
+      heights[title] = (await (await pane(page, title)).locator('.pane-body').first().boundingBox())?.height ?? 0;
+    console.log(
+      `  measurement: side bar ${Math.round(sidebar?.height ?? 0)} px high; Generation ${Math.round(heights.Generation)} px, Storage ${Math.round(heights.Storage)} px`,
+    );
+    if (!sidebar || heights.Generation < sidebar.height * 0.4)
+      throw new Error(`the chat is squeezed: ${JSON.stringify(heights)} of ${sidebar?.height} px`);
+    if (heights.Storage < 150) throw new Error(`the storage tree is squeezed: ${JSON.stringify(heights)}`);
+  },
+
+  // The two walkthrough steps that never ticked: a document opened from the API Directory (a click on its row),
+  // a request's details opened from the Request Log (a click on its row); then API Workbench: Open Walkthrough.
+  async walkWalkthroughTicks(page) {
+    await showContainer(page);
+    const directory = await pane(page, 'API Directory');
+    const item = directory.locator('.monaco-list-row', { hasText: 'store v2' }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await item.click();
+    await page
+      .locator('.part.editor .monaco-editor .view-lines', { hasText: 'restDescription' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
+    await collapse(page, 'API Directory');
+    const log = await pane(page, 'Request Log');
+    const row = log.locator('.monaco-list-row', { hasText: 'GET' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click();
+    await page
+      .locator('.part.editor .monaco-editor .view-lines', { hasText: /Request\sheaders/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await collapse(page, 'Request Log');
+    await palette(page, 'API Workbench: Open Walkthrough');
+    const container = page.locator('.gettingStartedContainer').first();
+    await container.waitFor({ state: 'visible', timeout: 30_000 });
+    for (const [step, title] of [
+      ['directory', 'Open a discovery document'],
+      ['requestLog', 'See every request'],
+    ]) {
+      const box = container.locator(`[data-done-step-id$="${step}"]`).first();
+      await box.waitFor({ state: 'attached', timeout: 30_000 });
+      const deadline = Date.now() + 15_000;
+      while ((await box.getAttribute('aria-checked')) !== 'true') {
+        if (Date.now() > deadline) throw new Error(`the step "${title}" is not ticked`);
+        await page.waitForTimeout(250);
+      }
+    }
+  },
+
+  // Where the README says things are: "upload" in the palette, Upload to Storage… and Compare With… in the
+  // Explorer's context menu, and the Storage folder menu's file dialog opening in the workspace folder.
+  async walkWayIn(page) {
+    await palette(page, 'API Workbench: Upload Files…').catch(async (e) => {
+      const rows = await pickRows(page).allInnerTexts();
+      throw new Error(`${e.message.split('\n')[0]}; the palette shows: ${rows.join(' | ')}`);
+    });
+    // Run from the palette, it asks for the files first: the dialog starts in the workspace folder.
+    await dialogInWorkspace(page, 'the Command Palette');
+    await palette(page, 'View: Show Explorer');
+    const explorer = page.locator('.part.sidebar .explorer-folders-view').first();
+    const sample = await treeRow(explorer, ['discovery', 'bookshelf.v1.json']);
+    await sample.click({ button: 'right' });
+    const menu = page.locator('.context-view .action-label');
+    await menu.first().waitFor({ state: 'visible', timeout: 15_000 });
+    const items = (await menu.allInnerTexts()).map((t) => t.trim());
+    await page.keyboard.press('Escape');
+    for (const want of ['Upload to Storage…', 'Compare With…'])
+      if (!items.includes(want)) throw new Error(`the Explorer's context menu lacks ${want}: ${items.join(' | ')}`);
+    await showContainer(page);
+    const storage = await pane(page, 'Storage');
+    const folder = await treeRow(storage, ['My files', 'Projects']);
+    await contextMenu(page, folder, 'Upload Files…', page.locator('.quick-input-widget input').first());
+    await dialogInWorkspace(page, "the Storage folder's menu");
+  },
+
   // An API preview with a Try it value typed, a storage change and a chat with one turn, then Developer: Reload
   // Window; the preview (with the value), the change and the chat tab (its conversation on screen) are there
   // when the workbench is back.
@@ -151,6 +264,45 @@ export const walkChecks = {
       const rows = await storage.locator('.monaco-list-row').allInnerTexts();
       throw new Error(`the renamed file does not show (${e.message.split('\n')[0]}); rows: ${rows.join(' | ')}`);
     });
+
+    // The Request Log cleared with its title button: after the reload the view says when, and keeps what came after.
+    await titleAction(await pane(page, 'Request Log'), 'Clear Request Log');
+    // Room for the storage tree, as a user makes it: the other views folded.
+    for (const title of ['Request Log', 'API Directory', 'Revision Diff', 'Generation']) await collapse(page, title);
+    // A storage editor on Reports › team-contacts.json (it is in Projects too: that folder folded, so the row
+    // clicked is the one under Reports), then the file moved to Archive with Move to….
+    const projects = await treeRow(storage, ['My files', 'Projects']);
+    if ((await projects.getAttribute('aria-expanded')) === 'true') await projects.click();
+    const contacts = await treeRow(storage, ['My files', 'Reports', 'team-contacts.json']);
+    await contacts.click();
+    await page
+      .locator('.tabs-container .tab.active', { hasText: 'team-contacts.json' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await contactsShown(page);
+    const picks = pickRows(page);
+    await contextMenu(page, contacts, 'Move to…', picks.first());
+    await picks.filter({ hasText: 'My files' }).first().click({ timeout: 30_000 });
+    await picks.filter({ hasText: 'Archive' }).first().click({ timeout: 30_000 });
+    await picks.filter({ hasText: 'Move to "Archive"' }).first().click({ timeout: 30_000 });
+    // The tree refreshes both folders after the move: a click on Archive while it re-renders may not expand it.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await treeRow(storage, ['My files', 'Archive', 'team-contacts.json'], 10_000);
+        break;
+      } catch (e) {
+        if (attempt === 2) throw e;
+      }
+    }
+    await contactsShown(page);
+    // The first chat of the side bar, with one turn.
+    await pane(page, 'Generation');
+    // The chat may hold earlier turns (and their Regenerate): the reply to this prompt is the one waited for.
+    const side = await sendPrompt(page, SIDE_PROMPT);
+    await side
+      .locator('[data-testid="reply"]', { hasText: SIDE_REPLY })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
 
     await palette(page, 'API Workbench: New Generation Chat in Editor');
     const chat = await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.editor', timeout: 60_000 });
@@ -195,6 +347,66 @@ export const walkChecks = {
     );
   },
 
+  // After the reload, the editor opened on Reports › team-contacts.json before the file moved to Archive still
+  // shows the file (not "could not be opened" with Create File).
+  async reloadStorageEditor(page) {
+    const tab = page.locator('.tabs-container .tab', { hasText: 'team-contacts.json' }).first();
+    await tab.waitFor({ state: 'visible', timeout: 60_000 });
+    await tab.click();
+    await contactsShown(page);
+  },
+
+  // After the reload, the side-bar chat shows the conversation it had, not a new chat.
+  async reloadSidebarChat(page) {
+    await showContainer(page);
+    await pane(page, 'Generation');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const chat = await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.sidebar', timeout: 60_000 });
+        const reply = chat.frame.locator('[data-testid="reply"]', { hasText: SIDE_REPLY }).first();
+        await reply.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (e) => {
+          const body = (await chat.frame.locator('body').innerText()).slice(0, 200);
+          throw new Error(`the side-bar chat shows another conversation: ${body}`, { cause: e });
+        });
+        await reply.scrollIntoViewIfNeeded();
+        if (!(await chat.frame.locator('body').innerText()).includes(SIDE_PROMPT))
+          throw new Error('the side-bar chat does not show the prompt');
+        return;
+      } catch (e) {
+        // A webview that never loaded its page after the reload is the workbench's (see restoredChat).
+        const blank =
+          (await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.sidebar', timeout: 0 }).catch(
+            () => undefined,
+          )) === undefined;
+        if (!blank || attempt > 0) throw new Error(`after the reload: ${e.message.split('\n')[0]}`, { cause: e });
+        console.log('  note: after the reload the side-bar chat stayed blank; reloading webviews');
+        await palette(page, 'Developer: Reload Webviews');
+      }
+    }
+  },
+
+  // After the reload, the Request Log still lists the calls made before it (the move, the chat's prompt) and says
+  // when it was cleared.
+  async reloadRequestLog(page) {
+    await showContainer(page);
+    for (const title of ['API Directory', 'Generation', 'Storage']) await collapse(page, title);
+    const log = await pane(page, 'Request Log');
+    await log
+      .getByText(/^Cleared /)
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(async () => {
+        throw new Error(`the Request Log does not say when it was cleared: ${(await log.innerText()).slice(0, 300)}`);
+      });
+    // The rows of the move and of the chat's prompt, below the calls made since (scrolled to: a list renders only
+    // the rows in view).
+    for (const call of ['PATCH /store/v2/files', 'POST /v1beta/models'])
+      await treeRow(log, [call], 30_000).catch(async (e) => {
+        const rows = await log.locator('.monaco-list-row').allInnerTexts();
+        throw new Error(`no "${call}" row made before the reload: ${rows.slice(0, 6).join(' | ')}`, { cause: e });
+      });
+  },
+
   // After the reload, the Request Log shows the calls the restored views made.
   async walkRequestLog(page) {
     await showContainer(page);
@@ -206,3 +418,31 @@ export const walkChecks = {
     await row.hover();
   },
 };
+
+/** The team-contacts.json editor shows the file's text (the workbench shows a message instead when it cannot open it). */
+async function contactsShown(page) {
+  const group = page.locator('.part.editor .editor-group-container.active').first();
+  await group
+    .locator('.monaco-editor .view-lines', { hasText: /Robin\sTeammate/ })
+    .first()
+    .waitFor({ state: 'visible', timeout: 60_000 })
+    .catch(async () => {
+      throw new Error(
+        `the team-contacts.json editor does not show the file: ${(await group.innerText()).slice(0, 300)}`,
+      );
+    });
+}
+
+/** The open file dialog (code-server's, a quick input holding the folder's path) starts in the workspace folder. */
+async function dialogInWorkspace(page, from) {
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  let value = '';
+  for (let i = 0; i < 40 && !value.includes('/'); i++) {
+    await page.waitForTimeout(250);
+    value = await input.inputValue();
+  }
+  await page.keyboard.press('Escape');
+  if (!/apiwb-ui-ws-/.test(value))
+    throw new Error(`the file dialog from ${from} starts in ${value}, not the workspace folder`);
+}

@@ -11,6 +11,7 @@ import {
   type DirectoryItem,
 } from '../core/directory';
 import { registerCommand } from '../../platform/lazy/commandTable';
+import { DOCUMENT_OPENED, markWalkthroughStep } from '../../platform/requestLog/walkthroughProgress';
 
 export const DIRECTORY_VIEW_ID = 'apiWorkbench.directory';
 
@@ -239,7 +240,9 @@ export function registerDirectory(services: WorkbenchServices, shell: FeatureShe
       const item = await itemOf(arg, tree);
       if (!item) return undefined;
       try {
-        return await openItem(item);
+        const doc = await openItem(item);
+        markWalkthroughStep(DOCUMENT_OPENED);
+        return doc;
       } catch (err) {
         fail(err);
         return undefined;

@@ -20,6 +20,9 @@ export class GenerationPanel implements vscode.WebviewViewProvider, vscode.Dispo
     const state = services.context.workspaceState;
     const id = state.get<string>(CURRENT_KEY);
     const session = (id && sessions.acquire(id)) || sessions.create();
+    // The conversation shown from the start is remembered too, not only one picked later: a first chat's
+    // prompts go into it, and after a reload the view must come back to it, not to a new chat.
+    if (session.conversation.id !== id) void state.update(CURRENT_KEY, session.conversation.id);
     this.chat = new ChatView(services, sessions, session, {
       surface: 'view',
       onConversation: (c) => state.update(CURRENT_KEY, c),

@@ -5,16 +5,21 @@ import * as vscode from 'vscode';
 import { onRequest, type RequestEvent } from '../../shared/http/observe';
 import { curlVariables, toCurl } from '../../shared/http/curl';
 import { detailsText, detailsTitle, logLine, RequestLogModel } from '../../shared/http/requestLog';
+import { restoreLog, savedLog } from '../../shared/http/requestLogSaved';
 import { redactingLog } from '../log';
 import type { WorkbenchServices } from '../services';
 import { OPEN_DETAILS, RequestLogTree } from './view';
-import { walkthroughProgress } from './walkthroughProgress';
+import { markWalkthroughStep, REQUEST_DETAILS_OPENED, walkthroughProgress } from './walkthroughProgress';
 
 const SCHEME = 'api-workbench-request';
 const VIEW_ID = 'apiWorkbench.requestLog';
+/** workspaceState key of the log kept across a reload (requestLogSaved.ts). */
+const SAVED_KEY = 'apiWorkbench.requestLog.saved';
 
 export function registerRequestLog(services: WorkbenchServices): vscode.Disposable[] {
   const model = new RequestLogModel();
+  const state = services.context.workspaceState;
+  let { clearedAt } = restoreLog(model, state.get(SAVED_KEY));
   const channel = redactingLog(vscode.window.createOutputChannel('API Workbench: Requests', { log: true }));
   const tree = new RequestLogTree(model);
   const details = new DetailsDocuments(model);
@@ -24,6 +29,22 @@ export function registerRequestLog(services: WorkbenchServices): vscode.Disposab
     writeLine(channel, e);
     progress(e);
   });
+  const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
+  const sayCleared = () => {
+    view.message =
+      clearedAt === undefined
+        ? undefined
+        : vscode.l10n.t('Cleared {0}.', new Date(clearedAt).toLocaleString(undefined, { hour12: false }));
+  };
+  sayCleared();
+  // Saved a moment after each change (a burst of calls is one write): the log is there after a reload.
+  let saving: ReturnType<typeof setTimeout> | undefined;
+  const stopSaving = model.onChange(() => {
+    saving ??= setTimeout(() => {
+      saving = undefined;
+      void state.update(SAVED_KEY, savedLog(model, clearedAt));
+    }, 300);
+  });
   const eventOf = (arg: unknown): RequestEvent | undefined =>
     arg && typeof arg === 'object' && typeof (arg as RequestEvent).id === 'number'
       ? model.get((arg as RequestEvent).id)
@@ -31,12 +52,22 @@ export function registerRequestLog(services: WorkbenchServices): vscode.Disposab
 
   return [
     { dispose: stopListening },
+    {
+      dispose: () => {
+        stopSaving();
+        if (saving) clearTimeout(saving);
+      },
+    },
     channel,
     tree,
     details,
-    vscode.window.createTreeView(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false }),
+    view,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, details),
-    vscode.commands.registerCommand('apiWorkbench.requestLog.clear', () => model.clear()),
+    vscode.commands.registerCommand('apiWorkbench.requestLog.clear', () => {
+      clearedAt = Date.now();
+      model.clear();
+      sayCleared();
+    }),
     vscode.commands.registerCommand('apiWorkbench.requestLog.showOutput', () => channel.show(true)),
     vscode.commands.registerCommand('apiWorkbench.requestLog.copyAsCurl', async (arg?: unknown) => {
       const e = eventOf(arg) ?? (await pick(model));
@@ -55,6 +86,7 @@ export function registerRequestLog(services: WorkbenchServices): vscode.Disposab
       if (!e) return;
       const doc = await vscode.workspace.openTextDocument(details.uriOf(e));
       await vscode.window.showTextDocument(doc, { preview: true });
+      markWalkthroughStep(REQUEST_DETAILS_OPENED);
     }),
     ...(__TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test
       ? [

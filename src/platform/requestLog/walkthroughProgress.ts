@@ -6,6 +6,18 @@ import type { RequestEvent } from '../../shared/http/observe';
 
 export const PROMPT_SENT = 'apiWorkbench.walkthrough.promptSent';
 export const QUERY_RUN = 'apiWorkbench.walkthrough.queryRun';
+/**
+ * The directory and request-log steps complete on what the user did, not on a command id: a tree item's
+ * command with arguments reaches the workbench under VS Code's internal delegation id, so an `onCommand:`
+ * event for it never fires.
+ */
+export const DOCUMENT_OPENED = 'apiWorkbench.walkthrough.documentOpened';
+export const REQUEST_DETAILS_OPENED = 'apiWorkbench.walkthrough.requestDetailsOpened';
+
+/** Sets a walkthrough context key (once per window is enough: VS Code keeps a completed step ticked). */
+export function markWalkthroughStep(key: string): void {
+  void vscode.commands.executeCommand('setContext', key, true);
+}
 
 export function walkthroughProgress(): (e: RequestEvent) => void {
   const done = new Set<string>();

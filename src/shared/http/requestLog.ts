@@ -49,6 +49,13 @@ export class RequestLogModel {
     this.fire(undefined);
   }
 
+  /** Puts older calls (a saved log, newest first) below the ones logged so far, up to the cap. */
+  restore(older: readonly RequestEvent[]): void {
+    const known = new Set(this.entries.map((e) => e.id));
+    this.entries.push(...older.filter((e) => !known.has(e.id)).slice(0, Math.max(0, this.cap - this.entries.length)));
+    this.fire(undefined);
+  }
+
   /** Tells `listener` about every change (the entry changed, or undefined when cleared); returns the unsubscribe. */
   onChange(listener: (changed: RequestEvent | undefined) => void): () => void {
     this.listeners.add(listener);

@@ -49,9 +49,9 @@ export class StoreFs {
    * Binds a path to the file it names now. The tree opens files by their folder path (readable
    * breadcrumbs) and pins it, so opening resolves by id, with no listing, and the open editor stays
    * on the file it opened when it or a folder above it is renamed or moved: its saves go to that file
-   * (still guarded by If-Match). Pins live as long as this file system; a path restored after a reload
-   * is resolved by names again, and when a folder on it is gone the save fails naming it, unsaved
-   * edits kept in the editor.
+   * (still guarded by If-Match). Pins live as long as this file system; the editor's `store:` URI
+   * carries the id too (the adapter's storeFileId), so a path restored after a reload is pinned again
+   * before its first use.
    */
   pin(path: string, id: string): string | undefined {
     return this.lookup.pin(path, id);

@@ -107,7 +107,7 @@ export class StoreComments implements vscode.Disposable {
 
   async load(doc: vscode.TextDocument): Promise<void> {
     if (doc.uri.scheme !== STORE_SCHEME) return;
-    const file = (await (await this.fsp.fs()).stat(doc.uri.path)).file;
+    const file = (await (await this.fsp.fsFor(doc.uri)).stat(doc.uri.path)).file;
     if (!file.id) return;
     const client = await this.client();
     const list = await client.call('comments.list', { fileId: file.id, maxResults: 100 });
@@ -170,7 +170,7 @@ export class StoreComments implements vscode.Disposable {
     const client = await this.client();
     let st = this.state.get(thread);
     if (!st) {
-      const file = (await (await this.fsp.fs()).stat(thread.uri.path)).file;
+      const file = (await (await this.fsp.fsFor(thread.uri)).stat(thread.uri.path)).file;
       st = { fileId: file.id! };
       this.state.set(thread, st);
     }

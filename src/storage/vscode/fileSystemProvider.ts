@@ -10,6 +10,22 @@ import type { StorageConnection } from './connection';
 export const STORE_SCHEME = 'store';
 export const REVISION_SCHEME = 'store-revision';
 
+/**
+ * A `store:` URI the tree hands out names the file twice: by its folder path (what the tab, the breadcrumbs
+ * and the language mode read) and by its id in the query, `?id=<fileId>`. VS Code keeps an open editor's URI
+ * across a window reload, so the id comes back with it: the path is pinned to that file again on the first
+ * call, and the editor follows the file wherever it was moved or renamed since, in this window or another.
+ */
+export function storeFileId(uri: vscode.Uri): string | undefined {
+  const m = /(?:^|&)id=([^&]+)/.exec(uri.query);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 
 /** Asks the user what to do about a save conflict; replaceable by tests. */
@@ -61,11 +77,26 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
       (fs) => fs.pin(path, id),
       () => undefined,
     );
-    const uri = vscode.Uri.from({ scheme: STORE_SCHEME, path });
+    const uri = vscode.Uri.from({ scheme: STORE_SCHEME, path, query: `id=${encodeURIComponent(id)}` });
     // The path named another file (since renamed, and a new one took its name): an editor still open on it
     // reloads, or, with unsaved edits, VS Code's save finds the file changed and asks before overwriting.
     if (before && before !== id) this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     return uri;
+  }
+
+  /**
+   * The file system, with `uri`'s path pinned to the file its query names (storeFileId): a path restored
+   * after a reload resolves by id, not by names that may have changed.
+   */
+  async fsFor(uri: vscode.Uri): Promise<StoreFs> {
+    return this.pinned(await this.fs(), uri);
+  }
+
+  /** Pins `uri`'s path to its file id, in the same turn as the call that uses it (StoreFs reads pins synchronously). */
+  private pinned(fs: StoreFs, uri: vscode.Uri): StoreFs {
+    const id = storeFileId(uri);
+    if (id) fs.pin(uri.path, id);
+    return fs;
   }
 
   reset(): void {
@@ -123,7 +154,7 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
   ): Promise<void> {
     const fs = await this.fs();
     try {
-      const saved = await fs.writeFile(uri.path, content, options);
+      const saved = await this.pinned(fs, uri).writeFile(uri.path, content, options);
       this.track(saved.id, uri);
     } catch (e) {
       if (!(e instanceof StoreFsError) || e.code !== 'Conflict') throw this.toVscode(e, uri);
@@ -190,7 +221,7 @@ export class StoreFileSystemProvider implements vscode.FileSystemProvider, vscod
       throw vscode.FileSystemError.Unavailable(`Storage is not reachable: ${(e as Error)?.message ?? e}`);
     }
     try {
-      return await fn(fs);
+      return await fn(this.pinned(fs, uri));
     } catch (e) {
       throw this.toVscode(e, uri);
     }

@@ -19,12 +19,20 @@ interface OptionItem extends vscode.QuickPickItem {
   option: TargetOption;
 }
 
-function toItem(option: TargetOption, trail: readonly Place[]): OptionItem {
+/** The words of the folder picker: Move to… and the uploads share it. */
+export interface PickerWords {
+  title: string;
+  hint: string;
+  /** The row that picks the folder shown, by its name. */
+  here(name: string): string;
+}
+
+function toItem(option: TargetOption, trail: readonly Place[], words: PickerWords): OptionItem {
   switch (option.kind) {
     case 'here':
       return {
         option,
-        label: `$(check) ${vscode.l10n.t('Move to "{0}"', option.place.name)}`,
+        label: `$(check) ${words.here(option.place.name)}`,
         // Where that folder is, once its name alone no longer says it.
         description: trail.length > 1 ? trail.map((p) => p.name).join(' › ') : undefined,
       };
@@ -54,11 +62,29 @@ async function pickTarget(
   /** The one folder every item is in, if so: moving there would do nothing, so it is not offered. */
   allIn: string | undefined,
 ): Promise<Place | undefined> {
+  return pickFolder(
+    ctx,
+    {
+      title:
+        what.length === 1 ? vscode.l10n.t('Move "{0}" to…', what[0]) : vscode.l10n.t('Move {0} items to…', what.length),
+      hint: vscode.l10n.t('Pick a folder to look inside it, then "Move to" it'),
+      here: (name) => vscode.l10n.t('Move to "{0}"', name),
+    },
+    exclude,
+    allIn,
+  );
+}
+
+/** A storage folder the user picks one level at a time (My files, its folders, shared drives); undefined when cancelled. */
+export async function pickFolder(
+  ctx: CommandContext,
+  words: PickerWords,
+  exclude: ReadonlySet<string> = new Set(),
+  allIn?: string,
+): Promise<Place | undefined> {
   const client = await ctx.client();
   const qp = vscode.window.createQuickPick<OptionItem>();
-  const title =
-    what.length === 1 ? vscode.l10n.t('Move "{0}" to…', what[0]) : vscode.l10n.t('Move {0} items to…', what.length);
-  const hint = vscode.l10n.t('Pick a folder to look inside it, then "Move to" it');
+  const { title, hint } = words;
   const trail: Place[] = [];
   let loading = new AbortController();
   const show = async () => {
@@ -72,10 +98,10 @@ async function pickTarget(
     try {
       const options = await targetOptions(client, trail, exclude, current.signal);
       const useful = options.filter((o) => !(o.kind === 'here' && o.place.id === allIn));
-      if (!current.signal.aborted) qp.items = useful.map((o) => toItem(o, trail));
+      if (!current.signal.aborted) qp.items = useful.map((o) => toItem(o, trail, words));
     } catch (e) {
       if (!current.signal.aborted) {
-        qp.items = trail.length ? [toItem({ kind: 'up' }, trail)] : [];
+        qp.items = trail.length ? [toItem({ kind: 'up' }, trail, words)] : [];
         qp.placeholder = vscode.l10n.t('Could not list the folders: {0}', (e as Error)?.message ?? String(e));
       }
     } finally {

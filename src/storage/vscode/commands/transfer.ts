@@ -1,5 +1,6 @@
 // Upload, download and export commands: pick what and where, then hand over to the core transfer
 // code with a cancellable progress notification.
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { isWorkspaceDocument, type File } from '../../../shared/wire/storage';
 import { exportToFile, safeLocalName } from '../../core/download';
@@ -17,6 +18,7 @@ import {
   selection,
   withCancellableProgress,
 } from './common';
+import { pickFolder } from './move';
 
 /** Uploads local files and folders into a storage folder under one progress notification. */
 export async function uploadPaths(
@@ -36,9 +38,33 @@ export async function uploadPaths(
   );
 }
 
-async function uploadInto(ctx: CommandContext, e: TreeEntry, paths: string[] | undefined, folders: boolean) {
+/** Where the file dialog starts: the workspace's (first) folder, the place a user's files are. */
+function dialogStart(): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  return folder?.uri;
+}
+
+/** The storage folder an upload goes into, picked level by level; undefined when cancelled. */
+async function pickUploadFolder(ctx: CommandContext, what: string): Promise<string | undefined> {
+  const place = await pickFolder(ctx, {
+    title: vscode.l10n.t('Upload {0} to…', what),
+    hint: vscode.l10n.t('Pick a folder to look inside it, then "Upload to" it'),
+    here: (name) => vscode.l10n.t('Upload to "{0}"', name),
+  });
+  return place?.id;
+}
+
+/**
+ * Upload Files… / Upload Folder…: from a folder of the Storage view (inline button, context menu) into that
+ * folder; from the Command Palette the folder is picked after the files.
+ */
+async function uploadInto(
+  ctx: CommandContext,
+  e: TreeEntry | undefined,
+  paths: string[] | undefined,
+  folders: boolean,
+) {
   return guarded(ctx, 'Uploading', async () => {
-    const parent = folderIdOf(e) ?? 'root';
     const chosen =
       paths ??
       (
@@ -46,20 +72,47 @@ async function uploadInto(ctx: CommandContext, e: TreeEntry, paths: string[] | u
           canSelectMany: true,
           canSelectFiles: !folders,
           canSelectFolders: folders,
+          defaultUri: dialogStart(),
           openLabel: vscode.l10n.t('Upload'),
         })
       )?.map((u) => u.fsPath);
     if (!chosen?.length) return;
+    const parent = folderIdOf(e) ?? (await pickUploadFolder(ctx, countOf(chosen)));
+    if (!parent) return;
     const made = await uploadPaths(await ctx.client(), chosen, parent);
     ctx.tree.refresh(e);
     return made;
   });
 }
 
+function countOf(paths: string[]): string {
+  return paths.length === 1 ? `"${basename(paths[0])}"` : vscode.l10n.t('{0} items', paths.length);
+}
+
+/** Upload to Storage… from the Explorer: the clicked file or folder (or the Explorer's selection). */
+async function uploadFromExplorer(ctx: CommandContext, clicked?: unknown, all?: unknown, targetId?: string) {
+  const uris = (Array.isArray(all) && all.length ? all : [clicked]).filter(
+    (u): u is vscode.Uri => u instanceof vscode.Uri && u.scheme === 'file',
+  );
+  if (!uris.length) return uploadInto(ctx, undefined, undefined, false);
+  return guarded(ctx, 'Uploading', async () => {
+    const paths = uris.map((u) => u.fsPath);
+    const parent = targetId ?? (await pickUploadFolder(ctx, countOf(paths)));
+    if (!parent) return;
+    const made = await uploadPaths(await ctx.client(), paths, parent);
+    ctx.tree.refresh(undefined);
+    return made;
+  });
+}
+
 export function registerTransferCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
-    reg('upload', async (e: TreeEntry, paths?: string[]) => uploadInto(ctx, e, paths, false)),
-    reg('uploadFolder', async (e: TreeEntry, paths?: string[]) => uploadInto(ctx, e, paths, true)),
+    reg('upload', async (e?: TreeEntry, paths?: string[]) => uploadInto(ctx, e, paths, false)),
+    reg('uploadFolder', async (e?: TreeEntry, paths?: string[]) => uploadInto(ctx, e, paths, true)),
+    // Args as the Explorer passes them: the clicked URI and the selection; a test or keybinding may add a target folder id.
+    reg('uploadToStorage', async (clicked?: unknown, all?: unknown, targetId?: string) =>
+      uploadFromExplorer(ctx, clicked, all, typeof targetId === 'string' ? targetId : undefined),
+    ),
 
     reg('download', async (e: TreeEntry, all?: TreeEntry[], targetDir?: string) =>
       guarded(ctx, 'Downloading', async () => {
@@ -71,6 +124,7 @@ export function registerTransferCommands(ctx: CommandContext): vscode.Disposable
             await vscode.window.showOpenDialog({
               canSelectFolders: true,
               canSelectFiles: false,
+              defaultUri: dialogStart(),
               openLabel: vscode.l10n.t('Download here'),
             })
           )?.[0]?.fsPath;
