@@ -271,6 +271,7 @@ const BAD: Bad[] = [
     file: '---\nmodel: x\nconfig:\n  temperature: 1\n  temperature: 2\n---\nHi',
     errors: [[5, 'yaml', 'unique']],
   },
+  { name: 'a list as a key', file: '---\nmodel: x\n[a, b]: 1\n---\nHi', errors: [[3, 'yaml', 'a key must be text']] },
   { name: 'a scalar frontmatter', file: '---\njust text\n---\nHi', errors: [[2, 'yaml', 'mapping']] },
   { name: 'frontmatter not closed', file: '---\nmodel: x\nHi {{x}}\n', errors: [[1, 'frontmatter-not-closed', '---']] },
   { name: 'empty frontmatter', file: '---\n\n---\nHi', errors: [[1, 'frontmatter-empty', 'empty']] },

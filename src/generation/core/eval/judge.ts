@@ -18,7 +18,7 @@ export function readVerdict(text: string): { pass: boolean; reason: string } {
   } catch {
     // not JSON: read it as text
   }
-  const m = /^\W*(pass|fail)\b[\s:.,-]*([\s\S]*)$/i.exec(trimmed);
+  const m = /^\W*(pass|fail)\b[\s*_:.,-]*([\s\S]*)$/i.exec(trimmed);
   if (m) return { pass: m[1].toLowerCase() === 'pass', reason: m[2].trim() };
   throw new Error(`the judge answered neither {"pass": …, "reason": …} nor PASS/FAIL: ${trimmed.slice(0, 120)}`);
 }

@@ -2,7 +2,7 @@
 // template after them. dotprompt splits a file with one regular expression and trims the template; its YAML
 // and Handlebars errors count lines from the frontmatter or from the trimmed template. This file finds the
 // same split (the same expression, with match indices) so that every error can name a line of the file.
-import { LineCounter, parseDocument, type Document } from 'yaml';
+import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { PromptProblem } from './problems';
 
 /** dotprompt's own split (src/parse.ts of the package), kept identical so both agree on where the template starts. */
@@ -94,6 +94,25 @@ export function splitPromptSource(file: string): { source?: PromptSource; proble
       severity: 'error',
       code: 'yaml',
       message: `YAML: ${e.message.split('\n')[0]}`,
+    });
+  }
+  if (!problems.length) {
+    // A mapping key that is itself a mapping or a list ({a: 1}: x) has no JSON form: yaml would warn and
+    // stringify it; it is this file's error instead.
+    visit(yaml, {
+      Pair(_, pair) {
+        if (pair.key !== null && !isScalar(pair.key)) {
+          const range = (pair.key as { range?: number[] }).range;
+          const pos = yamlLines.linePos(range?.[0] ?? 0);
+          problems.push({
+            line: frontmatterLine + pos.line - 1,
+            column: pos.col - 1,
+            severity: 'error',
+            code: 'yaml',
+            message: 'YAML: a key must be text, not a mapping or a list.',
+          });
+        }
+      },
     });
   }
   if (!problems.length) {
