@@ -303,6 +303,23 @@ describe('api-workbench eval', function () {
     assert.equal(r.code, a.pass ? 0 : 1);
   });
 
+  it("the README's CI step runs on the samples and prints JUnit a reader accepts", async () => {
+    const root = join(__dirname, '..', '..', '..');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const step = /npx api-workbench eval ([\s\S]*?) > eval-results\.xml/.exec(readme);
+    assert.ok(step, 'README.md shows the eval CI step');
+    const args = step[1]
+      .replace(/\\\n/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((a) => (a.startsWith('samples/') ? join(root, a) : a));
+    const r = await cli([...base(), ...args]);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    assert.equal(XMLValidator.validate(r.stdout), true);
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(r.stdout) as { testsuites: { '@_tests': string } };
+    assert.equal(xml.testsuites['@_tests'], '18', 'three items with three assertions each, on two models');
+  });
+
   it('is a command of the CLI', async () => {
     const out = sink();
     const code = await runCli(['--help'], {
