@@ -273,6 +273,33 @@ describe('api-workbench eval', function () {
     const after = readFileSync(out, 'utf8').trimEnd().split('\n');
     assert.equal(after.length, 5);
     assert.deepEqual(after.map((l) => parseAs<{ item: number }>(l).item).sort(), [0, 1, 2, 3, 4]);
+
+    // The prompt changed: its cells send other requests, so a resume runs them all again.
+    write('trip.prompt', PROMPT.replace('Plan ', 'Plan exactly '));
+    await fetch(`${s.origin}/v1beta/__sandbox/requests`, { method: 'DELETE', headers: { 'x-goog-api-key': s.apiKey } });
+    const changed = await cli([...base(), '--dataset', data, '--out', out, '--resume', prompt]);
+    assert.equal(changed.code, 0, changed.stderr);
+    const log2 = parseAs<{ requests: ServedRequest[] }>(
+      await (await fetch(`${s.origin}/v1beta/__sandbox/requests`, { headers: { 'x-goog-api-key': s.apiKey } })).text(),
+    ).requests;
+    assert.equal(log2.length, 5);
+    assert.ok(parseAs<JsonReport>(changed.stdout).cells.every((c) => c.output.includes('Plan exactly')));
+  });
+
+  it('an interrupt stops the run: exit 3, and the message says how to resume', async () => {
+    const prompt = write('trip.prompt', PROMPT);
+    const data = write('stop.jsonl', ['A', 'B'].map((c) => JSON.stringify({ input: { city: c } })).join('\n'));
+    const out = sink();
+    const err = sink();
+    const code = await evalCommand([...base(), '--dataset', data, '--out', join(dir, 'stop.out.jsonl'), prompt], {
+      stdout: out.stream,
+      stderr: err.stream,
+      env: {},
+      interrupted: Promise.resolve(),
+    });
+    assert.equal(code, 3);
+    assert.match(err.text, /stopped: 2 of 2 cells not run; --resume --out .*stop\.out\.jsonl runs them/);
+    assert.equal(parseAs<JsonReport>(out.text).cells.length, 0);
   });
 
   it('model-graded: a judge prompt file answers pass/fail with a reason', async () => {
