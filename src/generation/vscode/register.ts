@@ -11,6 +11,7 @@ import { CHAT_PANEL_VIEW_TYPE, GENERATION_VIEW_ID, type PanelSettings, type Rend
 import { chatEnvironment } from './chatEnvironment';
 import { ChatEditors } from './chatEditors';
 import { GenerationPanel } from './panel';
+import { PromptDiagnostics } from './promptDiagnostics';
 import { editorChatTestCommand } from './testEditorChat';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
@@ -45,6 +46,7 @@ export const register: FeatureRegistration = (services, shell) => {
   return [
     panel,
     chatEditors,
+    new PromptDiagnostics(),
     { dispose: () => sessions.dispose() },
     { dispose: () => editors === chatEditors && (editors = undefined) },
     // The chats keep the model picked in their header; a newer change of the setting is the newer choice

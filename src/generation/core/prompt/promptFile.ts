@@ -4,61 +4,14 @@
 // Every problem names a line of the file (see source.ts for how the library's lines are translated).
 import { Dotprompt, type Message, type ParsedPrompt, type PromptFunction, type Part as DotPart } from 'dotprompt';
 import Handlebars from 'handlebars/dist/cjs/handlebars.js';
-import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
 import type { Content, GenerateContentRequest, GenerationConfig, Part } from '../../../shared/wire/generation';
-import { GENERATION_MESSAGES } from '../../../shared/wire/generationFields';
 import type { PromptProblem } from './problems';
 import { toResponseSchema, SchemaMappingError } from './responseSchema';
+import { checkFrontmatter, pairOf } from './frontmatter';
 import { splitPromptSource, yamlLine, type PromptSource } from './source';
 
 /** Finds the source of a partial by name (`{{> name}}`); null when there is none. */
 export type PartialResolver = (name: string) => Promise<string | null>;
-
-/** Frontmatter keys dotprompt reads, plus `metadata` (tooling data: our `metadata.expect`). */
-export const FRONTMATTER_KEYS: Record<string, string> = {
-  name: 'The name of the prompt.',
-  variant: 'The variant name of the prompt.',
-  version: 'The version of the prompt.',
-  description: 'What the prompt is for.',
-  model: 'The model to run it on, e.g. gemini-2.0-flash (a googleai/ or models/ prefix is accepted).',
-  config: 'Generation settings sent as generationConfig (temperature, topK, topP, maxOutputTokens, stopSequences…).',
-  input: 'Input variables: `schema` (Picoschema or JSON Schema) and `default` values.',
-  output: 'The output: `format` (json or text) and `schema` (Picoschema or JSON Schema), sent as responseSchema.',
-  tools: 'Names of tools the prompt may call.',
-  toolDefs: 'Definitions of tools the prompt may call.',
-  metadata: 'Data for tooling; `metadata.expect` lists assertions checked on every reply in an evaluation.',
-  ext: 'Extension fields gathered by namespace.',
-  raw: 'Reserved by dotprompt.',
-};
-
-const CONFIG_KEYS = new Set(Object.keys(GENERATION_MESSAGES.GenerationConfig ?? {}));
-
-type Check = (v: unknown) => string | undefined;
-const number =
-  (lo: number, hi: number): Check =>
-  (v) =>
-    typeof v === 'number' && v >= lo && v <= hi ? undefined : `must be a number from ${lo} to ${hi}`;
-const positiveInt: Check = (v) =>
-  Number.isInteger(v) && (v as number) >= 1 ? undefined : 'must be a positive integer';
-/** The API's documented ranges; a value outside them is a 400 from the service. */
-export const CONFIG_CHECKS: Record<string, Check> = {
-  temperature: number(0, 2),
-  topP: number(0, 1),
-  topK: positiveInt,
-  maxOutputTokens: positiveInt,
-  candidateCount: positiveInt,
-  seed: (v) => (Number.isInteger(v) ? undefined : 'must be an integer'),
-  presencePenalty: number(-2, 2),
-  frequencyPenalty: number(-2, 2),
-  stopSequences: (v) =>
-    Array.isArray(v) && v.length <= 5 && v.every((s) => typeof s === 'string')
-      ? undefined
-      : 'must be a list of at most 5 strings',
-  responseMimeType: (v) =>
-    typeof v === 'string' && ['text/plain', 'application/json', 'text/x.enum'].includes(v)
-      ? undefined
-      : 'must be text/plain, application/json or text/x.enum',
-};
 
 /** `gemini-2.0-flash`, `models/gemini-2.0-flash` and `googleai/gemini-2.0-flash` all name the same model. */
 export function bareModel(name: string): string {
@@ -86,11 +39,6 @@ export class PromptRenderError extends Error {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function pairOf(map: unknown, key: string): Pair | undefined {
-  if (!isMap(map)) return undefined;
-  return map.items.find((p) => isScalar(p.key) && p.key.value === key);
 }
 
 /** Template line/column (Handlebars', 1-based line) → file line/column. */
@@ -206,73 +154,9 @@ export class PromptFile {
     const warnings: PromptProblem[] = [];
 
     const top = source.yaml?.contents;
-    if (isMap(top)) {
-      for (const pair of (top as YAMLMap).items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        if (key in FRONTMATTER_KEYS || key.includes('.')) continue;
-        warnings.push({
-          line: yamlLine(source, (pair.key as { range?: number[] }).range),
-          severity: 'warning',
-          code: 'unknown-key',
-          message: `Unknown frontmatter key "${key}": dotprompt ignores it (known: ${Object.keys(FRONTMATTER_KEYS).join(', ')}; or a namespaced key such as myext.${key}).`,
-        });
-      }
-      const config = pairOf(top, 'config');
-      if (config && !isMap(config.value) && !(isScalar(config.value) && config.value.value === null))
-        problems.push({
-          line: yamlLine(source, (config.key as { range?: number[] }).range),
-          severity: 'error',
-          code: 'config',
-          message: 'config must be a mapping of generation settings.',
-        });
-      for (const pair of isMap(config?.value) ? config.value.items : []) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : '';
-        const line = yamlLine(source, (pair.key as { range?: number[] }).range);
-        if (key === 'safetySettings') continue;
-        if (key === 'responseSchema' || key === 'responseJsonSchema') {
-          problems.push({
-            line,
-            severity: 'error',
-            code: 'config',
-            message: `config.${key}: declare the output schema under output.schema instead.`,
-          });
-          continue;
-        }
-        if (!CONFIG_KEYS.has(key)) {
-          problems.push({
-            line,
-            severity: 'error',
-            code: 'config-unknown',
-            message: `config.${key} is not a generation setting of this API (known: ${[...CONFIG_KEYS].join(', ')}).`,
-          });
-          continue;
-        }
-        const value: unknown = isScalar(pair.value)
-          ? pair.value.value
-          : (pair.value as { toJSON?: () => unknown })?.toJSON?.();
-        const wrong = CONFIG_CHECKS[key]?.(value);
-        if (wrong) problems.push({ line, severity: 'error', code: 'config-range', message: `config.${key} ${wrong}.` });
-      }
-      const model = pairOf(top, 'model');
-      if (model && !(isScalar(model.value) && typeof model.value.value === 'string'))
-        problems.push({
-          line: yamlLine(source, (model.key as { range?: number[] }).range),
-          severity: 'error',
-          code: 'model',
-          message: 'model must be a model name, e.g. gemini-2.0-flash.',
-        });
-      else if (
-        model &&
-        /^[^/]+\//.test(String((model.value as { value: string }).value)) &&
-        !/^(googleai|models)\//.test(String((model.value as { value: string }).value))
-      )
-        problems.push({
-          line: yamlLine(source, (model.key as { range?: number[] }).range),
-          severity: 'error',
-          code: 'model',
-          message: `model ${String((model.value as { value: string }).value)}: only this API's models are run (a bare name, or with a googleai/ or models/ prefix).`,
-        });
-    }
+    const checked = checkFrontmatter(source);
+    problems.push(...checked.problems);
+    warnings.push(...checked.warnings);
 
     // Partials first: each is read now, so a changed or missing partial file is never taken from an earlier load.
     const partials: Record<string, string> = {};

@@ -1,0 +1,83 @@
+// .prompt files (Dotprompt) in a real extension host: the language is ours, and the generation feature's
+// diagnostics name the right lines (YAML, config range, Handlebars) and follow edits.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+
+async function diagnosticsOf(
+  uri: vscode.Uri,
+  until: (d: vscode.Diagnostic[]) => boolean,
+): Promise<vscode.Diagnostic[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'dotprompt');
+    if (until(d) || Date.now() > deadline) return d;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const summary = (ds: vscode.Diagnostic[]) =>
+  ds.map(
+    (d) =>
+      `${d.range.start.line + 1}:${d.severity === vscode.DiagnosticSeverity.Error ? 'E' : 'W'}:${typeof d.code === 'string' ? d.code : ''}`,
+  );
+
+describe('prompt files (Dotprompt) in the editor', function () {
+  this.timeout(90_000);
+  const dir = mkdtempSync(join(tmpdir(), 'prompt-host-'));
+
+  it('a .prompt file is in the dotprompt language and its problems are at their lines; an edit clears them', async () => {
+    const file = join(dir, 'trip.prompt');
+    writeFileSync(join(dir, '_tone.prompt'), 'Plain words.');
+    writeFileSync(
+      file,
+      [
+        '---',
+        'model: gemini-2.0-flash',
+        'config:',
+        '  temperature: 5',
+        'colour: blue',
+        '---',
+        '{{> tone}}',
+        'Plan a trip to {{city}}.',
+        '{{#if days}}',
+        'For {{days}} days.',
+      ].join('\n'),
+    );
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    assert.equal(doc.languageId, 'dotprompt');
+
+    // The config value out of range, the unknown key and the unclosed block, each at its line.
+    let ds = await diagnosticsOf(doc.uri, (d) => d.length > 0);
+    assert.deepEqual(summary(ds), ['4:E:config-range', '10:E:handlebars', '5:W:unknown-key']);
+    assert.match(ds[0].message, /temperature must be a number from 0 to 2/);
+
+    // Fix the config: the diagnostics follow the edit.
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(3, 0, 3, doc.lineAt(3).text.length), '  temperature: 0.5');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    ds = await diagnosticsOf(doc.uri, (d) => !summary(d).some((x) => x.endsWith('config-range')));
+    assert.deepEqual(summary(ds), ['10:E:handlebars', '5:W:unknown-key']);
+
+    // Close the block and drop the unknown key: no problem left.
+    const fix = new vscode.WorkspaceEdit();
+    fix.insert(doc.uri, new vscode.Position(9, doc.lineAt(9).text.length), '\n{{/if}}');
+    fix.delete(doc.uri, new vscode.Range(4, 0, 5, 0));
+    assert.ok(await vscode.workspace.applyEdit(fix));
+    ds = await diagnosticsOf(doc.uri, (d) => d.length === 0);
+    assert.deepEqual(summary(ds), []);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('a missing partial is reported on the template line', async () => {
+    const file = join(dir, 'lonely.prompt');
+    writeFileSync(file, '---\nmodel: gemini-2.0-flash\n---\n\n{{> nowhere}}\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const ds = await diagnosticsOf(doc.uri, (d) => d.length > 0);
+    assert.deepEqual(summary(ds), ['5:E:partial']);
+    assert.match(ds[0].message, /_nowhere\.prompt/);
+  });
+});
