@@ -12,6 +12,7 @@ import { chatEnvironment } from './chatEnvironment';
 import { ChatEditors } from './chatEditors';
 import { GenerationPanel } from './panel';
 import { PromptDiagnostics } from './promptDiagnostics';
+import { registerPromptAssist } from './promptAssist';
 import { editorChatTestCommand } from './testEditorChat';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
@@ -47,6 +48,7 @@ export const register: FeatureRegistration = (services, shell) => {
     panel,
     chatEditors,
     new PromptDiagnostics(),
+    registerPromptAssist(),
     { dispose: () => sessions.dispose() },
     { dispose: () => editors === chatEditors && (editors = undefined) },
     // The chats keep the model picked in their header; a newer change of the setting is the newer choice

@@ -80,4 +80,35 @@ describe('prompt files (Dotprompt) in the editor', function () {
     assert.deepEqual(summary(ds), ['5:E:partial']);
     assert.match(ds[0].message, /_nowhere\.prompt/);
   });
+
+  it('completion offers settings under config: and input variables after {{; hover explains a key', async () => {
+    const file = join(dir, 'assist.prompt');
+    writeFileSync(
+      file,
+      '---\nmodel: gemini-2.0-flash\nconfig:\n  te\ninput:\n  schema:\n    city: string\n---\nHi {{ci',
+    );
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    const labels = async (line: number, character: number) => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        doc.uri,
+        new vscode.Position(line, character),
+      );
+      return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    };
+    assert.ok((await labels(3, 4)).includes('temperature'));
+    assert.ok((await labels(8, 7)).includes('city'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      new vscode.Position(1, 2),
+    );
+    const text = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .join('\n');
+    assert.match(text, /model to run it on/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
 });
