@@ -13,6 +13,7 @@ import { ChatEditors } from './chatEditors';
 import { GenerationPanel } from './panel';
 import { PromptDiagnostics } from './promptDiagnostics';
 import { registerPromptAssist } from './promptAssist';
+import { PromptPreview } from './promptPreview';
 import { editorChatTestCommand } from './testEditorChat';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
@@ -44,11 +45,16 @@ export const register: FeatureRegistration = (services, shell) => {
   shell.webviewPanelSerializer(CHAT_PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: (webviewPanel, state) => deserializeChatPanel(webviewPanel, state),
   });
+  const promptPreview = new PromptPreview();
   return [
     panel,
     chatEditors,
     new PromptDiagnostics(),
     registerPromptAssist(),
+    promptPreview,
+    registerCommand('apiWorkbench.generation.previewPrompt', (uri?: unknown) =>
+      promptPreview.show(uri instanceof vscode.Uri ? uri : undefined),
+    ),
     { dispose: () => sessions.dispose() },
     { dispose: () => editors === chatEditors && (editors = undefined) },
     // The chats keep the model picked in their header; a newer change of the setting is the newer choice

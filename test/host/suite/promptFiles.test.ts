@@ -111,4 +111,74 @@ describe('prompt files (Dotprompt) in the editor', function () {
     assert.match(text, /model to run it on/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
+
+  it('the preview shows the request the file renders to, and follows edits', async () => {
+    const file = join(dir, 'preview.prompt');
+    writeFileSync(
+      file,
+      [
+        '---',
+        'model: googleai/gemini-2.0-flash',
+        'config:',
+        '  temperature: 0.3',
+        'input:',
+        '  default:',
+        '    city: Oslo',
+        'output:',
+        '  schema:',
+        '    title: string',
+        '---',
+        '{{role "system"}}Be brief.',
+        '{{role "user"}}Plan a day in {{city}}.',
+      ].join('\n'),
+    );
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>(
+      'apiWorkbench.generation.previewPrompt',
+      doc.uri,
+    );
+    assert.ok(editor, 'the preview opened');
+    const preview = editor.document;
+    assert.equal(preview.languageId, 'json');
+    const shown = JSON.parse(preview.getText()) as { model: string; request: Record<string, unknown> };
+    assert.deepEqual(shown, {
+      model: 'models/gemini-2.0-flash',
+      request: {
+        contents: [{ role: 'user', parts: [{ text: 'Plan a day in Oslo.' }] }],
+        systemInstruction: { parts: [{ text: 'Be brief.\n' }] },
+        generationConfig: {
+          temperature: 0.3,
+          responseMimeType: 'application/json',
+          responseSchema: {
+            type: 'OBJECT',
+            properties: { title: { type: 'STRING' } },
+            propertyOrdering: ['title'],
+            required: ['title'],
+          },
+        },
+      },
+    });
+
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(
+      doc.uri,
+      new vscode.Range(12, 0, 12, doc.lineAt(12).text.length),
+      '{{role "user"}}Plan a week in {{city}}.',
+    );
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const deadline = Date.now() + 20_000;
+    while (!preview.getText().includes('Plan a week in Oslo.') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.ok(preview.getText().includes('Plan a week in Oslo.'), preview.getText());
+
+    // A broken edit shows the problem at its line instead of a request.
+    const broken = new vscode.WorkspaceEdit();
+    broken.insert(doc.uri, new vscode.Position(12, 0), '{{#if x}}');
+    assert.ok(await vscode.workspace.applyEdit(broken));
+    while (!preview.getText().includes('problems') && Date.now() < deadline + 20_000)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.match(preview.getText(), /line 13: Handlebars/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
