@@ -14,6 +14,7 @@ import { GenerationPanel } from './panel';
 import { PromptDiagnostics } from './promptDiagnostics';
 import { registerPromptAssist } from './promptAssist';
 import { PromptPreview } from './promptPreview';
+import { PromptRunner, RUN_COMMAND } from './promptRun';
 import { editorChatTestCommand } from './testEditorChat';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
@@ -46,12 +47,15 @@ export const register: FeatureRegistration = (services, shell) => {
     deserializeWebviewPanel: (webviewPanel, state) => deserializeChatPanel(webviewPanel, state),
   });
   const promptPreview = new PromptPreview();
+  const promptRunner = new PromptRunner(services);
   return [
     panel,
     chatEditors,
     new PromptDiagnostics(),
     registerPromptAssist(),
     promptPreview,
+    promptRunner,
+    registerCommand(RUN_COMMAND, (uri?: unknown) => promptRunner.run(uri instanceof vscode.Uri ? uri : undefined)),
     registerCommand('apiWorkbench.generation.previewPrompt', (uri?: unknown) =>
       promptPreview.show(uri instanceof vscode.Uri ? uri : undefined),
     ),

@@ -181,4 +181,29 @@ describe('prompt files (Dotprompt) in the editor', function () {
     assert.match(preview.getText(), /line 13: Handlebars/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
+
+  it('Run (CodeLens) streams the reply of the rendered request from the sandbox', async () => {
+    const file = join(dir, 'run.prompt');
+    writeFileSync(
+      file,
+      '---\nmodel: gemini-2.0-flash\ninput:\n  default:\n    city: Oslo\n---\nPlan a day in {{city}}. [[fast]]\n',
+    );
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+    const run = lenses.find((l) => l.command?.command === 'apiWorkbench.generation.runPrompt');
+    assert.ok(run?.command, 'a Run lens');
+    const result = await vscode.commands.executeCommand<{
+      model: string;
+      text: string;
+      finishReason: string | null;
+      error: string | null;
+    }>(run.command.command, ...((run.command.arguments ?? []) as unknown[]));
+    assert.equal(result.error, null);
+    assert.equal(result.model, 'gemini-2.0-flash');
+    assert.equal(result.finishReason, 'STOP');
+    // The sandbox quotes the prompt it was sent: the rendered template, with the default input.
+    assert.match(result.text, /Plan a day in Oslo\./);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
