@@ -375,6 +375,33 @@ describe('prompt files (dotprompt) → GenerateContentRequest', () => {
     );
   });
 
+  it('a variable the input schema does not declare is a warning at its line (not inside #each, not helpers)', async () => {
+    const { prompt, problems } = await PromptFile.load(
+      [
+        '---',
+        'model: gemini-2.0-flash',
+        'input:',
+        '  schema:',
+        '    city: string',
+        '    items(array): string',
+        '  default:',
+        '    mood: calm',
+        '---',
+        '{{role "user"}}Plan {{city}} in a {{mood}} way.',
+        '{{#if days}}For {{days}} days.{{/if}}',
+        '{{#each items}}- {{this}} {{name}}{{/each}} {{json extra}} {{@root.city}}',
+      ].join('\n'),
+    );
+    assert.ok(prompt);
+    assert.deepEqual(
+      problems.map((p) => [p.line, p.column, p.code, p.message.split('"')[1]]),
+      [
+        [11, 6, 'undeclared-variable', 'days'],
+        [12, 51, 'undeclared-variable', 'extra'],
+      ],
+    );
+  });
+
   it('no model anywhere is a render error naming the frontmatter', async () => {
     const { prompt } = await PromptFile.load('---\nconfig:\n  temperature: 1\n---\nHi');
     assert.ok(prompt);

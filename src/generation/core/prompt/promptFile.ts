@@ -8,6 +8,7 @@ import type { Content, GenerateContentRequest, GenerationConfig, Part } from '..
 import type { PromptProblem } from './problems';
 import { toResponseSchema, SchemaMappingError } from './responseSchema';
 import { checkFrontmatter, pairOf } from './frontmatter';
+import { templateVariables } from './variables';
 import { splitPromptSource, yamlLine, type PromptSource } from './source';
 
 /** Finds the source of a partial by name (`{{> name}}`); null when there is none. */
@@ -238,6 +239,7 @@ export class PromptFile {
     } catch (err) {
       return { problems: [templateProblem(source, err), ...warnings] };
     }
+    warnings.push(...undeclaredVariables(source, inputSchema, parsed.input?.default));
     const prompt = new PromptFile(
       source,
       parsed,
@@ -334,4 +336,28 @@ export class PromptFile {
     // Section markers ({{section}}) and pending parts are placeholders for tooling: nothing is sent for them.
     return [];
   }
+}
+
+/** Variables the template reads that a declared input schema (and the defaults) do not name: a warning each. */
+function undeclaredVariables(
+  source: PromptSource,
+  schema: Record<string, unknown> | undefined,
+  defaults: unknown,
+): PromptProblem[] {
+  const props = schema?.properties;
+  if (!isRecord(props)) return [];
+  const known = new Set([...Object.keys(props), ...(isRecord(defaults) ? Object.keys(defaults) : [])]);
+  const seen = new Set<string>();
+  const out: PromptProblem[] = [];
+  for (const v of templateVariables(source.template)) {
+    if (known.has(v.name) || seen.has(v.name)) continue;
+    seen.add(v.name);
+    out.push({
+      ...fileAt(source, v.line, v.column),
+      severity: 'warning',
+      code: 'undeclared-variable',
+      message: `"${v.name}" is not in the input schema: it renders empty unless a dataset gives it.`,
+    });
+  }
+  return out;
 }
