@@ -52,7 +52,7 @@ export const register: FeatureRegistration = (services, shell) => {
     panel,
     chatEditors,
     new PromptDiagnostics(),
-    registerPromptAssist(),
+    registerPromptAssist(services),
     promptPreview,
     promptRunner,
     registerCommand(RUN_COMMAND, (uri?: unknown) => promptRunner.run(uri instanceof vscode.Uri ? uri : undefined)),

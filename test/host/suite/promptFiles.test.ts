@@ -99,6 +99,8 @@ describe('prompt files (Dotprompt) in the editor', function () {
     };
     assert.ok((await labels(3, 4)).includes('temperature'));
     assert.ok((await labels(8, 7)).includes('city'));
+    // Model names come from the endpoint's models.list (the sandbox here).
+    assert.ok((await labels(1, 'model: gemini'.length)).includes('gemini-2.5-flash'));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
       'vscode.executeHoverProvider',
       doc.uri,

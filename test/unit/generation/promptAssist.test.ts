@@ -1,6 +1,6 @@
 // Completion and hover data of .prompt files (the editor adapter shows them as they are).
 import * as assert from 'node:assert/strict';
-import { completionsAt, declaredVariables, hoverAt } from '../../../src/generation/core/prompt/assist';
+import { completionsAt, declaredVariables, hoverAt, inModelValue } from '../../../src/generation/core/prompt/assist';
 
 const FILE = [
   '---',
@@ -40,6 +40,13 @@ describe('prompt file completion and hover', () => {
     );
     assert.ok(items.some((i) => i.label === 'media' && i.kind === 'helper'));
     assert.deepEqual(completionsAt(FILE, 12, 20), [], 'nothing outside {{ }}');
+  });
+
+  it('model names complete in the value of the top-level model: key only', () => {
+    assert.equal(inModelValue(FILE, 1, 'model: gemini'.length), true);
+    assert.equal(inModelValue(FILE, 1, 3), false, 'in the key');
+    assert.equal(inModelValue(FILE, 3, 4), false, 'under config');
+    assert.equal(inModelValue(FILE, 12, 3), false, 'in the template');
   });
 
   it('hover: a frontmatter key, a setting, a helper; nothing on a value', () => {

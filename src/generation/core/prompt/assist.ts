@@ -83,6 +83,17 @@ export function declaredVariables(text: string): string[] {
   return [...names];
 }
 
+/** Whether the position is in the value of the top-level `model:` key (where model names complete). */
+export function inModelValue(text: string, line: number, character: number): boolean {
+  const lines = text.split(/\r?\n/);
+  const where = whereAt(lines, line);
+  return (
+    where.region === 'frontmatter' &&
+    !where.parent &&
+    /^model\s*:\s*[\w./-]*$/.test((lines[line] ?? '').slice(0, character))
+  );
+}
+
 export function completionsAt(text: string, line: number, character: number): AssistItem[] {
   const lines = text.split(/\r?\n/);
   const where = whereAt(lines, line);
