@@ -342,6 +342,7 @@ describe('api-workbench eval', function () {
       .map((a) => (a.startsWith('samples/') ? join(root, a) : a));
     const r = await cli([...base(), ...args]);
     assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /warning|error/, 'the samples are clean');
     assert.equal(XMLValidator.validate(r.stdout), true);
     const xml = new XMLParser({ ignoreAttributes: false }).parse(r.stdout) as { testsuites: { '@_tests': string } };
     assert.equal(xml.testsuites['@_tests'], '18', 'three items with three assertions each, on two models');

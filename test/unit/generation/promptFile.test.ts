@@ -390,7 +390,9 @@ describe('prompt files (dotprompt) → GenerateContentRequest', () => {
         '{{role "user"}}Plan {{city}} in a {{mood}} way.',
         '{{#if days}}For {{days}} days.{{/if}}',
         '{{#each items}}- {{this}} {{name}}{{/each}} {{json extra}} {{@root.city}}',
+        '{{> sig who=signer}}',
       ].join('\n'),
+      { partials: (n) => Promise.resolve(n === 'sig' ? 'by {{who}}' : null) },
     );
     assert.ok(prompt);
     assert.deepEqual(
@@ -398,6 +400,7 @@ describe('prompt files (dotprompt) → GenerateContentRequest', () => {
       [
         [11, 6, 'undeclared-variable', 'days'],
         [12, 51, 'undeclared-variable', 'extra'],
+        [13, 12, 'undeclared-variable', 'signer'],
       ],
     );
   });

@@ -60,6 +60,16 @@ export function templateVariables(template: string): TemplateVariable[] {
       if (changes) depth--;
       if (b.inverse) this.accept(b.inverse);
     }
+    // A partial's name is not a variable; its parameters and hash are.
+    override PartialStatement(p: hbs.AST.PartialStatement): void {
+      for (const x of p.params) this.accept(x);
+      if (p.hash) for (const pair of p.hash.pairs) this.accept(pair.value);
+    }
+    override PartialBlockStatement(p: hbs.AST.PartialBlockStatement): void {
+      for (const x of p.params) this.accept(x);
+      if (p.hash) for (const pair of p.hash.pairs) this.accept(pair.value);
+      this.accept(p.program);
+    }
     override PathExpression(p: hbs.AST.PathExpression): void {
       path(p);
     }
