@@ -73,6 +73,7 @@ function activationEvents(contributes) {
     'onLanguage:jsonc',
     'onLanguage:discovery-json',
     'onLanguage:water-query',
+    'onLanguage:dotprompt',
     'onFileSystem:store',
     // The chat and the API preview restored in the editor area (their serializers are among the entry's shells).
     'onWebviewPanel:apiWorkbench.generation.chat',

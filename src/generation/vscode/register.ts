@@ -11,6 +11,10 @@ import { CHAT_PANEL_VIEW_TYPE, GENERATION_VIEW_ID, type PanelSettings, type Rend
 import { chatEnvironment } from './chatEnvironment';
 import { ChatEditors } from './chatEditors';
 import { GenerationPanel } from './panel';
+import { PromptDiagnostics } from './promptDiagnostics';
+import { registerPromptAssist } from './promptAssist';
+import { PromptPreview } from './promptPreview';
+import { PromptRunner, RUN_COMMAND } from './promptRun';
 import { editorChatTestCommand } from './testEditorChat';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
@@ -42,9 +46,19 @@ export const register: FeatureRegistration = (services, shell) => {
   shell.webviewPanelSerializer(CHAT_PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: (webviewPanel, state) => deserializeChatPanel(webviewPanel, state),
   });
+  const promptPreview = new PromptPreview();
+  const promptRunner = new PromptRunner(services);
   return [
     panel,
     chatEditors,
+    new PromptDiagnostics(),
+    registerPromptAssist(services),
+    promptPreview,
+    promptRunner,
+    registerCommand(RUN_COMMAND, (uri?: unknown) => promptRunner.run(uri instanceof vscode.Uri ? uri : undefined)),
+    registerCommand('apiWorkbench.generation.previewPrompt', (uri?: unknown) =>
+      promptPreview.show(uri instanceof vscode.Uri ? uri : undefined),
+    ),
     { dispose: () => sessions.dispose() },
     { dispose: () => editors === chatEditors && (editors = undefined) },
     // The chats keep the model picked in their header; a newer change of the setting is the newer choice

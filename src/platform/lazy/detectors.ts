@@ -1,5 +1,5 @@
 // Loads a feature when a document that is its business is open: a JSON document holding the discovery
-// marker, or a water query. The check is a substring test, so a plain JSON file costs one scan of its text.
+// marker, a water query, or a .prompt file. The check is a substring test, so a plain JSON file costs one scan of its text.
 import * as vscode from 'vscode';
 import { mayBeDiscoveryDocument } from '../../discovery/core/marker';
 import type { Feature } from './chunks';
@@ -32,6 +32,12 @@ export const DETECTORS: readonly Detector[] = [
   {
     feature: 'waterData',
     opened: (doc) => doc.languageId === 'water-query',
+    changed: () => false,
+  },
+  {
+    // A .prompt file (Dotprompt): the generation feature checks it.
+    feature: 'generation',
+    opened: (doc) => doc.languageId === 'dotprompt',
     changed: () => false,
   },
 ];

@@ -29,6 +29,7 @@ import { FileStore } from './files';
 import { lastUserText, plan } from './reply';
 import { writeStream, writeUnary } from './respond';
 import { countContentTokens } from './tokens';
+import { CONTROL_PATH, GenerationControls } from './controls';
 import { parseTriggers } from './triggers';
 
 const MODEL_METHOD = /^\/v1beta\/((?:models|tunedModels)\/[^/:]+):([A-Za-z]+)$/;
@@ -70,6 +71,8 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
   const files = new FileStore(() => ctx.origin());
   /** Request fingerprints → failures already served, for [[flaky:N]]. */
   const flaky = new Map<string, number>();
+  /** Added latency, a failure storm and the log of served requests (sandbox-only, see controls.ts). */
+  const controls = new GenerationControls();
 
   async function readRequest<T>(
     req: IncomingMessage,
@@ -155,6 +158,14 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
       }
     }
 
+    const fingerprint = controls.fingerprint(model, body);
+    const storm = controls.stormFault(model);
+    if (storm) {
+      controls.record(model, fingerprint, storm.error.code);
+      return sendError(res, storm, sse);
+    }
+    if (controls.latencyMs) await new Promise((r) => setTimeout(r, controls.latencyMs));
+
     const triggers = parseTriggers(lastUserText(body), req.headers['x-sandbox-fault']);
     if (triggers.has('quota-day')) return sendError(res, dailyQuotaExhausted(model), sse);
     if (triggers.has('429')) return sendError(res, rateLimited(model, Number(triggers.arg('429') ?? 1)), sse);
@@ -173,6 +184,7 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
     }
 
     const p = plan(body, model, triggers);
+    controls.record(model, fingerprint, 200);
     if (method === 'generateContent') writeUnary(res, p);
     else await writeStream(res, p, sse);
   }
@@ -235,6 +247,7 @@ export const createGenerationEmulator: EmulatorFactory = (ctx) => {
       if (key !== ctx.apiKey) return sendError(res, invalidKey(), sse);
 
       if (path === '/upload/v1beta/files' && method === 'POST') return files.start(req, res);
+      if (path.startsWith(CONTROL_PATH)) return controls.handle(req, res, path);
 
       const m = MODEL_METHOD.exec(path);
       if (m && method === 'POST') {

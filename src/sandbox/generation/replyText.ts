@@ -102,12 +102,23 @@ export function valueFor(schema: Schema, prompt: string, depth: number): unknown
       );
     }
     case 'integer':
-      return w.length;
+      return within(schema, w.length);
     case 'number':
-      return w.length / 2;
+      return within(schema, w.length / 2);
     case 'boolean':
       return w.length % 2 === 0;
-    default:
-      return w[depth % Math.max(1, w.length)] ?? 'sandbox';
+    default: {
+      const word = w[depth % Math.max(1, w.length)] ?? 'sandbox';
+      const min = Number(schema.minLength ?? 0);
+      const max = schema.maxLength === undefined ? Infinity : Number(schema.maxLength);
+      return [...word.padEnd(min, '.')].slice(0, max).join('');
+    }
   }
+}
+
+/** A number inside the schema's minimum and maximum, so the reply conforms to it. */
+function within(schema: Schema, n: number): number {
+  const lo = typeof schema.minimum === 'number' ? schema.minimum : -Infinity;
+  const hi = typeof schema.maximum === 'number' ? schema.maximum : Infinity;
+  return Math.min(hi, Math.max(lo, n));
 }

@@ -31,7 +31,7 @@ describe('walkthrough: Get Started with API Workbench', () => {
   it('takes the user through the sandbox, the four features and the request log', () => {
     assert.deepEqual(
       steps.map((s) => s.id),
-      ['sandbox', 'directory', 'storage', 'chat', 'water', 'requestLog'],
+      ['sandbox', 'directory', 'storage', 'chat', 'prompts', 'water', 'requestLog'],
     );
   });
 
