@@ -6,6 +6,7 @@ import { generateCommand } from './generate';
 import { queryCommand } from './query';
 import { diffCommand } from './diff';
 import { openApiCommand } from './openapi';
+import { syncCommand } from './sync';
 
 const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   sandbox: { run: sandboxCommand, summary: 'start the sandbox emulators and print their endpoints as one JSON line' },
@@ -19,6 +20,11 @@ const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   },
   generate: { run: generateCommand, summary: 'stream a reply from the content generation API' },
   query: { run: queryCommand, summary: 'run a water-quality OData query and stream rows' },
+  sync: {
+    run: syncCommand,
+    summary:
+      'keep a local folder and a store folder in sync: sync [--mode two-way|upload|download] [--dry-run] [--json] LOCAL_DIR STORE_FOLDER',
+  },
   openapi: {
     run: openApiCommand,
     summary: 'convert a discovery document to OpenAPI: openapi [--version 3.1|3.0] <file>',
