@@ -91,7 +91,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     return {
       folder: st.isDirectory(),
       ino: `${st.dev}:${st.ino}`,
-      mtime: Number(st.mtimeMs),
+      mtime: Number(st.mtimeNs / 1000n),
       size: st.isDirectory() ? 0 : Number(st.size),
     };
   };

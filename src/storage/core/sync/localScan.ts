@@ -31,7 +31,7 @@ export async function md5File(file: string): Promise<string> {
 }
 
 export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: number; size: number }): boolean {
-  return !!b && b.ino === l.ino && b.mtime === l.mtime && b.lsize === l.size;
+  return !!b && !b.racy && b.ino === l.ino && b.mtime === l.mtime && b.lsize === l.size;
 }
 
 /** Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links. */
@@ -71,7 +71,7 @@ export async function scanLocal(
       const item: LocalItem = {
         folder,
         ino: `${st.dev}:${st.ino}`,
-        mtime: Number(st.mtimeMs),
+        mtime: Number(st.mtimeNs / 1000n),
         size: folder ? 0 : Number(st.size),
       };
       out.set(rel, item);

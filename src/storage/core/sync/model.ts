@@ -57,6 +57,9 @@ export interface Plan {
   baseFiles: number;
 }
 
+/** How close to its modified time a file's entry is recorded before its time and size are not trusted. */
+const RACY_US = 3_000_000;
+
 export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
   return l.folder
     ? { folder: true, id: r.id, ino: l.ino }
@@ -70,5 +73,6 @@ export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
         mtime: l.mtime,
         lsize: l.size,
         lmd5: l.md5,
+        ...(Date.now() * 1000 - l.mtime < RACY_US ? { racy: true } : {}),
       };
 }

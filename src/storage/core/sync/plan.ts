@@ -86,7 +86,15 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
       return;
     }
     if (l && r && l.md5 === r.md5) {
-      if (!b || b.id !== r.id || b.lmd5 !== l.md5 || b.smd5 !== r.md5 || b.ino !== l.ino || b.mtime !== l.mtime)
+      if (
+        !b ||
+        b.id !== r.id ||
+        b.lmd5 !== l.md5 ||
+        b.smd5 !== r.md5 ||
+        b.ino !== l.ino ||
+        b.mtime !== l.mtime ||
+        b.racy
+      )
         records.push([p, entryOf(l, r)]);
       return;
     }

@@ -18,11 +18,16 @@ export interface BaseEntry {
   smd5?: string;
   ssize?: number;
   smod?: string;
-  /** Local side: device:inode, modified time (ms), size and checksum of the file. */
+  /** Local side: device:inode, modified time (µs), size and checksum of the file. */
   ino?: string;
   mtime?: number;
   lsize?: number;
   lmd5?: string;
+  /**
+   * Recorded within seconds of the file's modified time: a write in the same clock tick would leave time
+   * and size as they are, so the next walk reads the file again instead of trusting them (as git does).
+   */
+  racy?: boolean;
 }
 
 /** A store item below the linked folder as last listed (or as the change feed last reported it). */
