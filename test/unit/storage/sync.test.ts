@@ -240,4 +240,20 @@ describe('storage sync engine', function () {
     await run();
     assert.equal(localTree(k.localDir)['big.bin'], md5(big));
   });
+
+  it('a move made on both sides is kept in the state: a later deletion of the folder on the store reaches the disk', async () => {
+    putLocal(k.localDir, 'docs/a.txt', 'a');
+    await run();
+    fs.renameSync(path.join(k.localDir, 'docs'), path.join(k.localDir, 'deep'));
+    const docs = await storeItem(k.client, k.folderId, 'docs');
+    await k.client.call('files.patch', { fileId: docs!.id! }, { title: 'deep' });
+    assert.deepEqual((await run()).events, []);
+    await k.client.call('files.trash', { fileId: docs!.id! });
+    const r = await run();
+    assert.deepEqual(
+      r.events.map((e) => `${e.action} ${e.path}`),
+      ['delete-local deep'],
+    );
+    await equalTrees();
+  });
 });

@@ -103,6 +103,12 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
     return { summary, plan };
   }
 
+  for (const [from, to] of plan.settled)
+    for (const [p, e] of Object.entries(state.base))
+      if (p === from || p.startsWith(`${from}/`)) {
+        delete state.base[p];
+        state.base[to + p.slice(from.length)] = e;
+      }
   for (const [p, e] of plan.records) {
     if (e) state.base[p] = e;
     else delete state.base[p];

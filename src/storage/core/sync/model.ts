@@ -49,6 +49,8 @@ export interface Listings {
 
 export interface Plan {
   actions: Action[];
+  /** Moves both sides have made already: the state's entries move (from, to), in this order, before `records`. */
+  settled: [string, string][];
   /** Base entries to write (or drop) at once: both sides agree already, nothing to transfer. */
   records: [string, BaseEntry | undefined][];
   skipped: Skipped[];

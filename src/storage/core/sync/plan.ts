@@ -22,7 +22,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
   const skipped = [...opts.skipped];
   const blockedPaths = skipped.map((s) => s.path);
   const blocked = (p: string) => blockedPaths.some((b) => within(p, b));
-  const renames = findRenames(x, mode, blocked);
+  const { actions: renames, settled } = findRenames(x, mode, blocked);
   const { base, local, store } = x;
   const actions: Action[] = [...renames];
   const records: [string, BaseEntry | undefined][] = [];
@@ -162,5 +162,5 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
   let deletes = 0;
   for (const a of actions) if (a.kind === 'delete-local' || a.kind === 'delete-store') deletes += a.files;
   const baseFiles = Object.values(base).filter((b) => !b.folder).length;
-  return { actions, records, skipped, deletes, baseFiles };
+  return { actions, settled, records, skipped, deletes, baseFiles };
 }

@@ -24,8 +24,14 @@ function movePrefix<T>(map: Map<string, T>, from: string, to: string): void {
  * Finds the renames of both sides, returns the actions that carry them over and rewrites `x` (base,
  * local and store listings) to the state after them.
  */
-export function findRenames(x: Listings, mode: SyncMode, blocked: (p: string) => boolean): Action[] {
+export function findRenames(
+  x: Listings,
+  mode: SyncMode,
+  blocked: (p: string) => boolean,
+): { actions: Action[]; settled: [string, string][] } {
   const actions: Action[] = [];
+  /** Moves both sides made already (the same move on both, or a stopped run's): only the state follows. */
+  const settled: [string, string][] = [];
   const base = new Map(Object.entries(x.base));
   const storeIds = new Map<string, string>(); // id → store path, kept up to date as prefixes move
   for (const [p, r] of x.store) storeIds.set(r.id, p);
@@ -51,7 +57,10 @@ export function findRenames(x: Listings, mode: SyncMode, blocked: (p: string) =>
     const there = x.local.get(to);
     if (there) {
       // Already moved on disk the same way (both sides did it, or a run stopped after moving it).
-      if (there.ino === b.ino && there.folder === b.folder) rewrite(from, to, [base]);
+      if (there.ino === b.ino && there.folder === b.folder) {
+        rewrite(from, to, [base]);
+        settled.push([from, to]);
+      }
       continue;
     }
     const l = x.local.get(from);
@@ -79,7 +88,7 @@ export function findRenames(x: Listings, mode: SyncMode, blocked: (p: string) =>
   for (const [, b] of byDepth()) {
     const from = where.get(b);
     if (from === undefined || x.local.has(from) || blocked(from)) continue;
-    const to = localTarget(b, newLocal, newByMd5, missingByMd5, x.local);
+    const to = localTarget(from, b, base, newLocal, newByMd5, missingByMd5, x.local);
     if (to === undefined || blocked(to)) continue;
     const r = x.store.get(from);
     if (!r || r.id !== b.id || x.store.has(to) || !allowed(mode, 'rename-store')) continue;
@@ -90,11 +99,13 @@ export function findRenames(x: Listings, mode: SyncMode, blocked: (p: string) =>
     indexNew();
   }
   x.base = Object.fromEntries(base);
-  return actions;
+  return { actions, settled };
 }
 
 function localTarget(
+  from: string,
   b: BaseEntry,
+  base: Map<string, BaseEntry>,
   newLocal: Map<string, string>,
   newByMd5: Map<string, string[]>,
   missingByMd5: Map<string, number>,
@@ -103,9 +114,24 @@ function localTarget(
   const byIno = b.ino ? newLocal.get(b.ino) : undefined;
   if (byIno !== undefined) {
     const l = local.get(byIno)!;
-    if (l.folder === b.folder && (b.folder || l.mtime === b.mtime || l.md5 === b.lmd5)) return byIno;
+    if (l.folder === b.folder && !b.folder && (l.mtime === b.mtime || l.md5 === b.lmd5)) return byIno;
+    if (l.folder && b.folder && sameFolder(from, byIno, base, local)) return byIno;
   }
   if (b.folder || !b.lmd5) return undefined;
   const same = newByMd5.get(b.lmd5) ?? [];
   return same.length === 1 && missingByMd5.get(b.lmd5) === 1 ? same[0] : undefined;
+}
+
+/**
+ * A deleted folder's inode can be given to a new one: a folder counts as moved only if something it held
+ * moved with it (a child under the same name and inode), or if it was empty and still is.
+ */
+function sameFolder(from: string, to: string, base: Map<string, BaseEntry>, local: Map<string, LocalItem>): boolean {
+  let children = 0;
+  for (const [p, e] of base) {
+    if (parentOf(p) !== from) continue;
+    children++;
+    if (e.ino !== undefined && local.get(to + p.slice(from.length))?.ino === e.ino) return true;
+  }
+  return children === 0 && ![...local.keys()].some((p) => parentOf(p) === to);
 }

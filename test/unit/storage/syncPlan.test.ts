@@ -1,0 +1,61 @@
+import * as assert from 'node:assert/strict';
+import type { LocalItem } from '../../../src/storage/core/sync/localScan';
+import { planSync } from '../../../src/storage/core/sync/plan';
+import type { BaseEntry } from '../../../src/storage/core/sync/state';
+import type { StoreItem } from '../../../src/storage/core/sync/storeScan';
+
+const NOW = new Date('2026-01-02T03:04:05Z');
+const file = (id: string, ino: string, md5: string): BaseEntry => ({
+  folder: false,
+  id,
+  smd5: md5,
+  ino,
+  mtime: 1,
+  lsize: 1,
+  lmd5: md5,
+});
+const local = (ino: string, md5?: string): LocalItem =>
+  md5 === undefined ? { folder: true, ino, mtime: 1, size: 0 } : { folder: false, ino, mtime: 1, size: 1, md5 };
+const store = (id: string, md5?: string): StoreItem =>
+  md5 === undefined ? { folder: true, id, mimeType: 'folder' } : { folder: false, id, mimeType: 'text/plain', md5 };
+
+function plan(base: Record<string, BaseEntry>, l: Record<string, LocalItem>, r: Record<string, StoreItem>) {
+  const s = new Map(Object.entries(r));
+  return planSync(
+    { base, local: new Map(Object.entries(l)), store: s, storePathOf: new Map([...s].map(([p, x]) => [x.id, p])) },
+    { mode: 'two-way', now: NOW, skipped: [] },
+  );
+}
+
+describe('storage sync plan', () => {
+  it('a new folder that was given a deleted folder’s inode is not taken for its move', () => {
+    const p = plan(
+      { deep: { folder: true, id: 'D', ino: 'i1' }, 'deep/a.txt': file('A', 'i2', 'm1') },
+      { docs: local('i1') },
+      { deep: store('D'), 'deep/a.txt': store('A', 'm1') },
+    );
+    assert.deepEqual(
+      p.actions.map((a) => `${a.kind} ${'path' in a ? a.path : `${a.from} -> ${a.to}`}`),
+      ['mkdir-store docs', 'delete-store deep'],
+    );
+  });
+
+  it('a folder moved on disk with what it holds is moved on the store', () => {
+    const p = plan(
+      { deep: { folder: true, id: 'D', ino: 'i1' }, 'deep/a.txt': file('A', 'i2', 'm1') },
+      { docs: local('i1'), 'docs/a.txt': local('i2', 'm1') },
+      { deep: store('D'), 'deep/a.txt': store('A', 'm1') },
+    );
+    assert.deepEqual(p.actions, [{ kind: 'rename-store', from: 'deep', to: 'docs', id: 'D', folder: true }]);
+  });
+
+  it('the same move made on both sides needs no action, and the state follows it', () => {
+    const p = plan(
+      { docs: { folder: true, id: 'D', ino: 'i1' }, 'docs/a.txt': file('A', 'i2', 'm1') },
+      { deep: local('i1'), 'deep/a.txt': local('i2', 'm1') },
+      { deep: store('D'), 'deep/a.txt': store('A', 'm1') },
+    );
+    assert.deepEqual(p.actions, []);
+    assert.deepEqual(p.settled, [['docs', 'deep']]);
+  });
+});
