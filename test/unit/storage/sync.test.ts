@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { defaultFetch, type HttpFetch } from '../../../src/shared/http';
+import { StorageClient } from '../../../src/storage/core/client';
 import type { SyncEvent } from '../../../src/storage/core/sync/apply';
 import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
 import { STATE_DIR } from '../../../src/storage/core/sync/state';
@@ -255,5 +257,32 @@ describe('storage sync engine', function () {
       ['delete-local deep'],
     );
     await equalTrees();
+  });
+
+  it('never overwrites a store edit made between the listing and the upload (If-Match), and sends the file next run', async () => {
+    putLocal(k.localDir, 'race.txt', 'v1');
+    await run();
+    putLocal(k.localDir, 'race.txt', 'local v2');
+    let raced = false;
+    // The store's copy is edited by someone else just as the upload of the local edit starts.
+    const racing: HttpFetch = async (url, init) => {
+      if (!raced && init?.method === 'PUT' && url.includes('/upload/')) {
+        raced = true;
+        await putStore(k.client, k.folderId, 'race.txt', Buffer.from('store v2'));
+      }
+      return defaultFetch(url, init);
+    };
+    const client = new StorageClient({ baseUrl: h.origin, auth: { token: () => h.token }, fetch: racing });
+    const r = await run({ client });
+    assert.ok(raced);
+    assert.deepEqual(
+      r.events.map((e) => `${e.action} ${e.path}`),
+      ['skip race.txt'],
+    );
+    assert.equal((await storeTree(k.client, k.folderId))['race.txt'], md5('store v2'));
+    const next = await run();
+    assert.equal(next.summary.conflicts, 1);
+    await equalTrees();
+    assert.equal(localTree(k.localDir)['race (conflict 2026-03-04 local).txt'], md5('local v2'));
   });
 });

@@ -12,6 +12,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FOLDER_MIME, type File } from '../../../shared/wire/storage';
 import type { StorageClient } from '../client';
+import { StorageError } from '../errors';
 import { guessType } from '../storeItems';
 import { fileSource, upload } from '../upload';
 import { bodyStream } from '../download';
@@ -19,9 +20,7 @@ import type { LocalItem } from './localScan';
 import { entryOf, type Action } from './model';
 import { baseName, parentOf, within } from './names';
 import { STATE_DIR, type BaseEntry, type StateWriter, type SyncState } from './state';
-import { mirrorItem, type StoreItem } from './storeScan';
-
-const FILE_FIELDS = 'id,title,mimeType,md5Checksum,fileSize,modifiedDate,parents(id),labels(trashed)';
+import { ITEM_FIELDS as FILE_FIELDS, mirrorItem, type StoreItem } from './storeScan';
 
 export interface SyncEvent {
   action: Action['kind'] | 'skip' | 'error';
@@ -83,7 +82,8 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
   const remember = (f: File): StoreItem => {
     const m = mirrorItem(f)!;
     state.mirror[m.id] = m;
-    return { folder: m.folder, id: m.id, mimeType: m.mimeType, md5: m.md5, size: m.size, modified: m.modified };
+    const { folder, id, mimeType, md5, size, modified, etag } = m;
+    return { folder, id, mimeType, md5, size, modified, etag };
   };
   const statOf = async (p: string): Promise<LocalItem | undefined> => {
     const st = await fsp.lstat(abs(p), { bigint: true }).catch(() => undefined);
@@ -108,7 +108,8 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     throw new Changed(`${p} changed on disk during the run; the next run takes it into account`);
   };
 
-  const uploadFile = async (p: string, from: string, scanned: LocalItem, id?: string): Promise<StoreItem> => {
+  const uploadFile = async (p: string, from: string, scanned: LocalItem, over?: StoreItem): Promise<StoreItem> => {
+    const id = over?.id;
     await unchanged(from, scanned);
     const parentId = folderIds.get(parentOf(p));
     if (!parentId) throw new Error(`the store folder of ${p} is missing`);
@@ -117,8 +118,13 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       fileId: id,
       metadata: id ? {} : { id: newIds.pop(), title, parents: [{ id: parentId }] },
       contentType: guessType(title),
+      ifMatch: over?.etag,
       query: { supportsAllDrives: true, fields: FILE_FIELDS },
       signal: ctx.signal,
+    }).catch((e: unknown) => {
+      if (e instanceof StorageError && e.status === 412)
+        throw new Changed(`${p} changed on the store during the run; the next run takes it into account`);
+      throw e;
     });
     return remember(f);
   };
@@ -225,7 +231,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       }
       case 'upload': {
         const l = ctx.local.get(a.path)!;
-        const r = await uploadFile(a.path, a.path, l, a.id);
+        const r = await uploadFile(a.path, a.path, l, a.id ? ctx.store.get(a.path) : undefined);
         setBase(a.path, entryOf(l, r));
         ctx.onEvent({ action: a.kind, path: a.path, bytes: a.size });
         return;

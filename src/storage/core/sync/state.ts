@@ -41,6 +41,7 @@ export interface MirrorItem {
   md5?: string;
   size?: number;
   modified?: string;
+  etag?: string;
 }
 
 export interface SyncState {

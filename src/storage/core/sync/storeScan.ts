@@ -9,7 +9,7 @@ import type { Skipped } from './localScan';
 import { unfitLocalName } from './names';
 import type { MirrorItem, SyncState } from './state';
 
-const ITEM_FIELDS = 'id,title,mimeType,md5Checksum,fileSize,modifiedDate,parents(id),labels(trashed)';
+export const ITEM_FIELDS = 'id,title,mimeType,md5Checksum,fileSize,modifiedDate,etag,parents(id),labels(trashed)';
 const LIST_FIELDS = `nextPageToken,items(${ITEM_FIELDS})`;
 const CHANGE_FIELDS = `nextPageToken,newStartPageToken,items(fileId,deleted,file(${ITEM_FIELDS}))`;
 /** Folder ids per files.list query (`'a' in parents or 'b' in parents …`). */
@@ -26,6 +26,7 @@ export function mirrorItem(f: File): MirrorItem | undefined {
     md5: f.md5Checksum,
     size: f.fileSize === undefined ? undefined : Number(f.fileSize),
     modified: f.modifiedDate,
+    etag: f.etag,
   };
 }
 
@@ -143,6 +144,8 @@ export interface StoreItem {
   md5?: string;
   size?: number;
   modified?: string;
+  /** The version an update must still find (`If-Match`): a store edit made since the listing is not overwritten. */
+  etag?: string;
 }
 
 /**
@@ -196,6 +199,7 @@ export function storePaths(
         md5: k.md5,
         size: k.size,
         modified: k.modified,
+        etag: k.etag,
       });
       pathOf.set(k.id, p);
       if (k.folder) stack.push({ id: k.id, rel: p });
