@@ -135,6 +135,7 @@ export async function runModel(
             items.set(p, { id: f.id!, folder: true });
           }
           items.set(p, items.get(p) ?? { id: '', folder: true });
+          deleted[side].delete(p);
         } else if (op === 'delete') {
           if (side === 'local') fs.rmSync(path.join(k.localDir, p), { recursive: true });
           else if (r.chance(0.8)) await k.client.call('files.trash', { fileId: items.get(p)!.id });

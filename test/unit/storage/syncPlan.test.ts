@@ -58,4 +58,18 @@ describe('storage sync plan', () => {
     assert.deepEqual(p.actions, []);
     assert.deepEqual(p.settled, [['docs', 'deep']]);
   });
+
+  it('a store move into a folder the disk moved away is not carried to disk as a move into a new folder', () => {
+    const p = plan(
+      {
+        docs: { folder: true, id: 'D', ino: 'i1' },
+        'docs/b.txt': file('B', 'i3', 'm2'),
+        'a.txt': file('A', 'i2', 'm1'),
+      },
+      { deep: local('i1'), 'deep/b.txt': local('i3', 'm2'), 'a.txt': local('i2', 'm1') },
+      { docs: store('D'), 'docs/b.txt': store('B', 'm2'), 'docs/x.txt': store('A', 'm1') },
+    );
+    assert.ok(!p.actions.some((a) => a.kind === 'rename-local'), JSON.stringify(p.actions));
+    assert.deepEqual(p.actions[0], { kind: 'rename-store', from: 'docs', to: 'deep', id: 'D', folder: true });
+  });
 });

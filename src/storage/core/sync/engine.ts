@@ -64,8 +64,11 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const ignoreText = await fsp.readFile(path.join(root, IGNORE_FILE), 'utf8').catch(() => '');
   rules.add(ignoreText);
 
+  const tokenBefore = state.pageToken;
   const storeRead = await refreshMirror(opts.client, state, opts.signal);
-  if (!opts.dryRun) await saveState(root, state);
+  // A run with nothing new on the store writes nothing here (a no-op run costs a walk and one request).
+  const storeMoved = storeRead === 'full' || state.pageToken !== tokenBefore;
+  if (!opts.dryRun && storeMoved) await saveState(root, state);
   const skipped: Skipped[] = [];
   const local = await scanLocal(root, state.base, rules, skipped, opts.signal);
   const { paths: store, pathOf } = storePaths(state, rules, skipped);
@@ -114,6 +117,7 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
     else delete state.base[p];
   }
   const writer = new StateWriter(root, state);
+  if (!plan.actions.length && !plan.records.length && !plan.settled.length) return { summary, plan };
   await writer.save();
   summary.errors = await applyPlan(
     {

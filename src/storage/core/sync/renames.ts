@@ -65,6 +65,9 @@ export function findRenames(
     }
     const l = x.local.get(from);
     if (!l || l.ino !== b.ino || l.folder !== b.folder || !allowed(mode, 'rename-local')) continue;
+    // Into a folder the disk has, or one new on the store (made on the way); not one moved or deleted on disk.
+    const parent = parentOf(to);
+    if (parent !== '' && !x.local.get(parent)?.folder && (base.has(parent) || !x.store.get(parent)?.folder)) continue;
     actions.push({ kind: 'rename-local', from, to, folder: b.folder });
     rewrite(from, to, [base, x.local]);
   }
