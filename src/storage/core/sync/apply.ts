@@ -49,19 +49,30 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
   const { state } = ctx;
   const folderIds = new Map<string, string>([['', state.storeFolderId]]);
   for (const [p, r] of ctx.store) if (r.folder) folderIds.set(p, r.id);
-  const newIds: string[] = [];
-  const wanted = actions.filter(
+  // Ids reserved as they are needed, at most 1,000 at a time (a service may forget reservations it made long ago).
+  let left = actions.filter(
     (a) =>
       a.kind === 'mkdir-store' || (a.kind === 'upload' && !a.id) || (a.kind === 'conflict' && a.mode !== 'download'),
-  );
-  for (let left = wanted.length; left > 0;) {
-    const got = await ctx.client.call('files.generateIds', { maxResults: Math.min(1000, left) }, undefined, {
-      signal: ctx.signal,
-    });
-    if (!got.ids?.length) throw new Error('The storage service reserved no ids for new files.');
-    newIds.push(...got.ids);
-    left -= got.ids.length;
-  }
+  ).length;
+  const newIds: string[] = [];
+  let reserving: Promise<void> | undefined;
+  const newId = async (): Promise<string> => {
+    while (!newIds.length) {
+      reserving ??= (async () => {
+        const got = await ctx.client.call(
+          'files.generateIds',
+          { maxResults: Math.max(1, Math.min(1000, left)) },
+          undefined,
+          { signal: ctx.signal },
+        );
+        if (!got.ids?.length) throw new Error('The storage service reserved no ids for new files.');
+        newIds.push(...got.ids);
+      })().finally(() => (reserving = undefined));
+      await reserving;
+    }
+    left--;
+    return newIds.shift()!;
+  };
   let errors = 0;
   const abs = (p: string) => path.join(ctx.root, ...p.split('/'));
 
@@ -116,7 +127,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     const title = baseName(p);
     const f = await upload(ctx.client, fileSource(abs(from)), {
       fileId: id,
-      metadata: id ? {} : { id: newIds.pop(), title, parents: [{ id: parentId }] },
+      metadata: id ? {} : { id: await newId(), title, parents: [{ id: parentId }] },
       contentType: guessType(title),
       ifMatch: over?.etag,
       query: { supportsAllDrives: true, fields: FILE_FIELDS },
@@ -209,7 +220,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       case 'mkdir-store': {
         const parentId = folderIds.get(parentOf(a.path));
         if (!parentId) throw new Error(`the store folder of ${a.path} is missing`);
-        const id = newIds.pop();
+        const id = await newId();
         const f = await ctx.client.call(
           'files.insert',
           { supportsAllDrives: true, fields: FILE_FIELDS },
