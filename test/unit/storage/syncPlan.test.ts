@@ -72,4 +72,18 @@ describe('storage sync plan', () => {
     assert.ok(!p.actions.some((a) => a.kind === 'rename-local'), JSON.stringify(p.actions));
     assert.deepEqual(p.actions[0], { kind: 'rename-store', from: 'docs', to: 'deep', id: 'D', folder: true });
   });
+
+  it('a store move of a folder into one the disk moved away is not carried to disk, nor are its files one by one', () => {
+    const p = plan(
+      {
+        a: { folder: true, id: 'A', ino: 'i1' },
+        'a/k.txt': file('K', 'i4', 'm4'),
+        z: { folder: true, id: 'Z', ino: 'i2' },
+        'z/f.txt': file('F', 'i3', 'm3'),
+      },
+      { b: local('i1'), 'b/k.txt': local('i4', 'm4'), z: local('i2'), 'z/f.txt': local('i3', 'm3') },
+      { a: store('A'), 'a/k.txt': store('K', 'm4'), 'a/z': store('Z'), 'a/z/f.txt': store('F', 'm3') },
+    );
+    assert.ok(!p.actions.some((x) => x.kind === 'rename-local'), JSON.stringify(p.actions));
+  });
 });

@@ -44,6 +44,18 @@ export function findRenames(
     for (const [id, p] of storeIds) if (within(p, from)) storeIds.set(id, to + p.slice(from.length));
   };
 
+  // Every folder on the way to `to` is on disk, or new on the store (made on the way): never one the disk
+  // moved or deleted, whose later moves would leave this one pointing at a stale path.
+  const baseIds = new Set([...base.values()].map((b) => b.id));
+  const landsOnDisk = (to: string): boolean => {
+    for (let a = parentOf(to); a !== ''; a = parentOf(a)) {
+      if (x.local.get(a)?.folder) continue;
+      const r = x.store.get(a);
+      if (!r?.folder || baseIds.has(r.id)) return false;
+    }
+    return true;
+  };
+
   // The store's moves, carried to disk.
   const byDepth = () => [...base.entries()].sort((a, b) => depth(a[0]) - depth(b[0]) || (a[0] < b[0] ? -1 : 1));
   const done = new Set<string>();
@@ -65,9 +77,7 @@ export function findRenames(
     }
     const l = x.local.get(from);
     if (!l || l.ino !== b.ino || l.folder !== b.folder || !allowed(mode, 'rename-local')) continue;
-    // Into a folder the disk has, or one new on the store (made on the way); not one moved or deleted on disk.
-    const parent = parentOf(to);
-    if (parent !== '' && !x.local.get(parent)?.folder && (base.has(parent) || !x.store.get(parent)?.folder)) continue;
+    if (!landsOnDisk(to)) continue;
     actions.push({ kind: 'rename-local', from, to, folder: b.folder });
     rewrite(from, to, [base, x.local]);
   }
