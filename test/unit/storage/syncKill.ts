@@ -37,8 +37,8 @@ async function phase2(k: Link) {
   putLocal(k.localDir, 'new local/n.txt', bytes('new'));
 }
 
-/** Runs the CLI; kills it right after its `killAfter`-th action line. Resolves with its exit code, or 'killed'. */
-function cli(h: Harness, k: Link, killAfter: number | undefined): Promise<number | 'killed'> {
+/** Runs the CLI; kills it `delayMs` after its `killAfter`-th action line. Resolves with its exit code, or 'killed'. */
+function cli(h: Harness, k: Link, killAfter: number | undefined, delayMs = 0): Promise<number | 'killed'> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/cli/main.ts', 'sync', '--json', '--max-delete', '100', k.localDir, k.folderId],
@@ -50,10 +50,11 @@ function cli(h: Harness, k: Link, killAfter: number | undefined): Promise<number
   let lines = 0;
   let killed = false;
   createInterface({ input: child.stdout }).on('line', () => {
-    if (++lines === killAfter) {
-      killed = true;
-      child.kill('SIGKILL');
-    }
+    if (++lines === killAfter)
+      setTimeout(() => {
+        killed = child.exitCode === null;
+        child.kill('SIGKILL');
+      }, delayMs);
   });
   let err = '';
   child.stderr.on('data', (d) => (err += d));
@@ -74,7 +75,7 @@ export async function runKills(
   const r = new Random(seed);
   const calm = await startLink(h);
   const hit = await startLink(h);
-  const moments: number[] = [];
+  const moments: string[] = [];
   try {
     for (const phase of [phase1, phase2]) {
       await phase(calm);
@@ -86,9 +87,10 @@ export async function runKills(
         maxDeletePercent: 100,
       });
       for (let i = 0; i < killsPerPhase; i++) {
-        const after = 1 + r.int(6);
-        moments.push(after);
-        if ((await cli(h, hit, after)) !== 'killed') break; // it finished before that many actions
+        const after = 1 + r.int(12);
+        const delay = r.int(40);
+        moments.push(`${after}+${delay}ms`);
+        if ((await cli(h, hit, after, delay)) !== 'killed') break; // it finished before that moment
       }
       assert.equal(await cli(h, hit, undefined), 0, 'the run after the kills finishes');
       const calmTree = localTree(calm.localDir);
