@@ -1,6 +1,6 @@
 // `api-workbench sync`: one run of the two-way (or one-way) sync between a local folder and a store
 // folder, thin over src/storage/core/sync. One line per action (text, or JSON with --json) and a last
-// summary line; exit 0 when the run finished with no error, 4 when the max-delete guard stopped it
+// summary line; exit 0 when the run finished with both sides the same, 4 when the max-delete guard stopped it
 // before it deleted anything, 1 on other errors, 2 on misuse.
 import { StorageClient } from '../storage/core/client';
 import type { SyncEvent } from '../storage/core/sync/apply';
@@ -32,7 +32,7 @@ from My files (/Projects/site).
   --access-token T  default $API_WORKBENCH_STORAGE_TOKEN (never printed)
 Deletions go to the store's trash and to LOCAL_DIR/.api-workbench-sync/trash. Paths matching
 LOCAL_DIR/.storeignore (gitignore syntax) are not synced. Exit 0: done, 4: stopped by --max-delete,
-1: an error (the next run resumes), 2: usage.
+1: an error, or items that changed during the run (the next run resumes), 2: usage.
 `;
 
 const MODES: SyncMode[] = ['two-way', 'upload', 'download'];
@@ -122,7 +122,11 @@ export const syncCommand: CliCommand = async (args, io) => {
     );
     return EXIT_MAX_DELETE;
   }
-  return summary.errors ? EXIT_FAILURE : EXIT_OK;
+  if (summary.deferred)
+    io.stderr.write(
+      `api-workbench sync: ${summary.deferred} item(s) changed during the run and were left as they are; run again to sync them\n`,
+    );
+  return summary.errors || summary.deferred ? EXIT_FAILURE : EXIT_OK;
 };
 
 function describe(s: SyncSummary): string {

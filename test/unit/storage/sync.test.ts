@@ -275,6 +275,7 @@ describe('storage sync engine', function () {
     const client = new StorageClient({ baseUrl: h.origin, auth: { token: () => h.token }, fetch: racing });
     const r = await run({ client });
     assert.ok(raced);
+    assert.equal(r.summary.deferred, 1);
     assert.deepEqual(
       r.events.map((e) => `${e.action} ${e.path}`),
       ['skip race.txt'],

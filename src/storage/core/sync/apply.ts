@@ -28,6 +28,8 @@ export interface SyncEvent {
   to?: string;
   bytes?: number;
   reason?: string;
+  /** A skip because the item changed during the run: the next run does it. */
+  deferred?: true;
 }
 
 export interface ApplyContext {
@@ -302,7 +304,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       await run(a);
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
-      if (e instanceof Changed) ctx.onEvent({ action: 'skip', path: pathOf(a), reason: e.message });
+      if (e instanceof Changed) ctx.onEvent({ action: 'skip', path: pathOf(a), reason: e.message, deferred: true });
       else {
         errors++;
         ctx.onEvent({ action: 'error', path: pathOf(a), reason: (e as Error).message });

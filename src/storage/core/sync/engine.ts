@@ -40,6 +40,8 @@ export interface SyncSummary {
   counts: Partial<Record<Action['kind'], number>>;
   conflicts: number;
   skipped: number;
+  /** Actions left for the next run because the item changed during this one (the sides are not the same yet). */
+  deferred: number;
   errors: number;
   deletes: number;
   /** The max-delete guard stopped the run before anything was changed. */
@@ -83,6 +85,7 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
     counts: {},
     conflicts: 0,
     skipped: plan.skipped.length,
+    deferred: 0,
     errors: 0,
     deletes: plan.deletes,
     stoppedByMaxDelete: false,
@@ -131,8 +134,10 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
       runId: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`,
       signal: opts.signal,
       onEvent: (e) => {
-        if (e.action === 'skip') summary.skipped++;
-        else if (e.action !== 'error') {
+        if (e.action === 'skip') {
+          summary.skipped++;
+          if (e.deferred) summary.deferred++;
+        } else if (e.action !== 'error') {
           summary.counts[e.action] = (summary.counts[e.action] ?? 0) + 1;
           if (e.action === 'conflict') summary.conflicts++;
         }
