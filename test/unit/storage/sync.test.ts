@@ -179,9 +179,20 @@ describe('storage sync engine', function () {
       {},
       { title: 'Plan', mimeType: 'application/vnd.google-apps.document', parents: [{ id: k.folderId }] },
     );
+    await k.client.call(
+      'files.insert',
+      {},
+      {
+        title: 'Link',
+        mimeType: 'application/vnd.google-apps.shortcut',
+        shortcutDetails: { targetId: k.folderId },
+        parents: [{ id: k.folderId }],
+      },
+    );
     const r = await run();
+    assert.equal(r.summary.errors, 0);
     const skipped = r.events.filter((e) => e.action === 'skip').map((e) => e.path);
-    assert.deepEqual(skipped.sort(), ['Plan', 'a/b.txt', 'twin.txt', 'twin.txt'].sort());
+    assert.deepEqual(skipped.sort(), ['Link', 'Plan', 'a/b.txt', 'twin.txt', 'twin.txt'].sort());
     assert.deepEqual(
       Object.keys(localTree(k.localDir)),
       ['twin.txt'],

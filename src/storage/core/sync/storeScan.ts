@@ -2,7 +2,7 @@
 // files.list query) after taking the change feed's start token; every later run reads only the change
 // feed from the saved token and applies it to the mirror of the tree kept in the state, so a run with
 // nothing to do costs one request. A folder that comes into the tree from elsewhere is listed then.
-import { FOLDER_MIME, isWorkspaceDocument, type File } from '../../../shared/wire/storage';
+import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type File } from '../../../shared/wire/storage';
 import { quote, type StorageClient } from '../client';
 import type { Ignore } from 'ignore';
 import type { Skipped } from './localScan';
@@ -183,6 +183,10 @@ export function storePaths(
       }
       if ((count.get(k.title) ?? 0) > 1) {
         skipped.push({ path: p, side: 'store', reason: `${count.get(k.title)} store items have this title here` });
+        continue;
+      }
+      if (k.mimeType === SHORTCUT_MIME) {
+        skipped.push({ path: p, side: 'store', reason: 'a shortcut is not followed' });
         continue;
       }
       if (!k.folder && isWorkspaceDocument(k)) {
