@@ -7,6 +7,7 @@ import { queryCommand } from './query';
 import { diffCommand } from './diff';
 import { openApiCommand } from './openapi';
 import { evalCommand } from './eval';
+import { syncCommand } from './sync';
 
 const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   sandbox: { run: sandboxCommand, summary: 'start the sandbox emulators and print their endpoints as one JSON line' },
@@ -23,6 +24,11 @@ const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   eval: {
     run: evalCommand,
     summary: 'run a .prompt file over a dataset and models with assertions: eval [--format json|junit] PROMPT_FILE',
+  },
+  sync: {
+    run: syncCommand,
+    summary:
+      'keep a local folder and a store folder in sync: sync [--mode two-way|upload|download] [--dry-run] [--json] LOCAL_DIR STORE_FOLDER',
   },
   openapi: {
     run: openApiCommand,

@@ -12,7 +12,7 @@ export interface DownloadOptions extends MediaOptions {
   onProgress?: (received: number, total: number | undefined) => void;
 }
 
-function bodyStream(res: ResponseLike): Readable {
+export function bodyStream(res: ResponseLike): Readable {
   const b = res.body as unknown;
   if (b instanceof Readable) return b;
   if (b && typeof (b as { getReader?: unknown }).getReader === 'function')

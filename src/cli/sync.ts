@@ -1,0 +1,135 @@
+// `api-workbench sync`: one run of the two-way (or one-way) sync between a local folder and a store
+// folder, thin over src/storage/core/sync. One line per action (text, or JSON with --json) and a last
+// summary line; exit 0 when the run finished with both sides the same, 4 when the max-delete guard stopped it
+// before it deleted anything, 1 on other errors, 2 on misuse.
+import { StorageClient } from '../storage/core/client';
+import type { SyncEvent } from '../storage/core/sync/apply';
+import { syncFolder, type SyncSummary } from '../storage/core/sync/engine';
+import type { SyncMode } from '../storage/core/sync/model';
+import { resolveStoreFolder } from '../storage/core/sync/storeFolder';
+import { isAbortError, redactText } from '../shared/http';
+import { parseArgs, stringFlag, UsageError } from './args';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
+
+export const EXIT_MAX_DELETE = 4;
+
+export const SYNC_USAGE =
+  'usage: api-workbench sync [--base-url URL] [--access-token T] [--mode two-way|upload|download] [--dry-run] [--json] [--max-delete PCT] LOCAL_DIR STORE_FOLDER';
+
+const HELP = `${SYNC_USAGE}
+
+Makes LOCAL_DIR and the store folder the same. STORE_FOLDER is a folder id, root, or a path of titles
+from My files (/Projects/site).
+  --mode two-way    both sides' changes go to the other (default); a file changed on both sides is
+                    kept twice: the local version as "NAME (conflict YYYY-MM-DD local).ext"
+  --mode upload     local changes go to the store; a store-side edit is never overwritten (conflict copy)
+  --mode download   the mirror image
+  --dry-run         print the plan and change nothing (exit 4 if the max-delete guard would stop)
+  --json            one JSON object per action, then {"summary": {...}}
+  --max-delete PCT  stop without deleting when a run would delete more than PCT % of the synced files
+                    (default 50)
+  --base-url URL    the storage service's origin (default $API_WORKBENCH_STORAGE_BASE_URL)
+  --access-token T  default $API_WORKBENCH_STORAGE_TOKEN (never printed)
+Deletions go to the store's trash and to LOCAL_DIR/.api-workbench-sync/trash. Paths matching
+LOCAL_DIR/.storeignore (gitignore syntax) are not synced. Exit 0: done, 4: stopped by --max-delete,
+1: an error, or items that changed during the run (the next run resumes), 2: usage.
+`;
+
+const MODES: SyncMode[] = ['two-way', 'upload', 'download'];
+
+export const syncCommand: CliCommand = async (args, io) => {
+  let baseUrl: string;
+  let token: string;
+  let mode: SyncMode;
+  let maxDelete = 50;
+  let json: boolean;
+  let dryRun: boolean;
+  let localDir: string;
+  let folder: string;
+  try {
+    const p = parseArgs(args, {
+      values: ['base-url', 'access-token', 'mode', 'max-delete'],
+      booleans: ['dry-run', 'json', 'help'],
+    });
+    if (p.flags.has('help')) {
+      io.stdout.write(HELP);
+      return EXIT_OK;
+    }
+    const m = stringFlag(p, 'mode') ?? 'two-way';
+    if (!MODES.includes(m as SyncMode)) throw new UsageError(`--mode is two-way, upload or download, not ${m}`);
+    mode = m as SyncMode;
+    const md = stringFlag(p, 'max-delete');
+    if (md !== undefined) {
+      if (!/^\d+(\.\d+)?$/.test(md) || Number(md) > 100)
+        throw new UsageError(`--max-delete is a percentage from 0 to 100, not ${md}`);
+      maxDelete = Number(md);
+    }
+    json = p.flags.has('json');
+    dryRun = p.flags.has('dry-run');
+    const url = stringFlag(p, 'base-url') ?? io.env.API_WORKBENCH_STORAGE_BASE_URL;
+    if (!url) throw new UsageError('no service: pass --base-url or set API_WORKBENCH_STORAGE_BASE_URL');
+    if (!/^https?:\/\/[^/]+/.test(url)) throw new UsageError(`--base-url must be an http(s) URL, not ${url}`);
+    if (/\/store\/v2\/?$/.test(url))
+      throw new UsageError('--base-url is the service origin (as `sandbox` prints it), without /store/v2');
+    baseUrl = url.replace(/\/+$/, '');
+    const t = stringFlag(p, 'access-token') ?? io.env.API_WORKBENCH_STORAGE_TOKEN;
+    if (!t) throw new UsageError('no access token: pass --access-token or set API_WORKBENCH_STORAGE_TOKEN');
+    token = t;
+    if (p.positionals.length !== 2)
+      throw new UsageError(`give LOCAL_DIR and STORE_FOLDER (${p.positionals.length} argument(s) given)`);
+    [localDir, folder] = p.positionals;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(`api-workbench sync: ${err.message}\n${SYNC_USAGE}\n`);
+    return EXIT_USAGE;
+  }
+
+  const abort = new AbortController();
+  void io.interrupted.then(() => abort.abort());
+  const client = new StorageClient({ baseUrl, auth: { token: () => token } });
+  const print = (e: SyncEvent) =>
+    io.stdout.write(
+      json
+        ? `${JSON.stringify(e)}\n`
+        : `${e.action.padEnd(12)} ${e.path}${e.to ? ` -> ${e.to}` : ''}${e.reason ? ` (${e.reason})` : ''}\n`,
+    );
+  let summary: SyncSummary;
+  try {
+    const storeFolderId = await resolveStoreFolder(client, folder, abort.signal);
+    ({ summary } = await syncFolder({
+      client,
+      localDir,
+      storeFolderId,
+      mode,
+      dryRun,
+      maxDeletePercent: maxDelete,
+      signal: abort.signal,
+      onEvent: print,
+    }));
+  } catch (e) {
+    io.stderr.write(
+      isAbortError(e) || abort.signal.aborted
+        ? 'api-workbench sync: interrupted; the next run resumes\n'
+        : `api-workbench sync: ${redactText((e as Error).message ?? String(e))}\n`,
+    );
+    return EXIT_FAILURE;
+  }
+  if (json) io.stdout.write(`${JSON.stringify({ summary })}\n`);
+  else io.stdout.write(describe(summary) + '\n');
+  if (summary.stoppedByMaxDelete) {
+    io.stderr.write(
+      `api-workbench sync: stopped: the run would delete ${summary.deletes} files, more than ${maxDelete}% of those synced; nothing was changed. Check the plan with --dry-run, then raise --max-delete.\n`,
+    );
+    return EXIT_MAX_DELETE;
+  }
+  if (summary.deferred)
+    io.stderr.write(
+      `api-workbench sync: ${summary.deferred} item(s) changed during the run and were left as they are; run again to sync them\n`,
+    );
+  return summary.errors || summary.deferred ? EXIT_FAILURE : EXIT_OK;
+};
+
+function describe(s: SyncSummary): string {
+  const parts = Object.entries(s.counts).map(([k, n]) => `${n} ${k}`);
+  return `${s.dryRun ? 'plan' : 'done'} (${s.mode}, store read from ${s.storeRead === 'full' ? 'a full listing' : 'the change feed'}): ${parts.join(', ') || 'nothing to do'}${s.skipped ? `; ${s.skipped} skipped` : ''}${s.errors ? `; ${s.errors} errors` : ''}`;
+}

@@ -1,0 +1,340 @@
+// Carries out a plan. Each action checks that what it is about to replace, move or delete on disk is
+// still what the scan saw (an edit made during the run is left for the next run, never overwritten),
+// updates the state for what it did, and has the state saved; so a run stopped anywhere leaves a state
+// from which the next run's plan finishes the job. Downloads land in the state folder first and are
+// renamed into place once their checksum is right; creations on the store use reserved ids, so a
+// retried request cannot make a second item.
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { FOLDER_MIME, type File } from '../../../shared/wire/storage';
+import type { StorageClient } from '../client';
+import { StorageError } from '../errors';
+import { guessType } from '../storeItems';
+import { fileSource, upload } from '../upload';
+import { bodyStream } from '../download';
+import type { LocalItem } from './localScan';
+import { entryOf, type Action } from './model';
+import { baseName, parentOf, within } from './names';
+import { STATE_DIR, type BaseEntry, type StateWriter, type SyncState } from './state';
+import { ITEM_FIELDS as FILE_FIELDS, mirrorItem, type StoreItem } from './storeScan';
+
+export interface SyncEvent {
+  action: Action['kind'] | 'skip' | 'error';
+  path: string;
+  to?: string;
+  bytes?: number;
+  reason?: string;
+  /** A skip because the item changed during the run: the next run does it. */
+  deferred?: true;
+}
+
+export interface ApplyContext {
+  client: StorageClient;
+  root: string;
+  state: SyncState;
+  writer: StateWriter;
+  local: Map<string, LocalItem>;
+  store: Map<string, StoreItem>;
+  concurrency: number;
+  runId: string;
+  signal?: AbortSignal;
+  onEvent: (e: SyncEvent) => void;
+}
+
+class Changed extends Error {}
+
+export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<number> {
+  const { state } = ctx;
+  const folderIds = new Map<string, string>([['', state.storeFolderId]]);
+  for (const [p, r] of ctx.store) if (r.folder) folderIds.set(p, r.id);
+  // Ids reserved as they are needed, at most 1,000 at a time (a service may forget reservations it made long ago).
+  let left = actions.filter(
+    (a) =>
+      a.kind === 'mkdir-store' || (a.kind === 'upload' && !a.id) || (a.kind === 'conflict' && a.mode !== 'download'),
+  ).length;
+  const newIds: string[] = [];
+  let reserving: Promise<void> | undefined;
+  const newId = async (): Promise<string> => {
+    while (!newIds.length) {
+      reserving ??= (async () => {
+        const got = await ctx.client.call(
+          'files.generateIds',
+          { maxResults: Math.max(1, Math.min(1000, left)) },
+          undefined,
+          { signal: ctx.signal },
+        );
+        if (!got.ids?.length) throw new Error('The storage service reserved no ids for new files.');
+        newIds.push(...got.ids);
+      })().finally(() => (reserving = undefined));
+      await reserving;
+    }
+    left--;
+    return newIds.shift()!;
+  };
+  let errors = 0;
+  const abs = (p: string) => path.join(ctx.root, ...p.split('/'));
+
+  const setBase = (p: string, e: BaseEntry | undefined) => {
+    if (e) state.base[p] = e;
+    else delete state.base[p];
+  };
+  const moveBase = (from: string, to: string) => {
+    for (const [k, v] of Object.entries(state.base))
+      if (within(k, from)) {
+        delete state.base[k];
+        state.base[to + k.slice(from.length)] = v;
+      }
+  };
+  const dropBase = (p: string) => {
+    for (const k of Object.keys(state.base)) if (within(k, p)) delete state.base[k];
+  };
+  const remember = (f: File): StoreItem => {
+    const m = mirrorItem(f)!;
+    state.mirror[m.id] = m;
+    const { folder, id, mimeType, md5, size, modified, etag } = m;
+    return { folder, id, mimeType, md5, size, modified, etag };
+  };
+  const statOf = async (p: string): Promise<LocalItem | undefined> => {
+    const st = await fsp.lstat(abs(p), { bigint: true }).catch(() => undefined);
+    if (!st) return undefined;
+    return {
+      folder: st.isDirectory(),
+      ino: `${st.dev}:${st.ino}`,
+      mtime: Number(st.mtimeNs / 1000n),
+      size: st.isDirectory() ? 0 : Number(st.size),
+    };
+  };
+  /** The file on disk is as scanned (or absent, as scanned); otherwise it changed during the run. */
+  const unchanged = async (p: string, scanned: LocalItem | undefined) => {
+    const now = await statOf(p);
+    if (!now && !scanned) return;
+    if (
+      now &&
+      scanned &&
+      (scanned.folder || (now.ino === scanned.ino && now.mtime === scanned.mtime && now.size === scanned.size))
+    )
+      return;
+    throw new Changed(`${p} changed on disk during the run; the next run takes it into account`);
+  };
+
+  const uploadFile = async (p: string, from: string, scanned: LocalItem, over?: StoreItem): Promise<StoreItem> => {
+    const id = over?.id;
+    await unchanged(from, scanned);
+    const parentId = folderIds.get(parentOf(p));
+    if (!parentId) throw new Error(`the store folder of ${p} is missing`);
+    const title = baseName(p);
+    const f = await upload(ctx.client, fileSource(abs(from)), {
+      fileId: id,
+      metadata: id ? {} : { id: await newId(), title, parents: [{ id: parentId }] },
+      contentType: guessType(title),
+      ifMatch: over?.etag,
+      query: { supportsAllDrives: true, fields: FILE_FIELDS },
+      signal: ctx.signal,
+    }).catch((e: unknown) => {
+      if (e instanceof StorageError && e.status === 412)
+        throw new Changed(`${p} changed on the store during the run; the next run takes it into account`);
+      throw e;
+    });
+    return remember(f);
+  };
+
+  const download = async (p: string, r: StoreItem, scanned: LocalItem | undefined): Promise<LocalItem> => {
+    const tmpDir = path.join(ctx.root, STATE_DIR, 'tmp');
+    await fsp.mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, randomUUID());
+    try {
+      const res = await ctx.client.media(r.id, { signal: ctx.signal });
+      const hash = createHash('md5');
+      const tap = new Transform({
+        transform(chunk: Buffer, _e, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      await pipeline(bodyStream(res), tap, createWriteStream(tmp), { signal: ctx.signal });
+      const md5 = hash.digest('hex');
+      if (r.md5 && md5 !== r.md5) throw new Changed(`${p} changed on the store during the run`);
+      await unchanged(p, scanned);
+      await fsp.mkdir(path.dirname(abs(p)), { recursive: true });
+      await fsp.rename(tmp, abs(p));
+      const st = (await statOf(p))!;
+      return { ...st, md5 };
+    } finally {
+      await fsp.rm(tmp, { force: true });
+    }
+  };
+
+  const trashLocal = async (p: string) => {
+    const target = path.join(ctx.root, STATE_DIR, 'trash', ctx.runId, ...p.split('/'));
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(abs(p), target);
+  };
+
+  const renameLocal = async (from: string, to: string) => {
+    await fsp.mkdir(path.dirname(abs(to)), { recursive: true });
+    if (from.toLowerCase() === to.toLowerCase()) {
+      // Case-only: through a temporary name, which a case-insensitive disk needs.
+      const tmp = `${abs(from)}.${randomUUID()}`;
+      await fsp.rename(abs(from), tmp);
+      await fsp.rename(tmp, abs(to));
+    } else await fsp.rename(abs(from), abs(to));
+  };
+
+  const run = async (a: Action): Promise<void> => {
+    switch (a.kind) {
+      case 'rename-local': {
+        await unchanged(a.from, ctx.local.get(a.to));
+        await renameLocal(a.from, a.to);
+        moveBase(a.from, a.to);
+        ctx.onEvent({ action: a.kind, path: a.from, to: a.to });
+        return;
+      }
+      case 'rename-store': {
+        const oldParent = folderIds.get(parentOf(a.from));
+        const newParent = folderIds.get(parentOf(a.to));
+        const moved = oldParent !== newParent;
+        const f = await ctx.client.call(
+          'files.patch',
+          {
+            fileId: a.id,
+            supportsAllDrives: true,
+            fields: FILE_FIELDS,
+            ...(moved ? { addParents: newParent, removeParents: oldParent } : {}),
+          },
+          { title: baseName(a.to) },
+          { signal: ctx.signal },
+        );
+        remember(f);
+        if (a.folder)
+          for (const [k, v] of [...folderIds])
+            if (within(k, a.from)) {
+              folderIds.delete(k);
+              folderIds.set(a.to + k.slice(a.from.length), v);
+            }
+        moveBase(a.from, a.to);
+        ctx.onEvent({ action: a.kind, path: a.from, to: a.to });
+        return;
+      }
+      case 'mkdir-store': {
+        const parentId = folderIds.get(parentOf(a.path));
+        if (!parentId) throw new Error(`the store folder of ${a.path} is missing`);
+        const id = await newId();
+        const f = await ctx.client.call(
+          'files.insert',
+          { supportsAllDrives: true, fields: FILE_FIELDS },
+          { ...(id ? { id } : {}), title: baseName(a.path), mimeType: FOLDER_MIME, parents: [{ id: parentId }] },
+          { signal: ctx.signal },
+        );
+        const r = remember(f);
+        folderIds.set(a.path, r.id);
+        const l = await statOf(a.path);
+        if (l) setBase(a.path, entryOf(l, r));
+        ctx.onEvent({ action: a.kind, path: a.path });
+        return;
+      }
+      case 'mkdir-local': {
+        await fsp.mkdir(abs(a.path), { recursive: true });
+        setBase(a.path, entryOf((await statOf(a.path))!, ctx.store.get(a.path)!));
+        ctx.onEvent({ action: a.kind, path: a.path });
+        return;
+      }
+      case 'upload': {
+        const l = ctx.local.get(a.path)!;
+        const r = await uploadFile(a.path, a.path, l, a.id ? ctx.store.get(a.path) : undefined);
+        setBase(a.path, entryOf(l, r));
+        ctx.onEvent({ action: a.kind, path: a.path, bytes: a.size });
+        return;
+      }
+      case 'download': {
+        const r = ctx.store.get(a.path)!;
+        const l = await download(a.path, r, ctx.local.get(a.path));
+        setBase(a.path, entryOf(l, r));
+        ctx.onEvent({ action: a.kind, path: a.path, bytes: a.size });
+        return;
+      }
+      case 'conflict':
+        return conflict(a);
+      case 'delete-local': {
+        if (!a.folder) await unchanged(a.path, ctx.local.get(a.path));
+        await trashLocal(a.path);
+        dropBase(a.path);
+        ctx.onEvent({ action: a.kind, path: a.path });
+        return;
+      }
+      case 'delete-store': {
+        await ctx.client.call('files.trash', { fileId: a.id, supportsAllDrives: true, fields: 'id' }, undefined, {
+          signal: ctx.signal,
+        });
+        delete state.mirror[a.id];
+        dropBase(a.path);
+        ctx.onEvent({ action: a.kind, path: a.path });
+        return;
+      }
+    }
+  };
+
+  const conflict = async (a: Extract<Action, { kind: 'conflict' }>) => {
+    const l = ctx.local.get(a.path)!;
+    const r = ctx.store.get(a.path)!;
+    if (a.mode === 'upload') {
+      await uploadFile(a.copy, a.path, l);
+      setBase(a.path, entryOf(l, r));
+    } else if (a.mode === 'download') {
+      await download(a.copy, r, undefined);
+      setBase(a.path, entryOf(l, r));
+    } else {
+      await unchanged(a.path, l);
+      await renameLocal(a.path, a.copy);
+      const copyStat = (await statOf(a.copy))!;
+      const copied = await uploadFile(a.copy, a.copy, { ...copyStat, md5: l.md5 });
+      setBase(a.copy, entryOf({ ...copyStat, md5: l.md5 }, copied));
+      void ctx.writer.save();
+      const got = await download(a.path, r, undefined);
+      setBase(a.path, entryOf(got, r));
+    }
+    ctx.onEvent({ action: 'conflict', path: a.path, to: a.copy });
+  };
+
+  const attempt = async (a: Action) => {
+    try {
+      await run(a);
+    } catch (e) {
+      if (ctx.signal?.aborted) throw e;
+      if (e instanceof Changed) ctx.onEvent({ action: 'skip', path: pathOf(a), reason: e.message, deferred: true });
+      else {
+        errors++;
+        ctx.onEvent({ action: 'error', path: pathOf(a), reason: (e as Error).message });
+      }
+    }
+    await ctx.writer.save();
+  };
+
+  const phase = (kinds: Action['kind'][]) => actions.filter((a) => kinds.includes(a.kind));
+  for (const a of phase(['rename-store', 'rename-local'])) await attempt(a);
+  const mkdirs = phase(['mkdir-store', 'mkdir-local']).sort((x, y) => depth(pathOf(x)) - depth(pathOf(y)));
+  for (const a of mkdirs) await attempt(a);
+  await pool(phase(['upload', 'download', 'conflict']), ctx.concurrency, attempt);
+  await pool(phase(['delete-local', 'delete-store']), ctx.concurrency, attempt);
+  return errors;
+}
+
+function pathOf(a: Action): string {
+  return 'path' in a ? a.path : a.from;
+}
+
+function depth(p: string): number {
+  return p.split('/').length;
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, in order of start. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,157 @@
+// One sync run of a link: read the state, bring the store's side up to date (change feed, or a full
+// listing the first time), walk the local side, plan, stop if the plan deletes more than allowed, apply.
+// The CLI and the editor both run this; it knows nothing of either.
+import { randomUUID } from 'node:crypto';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import ignore from 'ignore';
+import type { StorageClient } from '../client';
+import { applyPlan, type SyncEvent } from './apply';
+import { scanLocal, type Skipped } from './localScan';
+import type { Action, Plan, SyncMode } from './model';
+import { planSync } from './plan';
+import { loadState, saveState, STATE_DIR, StateWriter } from './state';
+import { refreshMirror, storePaths } from './storeScan';
+
+export const IGNORE_FILE = '.storeignore';
+
+export interface SyncOptions {
+  client: StorageClient;
+  localDir: string;
+  /** A folder id (not `root`: resolve it first, see resolveStoreFolder). */
+  storeFolderId: string;
+  mode?: SyncMode;
+  dryRun?: boolean;
+  /** Stop without deleting when the plan deletes more than this percentage of the synced files. Default 50. */
+  maxDeletePercent?: number;
+  /** Transfers at a time. Default 4. */
+  concurrency?: number;
+  now?: () => Date;
+  signal?: AbortSignal;
+  /** Each action as it is done (or, in a dry run, planned), and each item skipped. */
+  onEvent?: (e: SyncEvent) => void;
+}
+
+export interface SyncSummary {
+  mode: SyncMode;
+  dryRun: boolean;
+  /** How the store's side was read: the change feed, or a full listing. */
+  storeRead: 'changes' | 'full';
+  counts: Partial<Record<Action['kind'], number>>;
+  conflicts: number;
+  skipped: number;
+  /** Actions left for the next run because the item changed during this one (the sides are not the same yet). */
+  deferred: number;
+  errors: number;
+  deletes: number;
+  /** The max-delete guard stopped the run before anything was changed. */
+  stoppedByMaxDelete: boolean;
+}
+
+export interface SyncResult {
+  summary: SyncSummary;
+  plan: Plan;
+}
+
+export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
+  const mode = opts.mode ?? 'two-way';
+  const root = path.resolve(opts.localDir);
+  const st = await fsp.stat(root).catch(() => undefined);
+  if (!st?.isDirectory()) throw new Error(`${opts.localDir} is not a folder`);
+  const emit = opts.onEvent ?? (() => undefined);
+  const state = await loadState(root, opts.storeFolderId);
+  if (!opts.dryRun) await fsp.rm(path.join(root, STATE_DIR, 'tmp'), { recursive: true, force: true });
+
+  const rules = ignore();
+  const ignoreText = await fsp.readFile(path.join(root, IGNORE_FILE), 'utf8').catch(() => '');
+  rules.add(ignoreText);
+
+  const tokenBefore = state.pageToken;
+  const storeRead = await refreshMirror(opts.client, state, opts.signal);
+  // A run with nothing new on the store writes nothing here (a no-op run costs a walk and one request).
+  const storeMoved = storeRead === 'full' || state.pageToken !== tokenBefore;
+  if (!opts.dryRun && storeMoved) await saveState(root, state);
+  const skipped: Skipped[] = [];
+  const local = await scanLocal(root, state.base, rules, skipped, opts.signal);
+  const { paths: store, pathOf } = storePaths(state, rules, skipped);
+  const listings = { base: { ...state.base }, local, store, storePathOf: pathOf };
+  const plan = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
+  for (const s of plan.skipped) emit({ action: 'skip', path: s.path, reason: `${s.side}: ${s.reason}` });
+
+  const summary: SyncSummary = {
+    mode,
+    dryRun: !!opts.dryRun,
+    storeRead,
+    counts: {},
+    conflicts: 0,
+    skipped: plan.skipped.length,
+    deferred: 0,
+    errors: 0,
+    deletes: plan.deletes,
+    stoppedByMaxDelete: false,
+  };
+  const count = (a: Action) => {
+    summary.counts[a.kind] = (summary.counts[a.kind] ?? 0) + 1;
+    if (a.kind === 'conflict') summary.conflicts++;
+  };
+  const limit = opts.maxDeletePercent ?? 50;
+  if (plan.baseFiles > 0 && (plan.deletes * 100) / plan.baseFiles > limit) {
+    summary.stoppedByMaxDelete = true;
+    if (opts.dryRun) for (const a of plan.actions) planned(a, emit);
+    for (const a of plan.actions) count(a);
+    return { summary, plan };
+  }
+  if (opts.dryRun) {
+    for (const a of plan.actions) {
+      planned(a, emit);
+      count(a);
+    }
+    return { summary, plan };
+  }
+
+  for (const [from, to] of plan.settled)
+    for (const [p, e] of Object.entries(state.base))
+      if (p === from || p.startsWith(`${from}/`)) {
+        delete state.base[p];
+        state.base[to + p.slice(from.length)] = e;
+      }
+  for (const [p, e] of plan.records) {
+    if (e) state.base[p] = e;
+    else delete state.base[p];
+  }
+  const writer = new StateWriter(root, state);
+  if (!plan.actions.length && !plan.records.length && !plan.settled.length) return { summary, plan };
+  await writer.save();
+  summary.errors = await applyPlan(
+    {
+      client: opts.client,
+      root,
+      state,
+      writer,
+      local: listings.local,
+      store: listings.store,
+      concurrency: opts.concurrency ?? 4,
+      runId: `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`,
+      signal: opts.signal,
+      onEvent: (e) => {
+        if (e.action === 'skip') {
+          summary.skipped++;
+          if (e.deferred) summary.deferred++;
+        } else if (e.action !== 'error') {
+          summary.counts[e.action] = (summary.counts[e.action] ?? 0) + 1;
+          if (e.action === 'conflict') summary.conflicts++;
+        }
+        emit(e);
+      },
+    },
+    plan.actions,
+  );
+  await writer.save();
+  return { summary, plan };
+}
+
+function planned(a: Action, emit: (e: SyncEvent) => void): void {
+  if (a.kind === 'rename-local' || a.kind === 'rename-store') emit({ action: a.kind, path: a.from, to: a.to });
+  else if (a.kind === 'conflict') emit({ action: a.kind, path: a.path, to: a.copy });
+  else emit({ action: a.kind, path: a.path, ...('size' in a ? { bytes: a.size } : {}) });
+}

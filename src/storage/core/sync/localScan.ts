@@ -1,0 +1,95 @@
+// The local side now: every folder and file below the linked folder (empty folders included), with
+// device:inode, modified time and size from one stat each; a checksum is computed only for a file whose
+// stat differs from the last-synced one (otherwise the saved checksum is reused), so a walk of an
+// unchanged tree reads no file.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Ignore } from 'ignore';
+import { STATE_DIR, type BaseEntry } from './state';
+
+export interface LocalItem {
+  folder: boolean;
+  ino: string;
+  mtime: number;
+  size: number;
+  /** Files only. */
+  md5?: string;
+}
+
+export interface Skipped {
+  path: string;
+  side: 'local' | 'store';
+  reason: string;
+}
+
+export async function md5File(file: string): Promise<string> {
+  const hash = createHash('md5');
+  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: number; size: number }): boolean {
+  return !!b && !b.racy && b.ino === l.ino && b.mtime === l.mtime && b.lsize === l.size;
+}
+
+/** Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links. */
+export async function scanLocal(
+  root: string,
+  base: Record<string, BaseEntry>,
+  ignore: Ignore,
+  skipped: Skipped[],
+  signal?: AbortSignal,
+): Promise<Map<string, LocalItem>> {
+  const out = new Map<string, LocalItem>();
+  // A renamed or moved file keeps its inode and time: its saved checksum still holds under the new name.
+  const byIno = new Map<string, BaseEntry>();
+  for (const b of Object.values(base)) if (!b.folder && b.ino) byIno.set(b.ino, b);
+  const hashes: { rel: string; item: LocalItem }[] = [];
+  const stack = [''];
+  while (stack.length) {
+    signal?.throwIfAborted();
+    const dir = stack.pop()!;
+    const entries = await fsp.readdir(path.join(root, dir), { withFileTypes: true });
+    for (const e of entries) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (!dir && e.name === STATE_DIR) continue;
+      if (e.isSymbolicLink()) {
+        skipped.push({ path: rel, side: 'local', reason: 'a symbolic link is not synced' });
+        continue;
+      }
+      const folder = e.isDirectory();
+      if (!folder && !e.isFile()) continue;
+      if (ignore.ignores(folder ? `${rel}/` : rel)) continue;
+      let st;
+      try {
+        st = await fsp.lstat(path.join(root, rel), { bigint: true });
+      } catch {
+        continue; // gone since the listing: seen as absent
+      }
+      const item: LocalItem = {
+        folder,
+        ino: `${st.dev}:${st.ino}`,
+        mtime: Number(st.mtimeNs / 1000n),
+        size: folder ? 0 : Number(st.size),
+      };
+      out.set(rel, item);
+      if (folder) stack.push(rel);
+      else {
+        const b = base[rel]?.folder === false ? base[rel] : byIno.get(item.ino);
+        if (b && sameStat(b, item) && b.lmd5) item.md5 = b.lmd5;
+        else hashes.push({ rel, item });
+      }
+    }
+  }
+  for (const h of hashes) {
+    signal?.throwIfAborted();
+    try {
+      h.item.md5 = await md5File(path.join(root, h.rel));
+    } catch {
+      out.delete(h.rel);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+// The plan's vocabulary: what a run does, per path, and the three listings it compares.
+import type { LocalItem, Skipped } from './localScan';
+import type { BaseEntry } from './state';
+import type { StoreItem } from './storeScan';
+
+export type SyncMode = 'two-way' | 'upload' | 'download';
+
+export type Action =
+  /** The store moved or renamed an item: the same move on disk. */
+  | { kind: 'rename-local'; from: string; to: string; folder: boolean }
+  /** The item was moved or renamed on disk: the same move on the store (the item keeps its id). */
+  | { kind: 'rename-store'; from: string; to: string; id: string; folder: boolean }
+  | { kind: 'mkdir-local'; path: string }
+  | { kind: 'mkdir-store'; path: string }
+  /** Local bytes to the store: a new item, or new content of `id`. */
+  | { kind: 'upload'; path: string; id?: string; size: number; md5: string }
+  | { kind: 'download'; path: string; id: string; size: number; md5: string }
+  /**
+   * Both sides changed the file differently. Two-way: the local version becomes `copy` on both sides and
+   * the store's takes the name. Upload mode: the local bytes go to the store as `copy`. Download mode: the
+   * store's bytes come to disk as `copy`. Nothing is overwritten.
+   */
+  | { kind: 'conflict'; path: string; copy: string; mode: SyncMode }
+  /** To the folder's trash inside the state folder; `files` counts the files it holds. */
+  | { kind: 'delete-local'; path: string; folder: boolean; files: number }
+  /** To the store's trash. */
+  | { kind: 'delete-store'; path: string; id: string; folder: boolean; files: number };
+
+export type ActionKind = Action['kind'];
+
+/** Actions that change the store (allowed in two-way and upload mode). */
+export const TO_STORE = new Set<ActionKind>(['rename-store', 'mkdir-store', 'upload', 'delete-store']);
+/** Actions that change the local folder (allowed in two-way and download mode). */
+export const TO_LOCAL = new Set<ActionKind>(['rename-local', 'mkdir-local', 'download', 'delete-local']);
+
+export function allowed(mode: SyncMode, kind: ActionKind): boolean {
+  if (TO_STORE.has(kind)) return mode !== 'download';
+  if (TO_LOCAL.has(kind)) return mode !== 'upload';
+  return true;
+}
+
+export interface Listings {
+  base: Record<string, BaseEntry>;
+  local: Map<string, LocalItem>;
+  store: Map<string, StoreItem>;
+  /** Store path of each store id in the listing. */
+  storePathOf: Map<string, string>;
+}
+
+export interface Plan {
+  actions: Action[];
+  /** Moves both sides have made already: the state's entries move (from, to), in this order, before `records`. */
+  settled: [string, string][];
+  /** Base entries to write (or drop) at once: both sides agree already, nothing to transfer. */
+  records: [string, BaseEntry | undefined][];
+  skipped: Skipped[];
+  /** Files the plan deletes (both sides) and files in the last-synced listing, for the max-delete guard. */
+  deletes: number;
+  baseFiles: number;
+}
+
+/** How close to its modified time a file's entry is recorded before its time and size are not trusted. */
+const RACY_US = 3_000_000;
+
+export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
+  return l.folder
+    ? { folder: true, id: r.id, ino: l.ino }
+    : {
+        folder: false,
+        id: r.id,
+        smd5: r.md5,
+        ssize: r.size,
+        smod: r.modified,
+        ino: l.ino,
+        mtime: l.mtime,
+        lsize: l.size,
+        lmd5: l.md5,
+        ...(Date.now() * 1000 - l.mtime < RACY_US ? { racy: true } : {}),
+      };
+}

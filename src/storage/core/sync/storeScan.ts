@@ -1,0 +1,213 @@
+// The store side now. The first run lists the linked folder's tree (breadth first, many folders per
+// files.list query) after taking the change feed's start token; every later run reads only the change
+// feed from the saved token and applies it to the mirror of the tree kept in the state, so a run with
+// nothing to do costs one request. A folder that comes into the tree from elsewhere is listed then.
+import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type File } from '../../../shared/wire/storage';
+import { quote, type StorageClient } from '../client';
+import type { Ignore } from 'ignore';
+import type { Skipped } from './localScan';
+import { unfitLocalName } from './names';
+import type { MirrorItem, SyncState } from './state';
+
+export const ITEM_FIELDS = 'id,title,mimeType,md5Checksum,fileSize,modifiedDate,etag,parents(id),labels(trashed)';
+const LIST_FIELDS = `nextPageToken,items(${ITEM_FIELDS})`;
+const CHANGE_FIELDS = `nextPageToken,newStartPageToken,items(fileId,deleted,file(${ITEM_FIELDS}))`;
+/** Folder ids per files.list query (`'a' in parents or 'b' in parents …`). */
+const FOLDERS_PER_QUERY = 40;
+
+export function mirrorItem(f: File): MirrorItem | undefined {
+  if (!f.id) return undefined;
+  return {
+    id: f.id,
+    title: f.title ?? '',
+    parents: (f.parents ?? []).map((p) => p.id ?? '').filter((p) => p !== ''),
+    folder: f.mimeType === FOLDER_MIME,
+    mimeType: f.mimeType ?? 'application/octet-stream',
+    md5: f.md5Checksum,
+    size: f.fileSize === undefined ? undefined : Number(f.fileSize),
+    modified: f.modifiedDate,
+    etag: f.etag,
+  };
+}
+
+/** Adds every item below the given folders to the mirror. */
+async function listBelow(client: StorageClient, folders: string[], state: SyncState, signal?: AbortSignal) {
+  let queue = folders;
+  while (queue.length) {
+    const next: string[] = [];
+    for (let i = 0; i < queue.length; i += FOLDERS_PER_QUERY) {
+      const ids = queue.slice(i, i + FOLDERS_PER_QUERY);
+      const q = `(${ids.map((id) => `${quote(id)} in parents`).join(' or ')}) and trashed = false`;
+      for await (const page of client.listFilePages(
+        { q, maxResults: 1000, fields: LIST_FIELDS, supportsAllDrives: true, includeItemsFromAllDrives: true },
+        signal,
+      ))
+        for (const f of page.items ?? []) {
+          const m = mirrorItem(f);
+          if (!m) continue;
+          const known = state.mirror[m.id];
+          state.mirror[m.id] = m;
+          if (m.folder && !known) next.push(m.id);
+        }
+    }
+    queue = next;
+  }
+}
+
+/** Drops mirror items no longer below the linked folder; returns folders that just came into it. */
+function prune(state: SyncState, before: Set<string>): string[] {
+  const children = new Map<string, MirrorItem[]>();
+  for (const m of Object.values(state.mirror))
+    for (const p of m.parents) {
+      const list = children.get(p) ?? [];
+      list.push(m);
+      children.set(p, list);
+    }
+  const reached = new Set<string>();
+  const stack = [state.storeFolderId];
+  while (stack.length) {
+    const id = stack.pop()!;
+    for (const c of children.get(id) ?? [])
+      if (!reached.has(c.id)) {
+        reached.add(c.id);
+        if (c.folder) stack.push(c.id);
+      }
+  }
+  for (const id of Object.keys(state.mirror)) if (!reached.has(id)) delete state.mirror[id];
+  return [...reached].filter((id) => state.mirror[id].folder && !before.has(id));
+}
+
+/**
+ * Brings the mirror up to date: from the change feed when a token is saved (a token the service no
+ * longer accepts falls back to a full listing), else by listing the tree. Returns how it was done.
+ */
+export async function refreshMirror(
+  client: StorageClient,
+  state: SyncState,
+  signal?: AbortSignal,
+): Promise<'changes' | 'full'> {
+  if (state.pageToken) {
+    const before = new Set(Object.keys(state.mirror));
+    let token = state.pageToken;
+    let changed = false;
+    try {
+      for (;;) {
+        const page = await client.call(
+          'changes.list',
+          {
+            pageToken: token,
+            maxResults: 1000,
+            includeItemsFromAllDrives: true,
+            supportsAllDrives: true,
+            fields: CHANGE_FIELDS,
+          },
+          undefined,
+          { signal },
+        );
+        for (const c of page.items ?? []) {
+          if (!c.fileId) continue;
+          changed = true;
+          const m = c.file && !c.deleted && !c.file.labels?.trashed ? mirrorItem(c.file) : undefined;
+          if (m) state.mirror[m.id] = m;
+          else delete state.mirror[c.fileId];
+        }
+        if (page.nextPageToken) token = page.nextPageToken;
+        else {
+          token = page.newStartPageToken ?? token;
+          break;
+        }
+      }
+    } catch (e) {
+      if ((e as { status?: number }).status !== 400 && (e as { status?: number }).status !== 404) throw e;
+      state.pageToken = undefined;
+    }
+    if (state.pageToken) {
+      if (changed) {
+        const arrived = prune(state, before);
+        if (arrived.length) await listBelow(client, arrived, state, signal);
+      }
+      state.pageToken = token;
+      return 'changes';
+    }
+  }
+  const token = await client.startPageToken(signal);
+  state.mirror = {};
+  await listBelow(client, [state.storeFolderId], state, signal);
+  state.pageToken = token;
+  return 'full';
+}
+
+export interface StoreItem {
+  folder: boolean;
+  id: string;
+  mimeType: string;
+  md5?: string;
+  size?: number;
+  modified?: string;
+  /** The version an update must still find (`If-Match`): a store edit made since the listing is not overwritten. */
+  etag?: string;
+}
+
+/**
+ * Paths of the mirror's items below the linked folder. Titles a local file system cannot hold, several
+ * items with one title in a folder, workspace documents and ignored paths are left out (and reported,
+ * except ignored ones), with everything below them.
+ */
+export function storePaths(
+  state: SyncState,
+  ignore: Ignore,
+  skipped: Skipped[],
+): { paths: Map<string, StoreItem>; pathOf: Map<string, string> } {
+  const children = new Map<string, MirrorItem[]>();
+  for (const m of Object.values(state.mirror))
+    for (const p of m.parents) {
+      const list = children.get(p) ?? [];
+      list.push(m);
+      children.set(p, list);
+    }
+  const paths = new Map<string, StoreItem>();
+  const pathOf = new Map<string, string>();
+  const stack: { id: string; rel: string }[] = [{ id: state.storeFolderId, rel: '' }];
+  const seen = new Set<string>();
+  while (stack.length) {
+    const { id, rel } = stack.pop()!;
+    const kids = children.get(id) ?? [];
+    const count = new Map<string, number>();
+    for (const k of kids) count.set(k.title, (count.get(k.title) ?? 0) + 1);
+    for (const k of kids) {
+      const p = rel ? `${rel}/${k.title}` : k.title;
+      const unfit = unfitLocalName(k.title);
+      if (unfit) {
+        skipped.push({ path: rel ? `${rel}/${k.title}` : k.title, side: 'store', reason: unfit });
+        continue;
+      }
+      if ((count.get(k.title) ?? 0) > 1) {
+        skipped.push({ path: p, side: 'store', reason: `${count.get(k.title)} store items have this title here` });
+        continue;
+      }
+      if (k.mimeType === SHORTCUT_MIME) {
+        skipped.push({ path: p, side: 'store', reason: 'a shortcut is not followed' });
+        continue;
+      }
+      if (!k.folder && isWorkspaceDocument(k)) {
+        skipped.push({ path: p, side: 'store', reason: `a workspace document (${k.mimeType}) has no bytes to sync` });
+        continue;
+      }
+      if (ignore.ignores(k.folder ? `${p}/` : p)) continue;
+      if (seen.has(k.id)) continue; // a second parent inside the tree: synced once, under the first path
+      seen.add(k.id);
+      paths.set(p, {
+        folder: k.folder,
+        id: k.id,
+        mimeType: k.mimeType,
+        md5: k.md5,
+        size: k.size,
+        modified: k.modified,
+        etag: k.etag,
+      });
+      pathOf.set(k.id, p);
+      if (k.folder) stack.push({ id: k.id, rel: p });
+    }
+  }
+  return { paths, pathOf };
+}

@@ -1,0 +1,111 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runCli } from '../../../src/cli/main';
+import { FOLDER_MIME } from '../../../src/shared/wire/storage';
+import { startStorage, type Harness } from '../storage/emulatorHarness';
+import { localTree, md5, putLocal, startLink, storeTree, type Link } from '../storage/syncHarness';
+import { parseAs } from '../../support/typedJson';
+
+function io(env: NodeJS.ProcessEnv = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  return {
+    io: { stdout, stderr, env, interrupted: new Promise<void>(() => undefined) },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('api-workbench sync', function () {
+  this.timeout(30_000);
+  let h: Harness;
+  let k: Link;
+  before(async () => (h = await startStorage()));
+  after(async () => h.close());
+  beforeEach(async () => (k = await startLink(h)));
+  afterEach(async () => k.close());
+  const env = () => ({ API_WORKBENCH_STORAGE_BASE_URL: h.origin, API_WORKBENCH_STORAGE_TOKEN: h.token });
+
+  it('misuse exits 2 with the usage line', async () => {
+    const cases: [string[], RegExp, NodeJS.ProcessEnv][] = [
+      [[k.localDir], /give LOCAL_DIR and STORE_FOLDER/, env()],
+      [['--mode', 'both', k.localDir, 'root'], /--mode is two-way, upload or download/, env()],
+      [['--max-delete', '150', k.localDir, 'root'], /--max-delete is a percentage/, env()],
+      [[k.localDir, 'root'], /no service/, {}],
+      [['--base-url', h.origin, k.localDir, 'root'], /no access token/, {}],
+      [
+        ['--base-url', `${h.origin}/store/v2`, k.localDir, 'root'],
+        /service origin/,
+        { API_WORKBENCH_STORAGE_TOKEN: 't' },
+      ],
+      [['--frob', k.localDir, 'root'], /unknown option --frob/, env()],
+    ];
+    for (const [args, message, e] of cases) {
+      const a = io(e);
+      assert.equal(await runCli(['sync', ...args], a.io), 2, args.join(' '));
+      assert.match(a.err(), message);
+      assert.match(a.err(), /usage: api-workbench sync/);
+    }
+  });
+
+  it('--json prints one object per action and a last summary line; the environment gives the origin and token', async () => {
+    putLocal(k.localDir, 'a.txt', 'A');
+    putLocal(k.localDir, 'sub/b.txt', 'B');
+    const a = io(env());
+    assert.equal(await runCli(['sync', '--json', k.localDir, k.folderId], a.io), 0, a.err());
+    const lines = a
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => parseAs<Record<string, unknown>>(l));
+    assert.deepEqual(
+      lines
+        .slice(0, -1)
+        .map((l) => `${String(l.action)} ${String(l.path)}`)
+        .sort(),
+      ['mkdir-store sub', 'upload a.txt', 'upload sub/b.txt'], // transfers run in parallel: any order
+    );
+    const last = parseAs<{ summary: { counts: Record<string, number>; errors: number; storeRead: string } }>(
+      a.out().trim().split('\n').pop()!,
+    );
+    assert.equal(last.summary.counts.upload, 2);
+    assert.equal(last.summary.errors, 0);
+    assert.deepEqual(await storeTree(k.client, k.folderId), localTree(k.localDir));
+  });
+
+  it('takes a path of titles from My files, and names the first missing title', async () => {
+    const top = await k.client.call(
+      'files.insert',
+      {},
+      { title: `cli-${Date.now()}`, mimeType: FOLDER_MIME, parents: [{ id: 'root' }] },
+    );
+    await k.client.call('files.insert', {}, { title: 'site', mimeType: FOLDER_MIME, parents: [{ id: top.id! }] });
+    putLocal(k.localDir, 'index.html', '<p>');
+    const ok = io(env());
+    assert.equal(await runCli(['sync', k.localDir, `/${top.title}/site`], ok.io), 0, ok.err());
+    assert.match(ok.out(), /upload +index\.html/);
+    const missing = io(env());
+    assert.equal(await runCli(['sync', k.localDir, `/${top.title}/nope/deeper`], missing.io), 1);
+    assert.match(missing.err(), /No folder "nope" in \/cli-/);
+  });
+
+  it('exits 4 when the max-delete guard stops the run (and for the same plan in a dry run), deleting nothing', async () => {
+    for (const n of ['1', '2', '3']) putLocal(k.localDir, `${n}.txt`, n);
+    assert.equal(await runCli(['sync', k.localDir, k.folderId], io(env()).io), 0);
+    for (const n of ['1', '2']) fs.rmSync(path.join(k.localDir, `${n}.txt`));
+    const dry = io(env());
+    assert.equal(await runCli(['sync', '--dry-run', k.localDir, k.folderId], dry.io), 4);
+    const real = io(env());
+    assert.equal(await runCli(['sync', k.localDir, k.folderId], real.io), 4);
+    assert.match(real.err(), /would delete 2 files, more than 50%/);
+    assert.equal(Object.keys(await storeTree(k.client, k.folderId)).length, 3);
+    assert.equal(await runCli(['sync', '--max-delete', '100', k.localDir, k.folderId], io(env()).io), 0);
+    assert.deepEqual(await storeTree(k.client, k.folderId), { '3.txt': md5('3') });
+  });
+});

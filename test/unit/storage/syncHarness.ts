@@ -1,0 +1,136 @@
+// What the sync tests share: a link between a fresh temporary folder and a fresh store folder in an
+// in-process storage emulator, both trees read as path → checksum (folders as "dir"), and the edits a
+// test makes on the store side.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FOLDER_MIME, type File } from '../../../src/shared/wire/storage';
+import { StorageClient, quote } from '../../../src/storage/core/client';
+import { bufferSource, upload } from '../../../src/storage/core/upload';
+import { STATE_DIR } from '../../../src/storage/core/sync/state';
+import { startStorage, type Harness } from './emulatorHarness';
+
+export type Tree = Record<string, string>;
+
+export const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
+
+export interface Link {
+  h: Harness;
+  client: StorageClient;
+  requests: () => number;
+  localDir: string;
+  folderId: string;
+  close(): Promise<void>;
+}
+
+export async function startLink(h?: Harness): Promise<Link> {
+  const own = !h;
+  const harness = h ?? (await startStorage());
+  let requests = 0;
+  const client = new StorageClient({
+    baseUrl: harness.origin,
+    auth: { token: () => harness.token },
+    retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 },
+    onAttempt: () => requests++,
+  });
+  const folder = await client.call(
+    'files.insert',
+    {},
+    { title: `sync-${Math.random().toString(36).slice(2)}`, mimeType: FOLDER_MIME, parents: [{ id: 'root' }] },
+  );
+  const localDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sync-'));
+  return {
+    h: harness,
+    client,
+    requests: () => requests,
+    localDir,
+    folderId: folder.id!,
+    async close() {
+      fs.rmSync(localDir, { recursive: true, force: true });
+      if (own) await harness.close();
+    },
+  };
+}
+
+export function localTree(dir: string): Tree {
+  const out: Tree = {};
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (!rel && e.name === STATE_DIR) continue;
+      if (e.isDirectory()) {
+        out[p] = 'dir';
+        walk(p);
+      } else out[p] = md5(fs.readFileSync(path.join(dir, p)));
+    }
+  };
+  walk('');
+  return out;
+}
+
+/** The store folder's tree (not trashed), by title paths. */
+export async function storeTree(client: StorageClient, folderId: string): Promise<Tree> {
+  const out: Tree = {};
+  const walk = async (id: string, rel: string) => {
+    const kids = await client.listAllFiles({
+      q: `${quote(id)} in parents and trashed = false`,
+      maxResults: 1000,
+      fields: 'nextPageToken,items(id,title,mimeType,md5Checksum)',
+    });
+    for (const k of kids) {
+      const p = rel ? `${rel}/${k.title}` : k.title!;
+      if (p in out) out[`${p} #dup`] = k.md5Checksum ?? 'dir';
+      if (k.mimeType === FOLDER_MIME) {
+        out[p] = 'dir';
+        await walk(k.id!, p);
+      } else out[p] = k.md5Checksum ?? '';
+    }
+  };
+  await walk(folderId, '');
+  return out;
+}
+
+/** The store item at a title path below the folder (undefined when absent). */
+export async function storeItem(client: StorageClient, folderId: string, rel: string): Promise<File | undefined> {
+  let id = folderId;
+  let found: File | undefined;
+  for (const title of rel.split('/')) {
+    const kids = await client.listAllFiles({
+      q: `${quote(id)} in parents and title = ${quote(title)} and trashed = false`,
+      fields: 'nextPageToken,items(id,title,mimeType,md5Checksum,parents(id))',
+    });
+    if (kids.length !== 1) return undefined;
+    found = kids[0];
+    id = found.id!;
+  }
+  return found;
+}
+
+/** Creates or replaces the file at a title path below the folder (folders on the way are made). */
+export async function putStore(client: StorageClient, folderId: string, rel: string, bytes: Buffer): Promise<void> {
+  const parts = rel.split('/');
+  const parentId = await ensureStoreFolder(client, folderId, parts.slice(0, -1).join('/'));
+  const existing = await storeItem(client, folderId, rel);
+  const src = bufferSource(bytes);
+  if (existing) await upload(client, src, { fileId: existing.id });
+  else await upload(client, src, { metadata: { title: parts[parts.length - 1], parents: [{ id: parentId }] } });
+}
+
+export async function ensureStoreFolder(client: StorageClient, folderId: string, rel: string): Promise<string> {
+  let id = folderId;
+  if (!rel) return id;
+  let at = '';
+  for (const title of rel.split('/')) {
+    at = at ? `${at}/${title}` : title;
+    const f = await storeItem(client, folderId, at);
+    id = f ? f.id! : (await client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id }] })).id!;
+  }
+  return id;
+}
+
+export function putLocal(dir: string, rel: string, bytes: Buffer | string): void {
+  const p = path.join(dir, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, bytes);
+}
