@@ -65,8 +65,15 @@ describe('the way in: commands where a user looks for them', () => {
 
   it('every place the README names for Compare With… and Export as OpenAPI… holds the command', () => {
     const readme = fs.readFileSync(path.join(ext.extensionPath, 'README.md'), 'utf8');
-    assert.match(readme, /Compare With…\*\* \(editor title menu, command palette or the explorer's context menu/);
-    assert.ok(inMenu('editor/title', 'apiWorkbench.discovery.compareWith').length, 'editor title menu');
+    assert.match(
+      readme,
+      /Compare With…\*\* \(in the Command Palette, the Explorer context menu, the editor's context menu or the editor tab's context menu/,
+    );
+    assert.ok(inMenu('editor/context', 'apiWorkbench.discovery.compareWith').length, "the editor's context menu");
+    assert.ok(
+      inMenu('editor/title/context', 'apiWorkbench.discovery.compareWith').length,
+      "the editor tab's context menu",
+    );
     assert.ok(inPalette('apiWorkbench.discovery.compareWith'), 'command palette');
     assert.ok(inMenu('explorer/context', 'apiWorkbench.discovery.compareWith').length, "the explorer's context menu");
     assert.match(readme, /Export as OpenAPI…\*\* \(command palette or the editor's context menu/);
