@@ -11,6 +11,13 @@ import {
 } from './endpoints';
 import type { ServiceId, WorkbenchServices } from './services';
 import type { SandboxHost } from './sandboxHost';
+import type { SandboxInfo } from '../sandbox/types';
+
+/** What the sandbox tells its user (the same fields as `api-workbench sandbox` prints), without its internals. */
+function sandboxInfo(sb: SandboxInfo): SandboxInfo {
+  const { url, storage, generation, waterData, directory, apiKey, accessToken } = sb;
+  return { url, storage, generation, waterData, directory, apiKey, accessToken };
+}
 
 async function pickService(
   placeHolder: string,
@@ -39,16 +46,7 @@ class SandboxPage implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(): Promise<string> {
     const sb = await this.sandbox.get();
-    const info = {
-      url: sb.url,
-      storage: sb.storage,
-      generation: sb.generation,
-      waterData: sb.waterData,
-      directory: sb.directory,
-      apiKey: sb.apiKey,
-      accessToken: sb.accessToken,
-    };
-    return JSON.stringify(info, null, 2) + '\n';
+    return JSON.stringify(sandboxInfo(sb), null, 2) + '\n';
   }
 
   refresh(): void {
@@ -165,15 +163,7 @@ export function registerPlatformCommands(services: WorkbenchServices, sandbox: S
           {
             label: 'Everything as JSON',
             detail: 'URLs, key and token',
-            value: JSON.stringify({
-              url: sb.url,
-              storage: sb.storage,
-              generation: sb.generation,
-              waterData: sb.waterData,
-              directory: sb.directory,
-              apiKey: sb.apiKey,
-              accessToken: sb.accessToken,
-            }),
+            value: JSON.stringify(sandboxInfo(sb)),
           },
         ].filter((i) => i.value),
         { placeHolder: vscode.l10n.t('Copy a credential of the sandbox at {0} (valid only there)', sb.url) },

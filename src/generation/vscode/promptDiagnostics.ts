@@ -2,22 +2,12 @@
 // frontmatter, config, schema, partial and Handlebars checks, run when a file opens and shortly after each
 // edit. Partials are read from `_name.prompt` beside the file (an open, unsaved one as it is in the editor).
 import * as vscode from 'vscode';
+import { readPartial } from './promptPartials';
 import { PromptFile } from '../core/prompt/promptFile';
 import type { PromptProblem } from '../core/prompt/problems';
 
 const LANGUAGE = 'dotprompt';
 const DELAY_MS = 250;
-
-async function readPartial(doc: vscode.TextDocument, name: string): Promise<string | null> {
-  const uri = vscode.Uri.joinPath(doc.uri, '..', `_${name}.prompt`);
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open.getText();
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return null;
-  }
-}
 
 function toDiagnostic(doc: vscode.TextDocument, p: PromptProblem): vscode.Diagnostic {
   const line = Math.min(Math.max(0, p.line - 1), doc.lineCount - 1);

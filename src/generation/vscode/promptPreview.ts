@@ -1,6 +1,7 @@
 // The preview of a .prompt file: the exact GenerateContentRequest it renders to with its default input, as a
 // read-only JSON document beside the file, rendered again as the file (or a partial beside it) changes.
 import * as vscode from 'vscode';
+import { readPartial } from './promptPartials';
 import { PromptFile } from '../core/prompt/promptFile';
 import { PromptRenderError } from '../core/prompt/promptFile';
 
@@ -13,17 +14,6 @@ function previewUri(source: vscode.Uri): vscode.Uri {
     path: `${source.path}.request.json`,
     query: source.toString(),
   });
-}
-
-async function readPartial(doc: vscode.TextDocument, name: string): Promise<string | null> {
-  const uri = vscode.Uri.joinPath(doc.uri, '..', `_${name}.prompt`);
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open.getText();
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return null;
-  }
 }
 
 /** The preview's text: `{model, request}`, or `{problems}` (file lines) when the file does not render. */

@@ -2,6 +2,7 @@
 // input, sends the request to the configured endpoint (the sandbox or the real API) and streams the reply
 // into an output pane, with the finish reason and token usage at the end.
 import * as vscode from 'vscode';
+import { readPartial } from './promptPartials';
 import type { WorkbenchServices } from '../../platform/services';
 import { streamGenerateContent } from '../core/client';
 import { chunkDelta, primaryCandidate } from '../core/delta';
@@ -16,15 +17,6 @@ export interface PromptRunResult {
   text: string;
   finishReason: string | null;
   error: string | null;
-}
-
-async function readPartial(doc: vscode.TextDocument, name: string): Promise<string | null> {
-  const uri = vscode.Uri.joinPath(doc.uri, '..', `_${name}.prompt`);
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return null;
-  }
 }
 
 export class PromptRunner implements vscode.CodeLensProvider, vscode.Disposable {

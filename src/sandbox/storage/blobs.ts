@@ -8,8 +8,7 @@ import * as path from 'node:path';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BodyTooLargeError } from '../http';
-import { DamagedStateError } from './durable/format';
-import { fsyncDir } from './durable/io';
+import { fsyncDir, ownerOnlyFolder } from './durable/io';
 
 /** What the state keeps of a content: where it is and what the service reports about it. */
 export interface BlobRef {
@@ -109,17 +108,10 @@ export class DirectoryBlobStore implements BlobStore {
     /** Sync each blob's bytes before it is named (off only for the bench's durability-off comparison). */
     private readonly durable: boolean,
   ) {
-    for (const d of [dir, path.join(dir, TMP)]) {
-      const st = fs.statSync(d, { throwIfNoEntry: false });
-      if (st && !st.isDirectory()) throw new DamagedStateError(d, 'it is a file where a folder of contents belongs');
-      if (!st) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
-      else if ((st.mode & 0o777) !== 0o700) {
-        // Contents are the user's files: owner-only, whatever mode the folder was made with (older versions: 0755).
-        fs.chmodSync(d, 0o700);
-        if (d === dir)
-          for (const name of fs.readdirSync(d)) fs.chmodSync(path.join(d, name), name === TMP ? 0o700 : 0o600);
-      }
-    }
+    // Contents are the user's files: owner-only, whatever mode the folder was made with (older versions: 0755).
+    if (ownerOnlyFolder(dir, 'a folder of contents'))
+      for (const name of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, name), name === TMP ? 0o700 : 0o600);
+    ownerOnlyFolder(path.join(dir, TMP), 'a folder of contents');
     // Partials of an earlier run belong to sessions that are gone.
     for (const name of fs.readdirSync(path.join(dir, TMP))) fs.rmSync(path.join(dir, TMP, name), { force: true });
   }

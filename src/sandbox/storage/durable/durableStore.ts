@@ -31,6 +31,7 @@ import {
 import { JournalWriter, listSegments, readSegment } from './journal';
 import { readLegacyState } from './legacy';
 import { FaultableDiskIo } from './io';
+
 import { readSnapshot, writeSnapshot, writeSnapshotSync } from './snapshot';
 
 /** The journal is folded into a new snapshot once it outgrows the last snapshot (and at least this). */
@@ -282,14 +283,6 @@ export class DurableStore {
     if (this.collectTimer) clearInterval(this.collectTimer);
     this.writer.close();
   }
-}
-
-/** Makes `dir` (the sandbox's folders) owner-only whatever its mode was; a file in its place is damage. */
-export function ownerOnlyFolder(dir: string): void {
-  const st = fs.statSync(dir, { throwIfNoEntry: false });
-  if (st && !st.isDirectory()) throw new DamagedStateError(dir, 'it is a file where the storage folder belongs');
-  if (!st) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  else if ((st.mode & 0o777) !== 0o700) fs.chmodSync(dir, 0o700);
 }
 
 /** What a restart would read from `dir` now, without changing anything there (tests compare it with the live state). */

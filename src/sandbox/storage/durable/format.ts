@@ -99,7 +99,8 @@ export function metaOf(state: StoreState): StateMeta {
 // Shape checks: enough that every record the sandbox reads has the fields its code relies on. What a client
 // stored inside a record (properties, restrictions…) is data and is never interpreted here.
 type Check = (v: unknown) => boolean;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const str: Check = (v) => typeof v === 'string';
 const num: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const bool: Check = (v) => typeof v === 'boolean';

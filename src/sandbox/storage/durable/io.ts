@@ -2,6 +2,7 @@
 // `diskFull` fault (routes/control.ts) makes them fail with ENOSPC as a full disk would, so clients (and our
 // tests) can see what a write that cannot be made durable looks like without filling a real disk.
 import * as fs from 'node:fs';
+import { DamagedStateError } from './format';
 
 export interface DiskIo {
   /** Throws as the disk would before bytes are written (ENOSPC while the fault is set). */
@@ -45,4 +46,19 @@ export function fsyncDir(dir: string): void {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * Makes `dir` (one of the sandbox's folders) owner-only whatever its mode was; a file in its place is damage.
+ * True when an existing folder's mode had to be changed (what was written in it may need the same).
+ */
+export function ownerOnlyFolder(dir: string, what = 'the storage folder'): boolean {
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) throw new DamagedStateError(dir, `it is a file where ${what} belongs`);
+  if (!st) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  else if ((st.mode & 0o777) !== 0o700) {
+    fs.chmodSync(dir, 0o700);
+    return true;
+  }
+  return false;
 }

@@ -6,9 +6,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { blobRefOf } from '../blobs';
 import { dictionary, type StoreState } from '../model';
-import { DamagedStateError, isMeta, isStoredChange, isStoredDrive, isStoredFile, isStoredUser } from './format';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import {
+  DamagedStateError,
+  isMeta,
+  isObject,
+  isStoredChange,
+  isStoredDrive,
+  isStoredFile,
+  isStoredUser,
+} from './format';
 
 function blobMarkerToRef(v: unknown, blobDir: string, file: string): unknown {
   if (!isObject(v) || Object.keys(v).length !== 1 || typeof v.$blob !== 'string') return v;
