@@ -27,6 +27,14 @@ export const waterQueryChecks = {
     // The pH cell of the sample ends with `$top = 500`: a click on that line, End, and a new line.
     const line = page.locator('.notebookOverlay .cell-editor-container .view-line', { hasText: /\$top\s=\s500$/ });
     await line.first().waitFor({ state: 'attached', timeout: 60_000 });
+    // The cell may lie below the fold (outputs above it are tall): wheel the notebook down until the line shows.
+    for (let i = 0; i < 30; i++) {
+      const box = await line.first().boundingBox();
+      if (box && box.y > 100 && box.y + box.height < (page.viewportSize()?.height ?? 900) - 60) break;
+      await page.mouse.move(850, 500);
+      await page.mouse.wheel(0, box && box.y < 100 ? -250 : 250);
+      await page.waitForTimeout(150);
+    }
     await line.first().click();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
