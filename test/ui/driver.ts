@@ -359,12 +359,6 @@ const undo: Record<string, () => Promise<void>> = {
   },
 };
 
-/**
- * Steps run only when named in API_WORKBENCH_UI_STEPS: waterQueryCompletion timed out clicking a notebook line in
- * two of four full runs (it passes alone), so it stays out of `npm test` until that is understood.
- */
-const ON_REQUEST = new Set(['waterQueryCompletion']);
-
 export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension('api-workbench.api-workbench');
   await ext?.activate();
@@ -375,7 +369,7 @@ export async function run(): Promise<void> {
   if (!resumed && !firstWindow) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const names = Object.keys(steps);
   for (const name of resumed ? names.slice(names.indexOf('reload')) : names) {
-    if (only.length ? !only.includes(name) : ON_REQUEST.has(name)) continue;
+    if (only.length && !only.includes(name)) continue;
     try {
       if (resumed && name === 'reload') await verdictOf(name);
       else {

@@ -24,19 +24,23 @@ async function quickOpen(page, name) {
 export const waterQueryChecks = {
   async waterQueryCompletion(page, { shots }) {
     await quickOpen(page, 'water-quality.wqnb');
-    // The pH cell of the sample ends with `$top = 500`: a click on that line, End, and a new line.
+    // The pH cell (the fourth) of the sample ends with `$top = 500`. It is reached by keyboard as a user moves
+    // through a notebook: Escape leaves any cell editor for the cell list, Ctrl+Home focuses the first cell, the
+    // arrows move down cell by cell (the notebook scrolls each into view, whatever outputs lie above), Enter edits the
+    // cell and Ctrl+End goes to its last line. (A click on the line was flaky: outputs of an earlier run above it
+    // keep their own wheel scrolling, so the line could stay below the fold.)
     const line = page.locator('.notebookOverlay .cell-editor-container .view-line', { hasText: /\$top\s=\s500$/ });
-    await line.first().waitFor({ state: 'attached', timeout: 60_000 });
-    // The cell may lie below the fold (outputs above it are tall): wheel the notebook down until the line shows.
-    for (let i = 0; i < 30; i++) {
-      const box = await line.first().boundingBox();
-      if (box && box.y > 100 && box.y + box.height < (page.viewportSize()?.height ?? 900) - 60) break;
-      await page.mouse.move(850, 500);
-      await page.mouse.wheel(0, box && box.y < 100 ? -250 : 250);
-      await page.waitForTimeout(150);
-    }
-    await line.first().click();
-    await page.keyboard.press('End');
+    await page.locator('.notebookOverlay .monaco-list-row').first().waitFor({ state: 'attached', timeout: 60_000 });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+End');
+    await line.first().waitFor({ state: 'visible', timeout: 15_000 });
+    const active = page.locator('.notebookOverlay .cell-editor-container .monaco-editor.focused');
+    const activeText = await cellText(active.first());
+    if (!/^# pH in Alberta/.test(activeText) || !/\$top = 500$/.test(activeText))
+      throw new Error(`the keyboard reached the cell ${JSON.stringify(activeText)}, not the pH cell`);
     await page.keyboard.press('Enter');
     await page.keyboard.type('$se');
     // Whatever typing opened is closed first (the cursor moved away and back; Escape would leave the cell): the
