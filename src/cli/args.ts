@@ -5,12 +5,14 @@ import { parseArgs as parseNodeArgs } from 'node:util';
 
 export interface ParsedArgs {
   flags: Map<string, string | true>;
+  /** Every value of a flag that may be given more than once, in order. */
+  lists: Map<string, string[]>;
   positionals: string[];
 }
 
 export class UsageError extends Error {}
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean' }>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
 /** The error codes node:util's parseArgs gives to what the user typed wrong (anything else is our bug). */
 const USAGE_CODES = new Set([
@@ -35,11 +37,15 @@ function shortMessage(message: string): string {
   return message;
 }
 
-export function parseArgs(args: string[], spec: { values?: string[]; booleans?: string[] }): ParsedArgs {
+export function parseArgs(
+  args: string[],
+  spec: { values?: string[]; booleans?: string[]; repeatable?: string[] },
+): ParsedArgs {
   const options: OptionSpec = {};
   for (const name of spec.values ?? []) options[name] = { type: 'string' };
+  for (const name of spec.repeatable ?? []) options[name] = { type: 'string', multiple: true };
   for (const name of spec.booleans ?? []) options[name] = { type: 'boolean' };
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  let parsed: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] };
   try {
     parsed = parseNodeArgs({ args, options, strict: true, allowPositionals: true });
   } catch (err) {
@@ -47,11 +53,13 @@ export function parseArgs(args: string[], spec: { values?: string[]; booleans?: 
     throw err;
   }
   const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
   for (const [name, value] of Object.entries(parsed.values)) {
-    if (typeof value === 'string') flags.set(name, value);
+    if (Array.isArray(value)) lists.set(name, value.map(String));
+    else if (typeof value === 'string') flags.set(name, value);
     else if (value === true) flags.set(name, true);
   }
-  return { flags, positionals: parsed.positionals };
+  return { flags, lists, positionals: parsed.positionals };
 }
 
 export function stringFlag(p: ParsedArgs, name: string): string | undefined {

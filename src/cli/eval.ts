@@ -10,6 +10,7 @@ import { promptJudge } from '../generation/core/eval/judge';
 import { readEarlierRun, ResultsWriter, type EarlierRun } from '../generation/core/eval/outFile';
 import { jsonReport, junitReport, summarise } from '../generation/core/eval/report';
 import { runEval, type EvalItem, type Variant } from '../generation/core/eval/runner';
+import { VariantError, variantsOf } from '../generation/core/eval/variants';
 import { formatProblem, type PromptProblem } from '../generation/core/prompt/problems';
 import { bareModel, PromptFile } from '../generation/core/prompt/promptFile';
 import { parseArgs, stringFlag, UsageError } from './args';
@@ -18,11 +19,14 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIO } from '
 export const EXIT_CELLS_FAILED = 3;
 
 export const EVAL_USAGE =
-  'usage: api-workbench eval [--base-url URL] [--api-key KEY] [--model A,B,…] [--dataset FILE.jsonl|FILE.csv]\n' +
-  '                          [--concurrency N] [--format json|junit] [--out FILE] [--resume] PROMPT_FILE\n' +
+  'usage: api-workbench eval [--base-url URL] [--api-key KEY] [--model A,B,…] [--variant NAME=SETTINGS]…\n' +
+  '                          [--dataset FILE.jsonl|FILE.csv] [--concurrency N] [--format json|junit] [--out FILE] [--resume] PROMPT_FILE\n' +
   '  --base-url     the API origin (default https://generativelanguage.googleapis.com)\n' +
   '  --api-key      defaults to $GEMINI_API_KEY or $GOOGLE_API_KEY\n' +
   "  --model        models to compare (bare names); default: the prompt file's model\n" +
+  '  --variant      (repeatable) a named variant: NAME=k=v,k=v or NAME={JSON}; model=M picks its model (default:\n' +
+  "                 the first --model, else the file's), other keys override the file's config, e.g.\n" +
+  '                 --variant warm=temperature=1.2,topK=40 --variant short=\'{"maxOutputTokens": 64}\'\n' +
   '  --dataset      JSON Lines ({"input": {…}, "expect": […]} per line) or CSV (columns are input variables);\n' +
   "                 default: one item with the prompt's default input\n" +
   '  --concurrency  requests in flight at once (default 4)\n' +
@@ -78,6 +82,7 @@ export const evalCommand: CliCommand = async (args, io) => {
   let baseUrl: string;
   let apiKey: string;
   let models: string[];
+  let named: string[];
   let datasetPath: string | undefined;
   let concurrency: number;
   let format: 'json' | 'junit';
@@ -87,6 +92,7 @@ export const evalCommand: CliCommand = async (args, io) => {
     const p = parseArgs(args, {
       values: ['base-url', 'api-key', 'model', 'dataset', 'concurrency', 'format', 'out'],
       booleans: ['resume'],
+      repeatable: ['variant'],
     });
     if (p.positionals.length !== 1)
       throw new UsageError(p.positionals.length ? `one prompt file, not ${p.positionals.length}` : 'no prompt file');
@@ -103,6 +109,7 @@ export const evalCommand: CliCommand = async (args, io) => {
     if (new Set(models).size !== models.length) throw new UsageError('--model names a model twice');
     if (models.some((m) => !/^[\w.-]+$/.test(m)))
       throw new UsageError('--model takes bare model names, e.g. gemini-2.0-flash');
+    named = p.lists.get('variant') ?? [];
     datasetPath = stringFlag(p, 'dataset');
     const c = stringFlag(p, 'concurrency') ?? '4';
     concurrency = Number(c);
@@ -125,9 +132,16 @@ export const evalCommand: CliCommand = async (args, io) => {
   const judges = new Map<string, PromptFile>();
   try {
     prompt = await loadPromptFile(promptPath, io);
-    const names = models.length ? models : prompt.model ? [prompt.model] : [];
-    if (!names.length) throw new InputError(`${promptPath}: no model: set model: in the frontmatter or pass --model`);
-    variants = names.map((m) => ({ name: m, model: m }));
+    const plain = models.length || named.length ? models : prompt.model ? [prompt.model] : [];
+    try {
+      variants = variantsOf(plain, named, prompt.model);
+    } catch (e) {
+      if (!(e instanceof VariantError)) throw e;
+      io.stderr.write(`api-workbench eval: ${e.message}\n${EVAL_USAGE}\n`);
+      return EXIT_USAGE;
+    }
+    if (!variants.length)
+      throw new InputError(`${promptPath}: no model: set model: in the frontmatter or pass --model`);
 
     const fileExpect = prompt.expect;
     const fileAssertions = parseAssertions(

@@ -1,31 +1,16 @@
 // Completion and hover in .prompt files, thin over the prompt core's assist data.
 import * as vscode from 'vscode';
-import type { WorkbenchServices } from '../../platform/services';
-import { listModels } from '../core/client';
 import { completionsAt, hoverAt, inModelValue } from '../core/prompt/assist';
-import { keyInQuery } from './chatEnvironment';
+import type { PromptModels } from './promptModels';
 
-/** The endpoint's models that generate content (asked when model names are first completed, then kept). */
-function modelNames(services: WorkbenchServices): () => Promise<vscode.CompletionItem[]> {
-  let cached: Promise<vscode.CompletionItem[]> | undefined;
-  return () =>
-    (cached ??= (async () => {
-      const ep = await services.endpoints.resolve('generation');
-      if (!ep.credential) return [];
-      const r = await listModels({
-        baseUrl: ep.baseUrl,
-        apiKey: ep.credential,
-        keyInQuery: keyInQuery(),
-        generateOnly: true,
-      });
-      if (r.error) cached = undefined;
-      return r.models.map((m) => {
-        const item = new vscode.CompletionItem(m.name.replace(/^models\//, ''), vscode.CompletionItemKind.Value);
-        item.detail = m.displayName ?? m.name;
-        item.documentation = m.description;
-        return item;
-      });
-    })());
+/** The endpoint's models that generate content, as completion items. */
+async function modelItems(models: PromptModels): Promise<vscode.CompletionItem[]> {
+  return ((await models.list()) ?? []).map((m) => {
+    const item = new vscode.CompletionItem(m.name.replace(/^models\//, ''), vscode.CompletionItemKind.Value);
+    item.detail = m.displayName ?? m.name;
+    item.documentation = m.description;
+    return item;
+  });
 }
 
 const KINDS = {
@@ -35,15 +20,14 @@ const KINDS = {
   helper: vscode.CompletionItemKind.Function,
 } as const;
 
-export function registerPromptAssist(services: WorkbenchServices): vscode.Disposable {
+export function registerPromptAssist(models: PromptModels): vscode.Disposable {
   const selector: vscode.DocumentSelector = { language: 'dotprompt' };
-  const models = modelNames(services);
   return vscode.Disposable.from(
     vscode.languages.registerCompletionItemProvider(
       selector,
       {
         provideCompletionItems(doc, pos) {
-          if (inModelValue(doc.getText(), pos.line, pos.character)) return models();
+          if (inModelValue(doc.getText(), pos.line, pos.character)) return modelItems(models);
           return completionsAt(doc.getText(), pos.line, pos.character).map((i) => {
             const item = new vscode.CompletionItem(i.label, KINDS[i.kind]);
             item.detail = i.detail;

@@ -3,7 +3,9 @@
 // edit. Partials are read from `_name.prompt` beside the file (an open, unsaved one as it is in the editor).
 import * as vscode from 'vscode';
 import { readPartial } from './promptPartials';
+import { unknownModelProblem } from '../core/prompt/assist';
 import { PromptFile } from '../core/prompt/promptFile';
+import type { PromptModels } from './promptModels';
 import type { PromptProblem } from '../core/prompt/problems';
 
 const LANGUAGE = 'dotprompt';
@@ -31,8 +33,12 @@ export class PromptDiagnostics implements vscode.Disposable {
   private readonly versions = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly models: PromptModels) {
     this.subscriptions = [
+      // The endpoint changed: every open prompt's model is checked against its list.
+      models.onDidChange(() => {
+        for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+      }),
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         this.schedule(e.document, DELAY_MS);
@@ -66,7 +72,12 @@ export class PromptDiagnostics implements vscode.Disposable {
     const key = doc.uri.toString();
     const version = doc.version;
     this.versions.set(key, version);
-    const { problems } = await PromptFile.load(doc.getText(), { partials: (name) => readPartial(doc, name) });
+    const text = doc.getText();
+    const { prompt, problems } = await PromptFile.load(text, { partials: (name) => readPartial(doc, name) });
+    // Only a file that names a model is worth a models.list request; without a credential there is no check.
+    const known = prompt?.model ? await this.models.names() : undefined;
+    const unknown = known && unknownModelProblem(text, known);
+    if (unknown) problems.push(unknown);
     if (this.versions.get(key) !== version || doc.isClosed) return;
     this.collection.set(
       doc.uri,

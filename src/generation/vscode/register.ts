@@ -13,6 +13,7 @@ import { ChatEditors } from './chatEditors';
 import { GenerationPanel } from './panel';
 import { PromptDiagnostics } from './promptDiagnostics';
 import { registerPromptAssist } from './promptAssist';
+import { PromptModels } from './promptModels';
 import { PromptPreview } from './promptPreview';
 import { PromptRunner, RUN_COMMAND } from './promptRun';
 import { editorChatTestCommand } from './testEditorChat';
@@ -46,13 +47,15 @@ export const register: FeatureRegistration = (services, shell) => {
   shell.webviewPanelSerializer(CHAT_PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: (webviewPanel, state) => deserializeChatPanel(webviewPanel, state),
   });
+  const promptModels = new PromptModels(services);
   const promptPreview = new PromptPreview();
   const promptRunner = new PromptRunner(services);
   return [
     panel,
     chatEditors,
-    new PromptDiagnostics(),
-    registerPromptAssist(services),
+    promptModels,
+    new PromptDiagnostics(promptModels),
+    registerPromptAssist(promptModels),
     promptPreview,
     promptRunner,
     registerCommand(RUN_COMMAND, (uri?: unknown) => promptRunner.run(uri instanceof vscode.Uri ? uri : undefined)),

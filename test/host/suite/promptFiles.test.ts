@@ -72,6 +72,26 @@ describe('prompt files (Dotprompt) in the editor', function () {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  it("a model not in the sandbox's models.list is a warning at its value; a listed one clears it", async () => {
+    const file = join(dir, 'typo.prompt');
+    writeFileSync(file, '---\nmodel: googleai/gemini-2.0-flsh\n---\nHello.\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    let ds = await diagnosticsOf(doc.uri, (d) => d.length > 0);
+    assert.deepEqual(summary(ds), ['2:W:model-unknown']);
+    assert.equal(ds[0].range.start.character, 'model: '.length);
+    assert.match(
+      ds[0].message,
+      /gemini-2\.0-flsh is not among this endpoint's models \(models\.list\); for example gemini-2\.0-flash/,
+    );
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(1, 0, 1, doc.lineAt(1).text.length), 'model: googleai/gemini-2.0-flash');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    ds = await diagnosticsOf(doc.uri, (d) => d.length === 0);
+    assert.deepEqual(summary(ds), []);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('a missing partial is reported on the template line', async () => {
     const file = join(dir, 'lonely.prompt');
     writeFileSync(file, '---\nmodel: gemini-2.0-flash\n---\n\n{{> nowhere}}\n');

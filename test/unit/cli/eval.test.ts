@@ -224,6 +224,54 @@ describe('api-workbench eval', function () {
     assert.match(r3.stderr, /yaml\.prompt:2:\d+: error: YAML: /);
   });
 
+  it('--variant: named variants override the config and the model; a bad one is exit 2 naming it', async () => {
+    const prompt = write('trip.prompt', PROMPT);
+    const data = write('one.jsonl', JSON.stringify({ input: { city: 'Oslo', days: 2 } }));
+    await fetch(`${s.origin}/v1beta/__sandbox/requests`, { method: 'DELETE', headers: { 'x-goog-api-key': s.apiKey } });
+    const r = await cli([
+      ...base(),
+      '--model',
+      'gemini-2.0-flash',
+      '--variant',
+      'short=maxOutputTokens=3,stopSequences=["x,y"]',
+      '--variant',
+      'other={"model": "models/gemini-2.5-flash", "temperature": 0}',
+      '--dataset',
+      data,
+      prompt,
+    ]);
+    const report = parseAs<JsonReport>(r.stdout);
+    assert.deepEqual(
+      report.cells.map((c) => c.variant),
+      ['gemini-2.0-flash', 'short', 'other'],
+    );
+    const [plain, short] = report.cells;
+    assert.equal(plain.finishReason, 'STOP');
+    assert.equal(short.finishReason, 'MAX_TOKENS', 'maxOutputTokens=3 reached the request');
+    assert.ok((short.usage.candidatesTokenCount ?? 99) <= 3);
+    const log = parseAs<{ requests: ServedRequest[] }>(
+      await (await fetch(`${s.origin}/v1beta/__sandbox/requests`, { headers: { 'x-goog-api-key': s.apiKey } })).text(),
+    ).requests;
+    assert.deepEqual(log.map((q) => q.model).sort(), [
+      'models/gemini-2.0-flash',
+      'models/gemini-2.0-flash',
+      'models/gemini-2.5-flash',
+    ]);
+    assert.equal(new Set(log.map((q) => q.fingerprint)).size, 3, 'three different requests');
+
+    for (const [flag, message] of [
+      ['hot=temperature=3', /variant hot: temperature must be a number from 0 to 2/],
+      ['odd=flavour=1', /variant odd: flavour is not a generation setting/],
+      ['gemini-2.0-flash=topK=2', /two variants are named gemini-2\.0-flash/],
+      ['bad name=topK=2', /a variant is NAME=SETTINGS/],
+      ['j={"topK": ', /variant j: its settings are not valid JSON/],
+    ] as const) {
+      const bad = await cli([...base(), '--model', 'gemini-2.0-flash', '--variant', flag, prompt]);
+      assert.equal(bad.code, 2, flag);
+      assert.match(bad.stderr, message);
+    }
+  });
+
   it('usage errors and bad datasets are exit 2 with the dataset line', async () => {
     const prompt = write('trip.prompt', PROMPT);
     assert.equal((await cli([...base()])).code, 2);

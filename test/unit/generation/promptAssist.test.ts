@@ -1,6 +1,12 @@
 // Completion and hover data of .prompt files (the editor adapter shows them as they are).
 import * as assert from 'node:assert/strict';
-import { completionsAt, declaredVariables, hoverAt, inModelValue } from '../../../src/generation/core/prompt/assist';
+import {
+  completionsAt,
+  declaredVariables,
+  hoverAt,
+  inModelValue,
+  unknownModelProblem,
+} from '../../../src/generation/core/prompt/assist';
 
 const FILE = [
   '---',
@@ -55,5 +61,22 @@ describe('prompt file completion and hover', () => {
     assert.match(hoverAt('---\nconfig:\n  topK: 3\n---\nx', 2, 3)?.text ?? '', /K most likely/);
     assert.match(hoverAt(FILE, 12, 3)?.text ?? '', /turn of that role/);
     assert.equal(hoverAt(FILE, 1, 12), undefined);
+  });
+
+  it('a model not in models.list: a warning at its value naming the closest models; prefixes and quotes allowed', () => {
+    const known = ['gemini-2.0-flash', 'gemini-2.0-flash-lite', 'gemini-2.5-pro', 'gemini-2.5-flash'];
+    const at = (model: string) => ['---', 'config:', '  temperature: 1', model, '---', 'Hi'].join('\n');
+    assert.equal(unknownModelProblem(at('model: gemini-2.0-flash'), known), undefined);
+    assert.equal(unknownModelProblem(at('model: googleai/gemini-2.5-pro  # fast'), known), undefined);
+    assert.equal(unknownModelProblem(at('model: "models/gemini-2.5-flash"'), known), undefined);
+    const p = unknownModelProblem(at('model: gemini-2.0-flsh'), known);
+    assert.deepEqual(p && [p.line, p.column, p.severity, p.code], [4, 7, 'warning', 'model-unknown']);
+    assert.match(
+      p!.message,
+      /gemini-2\.0-flsh is not among this endpoint's models.*gemini-2\.0-flash, gemini-2\.0-flash-lite/,
+    );
+    // A model: line in the template, or nested under another key, is not the frontmatter's model.
+    assert.equal(unknownModelProblem(['---', 'config:', '  model: x', '---', 'model: y'].join('\n'), known), undefined);
+    assert.equal(unknownModelProblem('model: nope', known), undefined, 'no frontmatter');
   });
 });

@@ -3,6 +3,8 @@
 // the input variables the frontmatter declares (input.schema, input.default) and dotprompt's helpers.
 import { splitPromptSource } from './source';
 import { FRONTMATTER_KEYS } from './frontmatter';
+import type { PromptProblem } from './problems';
+import { bareModel } from './promptFile';
 
 /** What each generation setting means (the API's GenerationConfig), for completion details and hover. */
 export const CONFIG_DOCS: Record<string, string> = {
@@ -137,4 +139,35 @@ export function hoverAt(text: string, line: number, character: number): { word: 
   }
   if (where.region === 'template' && HELPER_DOCS[w]) return { word: w, text: HELPER_DOCS[w] };
   return undefined;
+}
+
+/**
+ * The frontmatter's `model:` when the endpoint's models.list (bare names that generate content) does not
+ * hold it: a warning at the value, naming a few models it does hold. A run would be answered 404.
+ */
+export function unknownModelProblem(text: string, known: readonly string[]): PromptProblem | undefined {
+  const lines = text.split(/\r?\n/);
+  if (lines[0]?.trim() !== '---') return undefined;
+  for (let i = 1; i < lines.length && !/^---\s*$/.test(lines[i]); i++) {
+    const m = /^model\s*:\s*(["']?)([^"'#\s]+)\1\s*(#.*)?$/.exec(lines[i]);
+    if (!m) continue;
+    const model = bareModel(m[2]);
+    if (known.includes(model) || /^[^/]+\//.test(model)) return undefined;
+    const close = [...known].sort((a, b) => similarity(b, model) - similarity(a, model)).slice(0, 3);
+    return {
+      line: i + 1,
+      column: lines[i].indexOf(m[2]),
+      severity: 'warning',
+      code: 'model-unknown',
+      message: `${model} is not among this endpoint's models (models.list)${close.length ? `; for example ${close.join(', ')}` : ''}.`,
+    };
+  }
+  return undefined;
+}
+
+/** Length of the common prefix: enough to put gemini-2.0-flash-lite before gemini-2.5-pro for gemini-2.0-flsh. */
+function similarity(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }

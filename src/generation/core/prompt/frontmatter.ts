@@ -52,6 +52,14 @@ export const CONFIG_CHECKS: Record<string, Check> = {
       : 'must be text/plain, application/json or text/x.enum',
 };
 
+/** Why `value` is not a valid generation setting `key` of this API, or undefined when it is. */
+export function configValueProblem(key: string, value: unknown): string | undefined {
+  if (!CONFIG_KEYS.has(key))
+    return `${key} is not a generation setting of this API (known: ${[...CONFIG_KEYS].join(', ')})`;
+  const wrong = CONFIG_CHECKS[key]?.(value);
+  return wrong ? `${key} ${wrong}` : undefined;
+}
+
 export function pairOf(map: unknown, key: string): Pair | undefined {
   if (!isMap(map)) return undefined;
   return map.items.find((p) => isScalar(p.key) && p.key.value === key);
