@@ -27,13 +27,19 @@ export class BlobUnreadableError extends Error {
 
 /** Bytes being received over several requests (a resumable upload session). */
 export interface PartialBlob {
+  /** The file's name under the contents' `partial` folder: a session's record names it. */
+  readonly name: string;
   /** Bytes written so far. */
   readonly size: number;
   append(chunk: Uint8Array): Promise<void>;
   /** Drops everything after the first `size` bytes (bytes a real server would not have kept). */
   truncate(size: number): Promise<void>;
+  /** Makes the bytes written so far durable (before a 308 reports them). */
+  sync(): Promise<void>;
   /** Turns the bytes into a blob; the partial is gone afterwards. */
   complete(): Promise<BlobRef>;
+  /** Closes the file and keeps it (the sandbox stops; the session goes on at the next start). */
+  close(): Promise<void>;
   discard(): Promise<void>;
 }
 
@@ -44,6 +50,10 @@ export interface BlobStore {
   /** Streams bytes into a new blob, hashing as they pass; refuses more than `limit` bytes. */
   putStream(source: AsyncIterable<Uint8Array>, limit?: number): Promise<BlobRef>;
   startPartial(): Promise<PartialBlob>;
+  /** The partial blob `name` of a session kept from an earlier run, or undefined when it lacks `size` bytes. */
+  resumePartial(name: string, size: number): PartialBlob | undefined;
+  /** Deletes the partial blobs no session names (sessions that ended while the sandbox was down or crashed). */
+  keepPartials(names: ReadonlySet<string>): void;
   /**
    * The bytes `start..end` (inclusive) of a blob, as a stream; refused with BlobUnreadableError, before a byte
    * is read, when the blob is missing or not of the size the state says (so no status line promises bytes
@@ -112,8 +122,6 @@ export class DirectoryBlobStore implements BlobStore {
     if (ownerOnlyFolder(dir, 'a folder of contents'))
       for (const name of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, name), name === TMP ? 0o700 : 0o600);
     ownerOnlyFolder(path.join(dir, TMP), 'a folder of contents');
-    // Partials of an earlier run belong to sessions that are gone.
-    for (const name of fs.readdirSync(path.join(dir, TMP))) fs.rmSync(path.join(dir, TMP, name), { force: true });
   }
 
   /** A store in `dir` (kept), or in a fresh temporary directory removed on close. */
@@ -205,33 +213,69 @@ export class DirectoryBlobStore implements BlobStore {
   }
 
   async startPartial(): Promise<PartialBlob> {
-    const tmp = this.tmpFile();
-    const handle = await fs.promises.open(tmp, 'w+', 0o600);
-    let size = 0;
+    const name = randomBytes(12).toString('hex');
+    await (await fs.promises.open(this.partialFile(name), 'w', 0o600)).close();
+    return this.partialAt(name, 0, new Hashes());
+  }
+
+  resumePartial(name: string, size: number): PartialBlob | undefined {
+    let onDisk: number;
+    try {
+      onDisk = fs.statSync(this.partialFile(name)).size;
+    } catch {
+      return undefined;
+    }
+    if (onDisk < size) return undefined;
+    // Bytes past `size` were never acknowledged: the next chunk cuts them off before it writes.
+    return this.partialAt(name, onDisk, undefined);
+  }
+
+  keepPartials(names: ReadonlySet<string>): void {
+    const dir = path.join(this.dir, TMP);
+    for (const name of fs.readdirSync(dir)) if (!names.has(name)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+
+  private partialFile(name: string): string {
+    if (!/^[0-9a-f]{24}$/.test(name)) throw new Error(`not a partial blob name: ${name}`);
+    return path.join(this.dir, TMP, name);
+  }
+
+  /**
+   * A partial blob over the file `name` holding `size` bytes. Bytes are hashed as they are appended, so
+   * completing a 1 GB upload does not read it all back; a truncation into hashed bytes (a cut chunk, rare) or a
+   * resumed session (`hashes` undefined) sends complete() back to reading the file.
+   */
+  private partialAt(name: string, size: number, hashes: Hashes | undefined): PartialBlob {
+    const tmp = this.partialFile(name);
+    let handle: Promise<fs.promises.FileHandle> | undefined;
+    const file = () => (handle ??= fs.promises.open(tmp, 'r+'));
     let done = false;
-    // Bytes are hashed as they are appended, so completing a 1 GB upload does not read it all back; only a
-    // truncation into hashed bytes (a cut chunk, rare) sends complete() back to reading the file.
-    let hashes: Hashes | undefined = new Hashes();
     const finish = async (sync: boolean) => {
       if (done) return;
       done = true;
-      if (sync) await handle.sync();
-      await handle.close();
+      if (!handle) return;
+      const h = await handle;
+      if (sync) await h.sync();
+      await h.close();
     };
     return {
+      name,
       get size() {
         return size;
       },
       append: async (chunk) => {
-        await handle.write(chunk, 0, chunk.length, size);
+        await (await file()).write(chunk, 0, chunk.length, size);
         hashes?.update(chunk);
         size += chunk.length;
       },
       truncate: async (n) => {
         if (n >= size) return;
-        await handle.truncate(n);
+        await (await file()).truncate(n);
         size = n;
         hashes = undefined;
+      },
+      sync: async () => {
+        if (this.durable && handle) await (await handle).datasync();
       },
       complete: async () => {
         await finish(this.durable);
@@ -241,6 +285,7 @@ export class DirectoryBlobStore implements BlobStore {
         }
         return this.adopt(tmp, hashes.ref());
       },
+      close: () => finish(false),
       discard: async () => {
         await finish(false).catch(() => undefined);
         fs.rmSync(tmp, { force: true });

@@ -148,7 +148,9 @@ export function createStorage(ctx: SandboxContext, opts: { now?: () => Date } = 
       const generation = store.generation;
       const reply = await match.handler(rc, service);
       // Acknowledged only once durable: the writes of this request (and of any at the same time) are synced first.
-      if (durable && (store.generation !== generation || store.hasWrites)) await durable.commit(epoch);
+      // A session's status query waits too: the bytes it reports may be in a commit still running.
+      const session = url.searchParams.has('upload_id');
+      if (durable && (store.generation !== generation || store.hasWrites || session)) await durable.commit(epoch);
       await writeReply(
         res,
         reply,

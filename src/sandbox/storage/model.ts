@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { FOLDER_MIME } from '../../shared/wire/storage';
 import type { BlobStore } from './blobs';
-import type { StoreState, StoredChange, StoredFile, StoredUser } from './storedRecords';
+import type { StoreState, StoredChange, StoredFile, StoredUpload, StoredUser } from './storedRecords';
 
 export type {
   StoredUser,
@@ -16,6 +16,7 @@ export type {
   StoredLabel,
   StoredFile,
   UploadSession,
+  StoredUpload,
   StoredDrive,
   StoredChange,
   StoredApp,
@@ -43,6 +44,8 @@ export interface PendingWrites {
   files: Set<string>;
   drives: Set<string>;
   users: Set<string>;
+  /** Upload sessions saved or ended. */
+  uploads: Set<string>;
   reservedIds: boolean;
   whole: boolean;
   /** Lowest change id pushed or taken back: the log from this id on is written again. */
@@ -56,6 +59,7 @@ function noWrites(): PendingWrites {
     files: new Set(),
     drives: new Set(),
     users: new Set(),
+    uploads: new Set(),
     reservedIds: false,
     whole: false,
     changesFrom: Number.POSITIVE_INFINITY,
@@ -69,6 +73,7 @@ export function writesEmpty(w: PendingWrites): boolean {
     w.files.size === 0 &&
     w.drives.size === 0 &&
     w.users.size === 0 &&
+    w.uploads.size === 0 &&
     w.changesFrom === Number.POSITIVE_INFINITY &&
     w.trimmedBefore === undefined
   );
@@ -86,6 +91,8 @@ export class Store {
   private writes = noWrites();
   /** Observers of the change log (notification channels). */
   readonly changeListeners = new Set<(change: StoredChange) => void>();
+  /** Called after restore(): holders of state derived from it (open upload sessions) take it up again. */
+  readonly restoreListeners = new Set<() => void>();
 
   constructor(
     readonly state: StoreState,
@@ -96,7 +103,28 @@ export class Store {
     state.users = dictionary(state.users);
     state.files = dictionary(state.files);
     state.drives = dictionary(state.drives);
+    state.uploads = dictionary(state.uploads);
     this.buildIndex();
+  }
+
+  /** Resumable upload sessions by id. */
+  get uploads(): Record<string, StoredUpload> {
+    return (this.state.uploads ??= dictionary());
+  }
+
+  /**
+   * Keeps a session's record: written with the request's other writes before its answer (a 308 that reports
+   * bytes, the final chunk's file), so what a client was told survives a crash. Not a change of the drive:
+   * lists and the change log are not touched.
+   */
+  saveUpload(record: StoredUpload): void {
+    this.uploads[record.id] = record;
+    this.writes.uploads.add(record.id);
+  }
+
+  dropUpload(id: string): void {
+    delete this.uploads[id];
+    this.writes.uploads.add(id);
   }
 
   private buildIndex(): void {
@@ -124,9 +152,11 @@ export class Store {
     this.state.users = dictionary(state.users);
     this.state.files = dictionary(state.files);
     this.state.drives = dictionary(state.drives);
+    this.state.uploads = dictionary(state.uploads);
     this.buildIndex();
     this.writes = noWrites();
     this.generation += 1;
+    for (const l of this.restoreListeners) l();
   }
 
   /** A change too wide to track record by record (bulk seeding): the durable layer writes the whole state. */

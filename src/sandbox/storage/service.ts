@@ -2,7 +2,8 @@
 // visibility (what the caller may see), If-Match checks, and list snapshots cached per query.
 import { FOLDER_MIME } from '../../shared/wire/storage';
 import { ApiError, badRequest, forbidden, notFound, preconditionFailed } from './errors';
-import { etagOf, type Store, type StoredFile, type UploadSession } from './model';
+import { etagOf, type Store, type StoredFile } from './model';
+import { UploadSessions } from './uploadSessions';
 import { evaluate, parseQuery, QuerySyntaxError, type QueryDialect, type QueryEnv, type QueryNode } from './query';
 import { canWrite, roleOf } from './access';
 import type { RequestContext } from './router';
@@ -57,7 +58,7 @@ export class StorageService {
   };
   private snapshot = new Map<string, { generation: number; ids: string[] }>();
   /** Resumable upload sessions by upload id. */
-  readonly uploads = new Map<string, UploadSession>();
+  readonly uploads: UploadSessions;
   /** Live notification channels. */
   readonly channels: Channels;
   /** The sandbox's OAuth authorization server; its access tokens are accepted like the built-in one. */
@@ -68,13 +69,13 @@ export class StorageService {
     readonly sandbox?: SandboxContext,
   ) {
     this.channels = new Channels(store);
+    this.uploads = new UploadSessions(store);
     this.oauth = new OAuthServer(sandbox?.consentSecret);
   }
 
   /** Ends background work (channel deliveries, pending uploads) when the sandbox stops. */
   async close(): Promise<void> {
-    await Promise.all([...this.uploads.values()].map((s) => s.partial.discard().catch(() => undefined)));
-    this.uploads.clear();
+    await this.uploads.close();
     await this.channels.close();
   }
 

@@ -118,8 +118,12 @@ export interface StoredFile {
   abusive?: boolean;
 }
 
-/** A resumable upload in progress: bytes go straight into a partial blob as they arrive. */
-export interface UploadSession {
+/**
+ * A resumable upload session as it is kept on disk: a real server keeps a session for a week whatever happens to
+ * it, so a client told "308, bytes 0-N" may resume from N+1 after a restart, and a client whose last chunk was
+ * committed gets the file back from a status query instead of uploading it twice.
+ */
+export interface StoredUpload {
   id: string;
   kind: 'insert' | 'update';
   fileId?: string;
@@ -129,17 +133,26 @@ export interface UploadSession {
   total?: number;
   /** Bytes kept so far (whole 256 KiB granules, or everything once the last chunk is in). */
   received: number;
-  partial: PartialBlob;
+  /** The name of the file under the contents' `partial` folder that holds the bytes received. */
+  partialName: string;
   query: string;
   created: number;
-  /** The access token that opened the session: the session URL alone is no credential. */
-  token: string;
+  /**
+   * SHA-256 of the access token that opened the session: the session URL alone is no credential, and the token
+   * itself is never written down.
+   */
+  tokenHash: string;
   /** `If-Match` given when the session started, checked again when the upload commits. */
   ifMatch?: string;
-  /** A chunk is being written; a second writer at the same time would interleave bytes. */
-  busy: boolean;
   /** Set once complete: repeated status queries get the same answer. */
   result?: { status: number; json: unknown };
+}
+
+/** A session while the sandbox runs: its record, the open partial blob, and whether a chunk is being written. */
+export interface UploadSession extends StoredUpload {
+  partial: PartialBlob;
+  /** A chunk is being written; a second writer at the same time would interleave bytes. */
+  busy: boolean;
 }
 
 export interface StoredDrive {
@@ -194,4 +207,6 @@ export interface StoreState {
   reservedIds: string[];
   idCounter: number;
   quotaBytesTotal: number;
+  /** Resumable upload sessions by upload id (absent in stores written before sessions were kept). */
+  uploads?: Record<string, StoredUpload>;
 }

@@ -77,6 +77,30 @@ describe('storage sandbox: every acknowledged write is on disk when it is answer
         headers: { 'content-type': 'application/octet-stream', 'content-range': 'bytes 0-299999/300000' },
       });
     });
+    const session = async (title: string) => {
+      const start = await fetch(`${h.origin}/upload/store/v2/files?uploadType=resumable`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title }),
+      });
+      assert.equal(start.status, 200);
+      const location = new URL(start.headers.get('location')!);
+      return location.pathname + location.search;
+    };
+    step('resumable session started, one granule answered 308', async () => {
+      ids.session = await session('partial.bin');
+      const r = await h.call('PUT', ids.session, {
+        raw: Buffer.alloc(262_144 + 10, 3),
+        headers: { 'content-type': 'application/octet-stream', 'content-range': 'bytes 0-262153/*' },
+      });
+      assert.equal(r.status, 308);
+      return { status: 200 };
+    });
+    step('resumable session cancelled', async () => {
+      const r = await h.call('DELETE', ids.session);
+      assert.equal(r.status, 499);
+      return { status: 200 };
+    });
     step('content update', () =>
       call('PUT', `/upload/store/v2/files/${ids.file}?uploadType=media`, {
         raw: 'hello again',

@@ -16,6 +16,7 @@ import {
   type StoreState,
   type StoredDrive,
   type StoredFile,
+  type StoredUpload,
   type StoredUser,
 } from '../model';
 import type { DirectoryBlobStore } from '../blobs';
@@ -195,6 +196,10 @@ export class DurableStore {
     if (drives.size) {
       e.drives = dictionary<StoredDrive | null>();
       for (const id of drives) e.drives[id] = s.drives[id] ?? null;
+    }
+    if (w.uploads.size) {
+      e.uploads = dictionary<StoredUpload | null>();
+      for (const id of w.uploads) e.uploads[id] = s.uploads?.[id] ?? null;
     }
     if (w.changesFrom !== Number.POSITIVE_INFINITY || w.trimmedBefore !== undefined) {
       const log = s.changes;

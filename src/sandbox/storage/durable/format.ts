@@ -9,6 +9,7 @@ import type {
   StoredDrive,
   StoredFile,
   StoredRevision,
+  StoredUpload,
   StoredUser,
 } from '../model';
 import type { BlobRef } from '../blobs';
@@ -37,6 +38,7 @@ export interface JournalEntry {
   /** null: the record is gone. */
   files?: Record<string, StoredFile | null>;
   drives?: Record<string, StoredDrive | null>;
+  uploads?: Record<string, StoredUpload | null>;
   changes?: { from: number; append: StoredChange[]; trimmedBefore?: number };
 }
 
@@ -155,6 +157,22 @@ export const isStoredFile = (v: unknown): v is StoredFile =>
 export const isStoredDrive = (v: unknown): v is StoredDrive =>
   has(v, { id: str, name: str, createdDate: str, organizerIds: arrayOf(str), restrictions: isObject });
 
+export const isStoredUpload = (v: unknown): v is StoredUpload =>
+  has(
+    v,
+    {
+      id: str,
+      kind: (k) => k === 'insert' || k === 'update',
+      metadata: isObject,
+      received: num,
+      partialName: (n) => typeof n === 'string' && /^[0-9a-f]{24}$/.test(n),
+      query: str,
+      created: num,
+      tokenHash: str,
+    },
+    { fileId: str, contentType: str, total: num, ifMatch: str, result: (r) => has(r, { status: num }) },
+  );
+
 export const isStoredUser = (v: unknown): v is StoredUser =>
   has(v, { permissionId: str, displayName: str, emailAddress: str });
 
@@ -193,6 +211,7 @@ export const isJournalEntry = (v: unknown): v is JournalEntry =>
       users: recordsOf(isStoredUser),
       files: recordsOf(recordOrNull(isStoredFile)),
       drives: recordsOf(recordOrNull(isStoredDrive)),
+      uploads: recordsOf(recordOrNull(isStoredUpload)),
       changes: (c) => has(c, { from: num, append: arrayOf(isStoredChange) }, { trimmedBefore: num }),
     },
   );
@@ -209,6 +228,13 @@ export function applyEntry(state: StoreState, e: JournalEntry): void {
   for (const [id, d] of Object.entries(e.drives ?? {})) {
     if (d) state.drives[id] = d;
     else delete state.drives[id];
+  }
+  if (e.uploads) {
+    const uploads = (state.uploads ??= Object.create(null) as Record<string, StoredUpload>);
+    for (const [id, u] of Object.entries(e.uploads)) {
+      if (u) uploads[id] = u;
+      else delete uploads[id];
+    }
   }
   if (e.changes) {
     const log = state.changes;

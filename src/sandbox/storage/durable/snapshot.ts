@@ -5,7 +5,14 @@
 // entry writes the record whole again, so the state read back is the state at the end of the journal.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dictionary, type StoreState, type StoredChange, type StoredDrive, type StoredFile } from '../model';
+import {
+  dictionary,
+  type StoreState,
+  type StoredChange,
+  type StoredDrive,
+  type StoredFile,
+  type StoredUpload,
+} from '../model';
 import {
   DamagedStateError,
   decodeLine,
@@ -14,6 +21,7 @@ import {
   isStoredChange,
   isStoredDrive,
   isStoredFile,
+  isStoredUpload,
   metaOf,
   SNAPSHOT_FORMAT,
   type SnapshotHeader,
@@ -29,9 +37,11 @@ interface Closing {
   files: number;
   drives: number;
   changes: number;
+  /** Absent in snapshots written before upload sessions were kept. */
+  uploads?: number;
 }
 
-type Line = { f: StoredFile } | { d: StoredDrive } | { c: StoredChange[] } | Closing;
+type Line = { f: StoredFile } | { d: StoredDrive } | { u: StoredUpload } | { c: StoredChange[] } | Closing;
 
 function header(state: StoreState, seq: number): SnapshotHeader {
   return {
@@ -63,10 +73,18 @@ function* snapshotLines(state: StoreState, seq: number): Generator<string> {
     drives++;
     yield encodeLine({ d } satisfies Line);
   }
+  let uploads = 0;
+  const sessions = state.uploads ?? {};
+  for (const id of Object.keys(sessions)) {
+    const u = sessions[id];
+    if (!u) continue;
+    uploads++;
+    yield encodeLine({ u } satisfies Line);
+  }
   const changes = [...state.changes];
   for (let i = 0; i < changes.length; i += CHANGES_PER_LINE)
     yield encodeLine({ c: changes.slice(i, i + CHANGES_PER_LINE) } satisfies Line);
-  yield encodeLine({ end: true, files, drives, changes: changes.length } satisfies Line);
+  yield encodeLine({ end: true, files, drives, changes: changes.length, uploads } satisfies Line);
 }
 
 /**
@@ -145,6 +163,7 @@ export function readSnapshot(file: string): { state: StoreState; seq: number } {
     users: dictionary(head.users),
     files: dictionary<StoredFile>(),
     drives: dictionary<StoredDrive>(),
+    uploads: dictionary<StoredUpload>(),
     changes: [],
     apps: head.apps,
     reservedIds: head.reservedIds,
@@ -152,7 +171,7 @@ export function readSnapshot(file: string): { state: StoreState; seq: number } {
   let closed: Closing | undefined;
   for (let i = 1; i < lines.length; i++) {
     if (closed) throw damaged(i, 'text after the closing line');
-    const v = decodeLine(lines[i]) as Partial<Record<'f' | 'd' | 'c', unknown>> & Partial<Closing>;
+    const v = decodeLine(lines[i]) as Partial<Record<'f' | 'd' | 'u' | 'c', unknown>> & Partial<Closing>;
     if (v === undefined || typeof v !== 'object' || v === null) throw damaged(i, 'checksum or JSON does not match');
     if ('f' in v) {
       if (!isStoredFile(v.f)) throw damaged(i, 'not a file record');
@@ -160,6 +179,9 @@ export function readSnapshot(file: string): { state: StoreState; seq: number } {
     } else if ('d' in v) {
       if (!isStoredDrive(v.d)) throw damaged(i, 'not a shared drive record');
       state.drives[v.d.id] = v.d;
+    } else if ('u' in v) {
+      if (!isStoredUpload(v.u)) throw damaged(i, 'not an upload session record');
+      state.uploads![v.u.id] = v.u;
     } else if ('c' in v) {
       if (!Array.isArray(v.c) || !v.c.every(isStoredChange)) throw damaged(i, 'not a list of changes');
       state.changes.push(...v.c);
@@ -169,7 +191,13 @@ export function readSnapshot(file: string): { state: StoreState; seq: number } {
   }
   if (!closed) throw new DamagedStateError(file, 'it is cut short (no closing line)');
   const counts = [Object.keys(state.files).length, Object.keys(state.drives).length, state.changes.length];
-  if (counts[0] !== closed.files || counts[1] !== closed.drives || counts[2] !== closed.changes)
+  const uploads = Object.keys(state.uploads!).length;
+  if (
+    counts[0] !== closed.files ||
+    counts[1] !== closed.drives ||
+    counts[2] !== closed.changes ||
+    uploads !== (closed.uploads ?? 0)
+  )
     throw new DamagedStateError(file, 'its record counts do not match its closing line');
   if (!state.users[state.meId]) throw new DamagedStateError(file, 'the current user is missing');
   return { state, seq: head.seq };

@@ -13,6 +13,7 @@ import { boundaryOf, readMultipart } from '../multipart';
 import { renderCreatedFile, renderFile } from '../render';
 import type { Reply, RequestContext, Router } from '../router';
 import { checkIfMatchHeader, type StorageService } from '../service';
+import { tokenHash } from '../uploadSessions';
 import { etagOf, type UploadSession } from '../model';
 import type { BlobRef } from '../blobs';
 import { checkBody } from '../body';
@@ -123,6 +124,7 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
       const id = randomBytes(24).toString('base64url');
       const query = new URLSearchParams(q);
       query.set('upload_id', id);
+      const partial = await svc.store.blobs.startPartial();
       const s: UploadSession = {
         id,
         kind,
@@ -131,15 +133,16 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
         contentType: header(ctx, 'x-upload-content-type') ?? metadata.mimeType,
         total,
         received: 0,
-        partial: await svc.store.blobs.startPartial(),
+        partial,
+        partialName: partial.name,
         query: query.toString(),
         created: Date.now(),
-        token: ctx.token,
+        tokenHash: tokenHash(ctx.token),
         ifMatch,
         busy: false,
       };
       await pruneSessions(svc);
-      svc.uploads.set(id, s);
+      svc.uploads.start(s);
       const path = kind === 'insert' ? 'files' : `files/${encodeURIComponent(ctx.params.fileId)}`;
       const location = `${ctx.base.origin}/upload${ctx.base.service}/${path}?${query.toString()}`;
       return { status: 200, empty: true, headers: { location, 'x-guploader-uploadid': id } };
@@ -155,9 +158,9 @@ async function upload(ctx: RequestContext, svc: StorageService, kind: 'insert' |
 
 async function pruneSessions(svc: StorageService): Promise<void> {
   const now = Date.now();
-  for (const [id, s] of svc.uploads) {
+  for (const s of [...svc.uploads.values()]) {
     if (now - s.created <= SESSION_TTL_MS) continue;
-    svc.uploads.delete(id);
+    svc.uploads.end(s.id);
     await s.partial.discard();
   }
 }
@@ -177,7 +180,7 @@ function incomplete(ctx: RequestContext, s: UploadSession): Reply {
 async function chunk(ctx: RequestContext, svc: StorageService, uploadId: string): Promise<Reply> {
   const s = svc.uploads.get(uploadId);
   // Another client's session does not exist for this caller (the URL alone grants nothing).
-  if (!s || s.token !== ctx.token) {
+  if (!s || s.tokenHash !== tokenHash(ctx.token)) {
     await drain(ctx.req);
     throw new ApiError(404, {
       domain: 'global',
@@ -186,7 +189,7 @@ async function chunk(ctx: RequestContext, svc: StorageService, uploadId: string)
     });
   }
   if (ctx.method === 'DELETE') {
-    svc.uploads.delete(uploadId);
+    svc.uploads.end(uploadId);
     await s.partial.discard();
     return { status: 499, empty: true };
   }
@@ -254,10 +257,13 @@ async function receive(
   let written = 0;
   // Bytes past the committed ones are written, then cut back to what a real server keeps.
   await s.partial.truncate(s.received);
+  // What is kept is synced, then recorded: the record goes to disk before the answer that reports it.
   const keep = async (n: number) => {
     const limit = total !== undefined ? Math.min(n, total - s.received) : n;
     await s.partial.truncate(s.received + limit);
+    await s.partial.sync();
     s.received += limit;
+    svc.uploads.save(s);
   };
   try {
     for await (const piece of ctx.req) {
@@ -291,7 +297,10 @@ async function receive(
   const isFinal = total !== undefined && s.received + written === total;
   // Non-final chunks are kept in whole 256 KiB granules; the remainder must be sent again.
   await keep(isFinal ? written : written - (written % RESUMABLE_CHUNK_GRANULE));
-  s.total = total ?? s.total;
+  if (total !== undefined && s.total !== total) {
+    s.total = total;
+    svc.uploads.save(s);
+  }
   if (s.total !== undefined && s.received === s.total) return complete(ctx, svc, s, s.total);
   return incomplete(ctx, s);
 }
@@ -309,6 +318,9 @@ async function complete(ctx: RequestContext, svc: StorageService, s: UploadSessi
     // A refused commit (412, 403, 400) ends the session: the same answer to every later query.
     s.result = { status: e.status, json: e.body() };
   }
+  // The answer is kept with the file it created, in the same commit: a client that lost it asks again and gets
+  // the same file, never a second one.
+  svc.uploads.save(s);
   return { status: s.result.status, json: s.result.json };
 }
 

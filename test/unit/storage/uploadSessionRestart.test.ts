@@ -1,0 +1,168 @@
+// A resumable upload across a crash of the sandbox (kill -9), as a client of the real service lives it: the bytes
+// a 308 reported are there after the restart and the upload goes on from them; a session whose last chunk was
+// answered gives the same file back to a status query, so a client that lost that answer never uploads twice.
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const GRANULE = 256 * 1024;
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  token: string;
+}
+
+/** `api-workbench sandbox --data DIR` (on `port` when given); resolves once it printed where it serves. */
+function start(data: string, port?: number): Promise<Running> {
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'sandbox',
+    '--data',
+    data,
+    ...(port ? ['--port', `${port}`] : []),
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (!out.includes('\n')) return;
+      const line = JSON.parse(out.split('\n')[0]) as { url: string; accessToken: string };
+      resolve({ child, url: line.url, token: line.accessToken });
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${err}`)));
+  });
+}
+
+async function crash(s: Running): Promise<void> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) throw new Error('the sandbox had already exited');
+  const exited = new Promise((resolve) => s.child.once('exit', resolve));
+  s.child.kill('SIGKILL');
+  await exited;
+}
+
+describe('storage sandbox: a resumable upload session survives a crash', function () {
+  this.timeout(120_000);
+  const dirs: string[] = [];
+  let dir = '';
+  const running: Running[] = [];
+  // A folder of its own for each test (a second sandbox over one folder would use the first).
+  beforeEach(() => dirs.push((dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-session-')))));
+  after(() => {
+    for (const r of running) r.child.kill('SIGKILL');
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  const launch = async (port?: number) => {
+    const r = await start(dir, port);
+    running.push(r);
+    return r;
+  };
+
+  it('308 bytes are kept over kill -9; the finished session answers with the same file after another', async () => {
+    const total = 3 * GRANULE + 100;
+    const bytes = Buffer.alloc(total);
+    for (let i = 0; i < total; i++) bytes[i] = (i * 31 + 7) & 0xff;
+    let sb = await launch();
+    const port = Number(new URL(sb.url).port);
+    const auth = () => ({ authorization: `Bearer ${sb.token}` });
+    const title = `resume-${Date.now()}.bin`;
+    const begin = await fetch(`${sb.url}/upload/store/v2/files?uploadType=resumable`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json', 'x-upload-content-length': `${total}` },
+      body: JSON.stringify({ title }),
+    });
+    assert.equal(begin.status, 200);
+    const location = new URL(begin.headers.get('location')!);
+    const session = () => `${sb.url}${location.pathname}${location.search}`;
+
+    // Two granules and a bit: the server keeps the two whole granules and says so.
+    const first = await fetch(session(), {
+      method: 'PUT',
+      headers: { ...auth(), 'content-range': `bytes 0-${2 * GRANULE + 999}/${total}` },
+      body: bytes.subarray(0, 2 * GRANULE + 1000),
+    });
+    assert.equal(first.status, 308);
+    assert.equal(first.headers.get('range'), `bytes=0-${2 * GRANULE - 1}`);
+
+    await crash(sb);
+    sb = await launch(port);
+    const status = await fetch(session(), {
+      method: 'PUT',
+      headers: { ...auth(), 'content-range': `bytes */${total}` },
+    });
+    assert.equal(status.status, 308, 'the session is still there after the crash');
+    assert.equal(status.headers.get('range'), `bytes=0-${2 * GRANULE - 1}`, 'with every byte it reported');
+
+    // Another caller's token does not open it (the session keeps only the token's hash).
+    const stranger = await fetch(session(), {
+      method: 'PUT',
+      headers: { authorization: 'Bearer not-the-token', 'content-range': `bytes */${total}` },
+    });
+    assert.ok(stranger.status === 401 || stranger.status === 404, `a stranger got ${stranger.status}`);
+
+    const rest = await fetch(session(), {
+      method: 'PUT',
+      headers: { ...auth(), 'content-range': `bytes ${2 * GRANULE}-${total - 1}/${total}` },
+      body: bytes.subarray(2 * GRANULE),
+    });
+    assert.ok(rest.status < 300, `the last chunk: ${rest.status} ${await rest.clone().text()}`);
+    const file = (await rest.json()) as { id: string; md5Checksum: string; fileSize: string };
+    assert.equal(file.md5Checksum, createHash('md5').update(bytes).digest('hex'));
+    assert.equal(Number(file.fileSize), total);
+
+    // The answer to the last chunk is lost in a crash: the client asks the session, and gets the same file.
+    await crash(sb);
+    sb = await launch(port);
+    const again = await fetch(session(), {
+      method: 'PUT',
+      headers: { ...auth(), 'content-range': `bytes */${total}` },
+    });
+    assert.equal(again.status, rest.status);
+    assert.equal(((await again.json()) as { id: string }).id, file.id);
+    const media = await fetch(`${sb.url}/store/v2/files/${file.id}?alt=media`, { headers: auth() });
+    assert.ok(Buffer.from(await media.arrayBuffer()).equals(bytes), 'the content is the bytes sent');
+    const q = encodeURIComponent(`title = '${title}'`);
+    const list = (await (await fetch(`${sb.url}/store/v2/files?q=${q}`, { headers: auth() })).json()) as {
+      items: unknown[];
+    };
+    assert.equal(list.items.length, 1, 'one file, never a duplicate');
+  });
+
+  it('a session whose bytes were removed while the sandbox was down answers 404: start a new upload', async () => {
+    let sb = await launch();
+    const port = Number(new URL(sb.url).port);
+    const auth = () => ({ authorization: `Bearer ${sb.token}` });
+    const begin = await fetch(`${sb.url}/upload/store/v2/files?uploadType=resumable`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'gone.bin' }),
+    });
+    const location = new URL(begin.headers.get('location')!);
+    const first = await fetch(`${sb.url}${location.pathname}${location.search}`, {
+      method: 'PUT',
+      headers: { ...auth(), 'content-range': `bytes 0-${GRANULE - 1}/*` },
+      body: Buffer.alloc(GRANULE, 1),
+    });
+    assert.equal(first.status, 308);
+    await crash(sb);
+    const partials = path.join(dir, 'storage', 'blobs', 'partial');
+    const names = fs.readdirSync(partials);
+    assert.ok(names.length >= 1, 'the partial contents are kept on disk');
+    for (const n of names) fs.rmSync(path.join(partials, n));
+    sb = await launch(port);
+    const status = await fetch(`${sb.url}${location.pathname}${location.search}`, {
+      method: 'PUT',
+      headers: { ...auth(), 'content-range': 'bytes */*' },
+    });
+    assert.equal(status.status, 404);
+    assert.match(await status.text(), /start a new upload/);
+  });
+});
