@@ -1,8 +1,9 @@
 // kill -9 (and SIGHUP) in the middle of writes: ten clients write to a `sandbox --data DIR` process as fast as it
-// answers — content, metadata, rename, move, trash, delete, multipart and resumable uploads, each client on files
-// of its own — and the process is killed at a random moment. After each restart every acknowledged write is there,
-// unchanged; a write in flight at the kill may be there or not, whole. Cycles and seeds: FUZZ_ITERATIONS, the seed
-// is printed.
+// answers — content, metadata, rename, move, trash, delete, multipart and resumable uploads (whole, and in 256 KiB
+// chunks over several requests), each client on files of its own — and the process is killed at a random moment.
+// After each restart every acknowledged write is there, unchanged; a write in flight at the kill may be there or
+// not, whole; a chunked upload's session still holds every byte a 308 reported, and goes on to one file, never
+// two. Cycles and seeds: FUZZ_ITERATIONS, the seed is printed.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -15,6 +16,19 @@ const FOLDER = 'application/vnd.google-apps.folder';
 const CLIENTS = 10;
 /** Acknowledged writes per cycle, at least (up to half as many again): 15 cycles make more than 5,000. */
 const PER_CYCLE = 340;
+const GRANULE = 256 * 1024;
+
+/** A chunked resumable upload under way: what was sent, and what the server said it kept. */
+interface Session {
+  path: string;
+  bytes: Buffer;
+  title: string;
+  parent: string;
+  /** Bytes a 308 (or a status query) reported kept. */
+  acked: number;
+  /** Bytes sent so far, answered or not. */
+  sent: number;
+}
 
 interface Expected {
   title: string;
@@ -58,6 +72,10 @@ class Client {
   inFlight: { id?: string; after?: Expected | 'deleted' } | undefined;
   acknowledged = 0;
   folders: string[] = [];
+  session: Session | undefined;
+  /** Chunked uploads finished, and sessions found intact after a restart. */
+  sessionsDone = 0;
+  sessionsResumed = 0;
 
   constructor(
     readonly n: number,
@@ -108,8 +126,11 @@ class Client {
   /** One random write; resolves once acknowledged (the expected state recorded), rejects when the process is gone. */
   async step(sb: Sandbox): Promise<void> {
     const r = this.r;
+    if (this.session) return this.nextChunk(sb, this.session);
     const live = this.live();
-    const kind = live.length < 3 || live.length < 25 ? r.pick(['create', 'multipart', 'resumable', 'edit']) : 'edit';
+    const kind =
+      live.length < 3 || live.length < 25 ? r.pick(['create', 'multipart', 'resumable', 'chunked', 'edit']) : 'edit';
+    if (kind === 'chunked') return this.startSession(sb);
     if (kind !== 'edit' || !live.length) return this.create(sb, kind === 'edit' ? 'create' : kind);
     const [id, cur] = r.pick(live);
     const op = r.pick(['content', 'metadata', 'rename', 'move', 'trash', 'delete']);
@@ -202,8 +223,77 @@ class Client {
     this.acknowledged++;
   }
 
+  private async startSession(sb: Sandbox): Promise<void> {
+    const title = `chunked ${this.n}-${this.r.int(1e9)}`;
+    const parent = this.r.pick(this.folders);
+    const bytes = Buffer.alloc(GRANULE * (1 + this.r.int(3)) + this.r.int(5000), this.n + 1);
+    bytes.write(title);
+    const res = await this.call(sb, 'POST', '/upload/store/v2/files?uploadType=resumable', {
+      title,
+      parents: [{ id: parent }],
+    });
+    assert.equal(res.status, 200, `a resumable session answered ${res.status}`);
+    const loc = new URL(res.headers.get('location')!);
+    this.session = { path: loc.pathname + loc.search, bytes, title, parent, acked: 0, sent: 0 };
+    this.acknowledged++;
+  }
+
+  /** Sends the next 256 KiB (or the rest); a 308 says how much is kept, the last chunk's answer is the file. */
+  private async nextChunk(sb: Sandbox, s: Session): Promise<void> {
+    const end = Math.min(s.acked + GRANULE, s.bytes.length);
+    s.sent = end;
+    const res = await fetch(sb.url + s.path, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${sb.token}`,
+        'content-range': `bytes ${s.acked}-${end - 1}/${s.bytes.length}`,
+      },
+      body: new Uint8Array(s.bytes.subarray(s.acked, end)),
+    });
+    await this.settle(s, res);
+  }
+
+  /** Takes a session's answer: 308 with the bytes kept, or the file once all are in. */
+  private async settle(s: Session, res: Response): Promise<void> {
+    const text = await res.text();
+    if (res.status === 308) {
+      const kept = /^bytes=0-(\d+)$/.exec(res.headers.get('range') ?? '');
+      const acked = kept ? Number(kept[1]) + 1 : 0;
+      assert.ok(acked >= s.acked, `session of ${s.title}: ${s.acked} bytes were reported kept, now ${acked}`);
+      assert.ok(acked <= s.sent, `session of ${s.title}: ${acked} bytes kept of ${s.sent} sent`);
+      s.acked = acked;
+    } else {
+      assert.ok(res.status < 300, `session of ${s.title} answered ${res.status}: ${text}`);
+      const file = JSON.parse(text) as { id: string; md5Checksum: string };
+      assert.equal(file.md5Checksum, md5(s.bytes), `session of ${s.title}: the file holds other bytes`);
+      this.files.set(file.id, { title: s.title, description: '', md5: md5(s.bytes), parent: s.parent, trashed: false });
+      this.session = undefined;
+      this.sessionsDone++;
+    }
+    this.acknowledged++;
+  }
+
+  /** After a restart: a session under way is asked where it is (a status query), and must know every byte it said it kept. */
+  private async resumeSession(sb: Sandbox, s: Session): Promise<void> {
+    const res = await fetch(sb.url + s.path, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${sb.token}`, 'content-range': `bytes */${s.bytes.length}` },
+    });
+    assert.ok(
+      res.status !== 404,
+      `session of ${s.title} is gone after the restart (${s.acked} bytes were reported kept)`,
+    );
+    this.acknowledged--;
+    await this.settle(s, res);
+    this.sessionsResumed++;
+    const q = encodeURIComponent(`title = '${s.title}'`);
+    const list = await this.call(sb, 'GET', `/store/v2/files?q=${q}&fields=items(id)`);
+    assert.ok((list.json.items as unknown[]).length <= 1, `${s.title} was made twice`);
+  }
+
   /** After a restart: every file as its last acknowledged write left it (or as the write in flight left it). */
   async check(sb: Sandbox): Promise<{ checked: number }> {
+    if (this.session) await this.resumeSession(sb, this.session);
     let checked = 0;
     for (const [id, want] of this.files) {
       const res = await this.call(
@@ -287,9 +377,13 @@ describe('storage sandbox: acknowledged writes survive kill -9 and SIGHUP', func
     }
     sb.child.kill('SIGTERM');
     await new Promise((resolve) => sb.child.once('exit', resolve));
+    const sessions = clients.reduce((n, c) => n + c.sessionsDone, 0);
+    const resumed = clients.reduce((n, c) => n + c.sessionsResumed, 0);
     console.log(
-      `      ${cycles} kill -9 and 3 SIGHUP cycles, ${total} acknowledged writes, ${checkedTotal} file checks`,
+      `      ${cycles} kill -9 and 3 SIGHUP cycles, ${total} acknowledged writes, ${checkedTotal} file checks, ` +
+        `${sessions} chunked uploads (${resumed} sessions taken up again after a restart)`,
     );
+    assert.ok(resumed > 0, 'no chunked upload was under way at a kill');
     assert.ok(total >= cycles * PER_CYCLE, `only ${total} acknowledged writes`);
     assert.ok(checkedTotal > 0);
   });
