@@ -283,15 +283,18 @@ async function memoryRows(client: StorageClient, origin: string, token: string, 
   return [row('first plan (dry run)', plan), row('first run, sides equal', first), row('no-op run', noop)];
 }
 
+/** `SYNC_BENCH=throughput,memory` runs only those parts (noop, throughput, memory); default all. */
+const PARTS = new Set((process.env.SYNC_BENCH ?? 'noop,throughput,memory').split(','));
+
 const suite: BenchSuite = async () => {
-  const results = await noOpRows();
+  const results = PARTS.has('noop') ? await noOpRows() : [];
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sync-bench-'));
   const { info, child } = await startChildSandbox({ blobDir: path.join(work, 'blobs') });
   try {
     const client = new StorageClient({ baseUrl: info.storage, auth: { token: () => info.accessToken } });
     if (!fs.existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: npm run build first');
-    results.push(...(await throughputRows(client, work)));
-    results.push(...(await memoryRows(client, info.storage, info.accessToken, work)));
+    if (PARTS.has('throughput')) results.push(...(await throughputRows(client, work)));
+    if (PARTS.has('memory')) results.push(...(await memoryRows(client, info.storage, info.accessToken, work)));
     return results;
   } finally {
     if (child.exitCode === null) {

@@ -14,7 +14,7 @@ export interface LocalItem {
   ino: string;
   mtime: number;
   size: number;
-  /** Files only. */
+  /** Files only; left out of a new file the plan needs no checksum of (see scanLocal). */
   md5?: string;
 }
 
@@ -34,13 +34,19 @@ export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: numb
   return !!b && !b.racy && b.ino === l.ino && b.mtime === l.mtime && b.lsize === l.size;
 }
 
-/** Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links. */
+/**
+ * Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links.
+ * With `storeHas`, a new file's checksum is left out (the plan never reads it) unless the store has an item at
+ * its path or a synced file is missing from disk (it may have moved there): a first upload of a folder then
+ * reads each file once, as it is sent, and the store's checksum of what it received is recorded.
+ */
 export async function scanLocal(
   root: string,
   base: Record<string, BaseEntry>,
   ignore: Ignore,
   skipped: Skipped[],
   signal?: AbortSignal,
+  storeHas?: (rel: string) => boolean,
 ): Promise<Map<string, LocalItem>> {
   const out = new Map<string, LocalItem>();
   // A renamed or moved file keeps its inode and time: its saved checksum still holds under the new name.
@@ -83,8 +89,11 @@ export async function scanLocal(
       }
     }
   }
+  let moved = !storeHas;
+  if (!moved) for (const [p, b] of Object.entries(base)) if (!b.folder && !out.has(p)) moved = true;
   for (const h of hashes) {
     signal?.throwIfAborted();
+    if (!moved && !base[h.rel] && !storeHas?.(h.rel)) continue;
     try {
       h.item.md5 = await md5File(path.join(root, h.rel));
     } catch {

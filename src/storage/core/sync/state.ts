@@ -14,7 +14,7 @@ export interface BaseEntry {
   folder: boolean;
   /** Store item id. */
   id: string;
-  /** Store side: content checksum, size and modified time of the item. */
+  /** Store side: content checksum (of an export: the document's version, see exports.ts), size and modified time. */
   smd5?: string;
   ssize?: number;
   smod?: string;
@@ -28,6 +28,8 @@ export interface BaseEntry {
    * and size as they are, so the next walk reads the file again instead of trusting them (as git does).
    */
   racy?: boolean;
+  /** The path holds the export of a workspace document to this type: download-only. */
+  export?: string;
 }
 
 /** A store item below the linked folder as last listed (or as the change feed last reported it). */
@@ -42,6 +44,8 @@ export interface MirrorItem {
   size?: number;
   modified?: string;
   etag?: string;
+  /** A workspace document's export types (the keys of its exportLinks). */
+  exports?: string[];
 }
 
 export interface SyncState {
@@ -115,19 +119,44 @@ export async function saveState(localDir: string, state: SyncState): Promise<voi
 }
 
 /**
- * Saves after each applied action without queueing one write per action: a save asked for while one
- * is running is folded into the next, which writes the state as it is then.
+ * Saves the state while a plan is applied. Each save writes the whole state, so saving after every action
+ * would make a run's cost grow with the state's size times its actions, and the transfers would wait on
+ * the disk: `soon` asks for a save without waiting for it, and saves are spaced so that writing the state
+ * takes at most a tenth of the run (at least a second apart). That loses nothing: the state only records
+ * what is true on both sides, and a run that stops before a save sees the work done since as "both sides
+ * changed the same way" and records it then. `save` writes now (a save asked for while one runs is folded
+ * into the next); a background save's failure is thrown by the next `save`.
  */
 export class StateWriter {
   private running: Promise<void> | undefined;
   private again = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastEnd = 0;
+  private lastCost = 0;
+  private failure: Error | undefined;
 
   constructor(
     private readonly localDir: string,
     private readonly state: SyncState,
+    private readonly minGapMs = 1000,
   ) {}
 
-  save(): Promise<void> {
+  /** Saves in the background, soon: at once when the last save is long enough ago, else after a gap. */
+  soon(): void {
+    if (this.timer) return;
+    const gap = Math.max(this.minGapMs, 10 * this.lastCost);
+    const wait = Math.max(0, this.lastEnd + gap - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.save().catch((e: unknown) => (this.failure ??= e instanceof Error ? e : new Error(String(e))));
+    }, wait);
+  }
+
+  async save(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (this.running) {
       this.again = true;
       return this.running;
@@ -135,9 +164,17 @@ export class StateWriter {
     this.running = (async () => {
       do {
         this.again = false;
+        const start = Date.now();
         await saveState(this.localDir, this.state);
+        this.lastEnd = Date.now();
+        this.lastCost = this.lastEnd - start;
       } while (this.again);
     })().finally(() => (this.running = undefined));
-    return this.running;
+    await this.running;
+    if (this.failure) {
+      const e = this.failure;
+      this.failure = undefined;
+      throw e;
+    }
   }
 }
