@@ -10,14 +10,13 @@
 //    of Node included), against 150 MB.
 // 2 and 3 run against a sandbox in a child process (its memory is not the client's); all data lives under
 // the temporary folder and is removed at the end.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { pathToFileURL } from 'node:url';
 import { FOLDER_MIME } from '../../src/shared/wire/storage';
 import { StorageClient } from '../../src/storage/core/client';
 import { bodyStream } from '../../src/storage/core/download';
@@ -131,51 +130,76 @@ async function newFolder(client: StorageClient, title: string): Promise<string> 
   return f.id!;
 }
 
+/** Writes back every dirty page (ours and the sandbox's) so that no pass pays for the one before it. */
+function flushDisk(): void {
+  spawnSync('sync');
+}
+
 async function throughputRows(client: StorageClient, work: string): Promise<BenchResult[]> {
-  const src = path.join(work, 'upload');
-  const files: string[] = [];
-  const block = Buffer.alloc(FILE_BYTES);
-  for (let i = 0; i < BIG_FILES; i++) {
-    const rel = `part ${Math.floor(i / 100)}/file ${i}.bin`;
-    fs.mkdirSync(path.join(src, path.dirname(rel)), { recursive: true });
-    fs.writeFileSync(path.join(src, rel), randomFillSync(block));
-    files.push(rel);
-  }
+  // Two trees of the same shape with different bytes: the sandbox keeps contents by checksum, so sending the
+  // same bytes twice would let the second pass skip writing them.
+  const tree = (name: string) => {
+    const dir = path.join(work, name);
+    const block = Buffer.alloc(FILE_BYTES);
+    const files: string[] = [];
+    for (let i = 0; i < BIG_FILES; i++) {
+      const rel = `part ${Math.floor(i / 100)}/file ${i}.bin`;
+      fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), randomFillSync(block));
+      files.push(rel);
+    }
+    return { dir, files };
+  };
+  const raw = tree('raw upload');
+  const src = tree('upload');
   const total = BIG_FILES * FILE_BYTES;
 
-  // Up: plain uploads of the same files into one folder, then the first sync of the folder into another.
+  // Up: plain uploads of one tree's files into one folder, then the first sync of the other tree.
   const rawFolder = await newFolder(client, 'bench raw upload');
+  flushDisk();
   let t = performance.now();
-  await pool(files, CONCURRENCY, async (rel) => {
-    await upload(client, fileSource(path.join(src, rel)), {
+  await pool(raw.files, CONCURRENCY, async (rel) => {
+    await upload(client, fileSource(path.join(raw.dir, rel)), {
       metadata: { title: path.basename(rel), parents: [{ id: rawFolder }] },
     });
   });
   const rawUpMs = performance.now() - t;
   const syncFolderId = await newFolder(client, 'bench sync');
+  flushDisk();
   t = performance.now();
-  const up = await syncFolder({ client, localDir: src, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
+  const up = await syncFolder({ client, localDir: src.dir, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
   const syncUpMs = performance.now() - t;
   if (up.summary.errors || up.summary.counts.upload !== BIG_FILES)
     throw new Error(`the first sync uploaded ${up.summary.counts.upload} files with ${up.summary.errors} errors`);
 
-  // Down: plain media downloads of the synced items to files, then the first sync of the store folder into
-  // an empty local folder.
-  const items = await client.listAllFiles({
-    q: `'${rawFolder}' in parents and trashed = false`,
-    maxResults: 1000,
-    fields: 'nextPageToken,items(id)',
-  });
+  // Down, the same items both ways: plain media downloads streamed to files, then the first sync of the store
+  // folder into an empty local folder. What the plain downloads wrote is removed before the sync runs.
+  const items: { id: string; rel: string }[] = [];
+  for (const part of await client.listAllFiles({
+    q: `'${syncFolderId}' in parents and trashed = false`,
+    fields: 'nextPageToken,items(id,title)',
+  }))
+    for (const f of await client.listAllFiles({
+      q: `'${part.id!}' in parents and trashed = false`,
+      maxResults: 1000,
+      fields: 'nextPageToken,items(id,title)',
+    }))
+      items.push({ id: f.id!, rel: `${part.title!}/${f.title!}` });
+  if (items.length !== BIG_FILES) throw new Error(`listed ${items.length} synced files`);
   const rawDir = path.join(work, 'raw download');
-  fs.mkdirSync(rawDir);
+  for (const part of new Set(items.map((i) => path.dirname(i.rel))))
+    fs.mkdirSync(path.join(rawDir, part), { recursive: true });
+  flushDisk();
   t = performance.now();
   await pool(items, CONCURRENCY, async (f) => {
-    const res = await client.media(f.id!);
-    await pipeline(bodyStream(res), fs.createWriteStream(path.join(rawDir, f.id!)));
+    const res = await client.media(f.id);
+    await pipeline(bodyStream(res), fs.createWriteStream(path.join(rawDir, f.rel)));
   });
   const rawDownMs = performance.now() - t;
+  fs.rmSync(rawDir, { recursive: true, force: true });
   const dst = path.join(work, 'download');
   fs.mkdirSync(dst);
+  flushDisk();
   t = performance.now();
   const down = await syncFolder({ client, localDir: dst, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
   const syncDownMs = performance.now() - t;
@@ -183,7 +207,7 @@ async function throughputRows(client: StorageClient, work: string): Promise<Benc
     throw new Error(
       `the first sync downloaded ${down.summary.counts.download} files with ${down.summary.errors} errors`,
     );
-  fs.rmSync(rawDir, { recursive: true, force: true });
+  for (const d of [raw.dir, src.dir, dst]) fs.rmSync(d, { recursive: true, force: true });
 
   const row = (dir: string, rawMs: number, syncMs: number): BenchResult => ({
     name: `sync: first sync ${dir} of ${mb(total)} MB in ${BIG_FILES} files, throughput ÷ raw ${dir}s`,
@@ -213,12 +237,7 @@ async function cliPeak(args: string[], env: Record<string, string>, work: string
   const file = path.join(work, `peak-${Math.random().toString(36).slice(2)}.json`);
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      pathToFileURL(path.join(ROOT, 'test/bench/peakMemory.mjs')).href,
-      path.join(ROOT, 'dist/cli.js'),
-      ...args,
-    ],
+    ['--require', path.join(ROOT, 'test/bench/peakMemory.cjs'), path.join(ROOT, 'dist/cli.js'), ...args],
     { env: { ...process.env, ...env, PEAK_MEMORY_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

@@ -150,15 +150,17 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
    * Store bytes (or a document's export) to `p`. With `compare`, a file already at `p` is kept: the same bytes
    * are recorded, other bytes are reported (an export never replaces a file it did not write).
    */
+  const tmpDir = path.join(ctx.root, STATE_DIR, 'tmp');
+  let tmpReady: Promise<unknown> | undefined;
   const download = async (
     p: string,
     r: StoreItem,
     scanned: LocalItem | undefined,
     compare = false,
   ): Promise<LocalItem> => {
-    const tmpDir = path.join(ctx.root, STATE_DIR, 'tmp');
-    await fsp.mkdir(tmpDir, { recursive: true });
+    await (tmpReady ??= fsp.mkdir(tmpDir, { recursive: true }));
     const tmp = path.join(tmpDir, randomUUID());
+    let placed = false;
     try {
       const res = r.export
         ? await ctx.client.raw('files.export', { fileId: r.id, mimeType: r.export }, { signal: ctx.signal })
@@ -182,10 +184,11 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       }
       await fsp.mkdir(path.dirname(abs(p)), { recursive: true });
       await fsp.rename(tmp, abs(p));
+      placed = true;
       const st = (await statOf(p))!;
       return { ...st, md5 };
     } finally {
-      await fsp.rm(tmp, { force: true });
+      if (!placed) await fsp.rm(tmp, { force: true });
     }
   };
 
