@@ -11,7 +11,7 @@ import type { ExportFormats } from './exports';
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
 import { planSync } from './plan';
-import { loadState, saveState, STATE_DIR, StateWriter } from './state';
+import { loadState, saveState, shareStrings, STATE_DIR, StateWriter } from './state';
 import { refreshMirror, storePaths } from './storeScan';
 
 export const IGNORE_FILE = '.storeignore';
@@ -74,6 +74,7 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
 
   const tokenBefore = state.pageToken;
   const storeRead = await refreshMirror(opts.client, state, opts.signal);
+  if (storeRead === 'full') shareStrings(state);
   // A run with nothing new on the store writes nothing here (a no-op run costs a walk and one request).
   const storeMoved = storeRead === 'full' || state.pageToken !== tokenBefore;
   if (!opts.dryRun && storeMoved) await saveState(root, state);

@@ -75,7 +75,7 @@ export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
         ino: l.ino,
         mtime: l.mtime,
         lsize: l.size,
-        lmd5: l.md5,
+        lmd5: l.md5 === r.md5 ? r.md5 : l.md5, // one string for both when they agree
         ...(Date.now() * 1000 - l.mtime < RACY_US ? { racy: true } : {}),
         ...(r.export ? { export: r.export } : {}),
       };

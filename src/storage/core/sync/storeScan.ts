@@ -227,16 +227,8 @@ export function storePaths(
       if (ignore.ignores(k.folder ? `${p}/` : p)) continue;
       if (seen.has(k.id)) continue; // a second parent inside the tree: synced once, under the first path
       seen.add(k.id);
-      paths.set(p, {
-        folder: k.folder,
-        id: k.id,
-        mimeType: k.mimeType,
-        md5: k.md5,
-        size: k.size,
-        modified: k.modified,
-        etag: k.etag,
-        ...(type ? { export: type, version: exportVersion(type, k.modified, k.etag), md5: undefined } : {}),
-      });
+      // The mirror's own item (a StoreItem with a title and parents): no copy per file.
+      paths.set(p, type ? { ...k, export: type, version: exportVersion(type, k.modified, k.etag), md5: undefined } : k);
       pathOf.set(k.id, p);
       if (k.folder) stack.push({ id: k.id, rel: p });
     }
