@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import ignore from 'ignore';
+import ignore, { type Ignore } from 'ignore';
 import type { StorageClient } from '../client';
 import { applyPlan, type SyncEvent } from './apply';
 import type { ExportFormats } from './exports';
@@ -68,9 +68,11 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const state = await loadState(root, opts.storeFolderId);
   if (!opts.dryRun) await fsp.rm(path.join(root, STATE_DIR, 'tmp'), { recursive: true, force: true });
 
-  const rules = ignore();
   const ignoreText = await fsp.readFile(path.join(root, IGNORE_FILE), 'utf8').catch(() => '');
-  rules.add(ignoreText);
+  // The ignore package keeps every path it was asked about: with no rules, it is not asked (10 MB at 100,000 files).
+  const rules: Pick<Ignore, 'ignores'> = /^\s*[^#\s]/m.test(ignoreText)
+    ? ignore().add(ignoreText)
+    : { ignores: () => false };
 
   const tokenBefore = state.pageToken;
   const storeRead = await refreshMirror(opts.client, state, opts.signal);

@@ -59,7 +59,7 @@ export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: numb
 export async function scanLocal(
   root: string,
   base: Record<string, BaseEntry>,
-  ignore: Ignore,
+  ignore: Pick<Ignore, 'ignores'>,
   skipped: Skipped[],
   signal?: AbortSignal,
   storeHas?: (rel: string) => boolean,

@@ -163,7 +163,7 @@ export interface StoreItem {
  */
 export function storePaths(
   state: SyncState,
-  ignore: Ignore,
+  ignore: Pick<Ignore, 'ignores'>,
   skipped: Skipped[],
   exportFormats: ExportFormats = {},
 ): { paths: Map<string, StoreItem>; pathOf: Map<string, string> } {
