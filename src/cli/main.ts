@@ -28,7 +28,7 @@ const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
   sync: {
     run: syncCommand,
     summary:
-      'keep a local folder and a store folder in sync: sync [--mode two-way|upload|download] [--dry-run] [--json] LOCAL_DIR STORE_FOLDER',
+      'keep a local folder and a store folder in sync: sync [--mode two-way|upload|download] [--dry-run] [--json] [--export KIND=FORMAT,...] LOCAL_DIR STORE_FOLDER',
   },
   openapi: {
     run: openApiCommand,

@@ -7,6 +7,7 @@ import type { SyncEvent } from '../storage/core/sync/apply';
 import { syncFolder, type SyncSummary } from '../storage/core/sync/engine';
 import type { SyncMode } from '../storage/core/sync/model';
 import { resolveStoreFolder } from '../storage/core/sync/storeFolder';
+import { EXPORT_EXTENSIONS, parseExportFlag, type ExportFormats } from '../storage/core/sync/exports';
 import { isAbortError, redactText } from '../shared/http';
 import { parseArgs, stringFlag, UsageError } from './args';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
@@ -14,7 +15,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from './io';
 export const EXIT_MAX_DELETE = 4;
 
 export const SYNC_USAGE =
-  'usage: api-workbench sync [--base-url URL] [--access-token T] [--mode two-way|upload|download] [--dry-run] [--json] [--max-delete PCT] LOCAL_DIR STORE_FOLDER';
+  'usage: api-workbench sync [--base-url URL] [--access-token T] [--mode two-way|upload|download] [--dry-run] [--json] [--max-delete PCT] [--export KIND=FORMAT,...] LOCAL_DIR STORE_FOLDER';
 
 const HELP = `${SYNC_USAGE}
 
@@ -28,6 +29,11 @@ from My files (/Projects/site).
   --json            one JSON object per action, then {"summary": {...}}
   --max-delete PCT  stop without deleting when a run would delete more than PCT % of the synced files
                     (default 50)
+  --export KIND=FORMAT,...
+                    sync workspace documents of these kinds as their export (download-only: a local
+                    edit is reported, never uploaded); KIND is document, spreadsheet, presentation,
+                    drawing, script or a full type; FORMAT is ${EXPORT_EXTENSIONS.join(', ')} or a full
+                    type. Other documents are skipped (reported). Example: --export document=pdf,spreadsheet=xlsx
   --base-url URL    the storage service's origin (default $API_WORKBENCH_STORAGE_BASE_URL)
   --access-token T  default $API_WORKBENCH_STORAGE_TOKEN (never printed)
 Deletions go to the store's trash and to LOCAL_DIR/.api-workbench-sync/trash. Paths matching
@@ -42,13 +48,14 @@ export const syncCommand: CliCommand = async (args, io) => {
   let token: string;
   let mode: SyncMode;
   let maxDelete = 50;
+  let exportFormats: ExportFormats | undefined;
   let json: boolean;
   let dryRun: boolean;
   let localDir: string;
   let folder: string;
   try {
     const p = parseArgs(args, {
-      values: ['base-url', 'access-token', 'mode', 'max-delete'],
+      values: ['base-url', 'access-token', 'mode', 'max-delete', 'export'],
       booleans: ['dry-run', 'json', 'help'],
     });
     if (p.flags.has('help')) {
@@ -63,6 +70,14 @@ export const syncCommand: CliCommand = async (args, io) => {
       if (!/^\d+(\.\d+)?$/.test(md) || Number(md) > 100)
         throw new UsageError(`--max-delete is a percentage from 0 to 100, not ${md}`);
       maxDelete = Number(md);
+    }
+    const ex = stringFlag(p, 'export');
+    if (ex !== undefined) {
+      try {
+        exportFormats = parseExportFlag(ex);
+      } catch (e) {
+        throw new UsageError(`--export: ${(e as Error).message}`);
+      }
     }
     json = p.flags.has('json');
     dryRun = p.flags.has('dry-run');
@@ -103,6 +118,7 @@ export const syncCommand: CliCommand = async (args, io) => {
       mode,
       dryRun,
       maxDeletePercent: maxDelete,
+      exportFormats,
       signal: abort.signal,
       onEvent: print,
     }));

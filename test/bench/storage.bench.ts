@@ -3,11 +3,11 @@
 // 2. resumable upload (streamed from disk; by default the client sends it in one request) vs one raw HTTP PUT
 //    of the same bytes, the median of three runs of each, with the client's peak memory growth against 64 MB.
 // The sandbox runs in a child process so the bytes it keeps do not count as the client's memory.
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { startChildSandbox } from './childSandbox';
 import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 import { StorageClient } from '../../src/storage/core/client';
@@ -20,31 +20,6 @@ const MEMORY_LIMIT = 64 * 1024 * 1024;
 /** Upload runs of each kind: one run's time moves with whatever else the disk and the cores are doing. */
 const UPLOAD_PAIRS = SMOKE ? 1 : 3;
 const FIELDS = 'nextPageToken,items(id,title,mimeType,fileSize,modifiedDate)';
-
-async function startChildSandbox(): Promise<{ info: { storage: string; accessToken: string }; child: ChildProcess }> {
-  const root = path.resolve(__dirname, '..', '..');
-  const code = `const { startSandbox } = require(${JSON.stringify(path.join(root, 'src/sandbox/server.ts'))});
-startSandbox().then((s) => console.log(JSON.stringify({ storage: s.storage, accessToken: s.accessToken })));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=8192', '-e', code], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const info = await new Promise<{ storage: string; accessToken: string }>((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const line = buf.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return;
-      const parsed: unknown = JSON.parse(line);
-      const p = parsed as Partial<Record<'storage' | 'accessToken', unknown>> | null;
-      if (typeof p?.storage === 'string' && typeof p.accessToken === 'string')
-        resolve({ storage: p.storage, accessToken: p.accessToken });
-      else reject(new Error(`unexpected sandbox line: ${line}`));
-    });
-    child.once('exit', (c) => reject(new Error(`sandbox exited with ${c}`)));
-  });
-  return { info, child };
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

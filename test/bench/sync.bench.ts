@@ -1,18 +1,45 @@
-// Folder sync (issue 25), ratios measured in the same run against the in-process storage emulator:
-// a sync with nothing to do over 10,000 files in 500 folders — its store requests against the limit of 5,
-// and its time against a plain stat walk of the same local tree (readdir + lstat of every entry).
+// Folder sync (issue 25), ratios measured in the same run:
+// 1. a sync with nothing to do over 10,000 files in 500 folders (in-process emulator) — its store requests
+//    against the limit of 5, and its time against a plain stat walk of the same local tree (readdir + lstat);
+// 2. the first sync of 1 GB in 1,000 files, upload and download, against the raw transfer of as many bytes
+//    through the same StorageClient at the same concurrency (plain uploads of a tree of the same shape into one
+//    folder; plain media downloads of the synced items, streamed to files): raw time ÷ sync time, i.e. the
+//    sync's share of the raw throughput. The disk is flushed before each pass;
+// 3. the peak memory of `api-workbench sync` (dist/cli.js, its own process) at 100,000 files: a dry-run first
+//    plan (100,000 uploads), the first real run (both sides hold the same files: 100,000 records) and a run with
+//    nothing to do. The figure is the kernel's high-water mark of the process's resident set (ru_maxrss: all
+//    of Node included), against 150 MB.
+// 2 and 3 run against a sandbox in a child process (its memory is not the client's); all data lives under
+// the temporary folder and is removed at the end.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { FOLDER_MIME } from '../../src/shared/wire/storage';
+import { StorageClient } from '../../src/storage/core/client';
+import { bodyStream } from '../../src/storage/core/download';
 import { syncFolder } from '../../src/storage/core/sync/engine';
+import { fileSource, upload } from '../../src/storage/core/upload';
 import { startStorage } from '../unit/storage/emulatorHarness';
 import { startLink } from '../unit/storage/syncHarness';
+import { startChildSandbox } from './childSandbox';
 import { SMOKE } from './smoke';
 import type { BenchResult, BenchSuite } from './types';
 
 const FOLDERS = SMOKE ? 25 : 500;
 const PER_FOLDER = 20;
 const RUNS = SMOKE ? 1 : 5;
+/** Throughput: files of 1 MiB in folders of 100. */
+const BIG_FILES = SMOKE ? 16 : 1000;
+const FILE_BYTES = 1024 * 1024;
+const CONCURRENCY = 4;
+/** Memory: this many files in one folder (the sandbox seeds them in one request). */
+const MANY = SMOKE ? 2000 : 100_000;
+const MEMORY_LIMIT = 150 * 1024 * 1024;
+const ROOT = path.resolve(__dirname, '..', '..');
 
 async function statWalk(dir: string): Promise<number> {
   let n = 0;
@@ -30,8 +57,19 @@ async function statWalk(dir: string): Promise<number> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-const suite: BenchSuite = async () => {
+/** Runs `work` over `items`, at most `limit` at a time. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+async function noOpRows(): Promise<BenchResult[]> {
   const h = await startStorage();
   const k = await startLink(h);
   try {
@@ -66,7 +104,7 @@ const suite: BenchSuite = async () => {
     }
     const files = FOLDERS * PER_FOLDER;
     const ratio = median(syncMs) / median(walkMs);
-    const results: BenchResult[] = [
+    return [
       {
         name: `sync: no-op run over ${files} files in ${FOLDERS} folders, store requests vs 5`,
         ratio: requests / 5,
@@ -82,10 +120,209 @@ const suite: BenchSuite = async () => {
         detail: { syncMs: median(syncMs), walkMs: median(walkMs) },
       },
     ];
-    return results;
   } finally {
     await k.close();
     await h.close();
+  }
+}
+
+async function newFolder(client: StorageClient, title: string): Promise<string> {
+  const f = await client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: 'root' }] });
+  return f.id!;
+}
+
+/** Writes back every dirty page (ours and the sandbox's) so that no pass pays for the one before it. */
+function flushDisk(): void {
+  spawnSync('sync');
+}
+
+async function throughputRows(client: StorageClient, work: string): Promise<BenchResult[]> {
+  // Two trees of the same shape with different bytes: the sandbox keeps contents by checksum, so sending the
+  // same bytes twice would let the second pass skip writing them.
+  const tree = (name: string) => {
+    const dir = path.join(work, name);
+    const block = Buffer.alloc(FILE_BYTES);
+    const files: string[] = [];
+    for (let i = 0; i < BIG_FILES; i++) {
+      const rel = `part ${Math.floor(i / 100)}/file ${i}.bin`;
+      fs.mkdirSync(path.join(dir, path.dirname(rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), randomFillSync(block));
+      files.push(rel);
+    }
+    return { dir, files };
+  };
+  const raw = tree('raw upload');
+  const src = tree('upload');
+  const total = BIG_FILES * FILE_BYTES;
+
+  // Up: plain uploads of one tree's files into one folder, then the first sync of the other tree.
+  const rawFolder = await newFolder(client, 'bench raw upload');
+  flushDisk();
+  let t = performance.now();
+  await pool(raw.files, CONCURRENCY, async (rel) => {
+    await upload(client, fileSource(path.join(raw.dir, rel)), {
+      metadata: { title: path.basename(rel), parents: [{ id: rawFolder }] },
+    });
+  });
+  const rawUpMs = performance.now() - t;
+  const syncFolderId = await newFolder(client, 'bench sync');
+  flushDisk();
+  t = performance.now();
+  const up = await syncFolder({ client, localDir: src.dir, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
+  const syncUpMs = performance.now() - t;
+  if (up.summary.errors || up.summary.counts.upload !== BIG_FILES)
+    throw new Error(`the first sync uploaded ${up.summary.counts.upload} files with ${up.summary.errors} errors`);
+
+  // Down, the same items both ways: plain media downloads streamed to files, then the first sync of the store
+  // folder into an empty local folder. What the plain downloads wrote is removed before the sync runs.
+  const items: { id: string; rel: string }[] = [];
+  for (const part of await client.listAllFiles({
+    q: `'${syncFolderId}' in parents and trashed = false`,
+    fields: 'nextPageToken,items(id,title)',
+  }))
+    for (const f of await client.listAllFiles({
+      q: `'${part.id!}' in parents and trashed = false`,
+      maxResults: 1000,
+      fields: 'nextPageToken,items(id,title)',
+    }))
+      items.push({ id: f.id!, rel: `${part.title!}/${f.title!}` });
+  if (items.length !== BIG_FILES) throw new Error(`listed ${items.length} synced files`);
+  const rawDir = path.join(work, 'raw download');
+  for (const part of new Set(items.map((i) => path.dirname(i.rel))))
+    fs.mkdirSync(path.join(rawDir, part), { recursive: true });
+  flushDisk();
+  t = performance.now();
+  await pool(items, CONCURRENCY, async (f) => {
+    const res = await client.media(f.id);
+    await pipeline(bodyStream(res), fs.createWriteStream(path.join(rawDir, f.rel)));
+  });
+  const rawDownMs = performance.now() - t;
+  fs.rmSync(rawDir, { recursive: true, force: true });
+  const dst = path.join(work, 'download');
+  fs.mkdirSync(dst);
+  flushDisk();
+  t = performance.now();
+  const down = await syncFolder({ client, localDir: dst, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
+  const syncDownMs = performance.now() - t;
+  if (down.summary.errors || down.summary.counts.download !== BIG_FILES)
+    throw new Error(
+      `the first sync downloaded ${down.summary.counts.download} files with ${down.summary.errors} errors`,
+    );
+  for (const d of [raw.dir, src.dir, dst]) fs.rmSync(d, { recursive: true, force: true });
+
+  const row = (dir: string, rawMs: number, syncMs: number): BenchResult => ({
+    name: `sync: first sync ${dir} of ${mb(total)} MB in ${BIG_FILES} files, throughput ÷ raw ${dir}s`,
+    ratio: rawMs / syncMs,
+    goal: '>= 0.8',
+    met: rawMs / syncMs >= 0.8,
+    detail: {
+      syncMs: Math.round(syncMs),
+      rawMs: Math.round(rawMs),
+      syncMBps: Math.round(mb(total) / (syncMs / 1000)),
+      rawMBps: Math.round(mb(total) / (rawMs / 1000)),
+      concurrency: CONCURRENCY,
+    },
+  });
+  return [row('upload', rawUpMs, syncUpMs), row('download', rawDownMs, syncDownMs)];
+}
+
+interface Peak {
+  maxRss: number;
+  heapPeak: number;
+  ms: number;
+  stdout: string;
+}
+
+/** Runs the built CLI in its own process and reads its peak memory. */
+async function cliPeak(args: string[], env: Record<string, string>, work: string): Promise<Peak> {
+  const file = path.join(work, `peak-${Math.random().toString(36).slice(2)}.json`);
+  const child = spawn(
+    process.execPath,
+    ['--require', path.join(ROOT, 'test/bench/peakMemory.cjs'), path.join(ROOT, 'dist/cli.js'), ...args],
+    { env: { ...process.env, ...env, PEAK_MEMORY_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  // Only the last lines are kept: a dry run prints one line per planned action.
+  child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4096)));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const t = performance.now();
+  const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  const ms = performance.now() - t;
+  if (code !== 0) throw new Error(`api-workbench ${args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`);
+  const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { maxRss: number; heapPeak: number };
+  return { ...parsed, ms, stdout };
+}
+
+function summaryOf(stdout: string): { counts: Record<string, number>; errors: number } {
+  const last = stdout.trim().split('\n').pop() ?? '';
+  return (JSON.parse(last) as { summary: { counts: Record<string, number>; errors: number } }).summary;
+}
+
+async function memoryRows(client: StorageClient, origin: string, token: string, work: string): Promise<BenchResult[]> {
+  const seeded = await client.transport.json<{ id: string }>({
+    method: 'POST',
+    url: `${origin}/store/v2/__sandbox/seedFolder`,
+    json: { title: 'bench sync many', count: MANY },
+  });
+  // The same files on disk as the sandbox seeds: item-NNNNNN.txt holding its own name and a newline.
+  const local = path.join(work, 'many');
+  fs.mkdirSync(local);
+  for (let i = 1; i <= MANY; i++) {
+    const name = `item-${String(i).padStart(6, '0')}.txt`;
+    fs.writeFileSync(path.join(local, name), `${name}\n`);
+  }
+  // Not "racy" (recorded within 3 s of the files' times): the first run records every file as settled.
+  await new Promise((r) => setTimeout(r, 3500));
+  const env = { API_WORKBENCH_STORAGE_BASE_URL: origin, API_WORKBENCH_STORAGE_TOKEN: token };
+  const empty = await newFolder(client, 'bench sync empty');
+  const baseline = await cliPeak(['sync', '--help'], env, work);
+  const plan = await cliPeak(['sync', '--json', '--dry-run', local, empty], env, work);
+  const planned = summaryOf(plan.stdout);
+  if (planned.counts.upload !== MANY) throw new Error(`the first plan uploads ${planned.counts.upload} files`);
+  const first = await cliPeak(['sync', '--json', local, seeded.id], env, work);
+  const firstSummary = summaryOf(first.stdout);
+  if (Object.keys(firstSummary.counts).length || firstSummary.errors)
+    throw new Error(`the first run over equal sides did ${JSON.stringify(firstSummary)}`);
+  const noop = await cliPeak(['sync', '--json', local, seeded.id], env, work);
+  const noopSummary = summaryOf(noop.stdout);
+  if (Object.keys(noopSummary.counts).length || noopSummary.errors)
+    throw new Error(`the no-op run did ${JSON.stringify(noopSummary)}`);
+  const row = (what: string, p: Peak): BenchResult => ({
+    name: `sync: peak RSS of api-workbench sync at ${MANY} files, ${what} ÷ 150 MB`,
+    ratio: p.maxRss / MEMORY_LIMIT,
+    goal: '<= 1',
+    met: p.maxRss <= MEMORY_LIMIT,
+    detail: {
+      maxRssMB: mb(p.maxRss),
+      heapPeakMB: mb(p.heapPeak),
+      ms: Math.round(p.ms),
+      nodeRssMB: mb(baseline.maxRss),
+    },
+  });
+  return [row('first plan (dry run)', plan), row('first run, sides equal', first), row('no-op run', noop)];
+}
+
+/** `SYNC_BENCH=throughput,memory` runs only those parts (noop, throughput, memory); default all. */
+const PARTS = new Set((process.env.SYNC_BENCH ?? 'noop,throughput,memory').split(','));
+
+const suite: BenchSuite = async () => {
+  const results = PARTS.has('noop') ? await noOpRows() : [];
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sync-bench-'));
+  const { info, child } = await startChildSandbox({ blobDir: path.join(work, 'blobs') });
+  try {
+    const client = new StorageClient({ baseUrl: info.storage, auth: { token: () => info.accessToken } });
+    if (!fs.existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: npm run build first');
+    if (PARTS.has('throughput')) results.push(...(await throughputRows(client, work)));
+    if (PARTS.has('memory')) results.push(...(await memoryRows(client, info.storage, info.accessToken, work)));
+    return results;
+  } finally {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(work, { recursive: true, force: true });
   }
 };
 

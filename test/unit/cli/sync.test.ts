@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import { FOLDER_MIME } from '../../../src/shared/wire/storage';
+import { bufferSource, upload } from '../../../src/storage/core/upload';
 import { startStorage, type Harness } from '../storage/emulatorHarness';
 import { localTree, md5, putLocal, startLink, storeTree, type Link } from '../storage/syncHarness';
 import { parseAs } from '../../support/typedJson';
@@ -45,6 +46,8 @@ describe('api-workbench sync', function () {
         { API_WORKBENCH_STORAGE_TOKEN: 't' },
       ],
       [['--frob', k.localDir, 'root'], /unknown option --frob/, env()],
+      [['--export', 'docs=pdf', k.localDir, 'root'], /--export: "docs" is not a kind of workspace document/, env()],
+      [['--export', 'document=paper', k.localDir, 'root'], /--export: "paper" is not an export format/, env()],
     ];
     for (const [args, message, e] of cases) {
       const a = io(e);
@@ -77,6 +80,27 @@ describe('api-workbench sync', function () {
     assert.equal(last.summary.counts.upload, 2);
     assert.equal(last.summary.errors, 0);
     assert.deepEqual(await storeTree(k.client, k.folderId), localTree(k.localDir));
+  });
+
+  it('--export syncs the named kinds of workspace documents as their export; without it they are skipped', async () => {
+    await upload(k.client, bufferSource(Buffer.from('a,b\n1,2\n')), {
+      metadata: { title: 'Budget.csv', parents: [{ id: k.folderId }] },
+      contentType: 'text/csv',
+      query: { convert: true },
+    });
+    const plain = io(env());
+    assert.equal(await runCli(['sync', '--json', k.localDir, k.folderId], plain.io), 0, plain.err());
+    assert.match(plain.out(), /"action":"skip","path":"Budget".*no bytes to sync/);
+    assert.deepEqual(localTree(k.localDir), {});
+    const a = io(env());
+    assert.equal(
+      await runCli(['sync', '--json', '--export', 'spreadsheet=csv', k.localDir, k.folderId], a.io),
+      0,
+      a.err(),
+    );
+    const line = parseAs<Record<string, unknown>>(a.out().trim().split('\n')[0]);
+    assert.deepEqual([line.action, line.path, line.export], ['download', 'Budget.csv', 'text/csv']);
+    assert.equal(fs.readFileSync(path.join(k.localDir, 'Budget.csv'), 'utf8'), 'a,b\n1,2\n');
   });
 
   it('takes a path of titles from My files, and names the first missing title', async () => {

@@ -30,6 +30,8 @@ export interface SyncEvent {
   reason?: string;
   /** A skip because the item changed during the run: the next run does it. */
   deferred?: true;
+  /** A download that is the export of a workspace document to this type. */
+  export?: string;
 }
 
 export interface ApplyContext {
@@ -46,6 +48,8 @@ export interface ApplyContext {
 }
 
 class Changed extends Error {}
+/** Left as it is, and said why: not an error, and no later run changes it by itself. */
+class Reported extends Error {}
 
 export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<number> {
   const { state } = ctx;
@@ -142,12 +146,25 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     return remember(f);
   };
 
-  const download = async (p: string, r: StoreItem, scanned: LocalItem | undefined): Promise<LocalItem> => {
-    const tmpDir = path.join(ctx.root, STATE_DIR, 'tmp');
-    await fsp.mkdir(tmpDir, { recursive: true });
+  /**
+   * Store bytes (or a document's export) to `p`. With `compare`, a file already at `p` is kept: the same bytes
+   * are recorded, other bytes are reported (an export never replaces a file it did not write).
+   */
+  const tmpDir = path.join(ctx.root, STATE_DIR, 'tmp');
+  let tmpReady: Promise<unknown> | undefined;
+  const download = async (
+    p: string,
+    r: StoreItem,
+    scanned: LocalItem | undefined,
+    compare = false,
+  ): Promise<LocalItem> => {
+    await (tmpReady ??= fsp.mkdir(tmpDir, { recursive: true }));
     const tmp = path.join(tmpDir, randomUUID());
+    let placed = false;
     try {
-      const res = await ctx.client.media(r.id, { signal: ctx.signal });
+      const res = r.export
+        ? await ctx.client.raw('files.export', { fileId: r.id, mimeType: r.export }, { signal: ctx.signal })
+        : await ctx.client.media(r.id, { signal: ctx.signal });
       const hash = createHash('md5');
       const tap = new Transform({
         transform(chunk: Buffer, _e, done) {
@@ -157,14 +174,21 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       });
       await pipeline(bodyStream(res), tap, createWriteStream(tmp), { signal: ctx.signal });
       const md5 = hash.digest('hex');
-      if (r.md5 && md5 !== r.md5) throw new Changed(`${p} changed on the store during the run`);
+      if (!r.export && r.md5 && md5 !== r.md5) throw new Changed(`${p} changed on the store during the run`);
       await unchanged(p, scanned);
+      if (compare && scanned) {
+        if (scanned.md5 === md5) return { ...scanned, md5 };
+        throw new Reported(
+          "a local file has the name of this document's export and other bytes; an export never replaces it: move it away to sync the export",
+        );
+      }
       await fsp.mkdir(path.dirname(abs(p)), { recursive: true });
       await fsp.rename(tmp, abs(p));
+      placed = true;
       const st = (await statOf(p))!;
       return { ...st, md5 };
     } finally {
-      await fsp.rm(tmp, { force: true });
+      if (!placed) await fsp.rm(tmp, { force: true });
     }
   };
 
@@ -245,15 +269,25 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       case 'upload': {
         const l = ctx.local.get(a.path)!;
         const r = await uploadFile(a.path, a.path, l, a.id ? ctx.store.get(a.path) : undefined);
-        setBase(a.path, entryOf(l, r));
+        // A new file is hashed by the store as it is sent (see scanLocal): its checksum of what came is the file's.
+        setBase(a.path, entryOf(l.md5 ? l : { ...l, md5: r.md5 }, r));
         ctx.onEvent({ action: a.kind, path: a.path, bytes: a.size });
         return;
       }
       case 'download': {
         const r = ctx.store.get(a.path)!;
-        const l = await download(a.path, r, ctx.local.get(a.path));
+        const scanned = ctx.local.get(a.path);
+        const b = state.base[a.path];
+        // An export goes over a local file only when that is the export last synced there.
+        const compare = !!a.export && !!scanned && !(b?.export === a.export && scanned.md5 === b.lmd5);
+        const l = await download(a.path, r, scanned, compare);
         setBase(a.path, entryOf(l, r));
-        ctx.onEvent({ action: a.kind, path: a.path, bytes: a.size });
+        ctx.onEvent({
+          action: a.kind,
+          path: a.path,
+          bytes: a.export ? l.size : a.size,
+          ...(a.export ? { export: a.export } : {}),
+        });
         return;
       }
       case 'conflict':
@@ -292,7 +326,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       const copyStat = (await statOf(a.copy))!;
       const copied = await uploadFile(a.copy, a.copy, { ...copyStat, md5: l.md5 });
       setBase(a.copy, entryOf({ ...copyStat, md5: l.md5 }, copied));
-      void ctx.writer.save();
+      ctx.writer.soon();
       const got = await download(a.path, r, undefined);
       setBase(a.path, entryOf(got, r));
     }
@@ -305,12 +339,13 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
       if (e instanceof Changed) ctx.onEvent({ action: 'skip', path: pathOf(a), reason: e.message, deferred: true });
+      else if (e instanceof Reported) ctx.onEvent({ action: 'skip', path: pathOf(a), reason: e.message });
       else {
         errors++;
         ctx.onEvent({ action: 'error', path: pathOf(a), reason: (e as Error).message });
       }
     }
-    await ctx.writer.save();
+    ctx.writer.soon();
   };
 
   const phase = (kinds: Action['kind'][]) => actions.filter((a) => kinds.includes(a.kind));

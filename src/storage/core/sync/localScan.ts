@@ -3,7 +3,6 @@
 // stat differs from the last-synced one (otherwise the saved checksum is reused), so a walk of an
 // unchanged tree reads no file.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Ignore } from 'ignore';
@@ -14,7 +13,7 @@ export interface LocalItem {
   ino: string;
   mtime: number;
   size: number;
-  /** Files only. */
+  /** Files only; left out of a new file the plan needs no checksum of (see scanLocal). */
   md5?: string;
 }
 
@@ -24,9 +23,26 @@ export interface Skipped {
   reason: string;
 }
 
+/** Reads of at most 1 MiB into a buffer no larger than the file (a read stream takes 1 MiB per file, even a tiny one). */
+const READ_BLOCK = 1024 * 1024;
+/** Files hashed at a time: their opens, reads and closes overlap in the thread pool. */
+const HASH_CONCURRENCY = 8;
+
 export async function md5File(file: string): Promise<string> {
   const hash = createHash('md5');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  const handle = await fsp.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    // One byte more than the size: a file that grew since is read to its end all the same.
+    const buf = Buffer.allocUnsafe(Math.min(READ_BLOCK, size + 1));
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (!bytesRead) break;
+      hash.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }
 
@@ -34,13 +50,19 @@ export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: numb
   return !!b && !b.racy && b.ino === l.ino && b.mtime === l.mtime && b.lsize === l.size;
 }
 
-/** Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links. */
+/**
+ * Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links.
+ * With `storeHas`, a new file's checksum is left out (the plan never reads it) unless the store has an item at
+ * its path or a synced file is missing from disk (it may have moved there): a first upload of a folder then
+ * reads each file once, as it is sent, and the store's checksum of what it received is recorded.
+ */
 export async function scanLocal(
   root: string,
   base: Record<string, BaseEntry>,
-  ignore: Ignore,
+  ignore: Pick<Ignore, 'ignores'>,
   skipped: Skipped[],
   signal?: AbortSignal,
+  storeHas?: (rel: string) => boolean,
 ): Promise<Map<string, LocalItem>> {
   const out = new Map<string, LocalItem>();
   // A renamed or moved file keeps its inode and time: its saved checksum still holds under the new name.
@@ -83,13 +105,21 @@ export async function scanLocal(
       }
     }
   }
-  for (const h of hashes) {
-    signal?.throwIfAborted();
-    try {
-      h.item.md5 = await md5File(path.join(root, h.rel));
-    } catch {
-      out.delete(h.rel);
+  let moved = !storeHas;
+  if (!moved) for (const [p, b] of Object.entries(base)) if (!b.folder && !out.has(p)) moved = true;
+  const wanted = hashes.filter((h) => moved || base[h.rel] || storeHas?.(h.rel));
+  let next = 0;
+  const lane = async () => {
+    while (next < wanted.length) {
+      signal?.throwIfAborted();
+      const h = wanted[next++];
+      try {
+        h.item.md5 = await md5File(path.join(root, h.rel));
+      } catch {
+        out.delete(h.rel); // gone since the listing: seen as absent
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: HASH_CONCURRENCY }, lane));
   return out;
 }

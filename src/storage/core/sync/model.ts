@@ -14,7 +14,8 @@ export type Action =
   | { kind: 'mkdir-store'; path: string }
   /** Local bytes to the store: a new item, or new content of `id`. */
   | { kind: 'upload'; path: string; id?: string; size: number; md5: string }
-  | { kind: 'download'; path: string; id: string; size: number; md5: string }
+  /** Store bytes to disk; with `export`, the export of a workspace document to that type. */
+  | { kind: 'download'; path: string; id: string; size: number; md5: string; export?: string }
   /**
    * Both sides changed the file differently. Two-way: the local version becomes `copy` on both sides and
    * the store's takes the name. Upload mode: the local bytes go to the store as `copy`. Download mode: the
@@ -68,13 +69,14 @@ export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
     : {
         folder: false,
         id: r.id,
-        smd5: r.md5,
+        smd5: r.export ? r.version : r.md5,
         ssize: r.size,
         smod: r.modified,
         ino: l.ino,
         mtime: l.mtime,
         lsize: l.size,
-        lmd5: l.md5,
+        lmd5: l.md5 === r.md5 ? r.md5 : l.md5, // one string for both when they agree
         ...(Date.now() * 1000 - l.mtime < RACY_US ? { racy: true } : {}),
+        ...(r.export ? { export: r.export } : {}),
       };
 }

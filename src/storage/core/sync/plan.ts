@@ -81,6 +81,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
   }
 
   function fileStep(p: string, b: BaseEntry | undefined, l: LocalItem | undefined, r: StoreItem | undefined) {
+    if (r?.export) return exportStep(p, b, l, r);
     if (!l && !r) {
       if (b) records.push([p, undefined]);
       return;
@@ -119,6 +120,31 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
       // Edited here, deleted there: the edit is kept, as a new item.
       add({ kind: 'upload', path: p, size: l.size, md5: l.md5 ?? '' });
     } else if (r) add({ kind: 'download', path: p, id: r.id, size: r.size ?? 0, md5: r.md5 ?? '' });
+  }
+
+  /**
+   * A document's export is download-only: a new or changed document is exported (over the local file only
+   * when that is as last synced); a local edit or deletion is reported, never sent.
+   */
+  function exportStep(p: string, b: BaseEntry | undefined, l: LocalItem | undefined, r: StoreItem) {
+    if (mode === 'upload') return;
+    const download = () => add({ kind: 'download', path: p, id: r.id, size: r.size ?? 0, md5: '', export: r.export });
+    // No entry: exported; a local file already there is compared with the export when it comes (apply).
+    if (!b || b.export !== r.export) return download();
+    const rch = b.smd5 !== r.version;
+    if (l && l.md5 !== b.lmd5)
+      skipped.push({
+        path: p,
+        side: 'local',
+        reason: `this export of a workspace document was edited here; an export is download-only: the edit is not sent${rch ? ', and the changed document is not exported over it' : ''}`,
+      });
+    else if (rch) download();
+    else if (!l)
+      skipped.push({
+        path: p,
+        side: 'local',
+        reason: 'this export of a workspace document was deleted here; an export is download-only: the document stays',
+      });
   }
 
   // Folders: deleted on the other side only when everything below them there goes too.

@@ -65,7 +65,7 @@ export function findRenames(
     done.add(b.id);
     const to = storeIds.get(b.id);
     if (to === undefined || to === from || base.has(to) || blocked(from) || blocked(to)) continue;
-    if (x.store.get(to)?.folder !== b.folder) continue;
+    if (x.store.get(to)?.folder !== b.folder || x.store.get(to)?.export !== b.export) continue;
     const there = x.local.get(to);
     if (there) {
       // Already moved on disk the same way (both sides did it, or a run stopped after moving it).
@@ -100,7 +100,8 @@ export function findRenames(
     if (!b.folder && b.lmd5 && !x.local.has(p)) missingByMd5.set(b.lmd5, (missingByMd5.get(b.lmd5) ?? 0) + 1);
   for (const [, b] of byDepth()) {
     const from = where.get(b);
-    if (from === undefined || x.local.has(from) || blocked(from)) continue;
+    // An export is download-only: moved on disk, it is a new local file, and the document stays.
+    if (from === undefined || x.local.has(from) || blocked(from) || b.export) continue;
     const to = localTarget(from, b, base, newLocal, newByMd5, missingByMd5, x.local);
     if (to === undefined || blocked(to)) continue;
     const r = x.store.get(from);

@@ -5,6 +5,7 @@
 // the new one, never half of either.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 
 /** The hidden folder a link keeps its state, trash and partial downloads in; skipped by every walk. */
 export const STATE_DIR = '.api-workbench-sync';
@@ -14,7 +15,7 @@ export interface BaseEntry {
   folder: boolean;
   /** Store item id. */
   id: string;
-  /** Store side: content checksum, size and modified time of the item. */
+  /** Store side: content checksum (of an export: the document's version, see exports.ts), size and modified time. */
   smd5?: string;
   ssize?: number;
   smod?: string;
@@ -28,6 +29,8 @@ export interface BaseEntry {
    * and size as they are, so the next walk reads the file again instead of trusting them (as git does).
    */
   racy?: boolean;
+  /** The path holds the export of a workspace document to this type: download-only. */
+  export?: string;
 }
 
 /** A store item below the linked folder as last listed (or as the change feed last reported it). */
@@ -42,10 +45,12 @@ export interface MirrorItem {
   size?: number;
   modified?: string;
   etag?: string;
+  /** A workspace document's export types (the keys of its exportLinks). */
+  exports?: string[];
 }
 
 export interface SyncState {
-  version: 1;
+  version: 2;
   storeFolderId: string;
   /** Where the next run reads the change feed from; absent before the first full listing. */
   pageToken?: string;
@@ -54,7 +59,7 @@ export interface SyncState {
 }
 
 export function emptyState(storeFolderId: string): SyncState {
-  return { version: 1, storeFolderId, mirror: {}, base: {} };
+  return { version: 2, storeFolderId, mirror: {}, base: {} };
 }
 
 /** One state file per store folder a local folder is linked with. */
@@ -62,48 +67,146 @@ export function statePath(localDir: string, storeFolderId: string): string {
   return path.join(localDir, STATE_DIR, `state-${storeFolderId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
 }
 
-function isState(v: unknown, storeFolderId: string): v is SyncState {
-  if (!v || typeof v !== 'object') return false;
-  const s = v as Partial<SyncState>;
-  return (
-    s.version === 1 &&
-    s.storeFolderId === storeFolderId &&
-    typeof s.mirror === 'object' &&
-    s.mirror !== null &&
-    typeof s.base === 'object' &&
-    s.base !== null
-  );
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Strings that repeat across items (types, parent ids) and between an item and its entry (id, checksum,
+ * time) are kept once: at 100,000 files the state is most of a run's memory.
+ */
+class Interner {
+  private readonly strings = new Map<string, string>();
+  get(s: string): string;
+  get(s: string | undefined): string | undefined;
+  get(s: string | undefined): string | undefined {
+    if (s === undefined) return undefined;
+    const had = this.strings.get(s);
+    if (had !== undefined) return had;
+    this.strings.set(s, s);
+    return s;
+  }
 }
 
-/** The saved state, or an empty one before the first run; a file that is not a state is an error. */
+/** Makes the state's entries share the strings of its mirror (after a load, or when entries were made). */
+export function shareStrings(state: SyncState): void {
+  const common = new Interner();
+  for (const m of Object.values(state.mirror)) {
+    m.mimeType = common.get(m.mimeType);
+    m.parents = m.parents.map((p) => common.get(p));
+  }
+  for (const b of Object.values(state.base)) {
+    const m = state.mirror[b.id];
+    if (!m) continue;
+    b.id = m.id;
+    if (b.smd5 !== undefined && b.smd5 === m.md5) b.smd5 = m.md5;
+    if (b.smod !== undefined && b.smod === m.modified) b.smod = m.modified;
+    if (b.lmd5 !== undefined && b.lmd5 === b.smd5) b.lmd5 = b.smd5;
+  }
+}
+
+/**
+ * The file: one JSON value per line — a head `{version, storeFolderId, pageToken}`, then `["m", item]` per
+ * mirror item and `["b", path, entry]` per entry, then `["end", items, entries]`. Written and read a line
+ * at a time, so neither needs the whole text in memory (a single JSON text of 100,000 files is 50 MB, held
+ * twice while written and read). A version 1 file (the whole state as one JSON object) is still read.
+ */
 export async function loadState(localDir: string, storeFolderId: string): Promise<SyncState> {
   const file = statePath(localDir, storeFolderId);
-  let text: string;
+  let handle: fsp.FileHandle;
   try {
-    text = await fsp.readFile(file, 'utf8');
+    handle = await fsp.open(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return emptyState(storeFolderId);
     throw e;
   }
-  let parsed: unknown;
+  const bad = (why: string) =>
+    new Error(`The sync state ${file} ${why}; move it away to start over with a full comparison.`);
+  const state = emptyState(storeFolderId);
+  let head = true;
+  let ended = false;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new Error(`The sync state ${file} is not valid JSON; move it away to start over with a full comparison.`);
+    const lines = readline.createInterface({ input: handle.createReadStream({ encoding: 'utf8' }), crlfDelay: 1 });
+    for await (const line of lines) {
+      if (ended) throw bad('goes on after its end');
+      let v: unknown;
+      try {
+        v = JSON.parse(line);
+      } catch {
+        throw bad('is not valid JSON');
+      }
+      if (head) {
+        head = false;
+        if (!isObject(v) || v.storeFolderId !== storeFolderId || (v.version !== 1 && v.version !== 2))
+          throw bad('is not a state of this link');
+        if (typeof v.pageToken === 'string') state.pageToken = v.pageToken;
+        if (v.version === 1) {
+          // The whole state in this one line.
+          if (!isObject(v.mirror) || !isObject(v.base)) throw bad('is not a state of this link');
+          state.mirror = v.mirror as Record<string, MirrorItem>;
+          state.base = v.base as Record<string, BaseEntry>;
+          ended = true;
+        }
+        continue;
+      }
+      if (!Array.isArray(v)) throw bad('holds a line that is not a state record');
+      if (v[0] === 'm' && isObject(v[1]) && typeof v[1].id === 'string') {
+        const m = v[1] as unknown as MirrorItem;
+        state.mirror[m.id] = m;
+      } else if (v[0] === 'b' && typeof v[1] === 'string' && isObject(v[2]) && typeof v[2].id === 'string')
+        state.base[v[1]] = v[2] as unknown as BaseEntry;
+      else if (v[0] === 'end') {
+        if (v[1] !== Object.keys(state.mirror).length || v[2] !== Object.keys(state.base).length)
+          throw bad('does not hold what its end says');
+        ended = true;
+      } else throw bad('holds a line that is not a state record');
+    }
+  } finally {
+    await handle.close();
   }
-  if (!isState(parsed, storeFolderId))
-    throw new Error(`The sync state ${file} is not a state of this link; move it away to start over.`);
-  return parsed;
+  if (!ended) throw bad(head ? 'is empty' : 'is cut short');
+  shareStrings(state);
+  return state;
 }
 
-/** Writes the state atomically: temporary file, fsync, rename, fsync of the folder. */
+/** Lines per write: about 300 KB. */
+const LINES_PER_WRITE = 1000;
+
+/**
+ * Writes the state atomically (temporary file, fsync, rename, fsync of the folder), a slice of lines at a
+ * time. The lists of ids and paths are taken first; an item or entry changed while the file is written is
+ * written as it is when its line is made, and one added meanwhile waits for the next save (every entry is
+ * true on its own, which is all a run relies on: see engine.ts).
+ */
 export async function saveState(localDir: string, state: SyncState): Promise<void> {
   const file = statePath(localDir, state.storeFolderId);
   await fsp.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   const handle = await fsp.open(tmp, 'w');
   try {
-    await handle.writeFile(JSON.stringify(state));
+    const { storeFolderId, pageToken } = state;
+    let lines = [JSON.stringify({ version: 2, storeFolderId, ...(pageToken ? { pageToken } : {}) })];
+    const flush = async (force = false) => {
+      if (!force && lines.length < LINES_PER_WRITE) return;
+      await handle.write(`${lines.join('\n')}\n`);
+      lines = [];
+    };
+    let items = 0;
+    for (const id of Object.keys(state.mirror)) {
+      const m = state.mirror[id];
+      if (!m) continue;
+      lines.push(JSON.stringify(['m', m]));
+      items++;
+      await flush();
+    }
+    let entries = 0;
+    for (const p of Object.keys(state.base)) {
+      const b = state.base[p];
+      if (!b) continue;
+      lines.push(JSON.stringify(['b', p, b]));
+      entries++;
+      await flush();
+    }
+    lines.push(JSON.stringify(['end', items, entries]));
+    await flush(true);
     await handle.sync();
   } finally {
     await handle.close();
@@ -115,19 +218,44 @@ export async function saveState(localDir: string, state: SyncState): Promise<voi
 }
 
 /**
- * Saves after each applied action without queueing one write per action: a save asked for while one
- * is running is folded into the next, which writes the state as it is then.
+ * Saves the state while a plan is applied. Each save writes the whole state, so saving after every action
+ * would make a run's cost grow with the state's size times its actions, and the transfers would wait on
+ * the disk: `soon` asks for a save without waiting for it, and saves are spaced so that writing the state
+ * takes at most a tenth of the run (at least a second apart). That loses nothing: the state only records
+ * what is true on both sides, and a run that stops before a save sees the work done since as "both sides
+ * changed the same way" and records it then. `save` writes now (a save asked for while one runs is folded
+ * into the next); a background save's failure is thrown by the next `save`.
  */
 export class StateWriter {
   private running: Promise<void> | undefined;
   private again = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastEnd = 0;
+  private lastCost = 0;
+  private failure: Error | undefined;
 
   constructor(
     private readonly localDir: string,
     private readonly state: SyncState,
+    private readonly minGapMs = 1000,
   ) {}
 
-  save(): Promise<void> {
+  /** Saves in the background, soon: at once when the last save is long enough ago, else after a gap. */
+  soon(): void {
+    if (this.timer) return;
+    const gap = Math.max(this.minGapMs, 10 * this.lastCost);
+    const wait = Math.max(0, this.lastEnd + gap - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.save().catch((e: unknown) => (this.failure ??= e instanceof Error ? e : new Error(String(e))));
+    }, wait);
+  }
+
+  async save(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (this.running) {
       this.again = true;
       return this.running;
@@ -135,9 +263,17 @@ export class StateWriter {
     this.running = (async () => {
       do {
         this.again = false;
+        const start = Date.now();
         await saveState(this.localDir, this.state);
+        this.lastEnd = Date.now();
+        this.lastCost = this.lastEnd - start;
       } while (this.again);
     })().finally(() => (this.running = undefined));
-    return this.running;
+    await this.running;
+    if (this.failure) {
+      const e = this.failure;
+      this.failure = undefined;
+      throw e;
+    }
   }
 }

@@ -8,8 +8,10 @@ import type { Ignore } from 'ignore';
 import type { Skipped } from './localScan';
 import { unfitLocalName } from './names';
 import type { MirrorItem, SyncState } from './state';
+import { exportName, exportVersion, type ExportFormats } from './exports';
 
-export const ITEM_FIELDS = 'id,title,mimeType,md5Checksum,fileSize,modifiedDate,etag,parents(id),labels(trashed)';
+export const ITEM_FIELDS =
+  'id,title,mimeType,md5Checksum,fileSize,modifiedDate,etag,parents(id),labels(trashed),exportLinks';
 const LIST_FIELDS = `nextPageToken,items(${ITEM_FIELDS})`;
 const CHANGE_FIELDS = `nextPageToken,newStartPageToken,items(fileId,deleted,file(${ITEM_FIELDS}))`;
 /** Folder ids per files.list query (`'a' in parents or 'b' in parents …`). */
@@ -27,6 +29,7 @@ export function mirrorItem(f: File): MirrorItem | undefined {
     size: f.fileSize === undefined ? undefined : Number(f.fileSize),
     modified: f.modifiedDate,
     etag: f.etag,
+    ...(f.exportLinks ? { exports: Object.keys(f.exportLinks) } : {}),
   };
 }
 
@@ -146,17 +149,23 @@ export interface StoreItem {
   modified?: string;
   /** The version an update must still find (`If-Match`): a store edit made since the listing is not overwritten. */
   etag?: string;
+  /** A workspace document synced as its export to this type (download-only; see exports.ts). */
+  export?: string;
+  /** Of an export: the document's version (exportVersion), which the state keeps in place of a checksum. */
+  version?: string;
 }
 
 /**
- * Paths of the mirror's items below the linked folder. Titles a local file system cannot hold, several
- * items with one title in a folder, workspace documents and ignored paths are left out (and reported,
- * except ignored ones), with everything below them.
+ * Paths of the mirror's items below the linked folder. A workspace document of a type in `exportFormats` is
+ * at its export's name (exportName); other documents, titles a local file system cannot hold, several items
+ * with one name in a folder and ignored paths are left out (and reported, except ignored ones), with
+ * everything below them.
  */
 export function storePaths(
   state: SyncState,
-  ignore: Ignore,
+  ignore: Pick<Ignore, 'ignores'>,
   skipped: Skipped[],
+  exportFormats: ExportFormats = {},
 ): { paths: Map<string, StoreItem>; pathOf: Map<string, string> } {
   const children = new Map<string, MirrorItem[]>();
   for (const m of Object.values(state.mirror))
@@ -172,39 +181,54 @@ export function storePaths(
   while (stack.length) {
     const { id, rel } = stack.pop()!;
     const kids = children.get(id) ?? [];
+    const exportOf = (k: MirrorItem) =>
+      !k.folder && isWorkspaceDocument(k) && Object.hasOwn(exportFormats, k.mimeType)
+        ? exportFormats[k.mimeType]
+        : undefined;
+    const nameOf = (k: MirrorItem) => {
+      const type = exportOf(k);
+      return type ? exportName(k.title, type) : k.title;
+    };
     const count = new Map<string, number>();
-    for (const k of kids) count.set(k.title, (count.get(k.title) ?? 0) + 1);
+    for (const k of kids) count.set(nameOf(k), (count.get(nameOf(k)) ?? 0) + 1);
     for (const k of kids) {
-      const p = rel ? `${rel}/${k.title}` : k.title;
+      const name = nameOf(k);
+      const p = rel ? `${rel}/${name}` : name;
       const unfit = unfitLocalName(k.title);
       if (unfit) {
         skipped.push({ path: rel ? `${rel}/${k.title}` : k.title, side: 'store', reason: unfit });
         continue;
       }
-      if ((count.get(k.title) ?? 0) > 1) {
-        skipped.push({ path: p, side: 'store', reason: `${count.get(k.title)} store items have this title here` });
+      if ((count.get(name) ?? 0) > 1) {
+        skipped.push({ path: p, side: 'store', reason: `${count.get(name)} store items have this name here` });
         continue;
       }
       if (k.mimeType === SHORTCUT_MIME) {
         skipped.push({ path: p, side: 'store', reason: 'a shortcut is not followed' });
         continue;
       }
-      if (!k.folder && isWorkspaceDocument(k)) {
-        skipped.push({ path: p, side: 'store', reason: `a workspace document (${k.mimeType}) has no bytes to sync` });
+      const type = exportOf(k);
+      if (!k.folder && isWorkspaceDocument(k) && !type) {
+        skipped.push({
+          path: p,
+          side: 'store',
+          reason: `a workspace document (${k.mimeType}) has no bytes to sync; choose an export format for it to sync its export`,
+        });
+        continue;
+      }
+      if (type && k.exports && !k.exports.includes(type)) {
+        skipped.push({
+          path: p,
+          side: 'store',
+          reason: `the service offers no export of this ${k.mimeType} to ${type}`,
+        });
         continue;
       }
       if (ignore.ignores(k.folder ? `${p}/` : p)) continue;
       if (seen.has(k.id)) continue; // a second parent inside the tree: synced once, under the first path
       seen.add(k.id);
-      paths.set(p, {
-        folder: k.folder,
-        id: k.id,
-        mimeType: k.mimeType,
-        md5: k.md5,
-        size: k.size,
-        modified: k.modified,
-        etag: k.etag,
-      });
+      // The mirror's own item (a StoreItem with a title and parents): no copy per file.
+      paths.set(p, type ? { ...k, export: type, version: exportVersion(type, k.modified, k.etag), md5: undefined } : k);
       pathOf.set(k.id, p);
       if (k.folder) stack.push({ id: k.id, rel: p });
     }

@@ -1,0 +1,89 @@
+// The sync state file: written and read a line at a time (issue 25's memory goal), the version 1 file
+// (one JSON object) still read, a damaged file refused with what to do; saves in the background.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  emptyState,
+  loadState,
+  saveState,
+  statePath,
+  StateWriter,
+  type SyncState,
+} from '../../../src/storage/core/sync/state';
+
+function sample(n: number): SyncState {
+  const s = emptyState('folder-1');
+  s.pageToken = '42';
+  for (let i = 0; i < n; i++) {
+    const id = `id${i}`;
+    const md5 = i.toString(16).padStart(32, '0');
+    s.mirror[id] = { id, title: `f ${i}.txt`, parents: ['folder-1'], folder: false, mimeType: 'text/plain', md5 };
+    s.base[`f ${i}.txt`] = { folder: false, id, smd5: md5, lmd5: md5, ino: `1:${i}`, mtime: 1e15 + i, lsize: i };
+  }
+  return s;
+}
+
+describe('storage sync state file', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-sync-state-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('round-trips a state of many entries as one line per record, never one JSON text', async () => {
+    const s = sample(2500);
+    await saveState(dir, s);
+    const text = fs.readFileSync(statePath(dir, 'folder-1'), 'utf8');
+    assert.equal(text.trimEnd().split('\n').length, 1 + 2500 + 2500 + 1);
+    assert.deepEqual(await loadState(dir, 'folder-1'), s);
+    assert.deepEqual(await loadState(dir, 'other'), emptyState('other'), 'another link starts empty');
+  });
+
+  it('reads a version 1 state (one JSON object) and writes it back as version 2', async () => {
+    const s = sample(3);
+    const file = statePath(dir, 'folder-1');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ ...s, version: 1 }));
+    const loaded = await loadState(dir, 'folder-1');
+    assert.deepEqual(loaded, s);
+    await saveState(dir, loaded);
+    assert.match(fs.readFileSync(file, 'utf8'), /^\{"version":2,/);
+  });
+
+  it('refuses a file cut short, one with a foreign line, or another link’s, saying to move it away', async () => {
+    await saveState(dir, sample(3));
+    const file = statePath(dir, 'folder-1');
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const attempts: [string, RegExp][] = [
+      [lines.slice(0, -1).join('\n'), /is cut short; move it away/],
+      [[...lines.slice(0, 2), '["x", 1]', ...lines.slice(2)].join('\n'), /not a state record/],
+      [[...lines.slice(0, -1), '["end", 9, 9]'].join('\n'), /does not hold what its end says/],
+      [lines.slice(0, -1).join('\n') + '\n{"version', /not valid JSON/],
+      ['', /is empty/],
+      [lines.join('\n').replace('"folder-1"', '"folder-2"'), /not a state of this link/],
+    ];
+    for (const [text, error] of attempts) {
+      fs.writeFileSync(file, text);
+      await assert.rejects(loadState(dir, 'folder-1'), error);
+    }
+  });
+
+  it('a save asked for with soon() waits for its gap, then runs in the background; save() writes at once', async () => {
+    const s = sample(1);
+    const spaced = new StateWriter(dir, s, 60_000);
+    await spaced.save();
+    s.base['late.txt'] = { folder: false, id: 'late' };
+    spaced.soon();
+    spaced.soon(); // folded into the one already asked for
+    assert.equal((await loadState(dir, 'folder-1')).base['late.txt'], undefined, 'not before its gap');
+    await spaced.save();
+    assert.ok((await loadState(dir, 'folder-1')).base['late.txt'], 'save() writes at once (and drops the timer)');
+
+    delete s.base['late.txt'];
+    const eager = new StateWriter(dir, s, 0);
+    eager.soon();
+    for (let i = 0; i < 500 && (await loadState(dir, 'folder-1')).base['late.txt']; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.equal((await loadState(dir, 'folder-1')).base['late.txt'], undefined, 'written in the background');
+  });
+});
