@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import ignore from 'ignore';
 import type { StorageClient } from '../client';
 import { applyPlan, type SyncEvent } from './apply';
+import { settleConflicts, withExclusions, type ConflictChoice } from './choices';
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
 import { planSync } from './plan';
@@ -30,6 +31,12 @@ export interface SyncOptions {
   signal?: AbortSignal;
   /** Each action as it is done (or, in a dry run, planned), and each item skipped. */
   onEvent?: (e: SyncEvent) => void;
+  /** Relative paths (`/`-separated) left out of the link on both sides, each with everything below it. */
+  exclude?: readonly string[];
+  /** How to settle the conflict at a path (a reviewed plan); a conflict without a choice keeps both. */
+  choices?: ReadonlyMap<string, ConflictChoice>;
+  /** The plan (choices applied) once it is made, before anything of it is applied. */
+  onPlan?: (plan: Plan) => void;
 }
 
 export interface SyncSummary {
@@ -65,6 +72,7 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const rules = ignore();
   const ignoreText = await fsp.readFile(path.join(root, IGNORE_FILE), 'utf8').catch(() => '');
   rules.add(ignoreText);
+  const skip = withExclusions(rules, opts.exclude);
 
   const tokenBefore = state.pageToken;
   const storeRead = await refreshMirror(opts.client, state, opts.signal);
@@ -72,10 +80,12 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const storeMoved = storeRead === 'full' || state.pageToken !== tokenBefore;
   if (!opts.dryRun && storeMoved) await saveState(root, state);
   const skipped: Skipped[] = [];
-  const local = await scanLocal(root, state.base, rules, skipped, opts.signal);
-  const { paths: store, pathOf } = storePaths(state, rules, skipped);
+  const local = await scanLocal(root, state.base, skip, skipped, opts.signal);
+  const { paths: store, pathOf } = storePaths(state, skip, skipped);
   const listings = { base: { ...state.base }, local, store, storePathOf: pathOf };
-  const plan = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
+  const made = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
+  const plan: Plan = { ...made, actions: settleConflicts(made, opts.choices, local, store) };
+  opts.onPlan?.(plan);
   for (const s of plan.skipped) emit({ action: 'skip', path: s.path, reason: `${s.side}: ${s.reason}` });
 
   const summary: SyncSummary = {

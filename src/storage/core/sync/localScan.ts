@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Ignore } from 'ignore';
 import { STATE_DIR, type BaseEntry } from './state';
 
 export interface LocalItem {
@@ -38,7 +37,7 @@ export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: numb
 export async function scanLocal(
   root: string,
   base: Record<string, BaseEntry>,
-  ignore: Ignore,
+  ignore: { ignores(p: string): boolean },
   skipped: Skipped[],
   signal?: AbortSignal,
 ): Promise<Map<string, LocalItem>> {
