@@ -33,6 +33,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench.storage._testSyncRestart',
     'apiWorkbench.storage._testSyncRun',
     'apiWorkbench.storage._testSyncStatusBar',
+    'apiWorkbench.storage._testSyncStatusHistory',
     'apiWorkbench.storage._testSyncView',
     'apiWorkbench.storage._testSyncWait',
     'apiWorkbench.storage._testUri',

@@ -56,7 +56,8 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
   const runnerOf = (n: SyncNode | undefined): LinkRunner | undefined => n?.runner;
   const all = () => [...sync.runners.values()];
 
-  const link = async (target: unknown, args: LinkArgs = {}) =>
+  // Args as the Explorer and the Storage view pass them (the clicked item, the selection), then the prompts' answers.
+  const link = async (target: unknown, _selection?: unknown, args: LinkArgs = {}) =>
     guarded(ctx, vscode.l10n.t('Linking the folder'), async () => {
       let local = args.local ?? (target instanceof vscode.Uri ? target.fsPath : undefined);
       let store = args.store;

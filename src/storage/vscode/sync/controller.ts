@@ -38,6 +38,9 @@ export class SyncController implements vscode.Disposable, LinkHost {
   abortAfter: { events: number } | undefined;
   private readonly json = new Map<string, string>();
   private refreshing: NodeJS.Timeout | undefined;
+  private dirty = false;
+  /** Test seam (ExtensionMode.Test only): every text the status bar item is given. */
+  onPaint: ((text: string) => void) | undefined;
 
   constructor(private readonly deps: ControllerDeps) {
     this.status.name = vscode.l10n.t('Storage Sync');
@@ -106,17 +109,20 @@ export class SyncController implements vscode.Disposable, LinkHost {
    * At activation: a link whose last run never ended (a reload or crash in the middle) runs again at
    * once and finishes the job; the others catch up with what changed while the window was closed.
    */
-  resumeAll(): Promise<void[]> {
-    return Promise.all(
+  async resumeAll(): Promise<string[]> {
+    const resumed: string[] = [];
+    await Promise.all(
       [...this.runners.values()]
         .filter((r) => r.firstRunDone() && r.phase !== 'paused')
         .map(async (r) => {
           if (r.interrupted()) {
             this.deps.log.info(`storage sync ${r.label}: the last run did not finish; running it again`);
+            resumed.push(r.key);
             await r.run();
           } else r.soon(2000);
         }),
     );
+    return resumed;
   }
 
   async writeLinks(folder: vscode.WorkspaceFolder, edit: (links: SyncLink[]) => SyncLink[]): Promise<void> {
@@ -189,10 +195,17 @@ export class SyncController implements vscode.Disposable, LinkHost {
 
   /** Something about a link changed: views and status bar follow (at most every 100 ms). */
   changed(): void {
-    if (this.refreshing) return;
+    if (this.refreshing) {
+      this.dirty = true;
+      return;
+    }
+    this.paint();
     this.refreshing = setTimeout(() => {
       this.refreshing = undefined;
-      this.paint();
+      if (this.dirty) {
+        this.dirty = false;
+        this.paint();
+      }
     }, 100);
   }
 
@@ -200,6 +213,7 @@ export class SyncController implements vscode.Disposable, LinkHost {
     this.view.refresh();
     const s = overallStatus([...this.runners.values()].map((r) => r.status()));
     if (!s) {
+      this.status.text = '';
       this.status.hide();
       return;
     }
@@ -237,6 +251,7 @@ export class SyncController implements vscode.Disposable, LinkHost {
     this.status.backgroundColor =
       s.kind === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.status.show();
+    this.onPaint?.(text);
   }
 
   /** As a new window: the runners go (a run in progress is abandoned, unfinished) and are made afresh. */

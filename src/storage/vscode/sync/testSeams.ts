@@ -58,6 +58,10 @@ export function syncTestSeams(
     }
     throw new Error(`no plan item "${label}"`);
   };
+  const history: string[] = [];
+  sync.onPaint = (text) => {
+    if (history.at(-1) !== text) history.push(text);
+  };
   return [
     registerCommand('apiWorkbench.storage._testSyncView', () =>
       sync.view.getChildren().map((n) => plain(sync.view, n)),
@@ -96,6 +100,8 @@ export function syncTestSeams(
       sync.paint();
       return { text: sync.status.text, tooltip: sync.status.tooltip, command: sync.status.command };
     }),
+    /** The texts the status bar item showed since the last call (a run is too quick to catch by polling). */
+    registerCommand('apiWorkbench.storage._testSyncStatusHistory', () => history.splice(0)),
     registerCommand('apiWorkbench.storage._testSyncWait', () => sync.idle()),
     registerCommand('apiWorkbench.storage._testSyncRecords', () =>
       [...sync.runners.values()].map((r) => ({
@@ -114,8 +120,9 @@ export function syncTestSeams(
     /** What a new window does at activation: the links are read afresh and an unfinished run runs again. */
     registerCommand('apiWorkbench.storage._testSyncRestart', async () => {
       sync.restart();
-      await sync.resumeAll();
+      const resumed = await sync.resumeAll();
       await sync.idle();
+      return resumed;
     }),
   ];
 }
