@@ -290,17 +290,38 @@ describe('storage: folder sync in the editor', function () {
     );
     assert.equal(seen.at(-1), '$(check) In sync');
 
-    await cmd('_testFaults', { queued: [{ kind: 'status', status: 400, pathContains: '/changes' }] });
+    // An item the run cannot do: listed with what to do, and the status bar says so.
+    await cmd('_testFaults', { queued: [{ kind: 'status', status: 400, pathContains: '/generateIds' }] });
+    put(local, 'later.txt', 'later');
     await cmd('_testSyncRun', [label], 'syncNow');
     await wait();
     assert.equal(await statusText(), '$(error) Sync error');
-    const link = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === label)!;
+    let link = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === label)!;
+    const problem = find(link.children, 'later.txt');
+    assert.ok(problem, 'the file that was not sent is listed');
+    assert.match(problem.description ?? '', /Injected 400 — Sync Now retries it/);
+    await cmd('_testSyncRun', [label], 'syncNow');
+    await wait();
+    assert.equal((await storeTree(folderId))['later.txt'], md5('later'));
+    assert.equal(await statusText(), '$(check) In sync');
+
+    // A run that cannot start (its state file damaged): the link says why and what to do.
+    const stateDir = path.join(local, '.api-workbench-sync');
+    const stateFile = path.join(
+      stateDir,
+      fs.readdirSync(stateDir).find((f) => f.startsWith('state-'))!,
+    );
+    const saved = fs.readFileSync(stateFile);
+    fs.writeFileSync(stateFile, '{ not json');
+    await cmd('_testSyncRun', [label], 'syncNow');
+    await wait();
+    assert.equal(await statusText(), '$(error) Sync error');
+    link = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === label)!;
     assert.match(link.description ?? '', /last run failed/);
-    const failure = link.children[0];
-    assert.match(failure.label, /Injected 400/);
-    assert.match(failure.description ?? '', /retry/i);
-    assert.equal(failure.command, 'apiWorkbench.storage.syncNow', 'a click retries');
-    await cmd('_testSyncRun', [label, failure.label], 'syncNow');
+    assert.match(link.children[0].label, /is not valid JSON/);
+    assert.match(link.children[0].description ?? '', /Move the state file away/);
+    fs.writeFileSync(stateFile, saved);
+    await cmd('_testSyncRun', [label], 'syncNow');
     await wait();
     assert.equal(await statusText(), '$(check) In sync');
   });
@@ -309,10 +330,14 @@ describe('storage: folder sync in the editor', function () {
     const dir = path.join(ws, `resumed-${stamp}`);
     for (let i = 0; i < 10; i++) put(dir, `r${i}.txt`, `resume ${i}`);
     const store = await newStoreFolder(`Resumed ${stamp}`);
-    await cmd('syncFolder', vscode.Uri.file(dir), undefined, { store, storeName: `Resumed ${stamp}`, mode: 'upload' });
-    await cmd('_testSyncAbortAfter', 3);
+    const made = await cmd<{ key: string }>('syncFolder', vscode.Uri.file(dir), undefined, {
+      store,
+      storeName: `Resumed ${stamp}`,
+      mode: 'upload',
+    });
+    await cmd('_testSyncAbortAfter', made.key, 3);
+    // Applied and stopped after three uploads; no wait for the follow-up run the change feed would start.
     await cmd('syncApplyPlan');
-    await wait();
     const before = (await records()).find((r) => r.link.storeFolderId === store)!;
     assert.equal(before.interrupted, true, 'the run is recorded as unfinished');
     const partial = Object.keys(await storeTree(store)).length;

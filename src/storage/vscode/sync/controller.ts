@@ -35,7 +35,7 @@ export class SyncController implements vscode.Disposable, LinkHost {
     vscode.StatusBarAlignment.Left,
     40,
   );
-  abortAfter: { events: number } | undefined;
+  abortAfter: { events: number; key: string } | undefined;
   private readonly json = new Map<string, string>();
   private refreshing: NodeJS.Timeout | undefined;
   private dirty = false;

@@ -49,7 +49,7 @@ export interface LinkHost {
   pollSeconds(): number;
   maxDeletePercent(): number;
   /** Test seam (ExtensionMode.Test only): abort the next run after this many events. */
-  abortAfter?: { events: number };
+  abortAfter?: { events: number; key: string };
 }
 
 const DEBOUNCE_MS = 1000;
@@ -192,8 +192,8 @@ export class LinkRunner implements vscode.Disposable {
     await this.host.saveRecord(this.key, { ...this.record, started: new Date().toISOString() });
     this.host.changed();
     const events: SyncEvent[] = [];
-    const limit = this.host.abortAfter;
-    this.host.abortAfter = undefined;
+    const limit = this.host.abortAfter?.key === this.key ? this.host.abortAfter : undefined;
+    if (limit) this.host.abortAfter = undefined;
     const work = async (signal: AbortSignal, report?: (m: string) => void): Promise<SyncResult> =>
       syncFolder({
         client: await this.host.client(),

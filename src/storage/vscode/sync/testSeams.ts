@@ -101,7 +101,10 @@ export function syncTestSeams(
       return { text: sync.status.text, tooltip: sync.status.tooltip, command: sync.status.command };
     }),
     /** The texts the status bar item showed since the last call (a run is too quick to catch by polling). */
-    registerCommand('apiWorkbench.storage._testSyncStatusHistory', () => history.splice(0)),
+    registerCommand('apiWorkbench.storage._testSyncStatusHistory', () => {
+      sync.paint();
+      return history.splice(0);
+    }),
     registerCommand('apiWorkbench.storage._testSyncWait', () => sync.idle()),
     registerCommand('apiWorkbench.storage._testSyncRecords', () =>
       [...sync.runners.values()].map((r) => ({
@@ -113,9 +116,9 @@ export function syncTestSeams(
         interrupted: r.interrupted(),
       })),
     ),
-    /** The next run stops (as a cancel, a crash or a reload would) after this many actions. */
-    registerCommand('apiWorkbench.storage._testSyncAbortAfter', (events: number) => {
-      sync.abortAfter = { events };
+    /** The next run of the link `key` stops (as a cancel, a crash or a reload would) after this many actions. */
+    registerCommand('apiWorkbench.storage._testSyncAbortAfter', (key: string, events: number) => {
+      sync.abortAfter = { events, key };
     }),
     /** What a new window does at activation: the links are read afresh and an unfinished run runs again. */
     registerCommand('apiWorkbench.storage._testSyncRestart', async () => {
