@@ -31,7 +31,11 @@ const LAYOUT: ShellLayout = {
       },
     },
     { viewId: 'apiWorkbench.storage.sync', feature: 'storage', options: { showCollapseAll: false } },
-    { viewId: 'apiWorkbench.storage.syncPlan', feature: 'storage', options: { showCollapseAll: false } },
+    {
+      viewId: 'apiWorkbench.storage.syncPlan',
+      feature: 'storage',
+      options: { showCollapseAll: false, manageCheckboxStateManually: true },
+    },
   ],
   webviewViews: [
     { viewId: 'apiWorkbench.generation', feature: 'generation', options: { retainContextWhenHidden: true } },

@@ -152,13 +152,9 @@ describe('storage: folder sync in the editor', function () {
 
     const plan = await cmd<Plan>('_testSyncPlan');
     assert.equal(plan.reason, 'first');
-    assert.match(plan.message ?? '', /First sync of .*Unchecked items are left out/);
+    assert.match(plan.message ?? '', /First sync: unticked items stay out of the link/);
     const groups = plan.nodes.map((n) => n.label);
-    assert.deepEqual(groups, [
-      'Conflicts: changed on both sides (2)',
-      'Upload to the store (4)',
-      'Download to this folder (1)',
-    ]);
+    assert.deepEqual(groups, ['Conflicts (2)', 'Upload (4)', 'Download (1)']);
     assert.deepEqual(
       plan.nodes[1].children.map((c) => c.label),
       ['a.txt', 'big', 'big/skip-1.bin', 'big/skip-2.bin'],

@@ -222,7 +222,7 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
         'vscode.diff',
         copy,
         file,
-        vscode.l10n.t('{0} (conflict copy) ↔ {1}', path.basename(node.copy), path.basename(node.path)),
+        `${path.basename(node.copy)} ↔ ${path.basename(node.path)}`,
       );
     }),
     reg('syncKeepThis', keep('this')),

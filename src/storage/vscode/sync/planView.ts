@@ -56,28 +56,47 @@ const ORDER: Group[] = ['conflict', 'upload', 'download', 'move-store', 'move-lo
 function groupLabel(g: Group, n: number): string {
   switch (g) {
     case 'upload':
-      return vscode.l10n.t('Upload to the store ({0})', n);
+      return vscode.l10n.t('Upload ({0})', n);
     case 'download':
-      return vscode.l10n.t('Download to this folder ({0})', n);
+      return vscode.l10n.t('Download ({0})', n);
     case 'delete-store':
-      return vscode.l10n.t('Delete on the store, to its trash ({0})', n);
+      return vscode.l10n.t('Delete on the store ({0})', n);
     case 'delete-local':
-      return vscode.l10n.t('Delete in this folder, to the sync trash ({0})', n);
+      return vscode.l10n.t('Delete here ({0})', n);
     case 'move-store':
       return vscode.l10n.t('Move on the store ({0})', n);
     case 'move-local':
-      return vscode.l10n.t('Move in this folder ({0})', n);
+      return vscode.l10n.t('Move here ({0})', n);
     case 'conflict':
-      return vscode.l10n.t('Conflicts: changed on both sides ({0})', n);
+      return vscode.l10n.t('Conflicts ({0})', n);
+  }
+}
+
+function groupTooltip(g: Group): string {
+  switch (g) {
+    case 'upload':
+      return vscode.l10n.t('New or changed here: sent to the store.');
+    case 'download':
+      return vscode.l10n.t('New or changed on the store: written into this folder.');
+    case 'delete-store':
+      return vscode.l10n.t("Deleted here: moved to the store's trash.");
+    case 'delete-local':
+      return vscode.l10n.t('Deleted on the store: moved to the sync trash in .api-workbench-sync.');
+    case 'move-store':
+      return vscode.l10n.t('Moved or renamed here: the same move on the store.');
+    case 'move-local':
+      return vscode.l10n.t('Moved or renamed on the store: the same move here.');
+    case 'conflict':
+      return vscode.l10n.t('Changed on both sides. Right-click one to choose which version to keep.');
   }
 }
 
 export function choiceLabel(c: ConflictChoice): string {
   return c === 'keep-local'
-    ? vscode.l10n.t('keep local (the store copy is replaced)')
+    ? vscode.l10n.t('keep local')
     : c === 'keep-store'
-      ? vscode.l10n.t('keep store (the local file is replaced)')
-      : vscode.l10n.t('keep both (the local one as a conflict copy)');
+      ? vscode.l10n.t('keep store')
+      : vscode.l10n.t('keep both');
 }
 
 export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode> {
@@ -133,6 +152,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode> {
         vscode.TreeItemCollapsibleState.Expanded,
       );
       t.id = `group:${node.group}`;
+      t.tooltip = groupTooltip(node.group);
       t.iconPath = new vscode.ThemeIcon(
         node.group === 'conflict'
           ? 'warning'
@@ -158,15 +178,17 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode> {
     t.checkboxState = off ? vscode.TreeItemCheckboxState.Unchecked : vscode.TreeItemCheckboxState.Checked;
     if (a.kind === 'conflict') {
       const choice = s?.choices.get(a.path) ?? 'keep-both';
-      t.description = off ? vscode.l10n.t('left out of the link') : choiceLabel(choice);
-      t.tooltip = vscode.l10n.t(
-        'Changed on both sides. Keep both keeps the store version under this name and the local one as {0}. Right-click to choose.',
-        a.copy,
-      );
+      t.description = off ? vscode.l10n.t('left out') : choiceLabel(choice);
+      t.tooltip =
+        choice === 'keep-local'
+          ? vscode.l10n.t('The local version replaces the store version.')
+          : choice === 'keep-store'
+            ? vscode.l10n.t('The store version replaces the local file.')
+            : vscode.l10n.t('The store version keeps this name; the local one is kept as {0} on both sides.', a.copy);
       t.contextValue = `syncPlan.conflict.${a.mode}`;
     } else {
       t.description = off
-        ? vscode.l10n.t('left out of the link')
+        ? vscode.l10n.t('left out')
         : 'size' in a
           ? bytes(a.size)
           : a.kind.startsWith('mkdir')

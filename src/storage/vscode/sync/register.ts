@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { FeatureShell, WorkbenchServices } from '../../../platform/services';
 import type { CommandContext } from '../commands/common';
+import { within } from '../../core/sync/names';
 import { registerSyncCommands } from './commands';
 import { LINKS_SETTING, SyncController } from './controller';
 import { PLAN_VIEW_ID, type PlanNode } from './planView';
@@ -27,27 +28,25 @@ export function registerSync(
     if (!s) return;
     const paths = node.type === 'group' ? node.items.map((i) => i.path) : node.type === 'item' ? [node.item.path] : [];
     for (const p of paths) {
-      if (checked) s.excluded.delete(p);
-      else s.excluded.add(p);
+      // Ticking an item below an unticked folder ticks the folder again (the item cannot go without it).
+      if (checked) for (const x of [...s.excluded]) if (within(p, x)) s.excluded.delete(x);
+      if (!checked) s.excluded.add(p);
     }
   };
   const planMessage = () => {
     const s = sync.plans.session;
+    planView.description = s?.title;
     planView.message = !s
       ? undefined
       : s.reason === 'maxDelete'
         ? vscode.l10n.t(
-            '{0}: this run would delete {1} of {2} synced files. Uncheck what must stay, then Apply.',
-            s.title,
+            'Would delete {0} of {1} synced files. Untick what must stay, then Apply.',
             s.plan.deletes,
             s.plan.baseFiles,
           )
         : s.plan.actions.length
-          ? vscode.l10n.t(
-              'First sync of {0}. Unchecked items are left out of the link; right-click a conflict to choose. Then Apply.',
-              s.title,
-            )
-          : vscode.l10n.t('{0}: both sides hold the same files. Apply to start keeping them in sync.', s.title);
+          ? vscode.l10n.t('First sync: unticked items stay out of the link. Then Apply.')
+          : vscode.l10n.t('Both sides hold the same files. Apply to keep them in sync.');
   };
   sync.load();
   void sync.resumeAll();
