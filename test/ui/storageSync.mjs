@@ -26,7 +26,17 @@ async function pickRow(page, text) {
 }
 
 /** Right-click the folder in the Explorer → Sync Folder with Storage… → My files › Sync demo → Two-way: the plan. */
-async function planSteps(page) {
+async function planSteps(page, { shots }) {
+  // Before any link: the Sync view's welcome says what it is for and offers the command.
+  await showContainer(page);
+  const empty = await pane(page, 'Sync');
+  const welcome = empty.locator('.welcome-view-content').first();
+  await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+  if (!/No folder is kept in sync/.test(await welcome.innerText()))
+    throw new Error(`the empty Sync view says "${await welcome.innerText()}"`);
+  await welcome.locator('.monaco-button', { hasText: 'Sync Folder with Storage…' }).first().waitFor();
+  await empty.screenshot({ path: join(shots, 'storageSyncEmpty.png') });
+  await collapse(page, 'Sync');
   await palette(page, 'View: Show Explorer');
   const explorer = page.locator('.part.sidebar .explorer-folders-view').first();
   const folder = await treeRow(explorer, ['sync-demo']);

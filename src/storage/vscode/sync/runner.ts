@@ -53,6 +53,16 @@ export interface LinkHost {
 }
 
 const DEBOUNCE_MS = 1000;
+/** How long after a run the watcher's events for what it wrote are taken as its own. */
+const OWN_WRITE_MS = 3000;
+/** Events of a run that write in the local folder. */
+const LOCAL_WRITES = new Set<SyncEvent['action']>([
+  'download',
+  'mkdir-local',
+  'rename-local',
+  'delete-local',
+  'conflict',
+]);
 
 export class LinkRunner implements vscode.Disposable {
   phase: LinkPhase;
@@ -65,6 +75,8 @@ export class LinkRunner implements vscode.Disposable {
   private abort: AbortController | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private debounce: NodeJS.Timeout | undefined;
+  /** Local paths the current or last run wrote, until when their watcher events are its own. */
+  private readonly ownWrites = new Map<string, { ended: number; until: number }>();
   private poll: NodeJS.Timeout | undefined;
 
   constructor(
@@ -113,6 +125,13 @@ export class LinkRunner implements vscode.Disposable {
     const seen = (uri: vscode.Uri) => {
       const rel = path.relative(this.localDir, uri.fsPath).split(path.sep);
       if (rel[0] === STATE_DIR || rel[0] === '..') return;
+      // What a run wrote itself comes back from the watcher a moment later: not a change to sync (a file
+      // written again since the run ended is).
+      const own = this.ownWrites.get(rel.join('/'));
+      if (own && own.until > Date.now()) {
+        const mtime = fs.statSync(uri.fsPath, { throwIfNoEntry: false })?.mtimeMs;
+        if (mtime === undefined || mtime <= own.ended) return;
+      }
       this.pending++;
       this.host.changed();
       this.soon();
@@ -210,6 +229,8 @@ export class LinkRunner implements vscode.Disposable {
         },
         onEvent: (e) => {
           events.push(e);
+          if (LOCAL_WRITES.has(e.action))
+            for (const p of [e.path, e.to]) if (p) this.ownWrites.set(p, { ended: Infinity, until: Infinity });
           if (e.action !== 'skip' || e.deferred) this.done++;
           report?.(vscode.l10n.t('{0} of {1}: {2}', Math.min(this.done, this.total), this.total, e.path));
           this.host.changed();
@@ -242,6 +263,10 @@ export class LinkRunner implements vscode.Disposable {
       } else failure = failureOf(e);
     }
     this.abort = undefined;
+    const ended = Date.now();
+    for (const [p, t] of this.ownWrites)
+      if (t.until === Infinity) this.ownWrites.set(p, { ended, until: ended + OWN_WRITE_MS });
+      else if (t.until < ended) this.ownWrites.delete(p);
     const conflicts = await this.conflictsAfter(events);
     const problems: RunRecord['problems'] = events
       .filter((e) => e.action === 'error' || (e.action === 'skip' && !e.deferred))
