@@ -353,6 +353,40 @@ describe('storage: folder sync in the editor', function () {
     assert.equal(rec.phase, 'idle');
   });
 
+  it('upload mode: the conflict copy is on the store; Compare shows the store version, Keep This sends the local one', async () => {
+    const rec = (await records()).find((r) => r.link.mode === 'upload')!;
+    const dir = path.join(ws, rec.link.local);
+    put(dir, 'r0.txt', 'r0 local');
+    await putStore(rec.link.storeFolderId, 'r0.txt', 'r0 store');
+    await cmd('_testSyncRun', [rec.label], 'syncNow');
+    await wait();
+    let store = await storeTree(rec.link.storeFolderId);
+    const copy = Object.keys(store).find((p) => p.startsWith('r0 (conflict '));
+    assert.ok(copy, 'the local version went to the store as a copy');
+    assert.equal(store[copy], md5('r0 local'));
+    assert.equal(store['r0.txt'], md5('r0 store'), 'the store edit is not overwritten');
+    const view = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === rec.label)!;
+    assert.equal(find(view.children, 'r0.txt')?.command, 'apiWorkbench.storage.syncCompare');
+
+    await cmd('_testSyncRun', [rec.label, 'Conflicts (1)', 'r0.txt'], 'syncCompare');
+    const tab = await until('the diff editor', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && input.original.scheme === 'store' ? input : undefined;
+    });
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(tab.original)).toString(), 'r0 store');
+    assert.equal(tab.modified.fsPath, path.join(dir, 'r0.txt'));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    await cmd('_testSyncRun', [rec.label, 'Conflicts (1)', 'r0.txt'], 'syncKeepThis');
+    await wait();
+    store = await storeTree(rec.link.storeFolderId);
+    assert.equal(store['r0.txt'], md5('r0 local'), 'the local version now has the name on the store');
+    assert.ok(!Object.keys(store).some((p) => p.includes('(conflict')), 'the store copy went to the trash');
+    assert.equal(localTree(dir)['r0.txt'], md5('r0 local'));
+    const after = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === rec.label)!;
+    assert.equal(find(after.children, 'Conflicts (1)'), undefined);
+  });
+
   it('Unlink removes the link and its state; the files stay', async () => {
     for (const r of await records()) await cmd('_testSyncRun', [r.label], 'syncUnlink', true);
     assert.deepEqual(await records(), []);

@@ -154,16 +154,41 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
       return now.record;
     });
 
-  /** Keep This (the file under its name) or Keep That (the conflict copy's version, under the file's name). */
+  const localUri = (r: LinkRunner, rel: string) => vscode.Uri.file(path.join(r.localDir, ...rel.split('/')));
+  /** A store item by its path below the linked folder (the `store:` file system: reads, writes, trash). */
+  const storeUri = (r: LinkRunner, rel: string) =>
+    vscode.Uri.from({ scheme: 'store', path: `/${r.link.storeFolderId}/${rel}` });
+
+  /**
+   * Keep This (the file under its name) or Keep That (the conflict copy's version, under the file's name); the
+   * copy goes. Two-way and download mode: the copy is on disk, the run carries the result to the store (its copy
+   * to the store's trash). Upload mode: the copy is on the store (the local bytes) and the store's own version
+   * keeps the name there; This puts the local version under the store's name, That brings the store's here.
+   */
   const keep = (which: 'this' | 'that') => async (node?: SyncNode) =>
     guarded(ctx, vscode.l10n.t('Resolving the conflict'), async () => {
       if (node?.type !== 'conflict') return;
-      const file = path.join(node.runner.localDir, ...node.path.split('/'));
-      const copy = path.join(node.runner.localDir, ...node.copy.split('/'));
-      if (which === 'that') await fsp.copyFile(copy, file);
-      // The copy is removed here; the run sends that to the store's trash, where it can still be restored.
-      await fsp.rm(copy, { force: true });
-      await node.runner.run({ interactive: true });
+      const r = node.runner;
+      if (r.link.mode === 'upload') {
+        if (which === 'this')
+          await vscode.workspace.fs.writeFile(
+            storeUri(r, node.path),
+            await vscode.workspace.fs.readFile(localUri(r, node.path)),
+          );
+        else
+          await vscode.workspace.fs.writeFile(
+            localUri(r, node.path),
+            await vscode.workspace.fs.readFile(storeUri(r, node.path)),
+          );
+        await vscode.workspace.fs.delete(storeUri(r, node.copy));
+      } else {
+        const file = localUri(r, node.path).fsPath;
+        const copy = localUri(r, node.copy).fsPath;
+        if (which === 'that') await fsp.copyFile(copy, file);
+        // The copy is removed here; the run sends that to the store's trash, where it can still be restored.
+        await fsp.rm(copy, { force: true });
+      }
+      await r.run({ interactive: true });
     });
 
   return [
@@ -216,14 +241,17 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
     ),
     reg('syncCompare', async (node?: SyncNode) => {
       if (node?.type !== 'conflict') return;
-      const file = vscode.Uri.file(path.join(node.runner.localDir, ...node.path.split('/')));
-      const copy = vscode.Uri.file(path.join(node.runner.localDir, ...node.copy.split('/')));
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        copy,
-        file,
-        `${path.basename(node.copy)} ↔ ${path.basename(node.path)}`,
-      );
+      const r = node.runner;
+      // The conflict copy on the left; upload mode: the store's version (its copy holds the local bytes).
+      const [left, right] =
+        r.link.mode === 'upload'
+          ? [storeUri(r, node.path), localUri(r, node.path)]
+          : [localUri(r, node.copy), localUri(r, node.path)];
+      const title =
+        r.link.mode === 'upload'
+          ? vscode.l10n.t('{0} (store) ↔ {0} (local)', path.basename(node.path))
+          : `${path.basename(node.copy)} ↔ ${path.basename(node.path)}`;
+      await vscode.commands.executeCommand('vscode.diff', left, right, title);
     }),
     reg('syncKeepThis', keep('this')),
     reg('syncKeepThat', keep('that')),

@@ -121,9 +121,8 @@ export class SyncTreeProvider implements vscode.TreeDataProvider<SyncNode> {
           node.copy,
         );
         t.iconPath = new vscode.ThemeIcon('diff');
-        t.contextValue = runner.link.mode === 'upload' ? 'sync.conflict.onStore' : 'sync.conflict';
-        if (runner.link.mode !== 'upload')
-          t.command = { command: 'apiWorkbench.storage.syncCompare', title: '', arguments: [node] };
+        t.contextValue = 'sync.conflict';
+        t.command = { command: 'apiWorkbench.storage.syncCompare', title: '', arguments: [node] };
         return t;
       }
       case 'problems': {
