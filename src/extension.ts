@@ -30,6 +30,12 @@ const LAYOUT: ShellLayout = {
         dropMimeTypes: ['application/vnd.code.tree.apiworkbench.storage', 'text/uri-list'],
       },
     },
+    { viewId: 'apiWorkbench.storage.sync', feature: 'storage', options: { showCollapseAll: false } },
+    {
+      viewId: 'apiWorkbench.storage.syncPlan',
+      feature: 'storage',
+      options: { showCollapseAll: false, manageCheckboxStateManually: true },
+    },
   ],
   webviewViews: [
     { viewId: 'apiWorkbench.generation', feature: 'generation', options: { retainContextWhenHidden: true } },
@@ -97,6 +103,19 @@ export function activate(context: vscode.ExtensionContext): WorkbenchServices | 
     watchDocuments(load, (f) => features.isLoaded(f)),
     ...registerRequestLog(services),
     ...registerWelcome(context, log),
+  );
+  // A workspace with folder sync links loads storage once activation is over: an unfinished run resumes
+  // and the links' watchers start. Reading the setting is all activation pays; without links nothing loads.
+  const linked = () =>
+    (vscode.workspace.workspaceFolders ?? []).some((f) => {
+      const links = vscode.workspace.getConfiguration('apiWorkbench.storage', f.uri).get<unknown[]>('syncLinks');
+      return Array.isArray(links) && links.length > 0;
+    });
+  if (linked()) setTimeout(() => load('storage'), 0);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('apiWorkbench.storage.syncLinks') && linked()) load('storage');
+    }),
   );
   // Any extension can read what activate returns: only the extension under test hands out its services
   // (host tests use them); an installed extension exports nothing, so no other extension reaches a secret.

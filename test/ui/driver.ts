@@ -246,6 +246,31 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('apiWorkbench.storage.focus');
     // The runner opens it from Starred with a click.
   },
+  // Folder sync: a workspace folder and a store folder that differ (one file changed on both); what the user
+  // does (Explorer menu, pickers, plan view, Apply) is the runner's (test/ui/storageSync.mjs).
+  async storageSyncPlan() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) throw new Error('no workspace folder');
+    const put = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const dir = vscode.Uri.joinPath(root, 'sync-demo');
+    await put(vscode.Uri.joinPath(dir, 'notes.md'), '# Notes\n\nKept in sync with the store.\n');
+    await put(vscode.Uri.joinPath(dir, 'draft.txt'), 'The draft as edited here.\n');
+    await put(vscode.Uri.joinPath(dir, 'drafts', 'old.txt'), 'An old draft that stays local.\n');
+    const folder = await vscode.commands.executeCommand<{ id: string }>(
+      'apiWorkbench.storage._testClient',
+      'files.insert',
+      {},
+      { title: 'Sync demo', mimeType: 'application/vnd.google-apps.folder', parents: [{ id: 'root' }] },
+    );
+    const store = (name: string) => vscode.Uri.from({ scheme: 'store', path: `/${folder.id}/${name}` });
+    await put(store('draft.txt'), 'The draft as edited on the store.\n');
+    await put(store('from the store.txt'), 'Only on the store so far.\n');
+    await vscode.commands.executeCommand('apiWorkbench.storage.refresh');
+  },
+  async storageSyncApplied() {},
+  async storageSyncCompare() {},
   async waterData() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -356,6 +381,15 @@ const undo: Record<string, () => Promise<void>> = {
   },
   async walkStorageRefused() {
     await storageSetting().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+  },
+  async storageSyncCompare() {
+    // The link goes (later steps see no sync status); the files stay.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const root = vscode.workspace.workspaceFolders?.[0];
+    if (root)
+      await vscode.workspace
+        .getConfiguration('apiWorkbench.storage', root.uri)
+        .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
   },
 };
 

@@ -12,6 +12,7 @@ import { inAnyFrame } from './frames.mjs';
 import { editorAction, pane, showContainer } from './user.mjs';
 import { userChecks } from './userChecks.mjs';
 import { walkChecks } from './walk.mjs';
+import { storageSyncChecks } from './storageSync.mjs';
 import { waterQueryChecks } from './waterQuery.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -199,7 +200,7 @@ const checks = {
   },
 };
 
-Object.assign(checks, walkChecks, userChecks, waterQueryChecks);
+Object.assign(checks, walkChecks, userChecks, waterQueryChecks, storageSyncChecks);
 
 const workspace = mkdtempSync(join(tmpdir(), 'apiwb-ui-ws-'));
 cpSync(join(root, 'samples'), workspace, { recursive: true });

@@ -21,7 +21,14 @@ export class TreeShell implements vscode.TreeDataProvider<unknown> {
   constructor(
     viewId: string,
     private readonly ensure: Ensure,
-    options: { showCollapseAll?: boolean; canSelectMany?: boolean; dragMimeTypes?: string[]; dropMimeTypes?: string[] },
+    options: {
+      showCollapseAll?: boolean;
+      canSelectMany?: boolean;
+      dragMimeTypes?: string[];
+      dropMimeTypes?: string[];
+      /** A parent's checkbox does not follow its children's (the feature decides what a click means). */
+      manageCheckboxStateManually?: boolean;
+    },
   ) {
     const { dragMimeTypes, dropMimeTypes, ...rest } = options;
     // Drag and drop mime types are fixed when the view is created, so the shell declares the feature's.

@@ -7,7 +7,7 @@ import { ChangeWatcher } from '../core/changeWatcher';
 import { filePath } from '../core/storePaths';
 import type { TreeEntry } from '../core/tree';
 import { storePathOf } from '../core/treePaths';
-import { aboutLine, registerCommands } from './commands';
+import { aboutLine, registerCommands, type CommandContext } from './commands';
 import { storageDragAndDrop } from './dragAndDrop';
 import { StoreComments } from './comments';
 import { StorageConnection } from './connection';
@@ -21,6 +21,7 @@ import {
 } from './fileSystemProvider';
 import { STORAGE_VIEW_ID, StorageTreeProvider } from './treeProvider';
 import { registerCommand } from '../../platform/lazy/commandTable';
+import { registerSync } from './sync/register';
 
 const DETAILS_SCHEME = 'store-details';
 const SIGNED_IN_CONTEXT = 'apiWorkbench.storage.signedIn';
@@ -103,6 +104,7 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
         void provider.getModel().then((m) => m.applyChanges(batch));
         void fsp.changed(batch.fileIds, batch.parentIds);
         void showAbout();
+        sync.storeChanged();
       });
       if (seconds > 0)
         feed.start(seconds * 1000, (e) =>
@@ -185,29 +187,32 @@ export const register: FeatureRegistration = (services: WorkbenchServices, shell
     fsp.reset();
     if (wasLive) void connection.client().catch(() => undefined);
   };
+  const commandContext: CommandContext = {
+    client: () => connection.client(),
+    tree: provider,
+    log: services.log,
+    showJson,
+    storeUri: async (e) => {
+      if (e?.type !== 'file' || !e.file.id) return undefined;
+      const path = storePathOf(await provider.getModel(), e) ?? filePath(e.file.id, e.file.title);
+      // From Starred, Recent or a search: the file's folder path (the id path when it has none or the
+      // walk fails: the file opens either way).
+      const readable = await fsp
+        .fs()
+        .then((fs) => fs.readablePath(path))
+        .catch(() => undefined);
+      return fsp.uriFor(readable ?? path, e.file.id);
+    },
+    storeChanged: (fileIds, parentIds) => void fsp.changed(fileIds, parentIds),
+  };
+  const sync = registerSync(services, shell, commandContext);
   return [
     ...auth.disposables,
     provider,
     fsp,
     comments,
-    ...registerCommands({
-      client: () => connection.client(),
-      tree: provider,
-      log: services.log,
-      showJson,
-      storeUri: async (e) => {
-        if (e?.type !== 'file' || !e.file.id) return undefined;
-        const path = storePathOf(await provider.getModel(), e) ?? filePath(e.file.id, e.file.title);
-        // From Starred, Recent or a search: the file's folder path (the id path when it has none or the
-        // walk fails: the file opens either way).
-        const readable = await fsp
-          .fs()
-          .then((fs) => fs.readablePath(path))
-          .catch(() => undefined);
-        return fsp.uriFor(readable ?? path, e.file.id);
-      },
-      storeChanged: (fileIds, parentIds) => void fsp.changed(fileIds, parentIds),
-    }),
+    ...registerCommands(commandContext),
+    ...sync.disposables,
     registerCommand('apiWorkbench.storage.refresh', (e?: TreeEntry) => {
       provider.refresh(e);
       void showAbout();

@@ -8,6 +8,7 @@ import ignore, { type Ignore } from 'ignore';
 import type { StorageClient } from '../client';
 import { applyPlan, type SyncEvent } from './apply';
 import type { ExportFormats } from './exports';
+import { settleConflicts, withExclusions, type ConflictChoice } from './choices';
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
 import { planSync } from './plan';
@@ -36,6 +37,12 @@ export interface SyncOptions {
   signal?: AbortSignal;
   /** Each action as it is done (or, in a dry run, planned), and each item skipped. */
   onEvent?: (e: SyncEvent) => void;
+  /** Relative paths (`/`-separated) left out of the link on both sides, each with everything below it. */
+  exclude?: readonly string[];
+  /** How to settle the conflict at a path (a reviewed plan); a conflict without a choice keeps both. */
+  choices?: ReadonlyMap<string, ConflictChoice>;
+  /** The plan (choices applied) once it is made, before anything of it is applied. */
+  onPlan?: (plan: Plan) => void;
 }
 
 export interface SyncSummary {
@@ -73,6 +80,7 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const rules: Pick<Ignore, 'ignores'> = /^\s*[^#\s]/m.test(ignoreText)
     ? ignore().add(ignoreText)
     : { ignores: () => false };
+  const skip = withExclusions(rules, opts.exclude);
 
   const tokenBefore = state.pageToken;
   const storeRead = await refreshMirror(opts.client, state, opts.signal);
@@ -82,13 +90,15 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   if (!opts.dryRun && storeMoved) await saveState(root, state);
   const skipped: Skipped[] = [];
   const storeSkipped: Skipped[] = [];
-  const { paths: store, pathOf } = storePaths(state, rules, storeSkipped, opts.exportFormats);
+  const { paths: store, pathOf } = storePaths(state, skip, storeSkipped, opts.exportFormats);
   // Download mode reads the checksum of every local file: a conflict copy a stopped run left is known by it.
   const storeHas = mode === 'download' ? undefined : (rel: string) => store.has(rel);
-  const local = await scanLocal(root, state.base, rules, skipped, opts.signal, storeHas);
+  const local = await scanLocal(root, state.base, skip, skipped, opts.signal, storeHas);
   skipped.push(...storeSkipped);
   const listings = { base: { ...state.base }, local, store, storePathOf: pathOf };
-  const plan = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
+  const made = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
+  const plan: Plan = { ...made, actions: settleConflicts(made, opts.choices, local, store) };
+  opts.onPlan?.(plan);
   for (const s of plan.skipped) emit({ action: 'skip', path: s.path, reason: `${s.side}: ${s.reason}` });
 
   const summary: SyncSummary = {

@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Ignore } from 'ignore';
 import { STATE_DIR, type BaseEntry } from './state';
 
 export interface LocalItem {
@@ -59,7 +58,7 @@ export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: numb
 export async function scanLocal(
   root: string,
   base: Record<string, BaseEntry>,
-  ignore: Pick<Ignore, 'ignores'>,
+  ignore: { ignores(p: string): boolean },
   skipped: Skipped[],
   signal?: AbortSignal,
   storeHas?: (rel: string) => boolean,

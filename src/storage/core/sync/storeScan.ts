@@ -4,7 +4,6 @@
 // nothing to do costs one request. A folder that comes into the tree from elsewhere is listed then.
 import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type File } from '../../../shared/wire/storage';
 import { quote, type StorageClient } from '../client';
-import type { Ignore } from 'ignore';
 import type { Skipped } from './localScan';
 import { unfitLocalName } from './names';
 import type { MirrorItem, SyncState } from './state';
@@ -163,7 +162,7 @@ export interface StoreItem {
  */
 export function storePaths(
   state: SyncState,
-  ignore: Pick<Ignore, 'ignores'>,
+  ignore: { ignores(p: string): boolean },
   skipped: Skipped[],
   exportFormats: ExportFormats = {},
 ): { paths: Map<string, StoreItem>; pathOf: Map<string, string> } {

@@ -1,0 +1,85 @@
+import * as assert from 'node:assert/strict';
+import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
+import type { Plan } from '../../../src/storage/core/sync/model';
+import { startStorage, type Harness } from './emulatorHarness';
+import { localTree, md5, putLocal, putStore, startLink, storeTree, type Link } from './syncHarness';
+
+const NOW = new Date('2026-03-04T10:00:00Z');
+
+// What the editor's plan view hands the engine: paths left out of the link, a choice per conflict, and
+// the plan itself before anything is applied (for "n of m" progress).
+describe('storage sync engine: reviewed plans (exclusions, conflict choices, the plan before it is applied)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let k: Link;
+  before(async () => (h = await startStorage()));
+  after(async () => h.close());
+  beforeEach(async () => (k = await startLink(h)));
+  afterEach(async () => k.close());
+
+  const run = (extra: Partial<SyncOptions> = {}) =>
+    syncFolder({ client: k.client, localDir: k.localDir, storeFolderId: k.folderId, now: () => NOW, ...extra });
+
+  it('keeps excluded paths (and everything below an excluded folder) out of the plan on both sides, run after run', async () => {
+    putLocal(k.localDir, 'keep.txt', 'k');
+    putLocal(k.localDir, 'big/one.bin', 'x');
+    putLocal(k.localDir, 'big/two.bin', 'y');
+    await putStore(k.client, k.folderId, 'remote only.txt', Buffer.from('r'));
+    const exclude = ['big', 'remote only.txt'];
+    const preview = await run({ dryRun: true, exclude });
+    assert.deepEqual(
+      preview.plan.actions.map((a) => ('path' in a ? a.path : a.from)),
+      ['keep.txt'],
+      'only the included file is planned',
+    );
+    await run({ exclude });
+    const store = await storeTree(k.client, k.folderId);
+    assert.deepEqual(Object.keys(store).sort(), ['keep.txt', 'remote only.txt']);
+    assert.ok(!('remote only.txt' in localTree(k.localDir)), 'an excluded store file is not downloaded');
+    putLocal(k.localDir, 'big/three.bin', 'z');
+    const again = await run({ exclude });
+    assert.deepEqual(again.plan.actions, [], 'a later run leaves them out too');
+  });
+
+  it('settles a conflict as the plan view chose: keep local uploads over the store, keep store downloads over the disk, keep both copies', async () => {
+    for (const [name, l, s] of [
+      ['a.txt', 'local a', 'store a'],
+      ['b.txt', 'local b', 'store b'],
+      ['c.txt', 'local c', 'store c'],
+    ]) {
+      putLocal(k.localDir, name, l);
+      await putStore(k.client, k.folderId, name, Buffer.from(s));
+    }
+    const seen: Plan[] = [];
+    const r = await run({
+      choices: new Map([
+        ['a.txt', 'keep-local'],
+        ['b.txt', 'keep-store'],
+      ]),
+      onPlan: (p) => seen.push(p),
+    });
+    assert.equal(seen.length, 1, 'the plan is handed over once, before it is applied');
+    assert.deepEqual(
+      seen[0].actions.map((a) => a.kind),
+      ['upload', 'download', 'conflict'],
+    );
+    assert.equal(r.summary.conflicts, 1);
+    const local = localTree(k.localDir);
+    assert.equal(local['a.txt'], md5('local a'));
+    assert.equal(local['b.txt'], md5('store b'));
+    assert.equal(local['c.txt'], md5('store c'));
+    assert.equal(local['c (conflict 2026-03-04 local).txt'], md5('local c'));
+    assert.deepEqual(local, await storeTree(k.client, k.folderId), 'both sides the same');
+    assert.deepEqual((await run()).plan.actions, [], 'nothing left to do');
+  });
+
+  it('a one-way link keeps the conflict when the choice would write the side it never writes', async () => {
+    putLocal(k.localDir, 'a.txt', 'local a');
+    await putStore(k.client, k.folderId, 'a.txt', Buffer.from('store a'));
+    const r = await run({ mode: 'upload', dryRun: true, choices: new Map([['a.txt', 'keep-store']]) });
+    assert.deepEqual(
+      r.plan.actions.map((a) => a.kind),
+      ['conflict'],
+    );
+  });
+});
