@@ -2,7 +2,8 @@
 // comparison with an earlier run, the rows the failures filter keeps, the window of rows a scroll position shows,
 // and the CSV and JSON exports. Rows are dataset items, columns are variants.
 import { reportCell, summarise, type EvalSummary } from './report';
-import { cellKey, type CellResult } from './runner';
+import { cellKey } from './cellKey';
+import type { CellResult } from './runner';
 
 /** What a run folder keeps beside a run's results (JSON Lines): enough to show the grid of an earlier run. */
 export interface RunMeta {

@@ -1,0 +1,47 @@
+// Internal, for host tests only (registered in ExtensionMode.Test and only where __TEST_SEAMS__): drive the
+// focused results grid as its page would and read back what the page rendered.
+import * as vscode from 'vscode';
+import { registerCommand } from '../../platform/lazy/commandTable';
+import type { RowFilter } from '../core/eval/grid';
+import type { CellRef, GridRenderedAck } from '../evalGridProtocol';
+import type { ChatEditors } from './chatEditors';
+import type { EvalGrids } from './evalGrid';
+
+/** What a test waits for the grid to show (each given field must match). */
+interface Expected {
+  cells?: number;
+  worse?: number;
+  better?: number;
+  filter?: RowFilter;
+}
+
+const matches = (a: GridRenderedAck, e: Expected) =>
+  (e.cells === undefined || a.cells === e.cells) &&
+  (e.worse === undefined || a.worse.length === e.worse) &&
+  (e.better === undefined || a.better.length === e.better) &&
+  (e.filter === undefined || a.filter === e.filter);
+
+export function evalGridTestCommands(grids: EvalGrids, chats: ChatEditors): vscode.Disposable[] {
+  const grid = () => {
+    const g = grids.active;
+    if (!g) throw new Error('no results grid is open');
+    return g;
+  };
+  return [
+    registerCommand('apiWorkbench.generation._testGridWait', (expected: Expected, timeoutMs?: number) =>
+      grid().waitForAck((a) => matches(a, expected), timeoutMs),
+    ),
+    registerCommand('apiWorkbench.generation._testGridDiff', (a: CellRef, b: CellRef) => grid().diff(a, b)),
+    registerCommand('apiWorkbench.generation._testGridExport', (format: 'csv' | 'json', path: string) =>
+      grid().export(format, vscode.Uri.file(path)),
+    ),
+    registerCommand('apiWorkbench.generation._testGridOpenInChat', async (cell: CellRef) => {
+      const g = grid();
+      const c = g.cells.get(`${cell.item}\u0000${cell.variant}`);
+      if (!c) throw new Error('no such cell');
+      await grids.actions.openInChat(g.meta, c, g.files.results);
+      const turns = chats.active?.chat.current.conversation.turns ?? [];
+      return turns.map((t) => ({ prompt: t.prompt, text: t.text, sent: t.sent, reply: t.reply }));
+    }),
+  ];
+}
