@@ -13,6 +13,7 @@ import { editorAction, pane, showContainer } from './user.mjs';
 import { userChecks } from './userChecks.mjs';
 import { walkChecks } from './walk.mjs';
 import { waterQueryChecks } from './waterQuery.mjs';
+import { evalGridChecks } from './evalGrid.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 process.chdir(root);
@@ -199,7 +200,7 @@ const checks = {
   },
 };
 
-Object.assign(checks, walkChecks, userChecks, waterQueryChecks);
+Object.assign(checks, walkChecks, userChecks, waterQueryChecks, evalGridChecks);
 
 const workspace = mkdtempSync(join(tmpdir(), 'apiwb-ui-ws-'));
 cpSync(join(root, 'samples'), workspace, { recursive: true });

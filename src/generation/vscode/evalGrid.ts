@@ -244,9 +244,9 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
     return uri;
   }
 
-  /** The grid tab that has focus, else the last one that had it. */
+  /** The grid tab that last had focus (a grid opened takes it). */
   get active(): EvalGrid | undefined {
-    return [...this.grids].find((g) => g.panel.active) ?? this.lastActive;
+    return this.lastActive;
   }
 
   /** Opens a grid of a run; `progress` says how far a live run is. */
