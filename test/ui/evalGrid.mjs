@@ -11,6 +11,8 @@ export const evalGridChecks = {
     // The file dialog (VS Code's own in code-server) opens in the prompt's folder: the dataset's name completes it.
     const input = page.locator('.quick-input-widget input').first();
     await input.waitFor({ state: 'visible', timeout: 15_000 });
+    // The dialog fills its input with the folder once it has listed it; typing before that is lost.
+    for (let i = 0; i < 60 && !/generation\/$/.test(await input.inputValue()); i++) await page.waitForTimeout(250);
     await page.keyboard.press('End');
     await page.keyboard.type('stations.jsonl');
     await page

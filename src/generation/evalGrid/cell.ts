@@ -133,6 +133,9 @@ export function cellElement(
       );
     cell.append(chips);
   }
+  const failed = c.error ? undefined : c.assertions.find((a) => !a.pass && a.reason);
+  if (failed)
+    cell.append(el('div', { class: 'reason', text: `${failed.type}: ${failed.reason}`, title: failed.reason }));
   cell.append(outputOf(c));
   return cell;
 }

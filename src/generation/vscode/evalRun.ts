@@ -134,7 +134,10 @@ export class EvalRunner implements vscode.CodeLensProvider, vscode.Disposable {
         placeHolder: r.error ? vscode.l10n.t('The model list failed: {0}', r.error.message) : undefined,
       },
     );
-    return picked?.map((p) => p.label);
+    if (!picked) return undefined;
+    // Columns in the list's order, the prompt's own model first, whatever order they were ticked in.
+    const chosen = new Set(picked.map((p) => p.label));
+    return names.filter((n) => chosen.has(n)).sort((a, b) => Number(b === preferred) - Number(a === preferred));
   }
 
   /** The newest run of the same dataset and models that stopped before its last cell, if the user resumes it. */

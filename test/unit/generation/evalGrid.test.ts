@@ -27,6 +27,8 @@ import {
   writeRunMeta,
 } from '../../../src/generation/core/eval/runStore';
 import { ResultsWriter } from '../../../src/generation/core/eval/outFile';
+import { conversationFromCell } from '../../../src/generation/core/eval/toChat';
+import { historyOf } from '../../../src/generation/core/conversation';
 
 function cell(item: number, variant: string, over: Partial<CellResult> = {}): CellResult {
   return {
@@ -223,5 +225,34 @@ describe('evaluation run folder', () => {
     writeFileSync(f.results, '');
     writeFileSync(f.meta, '{"version": 2}');
     await assert.rejects(readRun(f.results), /not the meta file of an evaluation run/);
+  });
+});
+
+describe('Open in Chat of a grid cell', () => {
+  it('is a conversation whose one exchange is the cell’s request and reply, continued as history', () => {
+    const request = {
+      contents: [
+        { role: 'user', parts: [{ text: 'Earlier question' }] },
+        { role: 'model', parts: [{ text: 'Earlier answer' }] },
+        { role: 'user', parts: [{ text: 'Plan a day in Oslo.' }] },
+      ],
+      systemInstruction: { parts: [{ text: 'Be brief.' }] },
+    };
+    const c = conversationFromCell(
+      cell(3, 'gemini-2.0-flash', { output: 'Walk the harbour.' }),
+      request,
+      'gemini-2.0-flash',
+      'trip #3',
+      1,
+    );
+    assert.equal(c.title, 'trip #3');
+    assert.equal(c.turns.length, 1);
+    assert.equal(c.turns[0].prompt, 'Plan a day in Oslo.');
+    assert.equal(c.turns[0].model, 'models/gemini-2.0-flash');
+    assert.equal(c.turns[0].summary.state, 'done');
+    assert.deepEqual(historyOf(c), [...request.contents, { role: 'model', parts: [{ text: 'Walk the harbour.' }] }]);
+    // A cell without a reply adds nothing the model would read as its own answer.
+    const empty = conversationFromCell(cell(0, 'a', error), request, 'a', 't', 1);
+    assert.deepEqual(historyOf(empty), []);
   });
 });
