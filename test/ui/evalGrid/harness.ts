@@ -87,7 +87,7 @@ export async function startGridHarness(viewport = { width: 1280, height: 860 }):
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    minify: true,
+    minify: process.env.GRID_UNMINIFIED !== '1',
     logLevel: 'warning',
     absWorkingDir: ROOT,
   });
