@@ -189,8 +189,12 @@ export class EvalRunner implements vscode.CodeLensProvider, vscode.Disposable {
       return await this.runChecked(target, opts);
     } catch (e) {
       if (e instanceof vscode.CancellationError) return undefined;
-      if (!(e instanceof EvalInputError)) throw e;
-      void vscode.window.showErrorMessage(e.message);
+      // A problem with the inputs says what it is; anything else (the run folder cannot be written) says so too.
+      void vscode.window.showErrorMessage(
+        e instanceof EvalInputError
+          ? e.message
+          : vscode.l10n.t('Run Evaluation failed: {0}', e instanceof Error ? e.message : String(e)),
+      );
       return undefined;
     }
   }
