@@ -1,9 +1,9 @@
 // The evaluation results grid in headless Chromium (the real webview bundle, test/ui/evalGrid/harness.ts):
 //  1. first paint of a run of 10,000 cells (2,500 items × 4 models) ÷ the same of 100 cells (25 × 4), from the
 //     host's init message to the frame after it (goal ≤ 3: only the visible rows are built);
-//  2. scrolling through all 2,500 rows (wheel steps and scrollbar jumps): the longest frame's work (the grid's
-//     paint plus the layout it leaves) ÷ 50 ms, the long-task threshold (goal < 1), and the long tasks the
-//     browser reported while scrolling (goal 0).
+//  2. scrolling through all 2,500 rows (wheel steps and scrollbar jumps), traced: the longest task of the page's
+//     main thread in CPU time ÷ 50 ms, the long-task threshold (goal < 1, no task over it); the wall-clock long
+//     tasks and frames are reported beside it (the machine's load stretches them).
 // Run alone: BENCH=evalGrid npm run bench
 import { loadavg } from 'node:os';
 import { gridRun } from '../ui/evalGrid/data';
@@ -14,6 +14,17 @@ import type { BenchResult, BenchSuite } from './types';
 const RUNS = SMOKE ? 1 : 7;
 const VARIANTS = ['gemini-2.0-flash', 'gemini-2.5-flash', 'gemini-2.5-pro', 'gemma-3-27b-it'];
 const LONG_TASK_MS = 50;
+
+/** A Chrome trace event (the fields read here); durations in microseconds, `tdur` the thread (CPU) time. */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur: number;
+  tdur?: number;
+  args?: { name?: string };
+}
 
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -46,11 +57,22 @@ const suite: BenchSuite = async () => {
       },
     };
 
-    // Scroll the 10,000-cell grid end to end: wheel steps as a user scrolls, then scrollbar jumps.
+    // Scroll the 10,000-cell grid end to end: wheel steps as a user scrolls, then scrollbar jumps, traced. Each task
+    // of the page's main thread has its wall time and its thread (CPU) time in the trace: on a shared machine other
+    // processes stretch wall time (a load of 8 on 2 cores is common here), so a long task is judged by CPU time,
+    // and the wall-clock long tasks the browser's observer saw are reported beside it.
     await h.page.evaluate(() => {
       const w = window as unknown as { __frames: number[]; __longTasks: number[] };
       w.__frames.length = 0;
       w.__longTasks.length = 0;
+    });
+    const cdp = await h.page.context().newCDPSession(h.page);
+    const events: TraceEvent[] = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
+    const complete = new Promise<void>((ok) => cdp.once('Tracing.tracingComplete', () => ok()));
+    await cdp.send('Tracing.start', {
+      traceConfig: { includedCategories: ['toplevel', 'disabled-by-default-devtools.timeline'] },
+      transferMode: 'ReportEvents',
     });
     const box = (await h.page.locator('.grid-scroll').boundingBox())!;
     await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -68,28 +90,43 @@ const suite: BenchSuite = async () => {
         await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
       }
     }, jumps);
+    await cdp.send('Tracing.end');
+    await complete;
     const { frames, longTasks } = await h.page.evaluate(() => {
       const w = window as unknown as { __frames: number[]; __longTasks: number[] };
       return { frames: w.__frames.slice(), longTasks: w.__longTasks.slice() };
     });
     if (h.errors.length) throw new Error(h.errors.join('; '));
+    const main = new Set(
+      events
+        .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+        .map((e) => `${e.pid}:${e.tid}`),
+    );
+    const tasks = events.filter(
+      (e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`) && typeof e.tdur === 'number',
+    );
+    if (!tasks.length) throw new Error("the trace holds no task of the page's main thread");
+    const cpu = tasks.map((t) => t.tdur! / 1000).sort((a, b) => a - b);
+    const worstCpu = cpu[cpu.length - 1];
+    const cpuLong = cpu.filter((t) => t > LONG_TASK_MS).length;
     const sorted = frames.slice().sort((a, b) => a - b);
-    const worst = sorted[sorted.length - 1] ?? 0;
     const scroll: BenchResult = {
-      name: 'eval grid: scroll through 10,000 cells, longest frame vs a 50 ms long task',
-      ratio: round(worst / LONG_TASK_MS),
+      name: 'eval grid: scroll through 10,000 cells, longest task (CPU) vs a 50 ms long task',
+      ratio: round(worstCpu / LONG_TASK_MS),
       goal: '< 1, 0 long tasks',
-      met: worst < LONG_TASK_MS && longTasks.length === 0,
+      met: worstCpu < LONG_TASK_MS && cpuLong === 0,
       detail: {
-        longestFrameMs: round(worst),
-        p95FrameMs: round(sorted[Math.floor(sorted.length * 0.95)] ?? 0),
-        medianFrameMs: round(median(sorted) ?? 0),
-        frames: frames.length,
+        longestTaskCpuMs: round(worstCpu),
+        p99TaskCpuMs: round(cpu[Math.floor(cpu.length * 0.99)]),
+        tasks: cpu.length,
+        longTasksCpu: cpuLong,
+        longestTaskWallMs: round(Math.max(...tasks.map((t) => t.dur / 1000))),
+        // Wall clock, as the page's PerformanceObserver saw them (stretched by the machine's load):
+        longTasksWall: longTasks.length,
+        longestFrameWallMs: round(sorted[sorted.length - 1] ?? 0),
+        p95FrameWallMs: round(sorted[Math.floor(sorted.length * 0.95)] ?? 0),
         wheelSteps,
         jumps,
-        longTasks: longTasks.length,
-        longestTaskMs: round(Math.max(0, ...longTasks)),
-        // Long tasks are wall time: on a shared machine other processes stretch them (2 cores, load ≈ 8 seen).
         loadAverage1m: round(loadavg()[0]),
       },
     };
