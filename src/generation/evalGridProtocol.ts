@@ -56,6 +56,8 @@ export type GridToHost =
   | {
       type: 'rendered';
       filter: RowFilter;
+      /** The run is still going. */
+      running: boolean;
       /** Rows the filter keeps, and how many row elements are in the DOM (virtualised: only the visible ones). */
       rows: number;
       domRows: number;

@@ -264,6 +264,7 @@ function report(): void {
   post({
     type: 'rendered',
     filter,
+    running: progress.running,
     rows: rows.length,
     domRows: body.querySelectorAll('.row').length,
     cells: cells.size,

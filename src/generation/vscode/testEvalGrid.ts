@@ -10,16 +10,21 @@ import type { EvalGrids } from './evalGrid';
 /** What a test waits for the grid to show (each given field must match). */
 interface Expected {
   cells?: number;
+  /** At least this many cells (a live run's count moves on between two reports). */
+  minCells?: number;
   worse?: number;
   better?: number;
   filter?: RowFilter;
+  running?: boolean;
 }
 
 const matches = (a: GridRenderedAck, e: Expected) =>
   (e.cells === undefined || a.cells === e.cells) &&
+  (e.minCells === undefined || a.cells >= e.minCells) &&
   (e.worse === undefined || a.worse.length === e.worse) &&
   (e.better === undefined || a.better.length === e.better) &&
-  (e.filter === undefined || a.filter === e.filter);
+  (e.filter === undefined || a.filter === e.filter) &&
+  (e.running === undefined || a.running === e.running);
 
 export function evalGridTestCommands(grids: EvalGrids, chats: ChatEditors): vscode.Disposable[] {
   const grid = () => {
@@ -28,9 +33,20 @@ export function evalGridTestCommands(grids: EvalGrids, chats: ChatEditors): vsco
     return g;
   };
   return [
-    registerCommand('apiWorkbench.generation._testGridWait', (expected: Expected, timeoutMs?: number) =>
-      grid().waitForAck((a) => matches(a, expected), timeoutMs),
-    ),
+    // Waits for the focused grid to show what is expected; a grid a run opens meanwhile takes over.
+    registerCommand('apiWorkbench.generation._testGridWait', async (expected: Expected, timeoutMs?: number) => {
+      const total = timeoutMs ?? 20_000;
+      const deadline = Date.now() + total;
+      for (;;) {
+        try {
+          return await grid().waitForAck((a) => matches(a, expected), Math.min(500, total));
+        } catch (e) {
+          if (Date.now() > deadline) throw e;
+        }
+      }
+    }),
+    // The grid's Stop, as its button sends it.
+    registerCommand('apiWorkbench.generation._testGridStop', () => grid().onStop?.()),
     registerCommand('apiWorkbench.generation._testGridDiff', (a: CellRef, b: CellRef) => grid().diff(a, b)),
     registerCommand('apiWorkbench.generation._testGridExport', (format: 'csv' | 'json', path: string) =>
       grid().export(format, vscode.Uri.file(path)),

@@ -175,6 +175,43 @@ describe('evaluation results grid (Run Evaluation)', function () {
     assert.equal(turns[0].sent.length, 1);
   });
 
+  it('Stop ends a run part-way; Run Evaluation again resumes it and sends only the cells not done', async () => {
+    await editPrompt('Plan a day in {{city}}, slowly.');
+    await faults({ latencyMs: 400 });
+    await vscode.workspace
+      .getConfiguration('apiWorkbench.generation')
+      .update('evalConcurrency', 1, vscode.ConfigurationTarget.Global);
+    const running = vscode.commands.executeCommand<EvaluationResult>(
+      'apiWorkbench.generation.runEvaluation',
+      vscode.Uri.file(promptFile),
+      { dataset: vscode.Uri.file(dataset), models: MODELS, resume: false },
+    );
+    // Concurrency 1 (the setting) and 400 ms a reply: stopped after the first cells came in.
+    await wait({ minCells: 1, running: true });
+    await vscode.commands.executeCommand('apiWorkbench.generation._testGridStop');
+    const stopped = await running;
+    assert.ok(stopped);
+    assert.equal(stopped.cancelled, true);
+    assert.ok(stopped.cells >= 1 && stopped.cells < 6, `${stopped.cells} cells done before the stop`);
+    assert.equal(readFileSync(stopped.results, 'utf8').trim().split('\n').length, stopped.cells);
+    await faults({ reset: true });
+    await vscode.workspace
+      .getConfiguration('apiWorkbench.generation')
+      .update('evalConcurrency', undefined, vscode.ConfigurationTarget.Global);
+    const resumed = await vscode.commands.executeCommand<EvaluationResult>(
+      'apiWorkbench.generation.runEvaluation',
+      vscode.Uri.file(promptFile),
+      { dataset: vscode.Uri.file(dataset), models: MODELS, resume: true },
+    );
+    assert.ok(resumed);
+    assert.equal(resumed.results, stopped.results);
+    assert.equal(resumed.ran, 6 - stopped.cells);
+    assert.equal(resumed.cells, 6);
+    assert.equal(resumed.cancelled, false);
+    assert.equal(readFileSync(resumed.results, 'utf8').trim().split('\n').length, 6);
+    await wait({ cells: 6 });
+  });
+
   it('cells that failed after retries (a 429 storm) are the only ones a resumed run sends again', async () => {
     await editPrompt('Plan a day in {{city}}.');
     await faults({ storm: { rate: 1, statuses: [429], retryDelaySeconds: 0 } });
