@@ -124,8 +124,10 @@ export class EvalRunner implements vscode.CodeLensProvider, vscode.Disposable {
     preferred: string | undefined,
   ): Promise<string[] | undefined> {
     const r = await listModels({ baseUrl, apiKey, keyInQuery: keyInQuery(), generateOnly: true });
-    const names = r.models.map((m) => bareModel(m.name));
-    if (preferred && !names.includes(preferred)) names.unshift(preferred);
+    // Models the runner can address as models/<name> (a tuned model's tunedModels/… name is not one), the
+    // prompt's own first.
+    const names = r.models.map((m) => bareModel(m.name)).filter((n) => /^[\w.-]+$/.test(n) && n !== preferred);
+    if (preferred) names.unshift(preferred);
     const picked = await vscode.window.showQuickPick(
       names.map((n) => ({ label: n, picked: n === preferred })),
       {
@@ -135,9 +137,9 @@ export class EvalRunner implements vscode.CodeLensProvider, vscode.Disposable {
       },
     );
     if (!picked) return undefined;
-    // Columns in the list's order, the prompt's own model first, whatever order they were ticked in.
+    // Columns in the list's order (the prompt's own model first), whatever order they were ticked in.
     const chosen = new Set(picked.map((p) => p.label));
-    return names.filter((n) => chosen.has(n)).sort((a, b) => Number(b === preferred) - Number(a === preferred));
+    return names.filter((n) => chosen.has(n));
   }
 
   /** The newest run of the same dataset and models that stopped before its last cell, if the user resumes it. */
