@@ -59,7 +59,11 @@ export class EvalGrid implements vscode.Disposable {
     this.disposables.push(panel.webview.onDidReceiveMessage((m: GridToHost) => void this.receive(m)));
   }
 
+  private disposed = false;
+
   private post(m: HostToGrid): void {
+    // A run goes on saving cells after its grid was closed (Stop follows at once, but a cell may land first).
+    if (this.disposed) return;
     if (!this.ready) this.queue.push(m);
     else void this.panel.webview.postMessage(m);
   }
@@ -205,6 +209,7 @@ export class EvalGrid implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -38,8 +38,11 @@ export function evalGridTestCommands(grids: EvalGrids, chats: ChatEditors): vsco
       const total = timeoutMs ?? 20_000;
       const deadline = Date.now() + total;
       for (;;) {
+        const g = grids.active;
         try {
-          return await grid().waitForAck((a) => matches(a, expected), Math.min(500, total));
+          if (g) return await g.waitForAck((a) => matches(a, expected), Math.min(500, total));
+          if (Date.now() > deadline) throw new Error('no results grid is open');
+          await new Promise((r) => setTimeout(r, 100));
         } catch (e) {
           if (Date.now() > deadline) throw e;
         }

@@ -177,7 +177,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
 
   it('Stop ends a run part-way; Run Evaluation again resumes it and sends only the cells not done', async () => {
     await editPrompt('Plan a day in {{city}}, slowly.');
-    await faults({ latencyMs: 400 });
+    await faults({ latencyMs: 1000 });
     await vscode.workspace
       .getConfiguration('apiWorkbench.generation')
       .update('evalConcurrency', 1, vscode.ConfigurationTarget.Global);
@@ -186,7 +186,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
       vscode.Uri.file(promptFile),
       { dataset: vscode.Uri.file(dataset), models: MODELS, resume: false },
     );
-    // Concurrency 1 (the setting) and 400 ms a reply: stopped after the first cells came in.
+    // Concurrency 1 (the setting) and a second a reply: stopped after the first cells came in.
     await wait({ minCells: 1, running: true });
     await vscode.commands.executeCommand('apiWorkbench.generation._testGridStop');
     const stopped = await running;
@@ -210,6 +210,40 @@ describe('evaluation results grid (Run Evaluation)', function () {
     assert.equal(resumed.cancelled, false);
     assert.equal(readFileSync(resumed.results, 'utf8').trim().split('\n').length, 6);
     await wait({ cells: 6 });
+  });
+
+  it('closing the grid stops its run; a broken dataset is refused before anything runs', async () => {
+    await faults({ latencyMs: 1000 });
+    await vscode.workspace
+      .getConfiguration('apiWorkbench.generation')
+      .update('evalConcurrency', 1, vscode.ConfigurationTarget.Global);
+    const running = vscode.commands.executeCommand<EvaluationResult>(
+      'apiWorkbench.generation.runEvaluation',
+      vscode.Uri.file(promptFile),
+      { dataset: vscode.Uri.file(dataset), models: MODELS, resume: false },
+    );
+    await wait({ minCells: 1, running: true });
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.label.startsWith('Results: trip.prompt'));
+    await vscode.window.tabGroups.close(tab);
+    const closed = await running;
+    assert.ok(closed, 'the run ended without an error');
+    assert.equal(closed.cancelled, true);
+    await faults({ reset: true });
+    await vscode.workspace
+      .getConfiguration('apiWorkbench.generation')
+      .update('evalConcurrency', undefined, vscode.ConfigurationTarget.Global);
+
+    const broken = join(dir, 'broken.jsonl');
+    writeFileSync(broken, '{"input": {"city": "Oslo"}}\nnot json\n');
+    const runsBefore = readdirSync(runsFolder).length;
+    const refused = await vscode.commands.executeCommand<EvaluationResult | undefined>(
+      'apiWorkbench.generation.runEvaluation',
+      vscode.Uri.file(promptFile),
+      { dataset: vscode.Uri.file(broken), models: MODELS, resume: false },
+    );
+    assert.equal(refused, undefined);
+    assert.equal(readdirSync(runsFolder).length, runsBefore, 'no run was started');
   });
 
   it('cells that failed after retries (a 429 storm) are the only ones a resumed run sends again', async () => {
