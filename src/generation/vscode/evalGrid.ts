@@ -22,6 +22,12 @@ import {
 
 const DIFF_SCHEME = 'api-workbench-eval';
 
+/** A run's stamp (2026-11-29T01-02-03-456Z) as a local date and time; the stamp itself when it is not one. */
+function stampTime(stamp: string): string {
+  const d = new Date(stamp.replace(/T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z$/, 'T$1:$2:$3.$4Z'));
+  return Number.isNaN(d.getTime()) ? stamp : d.toLocaleString();
+}
+
 /** What the grid needs from the rest of the feature: continuing a cell's exchange in the chat. */
 export interface GridActions {
   openInChat(meta: RunMeta, cell: CellResult, resultsPath: string): Promise<void>;
@@ -202,7 +208,11 @@ export class EvalGrid implements vscode.Disposable {
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      runs.map((r) => ({ label: r.stamp, description: vscode.workspace.asRelativePath(r.results), run: r })),
+      runs.map((r) => ({
+        label: stampTime(r.stamp),
+        description: vscode.workspace.asRelativePath(r.results),
+        run: r,
+      })),
       { title: vscode.l10n.t('Compare with an earlier run') },
     );
     if (picked) await this.compareWith(picked.run.results);
