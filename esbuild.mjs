@@ -105,6 +105,14 @@ const targets = [
   },
   {
     ...common,
+    entryPoints: ['src/generation/evalGrid/main.ts'],
+    outfile: 'dist/webview/evalGrid.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+  {
+    ...common,
     entryPoints: ['src/discovery/webview/main.ts'],
     outfile: 'dist/webview/discoveryPreview.js',
     platform: 'browser',

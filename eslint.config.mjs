@@ -29,9 +29,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    // Browser bundles (generation panel, notebook renderer) run in the webview, not in Node; the UI
+    // Browser bundles (generation panel, results grid, notebook renderer) run in the webview, not in Node; the UI
     // runners hand functions to Playwright's page.evaluate, which run in the page.
-    files: ['src/generation/webview/**', 'src/waterData/renderer/**', 'test/ui/**/*.mjs'],
+    files: ['src/generation/webview/**', 'src/generation/evalGrid/**', 'src/waterData/renderer/**', 'test/ui/**/*.mjs'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

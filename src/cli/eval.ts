@@ -4,11 +4,10 @@
 // after retries or were not run.
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseAssertion, type Assertion } from '../generation/core/eval/assertions';
-import { checkInputs, DatasetError, parseDataset, type DatasetItem } from '../generation/core/eval/dataset';
 import { promptJudge } from '../generation/core/eval/judge';
 import { readEarlierRun, ResultsWriter, type EarlierRun } from '../generation/core/eval/outFile';
 import { jsonReport, junitReport, summarise } from '../generation/core/eval/report';
+import { EvalInputError, prepareEval } from '../generation/core/eval/prepare';
 import { runEval, type EvalItem, type Variant } from '../generation/core/eval/runner';
 import { VariantError, variantsOf } from '../generation/core/eval/variants';
 import { formatProblem, type PromptProblem } from '../generation/core/prompt/problems';
@@ -34,7 +33,7 @@ export const EVAL_USAGE =
   '  --out          append each cell to FILE (JSON Lines) as it completes; --resume runs only the cells missing from it\n' +
   'exit: 0 every assertion passed, 1 an assertion failed, 2 usage or invalid prompt/dataset, 3 cells failed after retries';
 
-class InputError extends Error {}
+class InputError extends EvalInputError {}
 
 async function readText(path: string, what: string): Promise<string> {
   try {
@@ -63,18 +62,6 @@ async function loadPromptFile(path: string, io: CliIO): Promise<PromptFile> {
   if (!prompt || problems.some((p: PromptProblem) => p.severity === 'error'))
     throw new InputError(`${path} is not a valid prompt file`);
   return prompt;
-}
-
-function parseAssertions(list: unknown, outputSchema: unknown, where: string): Assertion[] {
-  if (list === undefined || list === null) return [];
-  if (!Array.isArray(list)) throw new InputError(`${where}: expect must be a list of assertions`);
-  return list.map((raw, i) => {
-    try {
-      return parseAssertion(raw, outputSchema);
-    } catch (e) {
-      throw new InputError(`${where}: assertion ${i + 1}: ${(e as Error).message}`);
-    }
-  });
 }
 
 export const evalCommand: CliCommand = async (args, io) => {
@@ -143,36 +130,16 @@ export const evalCommand: CliCommand = async (args, io) => {
     if (!variants.length)
       throw new InputError(`${promptPath}: no model: set model: in the frontmatter or pass --model`);
 
-    const fileExpect = prompt.expect;
-    const fileAssertions = parseAssertions(
-      fileExpect?.value,
-      prompt.outputSchema,
-      `${promptPath}:${fileExpect?.line ?? 1}: metadata.expect`,
-    );
-    let dataset: DatasetItem[] = [{ index: 0, line: 1, input: {}, expect: [] }];
-    if (datasetPath) {
-      const text = await readText(datasetPath, 'dataset');
-      try {
-        dataset = parseDataset(text, datasetPath);
-        checkInputs(dataset, prompt.inputSchema, /\.csv$/i.test(datasetPath), prompt.inputDefaults);
-      } catch (e) {
-        if (e instanceof DatasetError) throw new InputError(`${datasetPath}:${e.message.replace(/^line /, '')}`);
-        throw e;
-      }
-      if (!dataset.length) throw new InputError(`${datasetPath}: the dataset has no items`);
-    }
-    items = dataset.map((d) => ({
-      index: d.index,
-      input: d.input,
-      assertions: [
-        ...parseAssertions(d.expect, prompt.outputSchema, `${datasetPath ?? promptPath}:${d.line}`),
-        ...fileAssertions,
-      ],
-    }));
-    for (const a of items.flatMap((i) => i.assertions)) {
-      if (a.type !== 'model-graded' || judges.has(a.prompt)) continue;
-      judges.set(a.prompt, await loadPromptFile(resolve(dirname(promptPath), a.prompt), io));
-    }
+    let dataset: { text: string; name: string } | undefined;
+    if (datasetPath) dataset = { text: await readText(datasetPath, 'dataset'), name: datasetPath };
+    const prepared = await prepareEval({
+      prompt,
+      promptLabel: promptPath,
+      dataset,
+      loadJudge: (p) => loadPromptFile(resolve(dirname(promptPath), p), io),
+    });
+    items = prepared.items;
+    for (const [k, v] of prepared.judges) judges.set(k, v);
     if (outPath && resume) {
       try {
         earlier = await readEarlierRun(outPath);
@@ -181,7 +148,7 @@ export const evalCommand: CliCommand = async (args, io) => {
       }
     }
   } catch (err) {
-    if (!(err instanceof InputError)) throw err;
+    if (!(err instanceof EvalInputError)) throw err;
     io.stderr.write(`api-workbench eval: ${err.message}\n`);
     return EXIT_USAGE;
   }

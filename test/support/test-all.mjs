@@ -17,7 +17,7 @@ function count(line) {
   if (m) return (totals.passed += Number(m[1]));
   m = /^\s*(\d+) failing\b/.exec(line);
   if (m) return (totals.failed += Number(m[1]));
-  m = /^(?:ui|package|renderer ui): (\d+) passed, (\d+) failed/.exec(line);
+  m = /^(?:ui|package|renderer ui|grid ui): (\d+) passed, (\d+) failed/.exec(line);
   if (m) {
     totals.passed += Number(m[1]);
     totals.failed += Number(m[2]);
@@ -73,6 +73,11 @@ const tiers = [
     'renderer UI tests in Chromium (screenshots in test-results/renderer)',
     process.execPath,
     ['--import', 'tsx', 'test/ui/renderer/run.ts'],
+  ],
+  [
+    'results grid UI tests in Chromium (screenshots in test-results/evalGrid)',
+    process.execPath,
+    ['--import', 'tsx', 'test/ui/evalGrid/run.ts'],
   ],
   ['package (.vsix installs into code-server and activates)', process.execPath, ['test/host/run-package.mjs']],
 ].filter(([label]) => only.length === 0 || only.some((o) => label.startsWith(o)));

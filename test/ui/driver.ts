@@ -278,6 +278,18 @@ const steps: Record<string, () => Promise<void>> = {
     // Setup: the sample notebook open; the runner runs it with the notebook's Run All.
     await vscode.window.showNotebookDocument(await vscode.workspace.openNotebookDocument(uri));
   },
+  // Run Evaluation of the sample prompt: the runner clicks its CodeLens and answers the pickers.
+  async evalGrid() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const doc = await vscode.workspace.openTextDocument(await findSample('generation/station-summary.prompt'));
+    await vscode.window.showTextDocument(doc);
+    // The lens shows once the generation feature has loaded for the .prompt file.
+    await until('the Run Evaluation lens', async () =>
+      (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)).some(
+        (l) => l.command?.command === 'apiWorkbench.generation.runEvaluation',
+      ),
+    );
+  },
   async waterQueryCompletion() {
     // The runner opens the sample notebook with Quick Open and types in it.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -354,6 +366,9 @@ async function starBudget(starred: boolean): Promise<void> {
 
 /** Put back after a step, whatever its verdict, so later steps see the defaults. */
 const undo: Record<string, () => Promise<void>> = {
+  async evalGrid() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  },
   async waterQueryCompletion() {
     // The sample as it was: the line typed is not saved.
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

@@ -14,6 +14,7 @@ import { userChecks } from './userChecks.mjs';
 import { walkChecks } from './walk.mjs';
 import { storageSyncChecks } from './storageSync.mjs';
 import { waterQueryChecks } from './waterQuery.mjs';
+import { evalGridChecks } from './evalGrid.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 process.chdir(root);
@@ -200,7 +201,7 @@ const checks = {
   },
 };
 
-Object.assign(checks, walkChecks, userChecks, waterQueryChecks, storageSyncChecks);
+Object.assign(checks, walkChecks, userChecks, waterQueryChecks, storageSyncChecks, evalGridChecks);
 
 const workspace = mkdtempSync(join(tmpdir(), 'apiwb-ui-ws-'));
 cpSync(join(root, 'samples'), workspace, { recursive: true });

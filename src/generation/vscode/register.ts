@@ -17,9 +17,23 @@ import { PromptModels } from './promptModels';
 import { PromptPreview } from './promptPreview';
 import { PromptRunner, RUN_COMMAND } from './promptRun';
 import { editorChatTestCommand } from './testEditorChat';
+import { EvalGrids } from './evalGrid';
+import { EvalRunner, RUN_EVAL_COMMAND, runRoot, type RunEvaluationOptions } from './evalRun';
+import { evalGridTestCommands } from './testEvalGrid';
 import { registerCommand } from '../../platform/lazy/commandTable';
 
 let editors: ChatEditors | undefined;
+
+/** The Run Evaluation command's options as given by a caller (anything else is ignored). */
+function runOptions(v: unknown): RunEvaluationOptions {
+  if (typeof v !== 'object' || v === null) return {};
+  const o = v as Record<string, unknown>;
+  return {
+    dataset: o.dataset instanceof vscode.Uri ? o.dataset : undefined,
+    models: Array.isArray(o.models) && o.models.every((m) => typeof m === 'string') ? o.models : undefined,
+    resume: typeof o.resume === 'boolean' ? o.resume : undefined,
+  };
+}
 
 /**
  * Restores a chat editor tab after a window reload. The serializer registered below calls it; a
@@ -31,7 +45,8 @@ export function deserializeChatPanel(panel: vscode.WebviewPanel, state: unknown)
 }
 
 export const register: FeatureRegistration = (services, shell) => {
-  const sessions = new ChatSessions(new ConversationStore(services.context.workspaceState), chatEnvironment(services));
+  const store = new ConversationStore(services.context.workspaceState);
+  const sessions = new ChatSessions(store, chatEnvironment(services));
   const panel = new GenerationPanel(services, sessions);
   const chatEditors = new ChatEditors(services, sessions);
   editors = chatEditors;
@@ -50,6 +65,14 @@ export const register: FeatureRegistration = (services, shell) => {
   const promptModels = new PromptModels(services);
   const promptPreview = new PromptPreview();
   const promptRunner = new PromptRunner(services);
+  const grids: EvalGrids = new EvalGrids(services, {
+    openInChat: async (meta, cell, results) => {
+      const conversation = await evalRunner.conversationOf(meta, cell, runRoot(results));
+      await store.save(conversation);
+      await chatEditors.open(conversation.id);
+    },
+  });
+  const evalRunner = new EvalRunner(services, () => grids);
   return [
     panel,
     chatEditors,
@@ -59,6 +82,24 @@ export const register: FeatureRegistration = (services, shell) => {
     promptPreview,
     promptRunner,
     registerCommand(RUN_COMMAND, (uri?: unknown) => promptRunner.run(uri instanceof vscode.Uri ? uri : undefined)),
+    evalRunner,
+    grids,
+    registerCommand(RUN_EVAL_COMMAND, (uri?: unknown, opts?: unknown) =>
+      evalRunner.run(uri instanceof vscode.Uri ? uri : undefined, runOptions(opts)),
+    ),
+    registerCommand('apiWorkbench.generation.openEvalRun', (uri?: unknown) =>
+      uri instanceof vscode.Uri ? grids.openFile(uri.fsPath) : grids.pickAndOpen(),
+    ),
+    registerCommand('apiWorkbench.generation.compareEvalRun', async (uri?: unknown) => {
+      const grid = grids.active;
+      if (!grid) {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Open an evaluation run first (Run Evaluation or Open Evaluation Run…).'),
+        );
+        return undefined;
+      }
+      return uri instanceof vscode.Uri ? grid.compareWith(uri.fsPath) : grid.pickEarlier();
+    }),
     registerCommand('apiWorkbench.generation.previewPrompt', (uri?: unknown) =>
       promptPreview.show(uri instanceof vscode.Uri ? uri : undefined),
     ),
@@ -171,6 +212,7 @@ export const register: FeatureRegistration = (services, shell) => {
           }),
           registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
           editorChatTestCommand(chatEditors, deserializeChatPanel),
+          ...evalGridTestCommands(grids, chatEditors),
         ]
       : []),
   ];

@@ -43,6 +43,11 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
   generation: [
     'apiWorkbench.generation._testDecide',
     'apiWorkbench.generation._testEditorChat',
+    'apiWorkbench.generation._testGridDiff',
+    'apiWorkbench.generation._testGridExport',
+    'apiWorkbench.generation._testGridOpenInChat',
+    'apiWorkbench.generation._testGridStop',
+    'apiWorkbench.generation._testGridWait',
     'apiWorkbench.generation._testLastRendered',
     'apiWorkbench.generation._testNewChat',
     'apiWorkbench.generation._testReload',

@@ -66,25 +66,30 @@ export function summarise(cells: CellResult[], variants: string[], expected: num
   };
 }
 
+/** A cell as `eval --format json` prints it (and the grid's JSON export). */
+export function reportCell(c: CellResult) {
+  return {
+    item: c.item,
+    variant: c.variant,
+    output: c.output,
+    finishReason: c.finishReason,
+    ...(c.blockReason ? { blockReason: c.blockReason } : {}),
+    ...(c.safety ? { safety: c.safety } : {}),
+    usage: c.usage,
+    latencyMs: Math.round(c.latencyMs),
+    ttftMs: c.ttftMs === null ? null : Math.round(c.ttftMs),
+    attempts: c.attempts,
+    assertions: c.assertions,
+    error: c.error,
+  };
+}
+
 /** The document `eval --format json` prints. */
 export function jsonReport(cells: CellResult[], summary: EvalSummary): string {
   return (
     JSON.stringify(
       {
-        cells: cells.map((c) => ({
-          item: c.item,
-          variant: c.variant,
-          output: c.output,
-          finishReason: c.finishReason,
-          ...(c.blockReason ? { blockReason: c.blockReason } : {}),
-          ...(c.safety ? { safety: c.safety } : {}),
-          usage: c.usage,
-          latencyMs: Math.round(c.latencyMs),
-          ttftMs: c.ttftMs === null ? null : Math.round(c.ttftMs),
-          attempts: c.attempts,
-          assertions: c.assertions,
-          error: c.error,
-        })),
+        cells: cells.map(reportCell),
         summary,
       },
       null,

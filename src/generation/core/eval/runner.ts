@@ -8,6 +8,7 @@ import { primaryCandidate, textOf } from '../delta';
 import type { ConnectionOptions } from '../http';
 import { PromptRenderError, type PromptFile } from '../prompt/promptFile';
 import { check, type Assertion, type AssertionResult, type Judge } from './assertions';
+import { cellKey } from './cellKey';
 
 export interface Variant {
   /** The name a cell's `variant` carries: the bare model name, or a name given with a config override. */
@@ -76,7 +77,7 @@ export interface RunOutcome {
   ran: number;
 }
 
-export const cellKey = (item: number, variant: string): string => `${item}\u0000${variant}`;
+export { cellKey };
 
 export function requestHash(model: string, request: unknown): string {
   return createHash('sha256').update(JSON.stringify({ model, request })).digest('hex');
