@@ -78,6 +78,7 @@ function activationEvents(contributes) {
     // The chat and the API preview restored in the editor area (their serializers are among the entry's shells).
     'onWebviewPanel:apiWorkbench.generation.chat',
     'onWebviewPanel:apiWorkbench.discoveryPreview',
+    'onWebviewPanel:apiWorkbench.generation.evalGrid',
   ]);
   for (const nb of contributes.notebooks ?? []) events.add(`onNotebook:${nb.type}`);
   for (const fs of contributes.resourceLabelFormatters ?? []) events.add(`onFileSystem:${fs.scheme}`);

@@ -44,6 +44,8 @@ const LAYOUT: ShellLayout = {
   webviewPanels: [
     { viewType: 'apiWorkbench.generation.chat', feature: 'generation' },
     { viewType: 'apiWorkbench.discoveryPreview', feature: 'discovery' },
+    // The evaluation results grid: reopened from its run's file.
+    { viewType: 'apiWorkbench.generation.evalGrid', feature: 'generation' },
   ],
   contentProviders: [
     { scheme: 'apiworkbench-directory', feature: 'discovery' },

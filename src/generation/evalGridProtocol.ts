@@ -25,6 +25,14 @@ export interface GridProgress {
   note?: string;
 }
 
+/** What a grid tab keeps with the window (webview state), so a reload reopens the same run and comparison. */
+export interface GridRestoreState {
+  /** The run's results file (absolute). */
+  results: string;
+  /** The earlier run's results file it was compared with. */
+  earlier?: string;
+}
+
 export interface GridInit {
   meta: RunMeta;
   cells: CellResult[];
@@ -41,7 +49,9 @@ export type HostToGrid =
   /** Cells that completed (live), in the order they did. */
   | { type: 'cells'; cells: CellResult[] }
   | { type: 'progress'; progress: GridProgress }
-  | { type: 'comparison'; comparison: Comparison | undefined };
+  | { type: 'comparison'; comparison: Comparison | undefined }
+  /** Kept as the tab's state: what a window reload reopens. */
+  | { type: 'remember'; state: GridRestoreState };
 
 export type GridToHost =
   | { type: 'ready' }

@@ -327,15 +327,21 @@ const steps: Record<string, () => Promise<void>> = {
   async requestLogDetails() {},
   async reload() {
     // A clean editor area and a copy of the sample (setup): the runner opens its preview and a Try it form, then
-    // the chat; after the reload the preview (with the value typed) and the chat tab are back.
+    // the chat; after the reload the preview (with the value typed) and the chat tab are back. The results grid of
+    // the evaluation the evalGrid step ran is opened behind it (Open Evaluation Run with the run's file), to come
+    // back with the window too.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
+    const runs = await vscode.workspace.findFiles('.api-workbench/evals/station-summary/*.jsonl');
+    const latest = runs.sort((a, b) => a.path.localeCompare(b.path)).pop();
+    if (latest) await vscode.commands.executeCommand('apiWorkbench.generation.openEvalRun', latest);
     await openSampleCopy('bookshelf.reload.json');
   },
   // After the reload: the runner clicks the storage editor's tab, looks at the side-bar chat and the Request Log.
   async reloadStorageEditor() {},
   async reloadSidebarChat() {},
   async reloadRequestLog() {},
+  async reloadEvalGrid() {},
   // The hand walk goes on after the reload; the runner clicks its way to the Request Log.
   async walkRequestLog() {},
 };

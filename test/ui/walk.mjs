@@ -407,6 +407,20 @@ export const walkChecks = {
       });
   },
 
+  // After the reload, the results grid the evaluation opened is back in its tab, with every cell of its run.
+  async reloadEvalGrid(page) {
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Results: station-summary.prompt' }).first();
+    await tab.waitFor({ state: 'visible', timeout: 60_000 }).catch((e) => {
+      throw new Error('the results grid tab is not back after the reload', { cause: e });
+    });
+    await tab.click();
+    const { frame } = await inAnyFrame(page, '.grid-body .row', { minCount: 3, timeout: 60_000 });
+    const progress = await frame.locator('[data-testid="grid-progress"]').innerText();
+    if (!/^6 \/ 6 cells$/.test(progress)) throw new Error(`the restored grid shows "${progress}", not 6 of 6 cells`);
+    const heads = await frame.locator('.row.head .variant').allInnerTexts();
+    if (heads.join(',') !== 'gemini-2.0-flash,gemini-2.5-flash') throw new Error(`columns: ${heads.join(', ')}`);
+  },
+
   // After the reload, the Request Log shows the calls the restored views made.
   async walkRequestLog(page) {
     await showContainer(page);

@@ -8,7 +8,7 @@ import type { CellRef, Comparison, GridInit, GridProgress, GridToHost, HostToGri
 import { button, el } from '../webview/dom';
 import { cellElement } from './cell';
 
-declare function acquireVsCodeApi(): { postMessage(m: GridToHost): void };
+declare function acquireVsCodeApi(): { postMessage(m: GridToHost): void; setState(state: unknown): void };
 
 const vscode = acquireVsCodeApi();
 const post = (m: GridToHost) => vscode.postMessage(m);
@@ -380,6 +380,9 @@ window.addEventListener('message', (e: MessageEvent<HostToGrid>) => {
     case 'comparison':
       setComparison(m.comparison);
       schedule({ layout: true });
+      break;
+    case 'remember':
+      vscode.setState(m.state);
       break;
   }
 });

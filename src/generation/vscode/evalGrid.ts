@@ -16,6 +16,7 @@ import {
   type Comparison,
   type GridProgress,
   type GridRenderedAck,
+  type GridRestoreState,
   type GridToHost,
   type HostToGrid,
 } from '../evalGridProtocol';
@@ -37,6 +38,8 @@ export class EvalGrid implements vscode.Disposable {
   readonly cells: Map<string, CellResult>;
   private marks = new Map<string, CellMark>();
   private comparison: Comparison | undefined;
+  /** The earlier run's file the grid is compared with (kept with the tab). */
+  private earlier: string | undefined;
   private ready = false;
   private readonly queue: HostToGrid[] = [];
   private readonly ackWaiters = new Set<(a: GridRenderedAck) => void>();
@@ -87,6 +90,12 @@ export class EvalGrid implements vscode.Disposable {
         testAcks: __TEST_SEAMS__ && services.context.extensionMode === vscode.ExtensionMode.Test,
       },
     } satisfies HostToGrid);
+    this.remember();
+  }
+
+  private remember(): void {
+    const state: GridRestoreState = { results: this.files.results, earlier: this.earlier };
+    this.post({ type: 'remember', state });
   }
 
   /** A cell completed (live): shown at once, and marked when the grid is compared with an earlier run. */
@@ -108,7 +117,9 @@ export class EvalGrid implements vscode.Disposable {
       label: earlier.meta.startedAt ? new Date(earlier.meta.startedAt).toLocaleString() : earlier.files.stamp,
       marks: [...this.marks],
     };
+    this.earlier = resultsPath;
     this.post({ type: 'comparison', comparison: this.comparison });
+    this.remember();
     return this.comparison;
   }
 
@@ -264,15 +275,23 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
     return this.lastActive;
   }
 
-  /** Opens a grid of a run; `progress` says how far a live run is. */
-  open(run: Pick<StoredRun, 'meta' | 'files' | 'cells'>, progress?: GridProgress): EvalGrid {
+  /** Opens a grid of a run (in `restored`, a tab the window brought back); `progress` says how far a live run is. */
+  open(
+    run: Pick<StoredRun, 'meta' | 'files' | 'cells'>,
+    progress?: GridProgress,
+    restored?: vscode.WebviewPanel,
+  ): EvalGrid {
     const total = run.meta.items.length * run.meta.variants.length;
-    const panel = vscode.window.createWebviewPanel(
-      EVAL_GRID_VIEW_TYPE,
-      vscode.l10n.t('Results: {0}', run.meta.prompt.replace(/^.*[\\/]/, '')),
-      { viewColumn: vscode.ViewColumn.Active },
-      { enableScripts: true, retainContextWhenHidden: true },
-    );
+    const title = vscode.l10n.t('Results: {0}', run.meta.prompt.replace(/^.*[\\/]/, ''));
+    const panel =
+      restored ??
+      vscode.window.createWebviewPanel(
+        EVAL_GRID_VIEW_TYPE,
+        title,
+        { viewColumn: vscode.ViewColumn.Active },
+        { enableScripts: true, retainContextWhenHidden: true },
+      );
+    panel.title = title;
     panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
     const grid = new EvalGrid(
       this,
@@ -299,6 +318,34 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
   /** Opens a stored run's results file (.jsonl) in a grid. */
   async openFile(resultsPath: string): Promise<EvalGrid> {
     return this.open(await readRun(resultsPath));
+  }
+
+  /**
+   * A grid tab brought back by a window reload: the run is read again from its file (a run that was going when
+   * the window closed shows the cells it saved; Run Evaluation offers to finish it), and so is its comparison.
+   */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const s = state as Partial<GridRestoreState> | undefined;
+    if (typeof s?.results !== 'string') {
+      panel.dispose();
+      return;
+    }
+    let run: StoredRun;
+    try {
+      run = await readRun(s.results);
+    } catch (e) {
+      panel.dispose();
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'The evaluation run {0} could not be reopened ({1}). Open Evaluation Run… opens another.',
+          vscode.workspace.asRelativePath(s.results),
+          (e as Error).message,
+        ),
+      );
+      return;
+    }
+    const grid = this.open(run, undefined, panel);
+    if (typeof s.earlier === 'string') await grid.compareWith(s.earlier).catch(() => undefined);
   }
 
   /** "Open Evaluation Run…": a results file picked from a runs folder. */

@@ -18,6 +18,7 @@ import { PromptPreview } from './promptPreview';
 import { PromptRunner, RUN_COMMAND } from './promptRun';
 import { editorChatTestCommand } from './testEditorChat';
 import { EvalGrids } from './evalGrid';
+import { EVAL_GRID_VIEW_TYPE } from '../evalGridProtocol';
 import { EvalRunner, RUN_EVAL_COMMAND, runRoot, type RunEvaluationOptions } from './evalRun';
 import { evalGridTestCommands } from './testEvalGrid';
 import { registerCommand } from '../../platform/lazy/commandTable';
@@ -73,6 +74,10 @@ export const register: FeatureRegistration = (services, shell) => {
     },
   });
   const evalRunner = new EvalRunner(services, () => grids);
+  // The entry registered the grid's serializer too: a grid tab a reload brought back reopens its run.
+  shell.webviewPanelSerializer(EVAL_GRID_VIEW_TYPE, {
+    deserializeWebviewPanel: (webviewPanel, state) => grids.restore(webviewPanel, state),
+  });
   return [
     panel,
     chatEditors,
