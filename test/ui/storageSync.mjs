@@ -104,4 +104,11 @@ export const storageSyncChecks = {
     await (await statusItem(page, '1 sync conflict')).click();
     await pane(page, 'Sync');
   },
+
+  // After Developer: Reload Window (the reload step), the interrupted sync ran again by itself, with no command
+  // run and no storage view opened: the status bar says so.
+  async reloadSync(page) {
+    await statusItem(page, 'In sync');
+  },
+  async reloadSyncStore() {},
 };

@@ -336,6 +336,8 @@ describe('storage: folder sync in the editor', function () {
     await cmd('syncApplyPlan');
     const before = (await records()).find((r) => r.link.storeFolderId === store)!;
     assert.equal(before.interrupted, true, 'the run is recorded as unfinished');
+    assert.equal(before.phase, 'stopped');
+    assert.equal(await statusText(), '$(debug-stop) Sync stopped');
     const partial = Object.keys(await storeTree(store)).length;
     assert.ok(partial < 10, `stopped part-way (${partial} of 10 on the store)`);
 

@@ -235,17 +235,22 @@ export class SyncController implements vscode.Disposable, LinkHost {
                 `$(warning) ${s.conflicts === 1 ? vscode.l10n.t('1 sync conflict') : vscode.l10n.t('{0} sync conflicts', s.conflicts)}`,
                 vscode.l10n.t('Files changed on both sides: both versions are kept. Click to compare and keep one.'),
               ]
-            : s.kind === 'plan'
+            : s.kind === 'stopped'
               ? [
-                  `$(checklist) ${vscode.l10n.t('Sync plan to review')}`,
-                  vscode.l10n.t('A linked folder has not been synced yet: review its plan in the Sync view.'),
+                  `$(debug-stop) ${vscode.l10n.t('Sync stopped')}`,
+                  vscode.l10n.t('A sync was stopped before the end: Sync Now finishes it.'),
                 ]
-              : s.kind === 'paused'
-                ? [`$(debug-pause) ${vscode.l10n.t('Sync paused')}`, vscode.l10n.t('Sync is paused.')]
-                : [
-                    `$(check) ${vscode.l10n.t('In sync')}`,
-                    vscode.l10n.t('The linked folders and the store are the same.'),
-                  ];
+              : s.kind === 'plan'
+                ? [
+                    `$(checklist) ${vscode.l10n.t('Sync plan to review')}`,
+                    vscode.l10n.t('A linked folder has not been synced yet: review its plan in the Sync view.'),
+                  ]
+                : s.kind === 'paused'
+                  ? [`$(debug-pause) ${vscode.l10n.t('Sync paused')}`, vscode.l10n.t('Sync is paused.')]
+                  : [
+                      `$(check) ${vscode.l10n.t('In sync')}`,
+                      vscode.l10n.t('The linked folders and the store are the same.'),
+                    ];
     this.status.text = text;
     this.status.tooltip = tooltip;
     this.status.backgroundColor =

@@ -87,7 +87,15 @@ export class LinkRunner implements vscode.Disposable {
     private readonly host: LinkHost,
   ) {
     const r = host.record(key);
-    this.phase = r.paused ? 'paused' : !this.firstRunDone() ? 'plan' : r.failure ? 'error' : 'idle';
+    this.phase = r.paused
+      ? 'paused'
+      : !this.firstRunDone()
+        ? 'plan'
+        : r.failure
+          ? 'error'
+          : this.interrupted()
+            ? 'stopped'
+            : 'idle';
   }
 
   get record(): RunRecord {
@@ -280,7 +288,7 @@ export class LinkRunner implements vscode.Disposable {
     };
     await this.host.saveRecord(this.key, record);
     if ((this.phase as LinkPhase) !== 'paused')
-      this.phase = failure ? 'error' : result || this.firstRunDone() ? 'idle' : 'plan';
+      this.phase = failure ? 'error' : result ? 'idle' : this.firstRunDone() ? 'stopped' : 'plan';
     if (failure) this.log(`failed: ${failure.message}`);
     else if (result) this.log(record.summary ?? '');
     if (result?.summary.stoppedByMaxDelete) this.host.guardStopped(this, result.plan);
