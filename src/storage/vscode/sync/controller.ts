@@ -35,12 +35,13 @@ export class SyncController implements vscode.Disposable, LinkHost {
     vscode.StatusBarAlignment.Left,
     40,
   );
-  abortAfter: { events: number; key: string } | undefined;
+  /** Test seam (ExtensionMode.Test only): see LinkHost. */
+  declare abortAfter: { events: number; key: string } | undefined;
   private readonly json = new Map<string, string>();
   private refreshing: NodeJS.Timeout | undefined;
   private dirty = false;
   /** Test seam (ExtensionMode.Test only): every text the status bar item is given. */
-  onPaint: ((text: string) => void) | undefined;
+  declare onPaint: ((text: string) => void) | undefined;
 
   constructor(private readonly deps: ControllerDeps) {
     this.status.name = vscode.l10n.t('Storage Sync');
@@ -256,7 +257,7 @@ export class SyncController implements vscode.Disposable, LinkHost {
     this.status.backgroundColor =
       s.kind === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.status.show();
-    this.onPaint?.(text);
+    if (__TEST_SEAMS__) this.onPaint?.(text);
   }
 
   /** As a new window: the runners go (a run in progress is abandoned, unfinished) and are made afresh. */
