@@ -392,6 +392,39 @@ describe('storage: folder sync in the editor', function () {
     assert.equal(find(after.children, 'Conflicts (1)'), undefined);
   });
 
+  it('links from a folder of the Storage view; a plan closed without applying waits in the Sync view for review', async () => {
+    const title = `From tree ${stamp}`;
+    const store = await newStoreFolder(title);
+    await putStore(store, 'remote.txt', 'remote');
+    await cmd('refresh');
+    const dir = path.join(ws, `from-tree-${stamp}`);
+    fs.mkdirSync(dir);
+    // As the Storage view's context menu calls it (the folder's node), with the prompts' answers.
+    const made = await cmd<{ key: string }>('_testRun', ['My files', title], 'syncFolder', undefined, {
+      local: dir,
+      mode: 'download',
+    });
+    assert.ok(made.key.endsWith(`#from-tree-${stamp}#${store}`));
+    const plan = await cmd<Plan>('_testSyncPlan');
+    assert.deepEqual(
+      plan.nodes.map((n) => n.label),
+      ['Download (1)'],
+    );
+    await cmd('syncDiscardPlan');
+    assert.equal(await cmd('_testSyncPlan'), undefined);
+    const rec = (await records()).find((r) => r.key === made.key)!;
+    assert.equal(rec.phase, 'plan', 'not run: nothing changed');
+    assert.equal(fs.readdirSync(dir).length, 0);
+    const node = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === rec.label)!;
+    assert.match(node.description ?? '', /^download only · plan to review/);
+    assert.equal(node.command, 'apiWorkbench.storage.syncReviewPlan', 'a click reviews the plan');
+    await cmd('_testSyncRun', [rec.label], 'syncReviewPlan');
+    assert.equal((await cmd<Plan>('_testSyncPlan')).nodes[0].label, 'Download (1)');
+    await cmd('syncApplyPlan');
+    await wait();
+    assert.equal(fs.readFileSync(path.join(dir, 'remote.txt'), 'utf8'), 'remote');
+  });
+
   it('Unlink removes the link and its state; the files stay', async () => {
     for (const r of await records()) await cmd('_testSyncRun', [r.label], 'syncUnlink', true);
     assert.deepEqual(await records(), []);
