@@ -340,7 +340,8 @@ describe('storage: folder sync in the editor', function () {
     const before = (await records()).find((r) => r.link.storeFolderId === store)!;
     assert.equal(before.interrupted, true, 'the run is recorded as unfinished');
     assert.equal(before.phase, 'stopped');
-    assert.equal(await statusText(), '$(debug-stop) Sync stopped');
+    const shown = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === before.label);
+    assert.match(shown?.description ?? '', /stopped part-way: Sync Now finishes it/);
     const partial = Object.keys(await storeTree(store)).length;
     assert.ok(partial < 10, `stopped part-way (${partial} of 10 on the store)`);
 
@@ -423,6 +424,26 @@ describe('storage: folder sync in the editor', function () {
     await cmd('syncApplyPlan');
     await wait();
     assert.equal(fs.readFileSync(path.join(dir, 'remote.txt'), 'utf8'), 'remote');
+  });
+
+  it('Pause stops a link (the status bar says so, a change waits); Resume syncs what waited', async () => {
+    await wait();
+    const all = await records();
+    for (const r of all) await cmd('_testSyncRun', [r.label], 'syncPause');
+    assert.equal(await statusText(), '$(debug-pause) Sync paused');
+    const rec = all.find((r) => r.key === key)!;
+    assert.match(
+      (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === rec.label)?.description ?? '',
+      /paused/,
+    );
+    put(local, 'while paused.txt', 'waited');
+    await cmd('_testSyncRun', [rec.label], 'syncNow');
+    await new Promise((r) => setTimeout(r, 1500));
+    await wait();
+    assert.equal((await storeTree(folderId))['while paused.txt'], undefined, 'nothing runs while paused');
+    await cmd('_testSyncRun', [rec.label], 'syncResume');
+    await wait();
+    assert.equal((await storeTree(folderId))['while paused.txt'], md5('waited'));
   });
 
   it('Unlink removes the link and its state; the files stay', async () => {
