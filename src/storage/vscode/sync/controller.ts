@@ -13,6 +13,8 @@ import { SYNC_VIEW_ID, SyncTreeProvider } from './syncView';
 
 export const LINKS_SETTING = 'syncLinks';
 const RECORDS_KEY = 'apiWorkbench.storage.syncRuns';
+/** True while the window has a link: Sync Now, Pause and Resume are offered. */
+const LINKED_CONTEXT = 'apiWorkbench.storage.syncLinked';
 
 export interface ControllerDeps {
   client(): Promise<StorageClient>;
@@ -40,6 +42,7 @@ export class SyncController implements vscode.Disposable, LinkHost {
   private readonly json = new Map<string, string>();
   private refreshing: NodeJS.Timeout | undefined;
   private dirty = false;
+  private linked = false;
   /** Test seam (ExtensionMode.Test only): every text the status bar item is given. */
   declare onPaint: ((text: string) => void) | undefined;
 
@@ -213,6 +216,10 @@ export class SyncController implements vscode.Disposable, LinkHost {
   paint(): void {
     this.view.refresh();
     const s = overallStatus([...this.runners.values()].map((r) => r.status()));
+    if (this.linked !== !!s) {
+      this.linked = !!s;
+      void vscode.commands.executeCommand('setContext', LINKED_CONTEXT, this.linked);
+    }
     if (!s) {
       this.status.text = '';
       this.status.hide();
