@@ -454,8 +454,10 @@ const undo: Record<string, () => Promise<void>> = {
         .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
   },
   async storageSyncCompare() {
-    // The link goes (later steps see no sync status); the files stay.
+    // The link goes (later steps see no sync status); the files stay. The views the check folded open again.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const view of ['apiWorkbench.generation', 'apiWorkbench.storage'])
+      await vscode.commands.executeCommand(`${view}.focus`);
     const root = vscode.workspace.workspaceFolders?.[0];
     if (root)
       await vscode.workspace
