@@ -335,6 +335,7 @@ const steps: Record<string, () => Promise<void>> = {
     const runs = await vscode.workspace.findFiles('.api-workbench/evals/station-summary/*.jsonl');
     const latest = runs.sort((a, b) => a.path.localeCompare(b.path)).pop();
     if (latest) await vscode.commands.executeCommand('apiWorkbench.generation.openEvalRun', latest);
+    await interruptedSync();
     await openSampleCopy('bookshelf.reload.json');
   },
   // After the reload: the runner clicks the storage editor's tab, looks at the side-bar chat and the Request Log.
@@ -342,6 +343,25 @@ const steps: Record<string, () => Promise<void>> = {
   async reloadSidebarChat() {},
   async reloadRequestLog() {},
   async reloadEvalGrid() {},
+  // After the reload nothing here touches storage: the runner sees the status bar say the sync ran by itself
+  // (the entry loads storage in a workspace with links); then the store holds every file once.
+  async reloadSync() {},
+  async reloadSyncStore() {
+    const folder = await until('the resumed sync', async () => {
+      const [link] = await vscode.commands.executeCommand<{ interrupted: boolean; link: { storeFolderId: string } }[]>(
+        'apiWorkbench.storage._testSyncRecords',
+      );
+      return link && !link.interrupted ? link.link.storeFolderId : undefined;
+    });
+    const list = await vscode.commands.executeCommand<{ items: { title: string }[] }>(
+      'apiWorkbench.storage._testClient',
+      'files.list',
+      { q: `'${folder}' in parents and trashed = false`, maxResults: 100 },
+    );
+    const titles = list.items.map((i) => i.title).sort();
+    const want = Array.from({ length: RELOAD_SYNC_FILES }, (_, i) => `part ${i}.txt`).sort();
+    if (JSON.stringify(titles) !== JSON.stringify(want)) throw new Error(`the store holds ${titles.join(', ')}`);
+  },
   // The hand walk goes on after the reload; the runner clicks its way to the Request Log.
   async walkRequestLog() {},
 };
@@ -368,6 +388,50 @@ async function starBudget(starred: boolean): Promise<void> {
     { fileId: budget },
     { labels: { starred } },
   );
+}
+
+const RELOAD_SYNC_FILES = 12;
+
+/**
+ * A linked folder whose first run stopped after two uploads (as a reload in the middle of it would leave it):
+ * the store folder is made inside Archive, out of the way of the reload step's storage rows.
+ */
+async function interruptedSync(): Promise<void> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!root) throw new Error('no workspace folder');
+  const dir = vscode.Uri.joinPath(root, 'sync-reload');
+  for (let i = 0; i < RELOAD_SYNC_FILES; i++)
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(dir, `part ${i}.txt`),
+      new TextEncoder().encode(`part ${i}\n`),
+    );
+  const call = <T>(method: string, params: Record<string, unknown>, body?: unknown) =>
+    vscode.commands.executeCommand<T>('apiWorkbench.storage._testClient', method, params, body);
+  const archive = await call<{ items: { id: string }[] }>('files.list', {
+    q: "title = 'Archive' and 'root' in parents and trashed = false",
+  });
+  const folder = await call<{ id: string }>(
+    'files.insert',
+    {},
+    { title: 'Sync reload', mimeType: 'application/vnd.google-apps.folder', parents: [{ id: archive.items[0].id }] },
+  );
+  const made = await vscode.commands.executeCommand<{ key: string }>(
+    'apiWorkbench.storage.syncFolder',
+    dir,
+    undefined,
+    {
+      store: folder.id,
+      storeName: 'Sync reload',
+      mode: 'upload',
+    },
+  );
+  await vscode.commands.executeCommand('apiWorkbench.storage._testSyncAbortAfter', made.key, 2);
+  await vscode.commands.executeCommand('apiWorkbench.storage.syncApplyPlan');
+  const [link] = await vscode.commands.executeCommand<{ interrupted: boolean }[]>(
+    'apiWorkbench.storage._testSyncRecords',
+  );
+  if (!link?.interrupted) throw new Error('the sync before the reload was not left unfinished');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
 /** Put back after a step, whatever its verdict, so later steps see the defaults. */
@@ -403,9 +467,18 @@ const undo: Record<string, () => Promise<void>> = {
   async walkStorageRefused() {
     await storageSetting().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   },
+  async reloadSyncStore() {
+    const root = vscode.workspace.workspaceFolders?.[0];
+    if (root)
+      await vscode.workspace
+        .getConfiguration('apiWorkbench.storage', root.uri)
+        .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+  },
   async storageSyncCompare() {
-    // The link goes (later steps see no sync status); the files stay.
+    // The link goes (later steps see no sync status); the files stay. The views the check folded open again.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const view of ['apiWorkbench.generation', 'apiWorkbench.storage'])
+      await vscode.commands.executeCommand(`${view}.focus`);
     const root = vscode.workspace.workspaceFolders?.[0];
     if (root)
       await vscode.workspace

@@ -101,7 +101,26 @@ export const storageSyncChecks = {
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     await page.locator('.part.editor .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Folded, then a click on the status bar item opens the Sync view again.
+    await collapse(page, 'Sync');
     await (await statusItem(page, '1 sync conflict')).click();
-    await pane(page, 'Sync');
+    await sync
+      .locator('.pane-header[aria-expanded="true"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .catch(() => {
+        throw new Error('a click on the status bar item did not open the Sync view');
+      });
+    // The side bar as the later steps expect it: Sync folded, the chat and the Storage tree open.
+    await collapse(page, 'Sync');
+    await pane(page, 'Generation');
+    await pane(page, 'Storage');
   },
+
+  // After Developer: Reload Window (the reload step), the interrupted sync ran again by itself, with no command
+  // run and no storage view opened: the status bar says so.
+  async reloadSync(page) {
+    await statusItem(page, 'In sync');
+  },
+  async reloadSyncStore() {},
 };

@@ -287,7 +287,9 @@ describe('storage: folder sync in the editor', function () {
     assert.equal(seen.at(-1), '$(check) In sync');
 
     // An item the run cannot do: listed with what to do, and the status bar says so.
-    await cmd('_testFaults', { queued: [{ kind: 'status', status: 400, pathContains: '/generateIds' }] });
+    // (Every run fails to reserve ids until the faults are cleared: a run the watcher starts meanwhile fails too.)
+    const refused = { kind: 'status', status: 400, pathContains: '/generateIds' };
+    await cmd('_testFaults', { queued: Array.from({ length: 20 }, () => refused) });
     put(local, 'later.txt', 'later');
     await cmd('_testSyncRun', [label], 'syncNow');
     await wait();
@@ -296,6 +298,7 @@ describe('storage: folder sync in the editor', function () {
     const problem = find(link.children, 'later.txt');
     assert.ok(problem, 'the file that was not sent is listed');
     assert.match(problem.description ?? '', /Injected 400 — Sync Now retries it/);
+    await cmd('_testFaults', { reset: true });
     await cmd('_testSyncRun', [label], 'syncNow');
     await wait();
     assert.equal((await storeTree(folderId))['later.txt'], md5('later'));
@@ -336,6 +339,9 @@ describe('storage: folder sync in the editor', function () {
     await cmd('syncApplyPlan');
     const before = (await records()).find((r) => r.link.storeFolderId === store)!;
     assert.equal(before.interrupted, true, 'the run is recorded as unfinished');
+    assert.equal(before.phase, 'stopped');
+    const shown = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === before.label);
+    assert.match(shown?.description ?? '', /stopped part-way: Sync Now finishes it/);
     const partial = Object.keys(await storeTree(store)).length;
     assert.ok(partial < 10, `stopped part-way (${partial} of 10 on the store)`);
 
@@ -385,6 +391,59 @@ describe('storage: folder sync in the editor', function () {
     assert.equal(localTree(dir)['r0.txt'], md5('r0 local'));
     const after = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === rec.label)!;
     assert.equal(find(after.children, 'Conflicts (1)'), undefined);
+  });
+
+  it('links from a folder of the Storage view; a plan closed without applying waits in the Sync view for review', async () => {
+    const title = `From tree ${stamp}`;
+    const store = await newStoreFolder(title);
+    await putStore(store, 'remote.txt', 'remote');
+    await cmd('refresh');
+    const dir = path.join(ws, `from-tree-${stamp}`);
+    fs.mkdirSync(dir);
+    // As the Storage view's context menu calls it (the folder's node), with the prompts' answers.
+    const made = await cmd<{ key: string }>('_testRun', ['My files', title], 'syncFolder', undefined, {
+      local: dir,
+      mode: 'download',
+    });
+    assert.ok(made.key.endsWith(`#from-tree-${stamp}#${store}`));
+    const plan = await cmd<Plan>('_testSyncPlan');
+    assert.deepEqual(
+      plan.nodes.map((n) => n.label),
+      ['Download (1)'],
+    );
+    await cmd('syncDiscardPlan');
+    assert.equal(await cmd('_testSyncPlan'), undefined);
+    const rec = (await records()).find((r) => r.key === made.key)!;
+    assert.equal(rec.phase, 'plan', 'not run: nothing changed');
+    assert.equal(fs.readdirSync(dir).length, 0);
+    const node = (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === rec.label)!;
+    assert.match(node.description ?? '', /^download only · plan to review/);
+    assert.equal(node.command, 'apiWorkbench.storage.syncReviewPlan', 'a click reviews the plan');
+    await cmd('_testSyncRun', [rec.label], 'syncReviewPlan');
+    assert.equal((await cmd<Plan>('_testSyncPlan')).nodes[0].label, 'Download (1)');
+    await cmd('syncApplyPlan');
+    await wait();
+    assert.equal(fs.readFileSync(path.join(dir, 'remote.txt'), 'utf8'), 'remote');
+  });
+
+  it('Pause stops a link (the status bar says so, a change waits); Resume syncs what waited', async () => {
+    await wait();
+    const all = await records();
+    for (const r of all) await cmd('_testSyncRun', [r.label], 'syncPause');
+    assert.equal(await statusText(), '$(debug-pause) Sync paused');
+    const rec = all.find((r) => r.key === key)!;
+    assert.match(
+      (await cmd<PlainNode[]>('_testSyncView')).find((n) => n.label === rec.label)?.description ?? '',
+      /paused/,
+    );
+    put(local, 'while paused.txt', 'waited');
+    await cmd('_testSyncRun', [rec.label], 'syncNow');
+    await new Promise((r) => setTimeout(r, 1500));
+    await wait();
+    assert.equal((await storeTree(folderId))['while paused.txt'], undefined, 'nothing runs while paused');
+    await cmd('_testSyncRun', [rec.label], 'syncResume');
+    await wait();
+    assert.equal((await storeTree(folderId))['while paused.txt'], md5('waited'));
   });
 
   it('Unlink removes the link and its state; the files stay', async () => {

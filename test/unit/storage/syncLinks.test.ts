@@ -30,6 +30,20 @@ describe('storage sync links (the workspace setting) and the status over them', 
     assert.equal(overallStatus([{ ...idle, phase: 'paused' }])?.kind, 'paused');
     assert.equal(overallStatus([{ ...idle, phase: 'paused' }, idle])?.kind, 'ok');
     assert.equal(overallStatus([{ ...idle, phase: 'plan' }, idle])?.kind, 'plan');
+    assert.equal(
+      overallStatus([
+        { ...idle, phase: 'plan' },
+        { ...idle, phase: 'stopped' },
+      ])?.kind,
+      'stopped',
+    );
+    assert.equal(
+      overallStatus([
+        { ...idle, conflicts: 1 },
+        { ...idle, phase: 'stopped' },
+      ])?.kind,
+      'conflicts',
+    );
     assert.deepEqual(
       overallStatus([
         { ...idle, conflicts: 2 },

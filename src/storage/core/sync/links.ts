@@ -45,7 +45,8 @@ export function parseLinks(value: unknown): { links: SyncLink[]; problems: strin
   return { links, problems };
 }
 
-export type LinkPhase = 'plan' | 'idle' | 'running' | 'paused' | 'error';
+/** `stopped`: the last run was cancelled (or cut short by a reload) before the end; the next one finishes it. */
+export type LinkPhase = 'plan' | 'idle' | 'running' | 'paused' | 'error' | 'stopped';
 
 export interface LinkStatus {
   phase: LinkPhase;
@@ -57,7 +58,7 @@ export interface LinkStatus {
 }
 
 export interface OverallStatus {
-  kind: 'running' | 'error' | 'conflicts' | 'plan' | 'paused' | 'ok';
+  kind: 'running' | 'error' | 'conflicts' | 'stopped' | 'plan' | 'paused' | 'ok';
   links: number;
   /** Running links: actions done and planned, summed. */
   done: number;
@@ -91,10 +92,12 @@ export function overallStatus(all: readonly LinkStatus[]): OverallStatus | undef
       ? 'error'
       : out.conflicts
         ? 'conflicts'
-        : all.some((s) => s.phase === 'plan')
-          ? 'plan'
-          : all.every((s) => s.phase === 'paused')
-            ? 'paused'
-            : 'ok';
+        : all.some((s) => s.phase === 'stopped')
+          ? 'stopped'
+          : all.some((s) => s.phase === 'plan')
+            ? 'plan'
+            : all.every((s) => s.phase === 'paused')
+              ? 'paused'
+              : 'ok';
   return { kind, ...out };
 }

@@ -13,6 +13,8 @@ import { SYNC_VIEW_ID, SyncTreeProvider } from './syncView';
 
 export const LINKS_SETTING = 'syncLinks';
 const RECORDS_KEY = 'apiWorkbench.storage.syncRuns';
+/** True while the window has a link: Sync Now, Pause and Resume are offered. */
+const LINKED_CONTEXT = 'apiWorkbench.storage.syncLinked';
 
 export interface ControllerDeps {
   client(): Promise<StorageClient>;
@@ -35,12 +37,14 @@ export class SyncController implements vscode.Disposable, LinkHost {
     vscode.StatusBarAlignment.Left,
     40,
   );
-  abortAfter: { events: number; key: string } | undefined;
+  /** Test seam (ExtensionMode.Test only): see LinkHost. */
+  declare abortAfter: { events: number; key: string } | undefined;
   private readonly json = new Map<string, string>();
   private refreshing: NodeJS.Timeout | undefined;
   private dirty = false;
+  private linked = false;
   /** Test seam (ExtensionMode.Test only): every text the status bar item is given. */
-  onPaint: ((text: string) => void) | undefined;
+  declare onPaint: ((text: string) => void) | undefined;
 
   constructor(private readonly deps: ControllerDeps) {
     this.status.name = vscode.l10n.t('Storage Sync');
@@ -212,6 +216,10 @@ export class SyncController implements vscode.Disposable, LinkHost {
   paint(): void {
     this.view.refresh();
     const s = overallStatus([...this.runners.values()].map((r) => r.status()));
+    if (this.linked !== !!s) {
+      this.linked = !!s;
+      void vscode.commands.executeCommand('setContext', LINKED_CONTEXT, this.linked);
+    }
     if (!s) {
       this.status.text = '';
       this.status.hide();
@@ -235,23 +243,28 @@ export class SyncController implements vscode.Disposable, LinkHost {
                 `$(warning) ${s.conflicts === 1 ? vscode.l10n.t('1 sync conflict') : vscode.l10n.t('{0} sync conflicts', s.conflicts)}`,
                 vscode.l10n.t('Files changed on both sides: both versions are kept. Click to compare and keep one.'),
               ]
-            : s.kind === 'plan'
+            : s.kind === 'stopped'
               ? [
-                  `$(checklist) ${vscode.l10n.t('Sync plan to review')}`,
-                  vscode.l10n.t('A linked folder has not been synced yet: review its plan in the Sync view.'),
+                  `$(debug-stop) ${vscode.l10n.t('Sync stopped')}`,
+                  vscode.l10n.t('A sync was stopped before the end: Sync Now finishes it.'),
                 ]
-              : s.kind === 'paused'
-                ? [`$(debug-pause) ${vscode.l10n.t('Sync paused')}`, vscode.l10n.t('Sync is paused.')]
-                : [
-                    `$(check) ${vscode.l10n.t('In sync')}`,
-                    vscode.l10n.t('The linked folders and the store are the same.'),
-                  ];
+              : s.kind === 'plan'
+                ? [
+                    `$(checklist) ${vscode.l10n.t('Sync plan to review')}`,
+                    vscode.l10n.t('A linked folder has not been synced yet: review its plan in the Sync view.'),
+                  ]
+                : s.kind === 'paused'
+                  ? [`$(debug-pause) ${vscode.l10n.t('Sync paused')}`, vscode.l10n.t('Sync is paused.')]
+                  : [
+                      `$(check) ${vscode.l10n.t('In sync')}`,
+                      vscode.l10n.t('The linked folders and the store are the same.'),
+                    ];
     this.status.text = text;
     this.status.tooltip = tooltip;
     this.status.backgroundColor =
       s.kind === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.status.show();
-    this.onPaint?.(text);
+    if (__TEST_SEAMS__) this.onPaint?.(text);
   }
 
   /** As a new window: the runners go (a run in progress is abandoned, unfinished) and are made afresh. */

@@ -87,7 +87,15 @@ export class LinkRunner implements vscode.Disposable {
     private readonly host: LinkHost,
   ) {
     const r = host.record(key);
-    this.phase = r.paused ? 'paused' : !this.firstRunDone() ? 'plan' : r.failure ? 'error' : 'idle';
+    this.phase = r.paused
+      ? 'paused'
+      : !this.firstRunDone()
+        ? 'plan'
+        : r.failure
+          ? 'error'
+          : this.interrupted()
+            ? 'stopped'
+            : 'idle';
   }
 
   get record(): RunRecord {
@@ -211,8 +219,8 @@ export class LinkRunner implements vscode.Disposable {
     await this.host.saveRecord(this.key, { ...this.record, started: new Date().toISOString() });
     this.host.changed();
     const events: SyncEvent[] = [];
-    const limit = this.host.abortAfter?.key === this.key ? this.host.abortAfter : undefined;
-    if (limit) this.host.abortAfter = undefined;
+    const limit = __TEST_SEAMS__ && this.host.abortAfter?.key === this.key ? this.host.abortAfter : undefined;
+    if (__TEST_SEAMS__ && limit) this.host.abortAfter = undefined;
     const work = async (signal: AbortSignal, report?: (m: string) => void): Promise<SyncResult> =>
       syncFolder({
         client: await this.host.client(),
@@ -234,7 +242,7 @@ export class LinkRunner implements vscode.Disposable {
           if (e.action !== 'skip' || e.deferred) this.done++;
           report?.(vscode.l10n.t('{0} of {1}: {2}', Math.min(this.done, this.total), this.total, e.path));
           this.host.changed();
-          if (limit && events.length >= limit.events) abort.abort();
+          if (__TEST_SEAMS__ && limit && events.length >= limit.events) abort.abort();
         },
       });
     let result: SyncResult | undefined;
@@ -280,7 +288,7 @@ export class LinkRunner implements vscode.Disposable {
     };
     await this.host.saveRecord(this.key, record);
     if ((this.phase as LinkPhase) !== 'paused')
-      this.phase = failure ? 'error' : result || this.firstRunDone() ? 'idle' : 'plan';
+      this.phase = failure ? 'error' : result ? 'idle' : this.firstRunDone() ? 'stopped' : 'plan';
     if (failure) this.log(`failed: ${failure.message}`);
     else if (result) this.log(record.summary ?? '');
     if (result?.summary.stoppedByMaxDelete) this.host.guardStopped(this, result.plan);

@@ -69,9 +69,11 @@ export class SyncTreeProvider implements vscode.TreeDataProvider<SyncNode> {
                 ? vscode.l10n.t('plan to review')
                 : runner.phase === 'error'
                   ? vscode.l10n.t('last run failed')
-                  : runner.pending
-                    ? vscode.l10n.t('{0} local change(s) pending', runner.pending)
-                    : vscode.l10n.t('in sync, {0}', when(r.finished));
+                  : runner.phase === 'stopped'
+                    ? vscode.l10n.t('stopped part-way: Sync Now finishes it')
+                    : runner.pending
+                      ? vscode.l10n.t('{0} local change(s) pending', runner.pending)
+                      : vscode.l10n.t('in sync, {0}', when(r.finished));
         t.description = `${mode} · ${state}`;
         t.tooltip = new vscode.MarkdownString(
           [
@@ -93,9 +95,11 @@ export class SyncTreeProvider implements vscode.TreeDataProvider<SyncNode> {
                 ? 'checklist'
                 : runner.phase === 'error'
                   ? 'error'
-                  : r.conflicts.length
-                    ? 'warning'
-                    : 'check',
+                  : runner.phase === 'stopped'
+                    ? 'debug-stop'
+                    : r.conflicts.length
+                      ? 'warning'
+                      : 'check',
         );
         t.contextValue = `sync.link.${runner.phase}`;
         if (runner.phase === 'plan')
