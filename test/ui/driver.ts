@@ -332,10 +332,21 @@ const steps: Record<string, () => Promise<void>> = {
     // back with the window too.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    const runs = await vscode.workspace.findFiles('.api-workbench/evals/station-summary/*.jsonl');
-    const latest = runs.sort((a, b) => a.path.localeCompare(b.path)).pop();
-    if (latest) await vscode.commands.executeCommand('apiWorkbench.generation.openEvalRun', latest);
+    // The sync left unfinished first: its setup closes the editors it used.
     await interruptedSync();
+    const root = vscode.workspace.workspaceFolders![0].uri;
+    const runs = vscode.Uri.joinPath(root, '.api-workbench', 'evals', 'station-summary');
+    const names = (await vscode.workspace.fs.readDirectory(runs).then(undefined, () => []))
+      .map(([name]) => name)
+      .filter((n) => n.endsWith('.jsonl'))
+      .sort();
+    // Without a run (the evalGrid step failed) the reload is checked all the same; reloadEvalGrid fails alone.
+    const latest = names.pop();
+    if (latest) {
+      await vscode.commands.executeCommand('apiWorkbench.generation.openEvalRun', vscode.Uri.joinPath(runs, latest));
+      // Shown before another editor covers it, as a user sees a run they open (a tab never shown has no page yet).
+      await vscode.commands.executeCommand('apiWorkbench.generation._testGridWait', { cells: 6 }, 30_000);
+    }
     await openSampleCopy('bookshelf.reload.json');
   },
   // After the reload: the runner clicks the storage editor's tab, looks at the side-bar chat and the Request Log.

@@ -409,11 +409,28 @@ export const walkChecks = {
 
   // After the reload, the results grid the evaluation opened is back in its tab, with every cell of its run.
   async reloadEvalGrid(page) {
-    const tab = page.locator('.tabs-container .tab', { hasText: 'Results: station-summary.prompt' }).first();
-    await tab.waitFor({ state: 'visible', timeout: 60_000 }).catch((e) => {
-      throw new Error('the results grid tab is not back after the reload', { cause: e });
-    });
-    await tab.click();
+    // The tab may sit past the edge of a crowded tab bar: it is found as a user finds any open editor, with Quick
+    // Open's list of open editors (`edt `).
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('edt Results');
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Results: station-summary.prompt' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 })
+      .catch(async (e) => {
+        const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+        await page.keyboard.press('Escape');
+        throw new Error(`the results grid is not among the open editors after the reload: ${rows.join(' | ')}`, {
+          cause: e,
+        });
+      });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Results: station-summary.prompt' })
+      .first()
+      .click();
     const { frame } = await inAnyFrame(page, '.grid-body .row', { minCount: 3, timeout: 60_000 });
     const progress = await frame.locator('[data-testid="grid-progress"]').innerText();
     if (!/^6 \/ 6 cells$/.test(progress)) throw new Error(`the restored grid shows "${progress}", not 6 of 6 cells`);
