@@ -5,8 +5,7 @@ import { PassThrough } from 'node:stream';
 import { runCli } from '../../../src/cli/main';
 import { FOLDER_MIME } from '../../../src/shared/wire/storage';
 import { bufferSource, upload } from '../../../src/storage/core/upload';
-import { startStorage, type Harness } from '../storage/emulatorHarness';
-import { localTree, md5, putLocal, startLink, storeTree, type Link } from '../storage/syncHarness';
+import { linkPerTest, localTree, md5, putLocal, storeTree } from '../storage/syncHarness';
 import { parseAs } from '../../support/typedJson';
 
 function io(env: NodeJS.ProcessEnv = {}) {
@@ -25,13 +24,8 @@ function io(env: NodeJS.ProcessEnv = {}) {
 
 describe('api-workbench sync', function () {
   this.timeout(30_000);
-  let h: Harness;
-  let k: Link;
-  before(async () => (h = await startStorage()));
-  after(async () => h.close());
-  beforeEach(async () => (k = await startLink(h)));
-  afterEach(async () => k.close());
-  const env = () => ({ API_WORKBENCH_STORAGE_BASE_URL: h.origin, API_WORKBENCH_STORAGE_TOKEN: h.token });
+  const k = linkPerTest();
+  const env = () => ({ API_WORKBENCH_STORAGE_BASE_URL: k.h.origin, API_WORKBENCH_STORAGE_TOKEN: k.h.token });
 
   it('misuse exits 2 with the usage line', async () => {
     const cases: [string[], RegExp, NodeJS.ProcessEnv][] = [
@@ -39,9 +33,9 @@ describe('api-workbench sync', function () {
       [['--mode', 'both', k.localDir, 'root'], /--mode is two-way, upload or download/, env()],
       [['--max-delete', '150', k.localDir, 'root'], /--max-delete is a percentage/, env()],
       [[k.localDir, 'root'], /no service/, {}],
-      [['--base-url', h.origin, k.localDir, 'root'], /no access token/, {}],
+      [['--base-url', k.h.origin, k.localDir, 'root'], /no access token/, {}],
       [
-        ['--base-url', `${h.origin}/store/v2`, k.localDir, 'root'],
+        ['--base-url', `${k.h.origin}/store/v2`, k.localDir, 'root'],
         /service origin/,
         { API_WORKBENCH_STORAGE_TOKEN: 't' },
       ],

@@ -3,36 +3,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultFetch, type HttpFetch } from '../../../src/shared/http';
 import { StorageClient } from '../../../src/storage/core/client';
-import type { SyncEvent } from '../../../src/storage/core/sync/apply';
-import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
+import { type SyncOptions } from '../../../src/storage/core/sync/engine';
 import { STATE_DIR } from '../../../src/storage/core/sync/state';
-import { startStorage, type Harness } from './emulatorHarness';
-import { localTree, md5, putLocal, putStore, startLink, storeItem, storeTree, type Link } from './syncHarness';
+import { linkPerTest, syncLink, localTree, md5, putLocal, putStore, storeItem, storeTree } from './syncHarness';
 
 const NOW = new Date('2026-03-04T10:00:00Z');
 
 describe('storage sync engine', function () {
   this.timeout(60_000);
-  let h: Harness;
-  let k: Link;
-  before(async () => (h = await startStorage()));
-  after(async () => h.close());
-  beforeEach(async () => (k = await startLink(h)));
-  afterEach(async () => k.close());
+  const k = linkPerTest();
 
-  const run = async (extra: Partial<SyncOptions> = {}) => {
-    const events: SyncEvent[] = [];
-    const r = await syncFolder({
-      client: k.client,
-      localDir: k.localDir,
-      storeFolderId: k.folderId,
-      now: () => NOW,
-      maxDeletePercent: 100,
-      onEvent: (e) => events.push(e),
-      ...extra,
-    });
-    return { ...r, events };
-  };
+  const run = (extra: Partial<SyncOptions> = {}) => syncLink(k, { now: () => NOW, ...extra });
   const equalTrees = async () => assert.deepEqual(localTree(k.localDir), await storeTree(k.client, k.folderId));
   const ino = (rel: string) => fs.statSync(path.join(k.localDir, rel)).ino;
 
@@ -283,7 +264,7 @@ describe('storage sync engine', function () {
       }
       return defaultFetch(url, init);
     };
-    const client = new StorageClient({ baseUrl: h.origin, auth: { token: () => h.token }, fetch: racing });
+    const client = new StorageClient({ baseUrl: k.h.origin, auth: { token: () => k.h.token }, fetch: racing });
     const r = await run({ client });
     assert.ok(raced);
     assert.equal(r.summary.deferred, 1);

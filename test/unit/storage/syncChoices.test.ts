@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
 import type { Plan } from '../../../src/storage/core/sync/model';
-import { startStorage, type Harness } from './emulatorHarness';
-import { localTree, md5, putLocal, putStore, startLink, storeTree, type Link } from './syncHarness';
+import { linkPerTest, localTree, md5, putLocal, putStore, storeTree } from './syncHarness';
 
 const NOW = new Date('2026-03-04T10:00:00Z');
 
@@ -10,12 +9,7 @@ const NOW = new Date('2026-03-04T10:00:00Z');
 // the plan itself before anything is applied (for "n of m" progress).
 describe('storage sync engine: reviewed plans (exclusions, conflict choices, the plan before it is applied)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  let k: Link;
-  before(async () => (h = await startStorage()));
-  after(async () => h.close());
-  beforeEach(async () => (k = await startLink(h)));
-  afterEach(async () => k.close());
+  const k = linkPerTest();
 
   const run = (extra: Partial<SyncOptions> = {}) =>
     syncFolder({ client: k.client, localDir: k.localDir, storeFolderId: k.folderId, now: () => NOW, ...extra });

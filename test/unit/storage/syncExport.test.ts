@@ -9,8 +9,7 @@ import { bufferSource, upload } from '../../../src/storage/core/upload';
 import type { SyncEvent } from '../../../src/storage/core/sync/apply';
 import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
 import { exportFormatsFrom, parseExportFlag } from '../../../src/storage/core/sync/exports';
-import { startStorage, type Harness } from './emulatorHarness';
-import { localTree, putLocal, startLink, storeItem, storeTree, type Link } from './syncHarness';
+import { linkPerTest, syncLink, localTree, putLocal, startLink, storeItem, storeTree } from './syncHarness';
 
 const DOC = 'application/vnd.google-apps.document';
 const SHEET = 'application/vnd.google-apps.spreadsheet';
@@ -32,26 +31,10 @@ async function editDoc(client: StorageClient, id: string, text: string): Promise
 
 describe('storage sync: workspace documents', function () {
   this.timeout(60_000);
-  let h: Harness;
-  let k: Link;
-  before(async () => (h = await startStorage()));
-  after(async () => h.close());
-  beforeEach(async () => (k = await startLink(h)));
-  afterEach(async () => k.close());
+  const k = linkPerTest();
 
-  const run = async (extra: Partial<SyncOptions> = {}) => {
-    const events: SyncEvent[] = [];
-    const r = await syncFolder({
-      client: k.client,
-      localDir: k.localDir,
-      storeFolderId: k.folderId,
-      maxDeletePercent: 100,
-      exportFormats: exportFormatsFrom({ document: 'txt' }),
-      onEvent: (e) => events.push(e),
-      ...extra,
-    });
-    return { ...r, events };
-  };
+  const run = (extra: Partial<SyncOptions> = {}) =>
+    syncLink(k, { exportFormats: exportFormatsFrom({ document: 'txt' }), ...extra });
   const read = (rel: string) => fs.readFileSync(path.join(k.localDir, rel), 'utf8');
   const skips = (events: SyncEvent[]) => events.filter((e) => e.action === 'skip');
 
@@ -131,7 +114,7 @@ describe('storage sync: workspace documents', function () {
 
     // Another link: a local file with the export's name and other bytes is kept and reported; the same bytes
     // (a run that stopped after writing the export) are recorded.
-    const other = await startLink(h);
+    const other = await startLink(k.h);
     try {
       await importDoc(other.client, other.folderId, 'Notes.txt', 'n1');
       await importDoc(other.client, other.folderId, 'Same.txt', 's1');

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { FOLDER_MIME, type File } from '../../../src/shared/wire/storage';
 import { StorageClient, quote } from '../../../src/storage/core/client';
 import { bufferSource, upload } from '../../../src/storage/core/upload';
+import type { SyncEvent } from '../../../src/storage/core/sync/apply';
+import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
 import { STATE_DIR } from '../../../src/storage/core/sync/state';
 import { startStorage, type Harness } from './emulatorHarness';
 
@@ -51,6 +53,49 @@ export async function startLink(h?: Harness): Promise<Link> {
       if (own) await harness.close();
     },
   };
+}
+
+/**
+ * Mocha hooks of a suite whose every test gets a fresh link over one emulator; the object returned is the link
+ * of the test running.
+ */
+export function linkPerTest(): Link {
+  let h: Harness;
+  let k: Link;
+  before(async () => (h = await startStorage()));
+  after(async () => h.close());
+  beforeEach(async () => (k = await startLink(h)));
+  afterEach(async () => k.close());
+  return {
+    get h() {
+      return h;
+    },
+    get client() {
+      return k.client;
+    },
+    requests: () => k.requests(),
+    get localDir() {
+      return k.localDir;
+    },
+    get folderId() {
+      return k.folderId;
+    },
+    close: () => k.close(),
+  };
+}
+
+/** One sync run of a link (deletions never held back by the guard), with the events it reported. */
+export async function syncLink(k: Link, opts: Partial<SyncOptions> = {}) {
+  const events: SyncEvent[] = [];
+  const r = await syncFolder({
+    client: k.client,
+    localDir: k.localDir,
+    storeFolderId: k.folderId,
+    maxDeletePercent: 100,
+    onEvent: (e) => events.push(e),
+    ...opts,
+  });
+  return { ...r, events };
 }
 
 export function localTree(dir: string): Tree {

@@ -2,47 +2,15 @@
 // a 308 reported are there after the restart and the upload goes on from them; a session whose last chunk was
 // answered gives the same file back to a status query, so a client that lost that answer never uploads twice.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { startSandboxProcess, type SandboxProcess } from '../../support/sandboxProcess';
 
 const GRANULE = 256 * 1024;
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  token: string;
-}
-
-/** `api-workbench sandbox --data DIR` (on `port` when given); resolves once it printed where it serves. */
-function start(data: string, port?: number): Promise<Running> {
-  const args = [
-    '--import',
-    'tsx',
-    'src/cli/main.ts',
-    'sandbox',
-    '--data',
-    data,
-    ...(port ? ['--port', `${port}`] : []),
-  ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (!out.includes('\n')) return;
-      const line = JSON.parse(out.split('\n')[0]) as { url: string; accessToken: string };
-      resolve({ child, url: line.url, token: line.accessToken });
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${err}`)));
-  });
-}
-
-async function crash(s: Running): Promise<void> {
+async function crash(s: SandboxProcess): Promise<void> {
   if (s.child.exitCode !== null || s.child.signalCode !== null) throw new Error('the sandbox had already exited');
   const exited = new Promise((resolve) => s.child.once('exit', resolve));
   s.child.kill('SIGKILL');
@@ -53,7 +21,7 @@ describe('storage sandbox: a resumable upload session survives a crash', functio
   this.timeout(120_000);
   const dirs: string[] = [];
   let dir = '';
-  const running: Running[] = [];
+  const running: SandboxProcess[] = [];
   // A folder of its own for each test (a second sandbox over one folder would use the first).
   beforeEach(() => dirs.push((dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-session-')))));
   after(() => {
@@ -61,7 +29,7 @@ describe('storage sandbox: a resumable upload session survives a crash', functio
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
   const launch = async (port?: number) => {
-    const r = await start(dir, port);
+    const r = await startSandboxProcess(dir, port);
     running.push(r);
     return r;
   };

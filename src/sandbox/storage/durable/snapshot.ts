@@ -87,6 +87,19 @@ function* snapshotLines(state: StoreState, seq: number): Generator<string> {
   yield encodeLine({ end: true, files, drives, changes: changes.length, uploads } satisfies Line);
 }
 
+/** A snapshot written to `tmp` (and synced) takes the place of `target`; the folder is synced so the rename holds. */
+function replaceWith(fd: number, tmp: string, target: string): void {
+  fs.closeSync(fd);
+  fs.renameSync(tmp, target);
+  fsyncDir(path.dirname(target));
+}
+
+/** A snapshot that could not be written whole: the last one stays. */
+function abandon(fd: number, tmp: string): void {
+  fs.closeSync(fd);
+  fs.rmSync(tmp, { force: true });
+}
+
 /**
  * Writes a snapshot of `state` holding the journal up to `seq`, cut into slices with a turn of the event loop
  * between them, so requests go on being answered while a big store is written. It gives up (and leaves the last
@@ -130,13 +143,10 @@ export async function writeSnapshot(
     }
     if (!opts.stillWanted()) throw new Error('snapshot abandoned');
   } catch (e) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
+    abandon(fd, tmp);
     throw e;
   }
-  fs.closeSync(fd);
-  fs.renameSync(tmp, target);
-  fsyncDir(dir);
+  replaceWith(fd, tmp, target);
   return bytes;
 }
 
@@ -213,12 +223,9 @@ export function writeSnapshotSync(dir: string, name: string, state: StoreState, 
     writeAllSync(fd, buf);
     fs.fsyncSync(fd);
   } catch (e) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
+    abandon(fd, tmp);
     throw e;
   }
-  fs.closeSync(fd);
-  fs.renameSync(tmp, target);
-  fsyncDir(dir);
+  replaceWith(fd, tmp, target);
   return buf.length;
 }

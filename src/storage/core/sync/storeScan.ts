@@ -56,8 +56,8 @@ async function listBelow(client: StorageClient, folders: string[], state: SyncSt
   }
 }
 
-/** Drops mirror items no longer below the linked folder; returns folders that just came into it. */
-function prune(state: SyncState, before: Set<string>): string[] {
+/** The mirror's items by parent id. */
+function childrenOf(state: SyncState): Map<string, MirrorItem[]> {
   const children = new Map<string, MirrorItem[]>();
   for (const m of Object.values(state.mirror))
     for (const p of m.parents) {
@@ -65,6 +65,12 @@ function prune(state: SyncState, before: Set<string>): string[] {
       list.push(m);
       children.set(p, list);
     }
+  return children;
+}
+
+/** Drops mirror items no longer below the linked folder; returns folders that just came into it. */
+function prune(state: SyncState, before: Set<string>): string[] {
+  const children = childrenOf(state);
   const reached = new Set<string>();
   const stack = [state.storeFolderId];
   while (stack.length) {
@@ -166,13 +172,7 @@ export function storePaths(
   skipped: Skipped[],
   exportFormats: ExportFormats = {},
 ): { paths: Map<string, StoreItem>; pathOf: Map<string, string> } {
-  const children = new Map<string, MirrorItem[]>();
-  for (const m of Object.values(state.mirror))
-    for (const p of m.parents) {
-      const list = children.get(p) ?? [];
-      list.push(m);
-      children.set(p, list);
-    }
+  const children = childrenOf(state);
   const paths = new Map<string, StoreItem>();
   const pathOf = new Map<string, string>();
   const stack: { id: string; rel: string }[] = [{ id: state.storeFolderId, rel: '' }];
