@@ -36,7 +36,10 @@ export interface PartialBlob {
   truncate(size: number): Promise<void>;
   /** Makes the bytes written so far durable (before a 308 reports them). */
   sync(): Promise<void>;
-  /** Turns the bytes into a blob; the partial is gone afterwards. */
+  /**
+   * Turns the bytes into a blob. In a kept folder the partial file stays, as a second name of the blob's file,
+   * until `dropPartial` (the session's answer is durable by then): a crash before that finds the session's bytes.
+   */
   complete(): Promise<BlobRef>;
   /** Closes the file and keeps it (the sandbox stops; the session goes on at the next start). */
   close(): Promise<void>;
@@ -54,6 +57,8 @@ export interface BlobStore {
   resumePartial(name: string, size: number): PartialBlob | undefined;
   /** Deletes the partial blobs no session names (sessions that ended while the sandbox was down or crashed). */
   keepPartials(names: ReadonlySet<string>): void;
+  /** Removes the partial file of a session whose answer is durable (its bytes live on as a blob). */
+  dropPartial(name: string): void;
   /**
    * The bytes `start..end` (inclusive) of a blob, as a stream; refused with BlobUnreadableError, before a byte
    * is read, when the blob is missing or not of the size the state says (so no status line promises bytes
@@ -139,11 +144,14 @@ export class DirectoryBlobStore implements BlobStore {
     return path.join(this.dir, TMP, randomBytes(12).toString('hex'));
   }
 
-  private adopt(tmp: string, ref: BlobRef): BlobRef {
+  /** Names `tmp`'s bytes as the blob `ref`; `keepSource` leaves `tmp` as a second name of the same file. */
+  private adopt(tmp: string, ref: BlobRef, keepSource = false): BlobRef {
     const target = this.file(ref.key);
-    if (fs.existsSync(target)) fs.rmSync(tmp, { force: true });
-    else {
-      fs.renameSync(tmp, target);
+    if (fs.existsSync(target)) {
+      if (!keepSource) fs.rmSync(tmp, { force: true });
+    } else {
+      if (keepSource) fs.linkSync(tmp, target);
+      else fs.renameSync(tmp, target);
       this.namesToSync = true;
     }
     this.written.set(ref.key, Date.now());
@@ -219,15 +227,38 @@ export class DirectoryBlobStore implements BlobStore {
   }
 
   resumePartial(name: string, size: number): PartialBlob | undefined {
+    const file = this.partialFile(name);
     let onDisk: number;
     try {
-      onDisk = fs.statSync(this.partialFile(name)).size;
+      const st = fs.statSync(file);
+      onDisk = st.size;
+      // Also the name of a blob (its session completed, and that answer was never made durable): the next chunk
+      // truncates and appends, so it gets a file of its own first rather than change the blob's bytes.
+      if (st.nlink > 1 && onDisk >= size) this.unshare(file);
     } catch {
       return undefined;
     }
     if (onDisk < size) return undefined;
     // Bytes past `size` were never acknowledged: the next chunk cuts them off before it writes.
     return this.partialAt(name, onDisk, undefined);
+  }
+
+  private unshare(file: string): void {
+    const copy = this.tmpFile();
+    fs.copyFileSync(file, copy);
+    if (this.durable) {
+      const fd = fs.openSync(copy, 'r+');
+      try {
+        fs.fdatasyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    fs.renameSync(copy, file);
+  }
+
+  dropPartial(name: string): void {
+    fs.rmSync(this.partialFile(name), { force: true });
   }
 
   keepPartials(names: ReadonlySet<string>): void {
@@ -283,7 +314,7 @@ export class DirectoryBlobStore implements BlobStore {
           hashes = new Hashes();
           for await (const chunk of fs.createReadStream(tmp)) hashes.update(chunk as Buffer);
         }
-        return this.adopt(tmp, hashes.ref());
+        return this.adopt(tmp, hashes.ref(), !this.removeOnClose);
       },
       close: () => finish(false),
       discard: async () => {

@@ -93,6 +93,8 @@ export class Store {
   readonly changeListeners = new Set<(change: StoredChange) => void>();
   /** Called after restore(): holders of state derived from it (open upload sessions) take it up again. */
   readonly restoreListeners = new Set<() => void>();
+  /** Called once a journal entry is durable, with the upload session records it held (null: a session ended). */
+  readonly committedUploadListeners = new Set<(records: Readonly<Record<string, StoredUpload | null>>) => void>();
 
   constructor(
     readonly state: StoreState,

@@ -14,30 +14,41 @@ function recordOf(s: UploadSession): StoredUpload {
   return { ...record };
 }
 
+/** The live session takes the record's values, and loses those the record does not have. */
+function refill(s: UploadSession, record: StoredUpload): void {
+  const live = s as unknown as Record<string, unknown>;
+  for (const key of Object.keys(recordOf(s))) if (!(key in record)) delete live[key];
+  Object.assign(s, record);
+}
+
 export class UploadSessions {
   private readonly live = new Map<string, UploadSession>();
 
   constructor(private readonly store: Store) {
     this.resume();
-    // Partials no session names belong to sessions that ended, or to uploads a crash cut short.
-    store.blobs.keepPartials(new Set(Object.values(store.uploads).map((u) => u.partialName)));
+    // Partials no unfinished session names belong to sessions that ended, or to uploads a crash cut short; a
+    // finished session's answer is on disk, so its partial (a second name of the blob) is no longer needed.
+    const unfinished = Object.values(store.uploads).filter((u) => !u.result);
+    store.blobs.keepPartials(new Set(unfinished.map((u) => u.partialName)));
     store.restoreListeners.add(() => this.resume());
+    store.committedUploadListeners.add((records) => this.committed(records));
   }
 
   /** The live sessions from the records: a restart, or the state put back after a write that was not durable. */
   private resume(): void {
     const records = this.store.uploads;
     for (const [id, s] of this.live) {
-      if (records[id]?.partialName === s.partialName) continue;
-      this.live.delete(id);
-      void s.partial.discard();
-    }
-    for (const record of Object.values(records)) {
-      const s = this.live.get(record.id);
-      if (s) {
-        Object.assign(s, record);
+      const record = records[id];
+      if (record?.partialName === s.partialName && (record.result || !s.result)) {
+        refill(s, record);
         continue;
       }
+      this.live.delete(id);
+      // The session's start was undone: its bytes go. A completion that was undone keeps them (below).
+      if (!record) void s.partial.discard();
+    }
+    for (const record of Object.values(records)) {
+      if (this.live.has(record.id)) continue;
       const partial = record.result ? undefined : this.store.blobs.resumePartial(record.partialName, record.received);
       if (!partial && !record.result) {
         // Its bytes are gone (removed outside the sandbox): the client is told to start again (404).
@@ -45,6 +56,18 @@ export class UploadSessions {
         continue;
       }
       this.live.set(record.id, { ...record, partial: partial ?? this.finished(record), busy: false });
+    }
+  }
+
+  /** A session's answer is durable: its partial file, kept until now in case of a crash, can go. */
+  private committed(records: Readonly<Record<string, StoredUpload | null>>): void {
+    for (const record of Object.values(records)) {
+      if (!record?.result) continue;
+      try {
+        this.store.blobs.dropPartial(record.partialName);
+      } catch {
+        // Left for the next start, which removes the partials of finished sessions.
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandboxProcess, type SandboxProcess } from '../../support/sandboxProcess';
+import { startStorage } from './emulatorHarness';
 
 const GRANULE = 256 * 1024;
 
@@ -132,5 +133,54 @@ describe('storage sandbox: a resumable upload session survives a crash', functio
     });
     assert.equal(status.status, 404);
     assert.match(await status.text(), /start a new upload/);
+  });
+
+  it('a last chunk whose commit failed is refused, and the session is still there to send it again', async () => {
+    const h = await startStorage({ dataDir: dir });
+    try {
+      const total = GRANULE + 500;
+      const bytes = Buffer.alloc(total, 9);
+      const begin = await h.call('POST', '/upload/store/v2/files?uploadType=resumable', {
+        body: { title: 'last-chunk.bin' },
+        headers: { 'x-upload-content-length': `${total}` },
+      });
+      assert.equal(begin.status, 200);
+      const location = new URL(begin.headers.get('location')!);
+      const session = `${location.pathname}${location.search}`;
+      const first = await h.call('PUT', session, {
+        raw: bytes.subarray(0, GRANULE),
+        headers: { 'content-range': `bytes 0-${GRANULE - 1}/${total}` },
+      });
+      assert.equal(first.status, 308);
+      const faults = (diskFull: boolean) => h.call('POST', '/store/v2/__sandbox/faults', { body: { diskFull } });
+      assert.equal((await faults(true)).status, 200);
+      const last = () =>
+        h.call<{ id: string }>('PUT', session, {
+          raw: bytes.subarray(GRANULE),
+          headers: { 'content-range': `bytes ${GRANULE}-${total - 1}/${total}` },
+        });
+      const refused = await last();
+      assert.equal(refused.status, 507, refused.text);
+      assert.equal((await faults(false)).status, 200);
+      // Nothing of the refused chunk was acknowledged: the session says what it holds, as before that chunk.
+      const status = await h.call('PUT', session, { headers: { 'content-range': `bytes */${total}` } });
+      assert.equal(status.status, 308, `the status query after the refused chunk answered ${status.status}`);
+      assert.equal(status.headers.get('range'), `bytes=0-${GRANULE - 1}`);
+      // The refused completion had named the bytes as a blob; the session's next chunk must not write into it.
+      const partials = path.join(dir, 'storage', 'blobs', 'partial');
+      for (const n of fs.readdirSync(partials))
+        assert.equal(fs.statSync(path.join(partials, n)).nlink, 1, `partial ${n} shares its file with a blob`);
+      const done = await last();
+      assert.equal(done.status, 201, done.text);
+      const got = await h.call('GET', `/store/v2/files/${done.json.id}?alt=media`);
+      assert.equal(got.text.length, total);
+      const list = await h.call<{ items: unknown[] }>(
+        'GET',
+        `/store/v2/files?q=${encodeURIComponent("title = 'last-chunk.bin'")}`,
+      );
+      assert.equal(list.json.items.length, 1, 'one file, never a duplicate');
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -171,8 +171,10 @@ export class DurableStore {
     }
     if (this.writer.damaged) this.rotate();
     const seq = this.seq + 1;
-    await this.writer.append(encodeLine(this.entryOf(writes, seq)));
+    const entry = this.entryOf(writes, seq);
+    await this.writer.append(encodeLine(entry));
     this.seq = seq;
+    if (entry.uploads) for (const l of store.committedUploadListeners) l(entry.uploads);
   }
 
   private entryOf(w: PendingWrites, seq: number): JournalEntry {
