@@ -271,6 +271,24 @@ const steps: Record<string, () => Promise<void>> = {
   },
   async storageSyncApplied() {},
   async storageSyncCompare() {},
+  // From the Command Palette with nothing selected: the local folder comes from the file dialog (the runner types
+  // its path), then the store folder and the mode from the pickers.
+  async storageSyncPalette() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) throw new Error('no workspace folder');
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(root, 'sync-palette', 'report.md'),
+      new TextEncoder().encode('# Report\n\nSent from the palette.\n'),
+    );
+    await vscode.commands.executeCommand(
+      'apiWorkbench.storage._testClient',
+      'files.insert',
+      {},
+      { title: 'Palette target', mimeType: 'application/vnd.google-apps.folder', parents: [{ id: 'root' }] },
+    );
+    await vscode.commands.executeCommand('apiWorkbench.storage.refresh');
+  },
   async waterData() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -479,6 +497,14 @@ const undo: Record<string, () => Promise<void>> = {
     await storageSetting().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   },
   async reloadSyncStore() {
+    const root = vscode.workspace.workspaceFolders?.[0];
+    if (root)
+      await vscode.workspace
+        .getConfiguration('apiWorkbench.storage', root.uri)
+        .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+  },
+  async storageSyncPalette() {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     const root = vscode.workspace.workspaceFolders?.[0];
     if (root)
       await vscode.workspace

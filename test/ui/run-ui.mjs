@@ -235,7 +235,7 @@ const code = await runHostTests({
         (async () => {
           let verdict = 'ok';
           try {
-            await checks[step](page, { reportFile, shots });
+            await checks[step](page, { reportFile, shots, workspace });
           } catch (err) {
             verdict = err.message.split('\n')[0];
           }

@@ -117,6 +117,88 @@ export const storageSyncChecks = {
     await pane(page, 'Storage');
   },
 
+  // F1 → Sync Folder with Storage…: the folder dialog (its path typed, as a user types or pastes it), then
+  // My files › Palette target › Sync with, Upload only: the plan offers the one file, Apply, in sync.
+  async storageSyncPalette(page, { shots, workspace }) {
+    await palette(page, 'API Workbench: Sync Folder with Storage…');
+    const input = page.locator('.quick-input-widget input').first();
+    const title = page.locator('.quick-input-widget .quick-input-title').first();
+    await title.filter({ hasText: 'Local folder to keep in sync' }).waitFor({ state: 'visible', timeout: 30_000 });
+    const valueIs = (test, what, arg) =>
+      page
+        .waitForFunction(test, arg, { timeout: 15_000 })
+        .catch(() => input.inputValue().then((v) => Promise.reject(new Error(`the dialog shows "${v}", not ${what}`))));
+    // The dialog fills in where it starts (the workspace folder) by itself; the path is typed over it after that.
+    await valueIs(() => document.querySelector('.quick-input-widget input')?.value.endsWith('/'), 'a folder');
+    // Typed over what is there, with the closing slash: the dialog goes into the folder as the path is typed (its
+    // list then holds only ".."), and its button takes the folder shown.
+    const wanted = `${join(workspace, 'sync-palette')}/`;
+    // The dialog may still be putting in its own value while typing starts (the two then run together): as a user
+    // does, select all and type it again.
+    for (let attempt = 1; ; attempt++) {
+      await input.press('Control+A');
+      await page.keyboard.type(wanted);
+      const typed = await page
+        .waitForFunction((v) => document.querySelector('.quick-input-widget input')?.value === v, wanted, {
+          timeout: 3_000,
+        })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (typed) break;
+      if (attempt === 3)
+        throw new Error(`the dialog shows "${await input.inputValue()}", not the path typed (${wanted})`);
+    }
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: '..' }).first().waitFor({ timeout: 15_000 });
+    // A click while the dialog is still reading the folder it went into is ignored by it: a user clicks again.
+    const next = title.filter({ hasText: 'Sync "sync-palette" with' });
+    for (let attempt = 1; ; attempt++) {
+      await page.locator('.quick-input-widget .monaco-button', { hasText: 'Sync this folder' }).first().click();
+      if (
+        await next.waitFor({ state: 'visible', timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      if (attempt === 3) throw new Error(`after the dialog the picker reads "${await title.innerText()}"`);
+    }
+    await pickRow(page, 'My files');
+    await pickRow(page, 'Palette target');
+    await pickRow(page, 'Sync with "Palette target"');
+    await pickRow(page, 'Upload only');
+    const plan = await pane(page, 'Sync Plan');
+    await collapse(page, 'Generation');
+    await collapse(page, 'Storage');
+    await treeRow(plan, ['Upload (1)', 'report.md']);
+    await titleAction(plan, 'Apply Sync Plan');
+    const sync = await pane(page, 'Sync');
+    const link = await treeRow(sync, ['sync-palette ⇄ Palette target']);
+    await link
+      .locator('.label-description', { hasText: /^upload only · in sync/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(async () => {
+        throw new Error(`the link reads "${await link.locator('.label-description').first().innerText()}"`);
+      });
+    await statusItem(page, 'In sync');
+    // The run's progress notification goes with the run.
+    await page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'Syncing sync-palette' })
+      .first()
+      .waitFor({ state: 'hidden', timeout: 15_000 })
+      .catch(() => {
+        throw new Error('the progress notification stayed after the run');
+      });
+    const twisties = await link.locator('.monaco-tl-twistie.collapsible').count();
+    if (twisties) throw new Error('a link with nothing under it shows a twistie');
+    await page
+      .locator('.part.sidebar')
+      .first()
+      .screenshot({ path: join(shots, 'storageSyncPaletteLinked.png') });
+  },
+
   // After Developer: Reload Window (the reload step), the interrupted sync ran again by itself, with no command
   // run and no storage view opened: the status bar says so.
   async reloadSync(page) {

@@ -57,8 +57,14 @@ export class SyncTreeProvider implements vscode.TreeDataProvider<SyncNode> {
     const r = runner.record;
     switch (node.type) {
       case 'link': {
-        const t = new vscode.TreeItem(runner.label, vscode.TreeItemCollapsibleState.Expanded);
-        t.id = `link:${runner.key}`;
+        // A link with nothing under it (no conflict, failure or problem) shows no twistie. The workbench keeps an
+        // item's collapsible state by id, so the two kinds have their own ids.
+        const leaf = !this.getChildren(node).length;
+        const t = new vscode.TreeItem(
+          runner.label,
+          leaf ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded,
+        );
+        t.id = `link:${runner.key}${leaf ? ':leaf' : ''}`;
         const mode = MODE_LABEL[runner.link.mode]();
         const state =
           runner.phase === 'running'
