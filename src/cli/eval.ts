@@ -5,10 +5,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promptJudge } from '../generation/core/eval/judge';
+import { itemLabel } from '../generation/core/eval/grid';
 import { readEarlierRun, ResultsWriter, type EarlierRun } from '../generation/core/eval/outFile';
 import { jsonReport, junitReport, summarise } from '../generation/core/eval/report';
 import { EvalInputError, prepareEval } from '../generation/core/eval/prepare';
 import { runEval, type EvalItem, type Variant } from '../generation/core/eval/runner';
+import { metaPathOf, writeRunMeta } from '../generation/core/eval/runStore';
 import { VariantError, variantsOf } from '../generation/core/eval/variants';
 import { formatProblem, type PromptProblem } from '../generation/core/prompt/problems';
 import { bareModel, PromptFile } from '../generation/core/prompt/promptFile';
@@ -30,7 +32,9 @@ export const EVAL_USAGE =
   "                 default: one item with the prompt's default input\n" +
   '  --concurrency  requests in flight at once (default 4)\n' +
   '  --format       json (default): {"cells": […], "summary": {…}}; junit: JUnit XML\n' +
-  '  --out          append each cell to FILE (JSON Lines) as it completes; --resume runs only the cells missing from it\n' +
+  '  --out          append each cell to FILE (JSON Lines) as it completes, and the run (prompt, dataset, columns)\n' +
+  '                 beside it in FILE.meta.json, which Open Evaluation Run… in the editor shows as a grid;\n' +
+  '                 --resume runs only the cells missing from it\n' +
   'exit: 0 every assertion passed, 1 an assertion failed, 2 usage or invalid prompt/dataset, 3 cells failed after retries';
 
 class InputError extends EvalInputError {}
@@ -160,6 +164,25 @@ export const evalCommand: CliCommand = async (args, io) => {
   if (outPath) {
     try {
       writer = await ResultsWriter.open(outPath, earlier.validBytes);
+      // Beside the results, what the editor needs to show them as a grid and open a cell in the chat (the prompt
+      // and dataset files, the columns and rows). A resumed run keeps the meta it started with.
+      const meta = metaPathOf(outPath);
+      if (!(
+        resume &&
+        (await readFile(meta).then(
+          () => true,
+          () => false,
+        ))
+      ))
+        await writeRunMeta(meta, {
+          version: 1,
+          prompt: resolve(promptPath),
+          dataset: datasetPath ? resolve(datasetPath) : null,
+          variants: variants.map((v) => v.name),
+          items: items.map((i) => ({ index: i.index, label: itemLabel(i.input) })),
+          startedAt: new Date().toISOString(),
+          concurrency,
+        });
     } catch (e) {
       io.stderr.write(`api-workbench eval: cannot write ${outPath}: ${(e as Error).message}\n`);
       return EXIT_USAGE;

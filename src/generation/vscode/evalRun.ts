@@ -332,7 +332,7 @@ export class EvalRunner implements vscode.CodeLensProvider, vscode.Disposable {
       if (!item) throw new EvalInputError(vscode.l10n.t('The dataset no longer has item {0}.', cell.item));
       input = item.input;
     }
-    const rendered = await prompt.render(input, { model: cell.variant });
+    const rendered = await prompt.render(input, { model: cell.model ?? cell.variant });
     return conversationFromCell(
       cell,
       rendered.request,

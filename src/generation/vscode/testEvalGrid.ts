@@ -60,7 +60,7 @@ export function evalGridTestCommands(grids: EvalGrids, chats: ChatEditors): vsco
       if (!c) throw new Error('no such cell');
       await grids.actions.openInChat(g.meta, c, g.files.results);
       const turns = chats.active?.chat.current.conversation.turns ?? [];
-      return turns.map((t) => ({ prompt: t.prompt, text: t.text, sent: t.sent, reply: t.reply }));
+      return turns.map((t) => ({ prompt: t.prompt, text: t.text, sent: t.sent, reply: t.reply, model: t.model }));
     }),
   ];
 }

@@ -3,6 +3,7 @@
 // changed prompt), a diff of two cells, an export, Open in Chat, and a run whose cells failed (a sandbox storm
 // of 429s) resumed: only the failed cells are sent again.
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -173,6 +174,48 @@ describe('evaluation results grid (Run Evaluation)', function () {
     assert.match(turns[0].prompt, /Plan a day in Porto\./);
     assert.match(turns[0].text, /Porto/);
     assert.equal(turns[0].sent.length, 1);
+  });
+
+  it('a CLI run with a named variant (--out) opens as a grid; its cell opens in the chat with the model of the variant', async () => {
+    const ext = vscode.extensions.getExtension('api-workbench.api-workbench')!;
+    const ep = await (await services()).endpoints.resolve('generation');
+    const out = join(dir, 'cli-run.jsonl');
+    // Not spawnSync: the sandbox the CLI talks to runs in this extension host, whose event loop must go on.
+    const cli = await new Promise<{ status: number | null; stderr: string }>((done) => {
+      const child = execFile(
+        process.execPath,
+        [
+          join(ext.extensionPath, 'dist', 'cli.js'),
+          'eval',
+          '--base-url',
+          ep.baseUrl,
+          '--model',
+          MODELS[0],
+          '--variant',
+          `careful=model=${MODELS[1]},temperature=0.2`,
+          '--dataset',
+          dataset,
+          '--out',
+          out,
+          promptFile,
+        ],
+        { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', GEMINI_API_KEY: ep.credential ?? '' }, encoding: 'utf8' },
+        (_e, _stdout, stderr) => done({ status: child.exitCode, stderr }),
+      );
+    });
+    // 0 or 1 (an assertion of the edited prompt fails); 2 and 3 are a refused run and failed requests.
+    assert.ok(cli.status === 0 || cli.status === 1, `eval exited ${cli.status}: ${cli.stderr}`);
+    await vscode.commands.executeCommand('apiWorkbench.generation.openEvalRun', vscode.Uri.file(out));
+    const ack = await wait({ cells: 6 });
+    assert.equal(ack.rows, 3);
+    assert.match(ack.firstRow[0], /Plan a day in Oslo\./);
+    const turns = await vscode.commands.executeCommand<{ prompt: string; model: string }[]>(
+      'apiWorkbench.generation._testGridOpenInChat',
+      { item: 2, variant: 'careful' },
+    );
+    assert.equal(turns.length, 1);
+    assert.match(turns[0].prompt, /Plan a day in Porto\./);
+    assert.equal(turns[0].model, `models/${MODELS[1]}`);
   });
 
   it('Stop ends a run part-way; Run Evaluation again resumes it and sends only the cells not done', async () => {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { evalCommand } from '../../../src/cli/eval';
@@ -227,6 +227,7 @@ describe('api-workbench eval', function () {
   it('--variant: named variants override the config and the model; a bad one is exit 2 naming it', async () => {
     const prompt = write('trip.prompt', PROMPT);
     const data = write('one.jsonl', JSON.stringify({ input: { city: 'Oslo', days: 2 } }));
+    const out = join(dir, 'variants.jsonl');
     await fetch(`${s.origin}/v1beta/__sandbox/requests`, { method: 'DELETE', headers: { 'x-goog-api-key': s.apiKey } });
     const r = await cli([
       ...base(),
@@ -238,6 +239,8 @@ describe('api-workbench eval', function () {
       'other={"model": "models/gemini-2.5-flash", "temperature": 0}',
       '--dataset',
       data,
+      '--out',
+      out,
       prompt,
     ]);
     const report = parseAs<JsonReport>(r.stdout);
@@ -245,6 +248,25 @@ describe('api-workbench eval', function () {
       report.cells.map((c) => c.variant),
       ['gemini-2.0-flash', 'short', 'other'],
     );
+    // A named variant's cells say which model answered; the run's meta beside --out names the files and columns.
+    const saved = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => parseAs<{ variant: string; model?: string }>(l));
+    assert.deepEqual(saved.map((c) => [c.variant, c.model]).sort(), [
+      ['gemini-2.0-flash', undefined],
+      ['other', 'gemini-2.5-flash'],
+      ['short', 'gemini-2.0-flash'],
+    ]);
+    assert.deepEqual(parseAs<unknown>(readFileSync(join(dir, 'variants.meta.json'), 'utf8')), {
+      version: 1,
+      prompt: resolve(prompt),
+      dataset: resolve(data),
+      variants: ['gemini-2.0-flash', 'short', 'other'],
+      items: [{ index: 0, label: 'city=Oslo, days=2' }],
+      startedAt: parseAs<{ startedAt: string }>(readFileSync(join(dir, 'variants.meta.json'), 'utf8')).startedAt,
+      concurrency: 4,
+    });
     const [plain, short] = report.cells;
     assert.equal(plain.finishReason, 'STOP');
     assert.equal(short.finishReason, 'MAX_TOKENS', 'maxOutputTokens=3 reached the request');

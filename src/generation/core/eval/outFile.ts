@@ -11,6 +11,7 @@ function isCell(v: unknown): v is CellResult {
     c !== null &&
     typeof c.item === 'number' &&
     typeof c.variant === 'string' &&
+    (c.model === undefined || typeof c.model === 'string') &&
     typeof c.output === 'string' &&
     Array.isArray(c.assertions) &&
     typeof c.requestHash === 'string' &&

@@ -80,13 +80,18 @@ export interface StoredRun {
   validBytes: number;
 }
 
+/** The meta file kept beside a results file (`run.jsonl` → `run.meta.json`). */
+export function metaPathOf(resultsPath: string): string {
+  return resultsPath.replace(/\.jsonl$/i, '') + '.meta.json';
+}
+
 /**
  * Reads a run from its results file (`.jsonl`) and the meta file beside it. A results file without one (an
  * `eval --out` file) gets a meta from its cells: variants and items in the order they first appear.
  */
 export async function readRun(resultsPath: string): Promise<StoredRun> {
   const stamp = basename(resultsPath).replace(/\.jsonl$/i, '');
-  const files: RunFiles = { results: resultsPath, meta: resultsPath.replace(/\.jsonl$/i, '') + '.meta.json', stamp };
+  const files: RunFiles = { results: resultsPath, meta: metaPathOf(resultsPath), stamp };
   const { cells, validBytes } = await readEarlierRun(resultsPath);
   let meta: RunMeta | undefined;
   try {

@@ -33,6 +33,8 @@ export interface CellError {
 export interface CellResult {
   item: number;
   variant: string;
+  /** The model that answered, when the variant's name is not the model (a named variant: `--variant NAME=…`). */
+  model?: string;
   output: string;
   finishReason: string | null;
   /** Set when the prompt was blocked (no candidates). */
@@ -101,7 +103,11 @@ async function runCell(
   variant: Variant,
 ): Promise<{ cell: CellResult } | { aborted: true }> {
   const now = opts.now ?? (() => performance.now());
-  const base = { item: item.index, variant: variant.name };
+  const base = {
+    item: item.index,
+    variant: variant.name,
+    ...(variant.name !== variant.model ? { model: variant.model } : {}),
+  };
   let rendered;
   try {
     rendered = await opts.prompt.render(item.input, { model: variant.model, config: variant.config });
