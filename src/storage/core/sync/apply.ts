@@ -19,6 +19,7 @@ import { bodyStream } from '../download';
 import type { LocalItem } from './localScan';
 import { entryOf, type Action } from './model';
 import { baseName, parentOf, within } from './names';
+import { pool } from './pool';
 import { STATE_DIR, type BaseEntry, type StateWriter, type SyncState } from './state';
 import { ITEM_FIELDS as FILE_FIELDS, mirrorItem, type StoreItem } from './storeScan';
 
@@ -185,6 +186,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       await fsp.mkdir(path.dirname(abs(p)), { recursive: true });
       await fsp.rename(tmp, abs(p));
       placed = true;
+      ctx.writer.placed(abs(p));
       const st = (await statOf(p))!;
       return { ...st, md5 };
     } finally {
@@ -206,6 +208,9 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       await fsp.rename(abs(from), tmp);
       await fsp.rename(tmp, abs(to));
     } else await fsp.rename(abs(from), abs(to));
+    // Both folders' names change: synced with the state that records the move.
+    ctx.writer.placed(abs(from));
+    ctx.writer.placed(abs(to));
   };
 
   const run = async (a: Action): Promise<void> => {
@@ -366,10 +371,3 @@ function depth(p: string): number {
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, in order of start. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(lanes);
-}

@@ -6,6 +6,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { pool } from './pool';
 
 /** The hidden folder a link keeps its state, trash and partial downloads in; skipped by every walk. */
 export const STATE_DIR = '.api-workbench-sync';
@@ -176,7 +177,11 @@ const LINES_PER_WRITE = 1000;
  * written as it is when its line is made, and one added meanwhile waits for the next save (every entry is
  * true on its own, which is all a run relies on: see engine.ts).
  */
-export async function saveState(localDir: string, state: SyncState): Promise<void> {
+/**
+ * Writes the state: to a temporary file, synced, then renamed over the old one. `beforeCommit` runs after the
+ * temporary file is written and before the rename: what must be durable before the state that names it.
+ */
+export async function saveState(localDir: string, state: SyncState, beforeCommit?: () => Promise<void>): Promise<void> {
   const file = statePath(localDir, state.storeFolderId);
   await fsp.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
@@ -211,6 +216,7 @@ export async function saveState(localDir: string, state: SyncState): Promise<voi
   } finally {
     await handle.close();
   }
+  await beforeCommit?.();
   await fsp.rename(tmp, file);
   const dir = await fsp.open(path.dirname(file), 'r').catch(() => undefined);
   if (dir) await dir.sync().catch(() => undefined);
@@ -227,6 +233,8 @@ export async function saveState(localDir: string, state: SyncState): Promise<voi
  * into the next); a background save's failure is thrown by the next `save`.
  */
 export class StateWriter {
+  /** Files put in place since the last save: made durable before the state that records them (see `placed`). */
+  private unsynced = new Set<string>();
   private running: Promise<void> | undefined;
   private again = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -239,6 +247,25 @@ export class StateWriter {
     private readonly state: SyncState,
     private readonly minGapMs = 1000,
   ) {}
+
+  /**
+   * A file was written or moved into place. Its bytes and its name are synced before a state that could record
+   * it replaces the old one: after a power cut the state never says "synced" of a file the disk lost or holds
+   * only in part (the next run would take the loss for a local edit, or a deletion, and send it to the store).
+   * Synced in a batch at the next save rather than one by one, so transfers never wait on the disk.
+   */
+  placed(file: string): void {
+    this.unsynced.add(file);
+  }
+
+  /** Every file placed so far (the state file's content was written before this runs), then their folders. */
+  private async syncPlaced(): Promise<void> {
+    const files = [...this.unsynced];
+    this.unsynced = new Set();
+    const folders = new Set(files.map((f) => path.dirname(f)));
+    await pool(files, 8, (f) => syncPath(f, false));
+    await pool([...folders], 8, (d) => syncPath(d, true));
+  }
 
   /** Saves in the background, soon: at once when the last save is long enough ago, else after a gap. */
   soon(): void {
@@ -264,7 +291,7 @@ export class StateWriter {
       do {
         this.again = false;
         const start = Date.now();
-        await saveState(this.localDir, this.state);
+        await saveState(this.localDir, this.state, () => this.syncPlaced());
         this.lastEnd = Date.now();
         this.lastCost = this.lastEnd - start;
       } while (this.again);
@@ -275,5 +302,21 @@ export class StateWriter {
       this.failure = undefined;
       throw e;
     }
+  }
+}
+
+/** Syncs a file's bytes (or a folder's names); a file gone since (moved or removed by the user) has nothing to keep. */
+async function syncPath(p: string, folder: boolean): Promise<void> {
+  let h: fsp.FileHandle;
+  try {
+    h = await fsp.open(p, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  try {
+    await (folder ? h.sync() : h.datasync());
+  } finally {
+    await h.close();
   }
 }
