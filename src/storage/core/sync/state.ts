@@ -235,6 +235,8 @@ export async function saveState(localDir: string, state: SyncState, beforeCommit
 export class StateWriter {
   /** Files put in place since the last save: made durable before the state that records them (see `placed`). */
   private unsynced = new Set<string>();
+  /** Folders of files whose bytes were synced by whoever placed them. */
+  private unsyncedFolders = new Set<string>();
   private running: Promise<void> | undefined;
   private again = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -254,15 +256,17 @@ export class StateWriter {
    * only in part (the next run would take the loss for a local edit, or a deletion, and send it to the store).
    * Synced in a batch at the next save rather than one by one, so transfers never wait on the disk.
    */
-  placed(file: string): void {
-    this.unsynced.add(file);
+  placed(file: string, bytesSynced = false): void {
+    if (bytesSynced) this.unsyncedFolders.add(path.dirname(file));
+    else this.unsynced.add(file);
   }
 
   /** Every file placed so far (the state file's content was written before this runs), then their folders. */
   private async syncPlaced(): Promise<void> {
     const files = [...this.unsynced];
+    const folders = new Set([...files.map((f) => path.dirname(f)), ...this.unsyncedFolders]);
     this.unsynced = new Set();
-    const folders = new Set(files.map((f) => path.dirname(f)));
+    this.unsyncedFolders = new Set();
     await pool(files, 8, (f) => syncPath(f, false));
     await pool([...folders], 8, (d) => syncPath(d, true));
   }
@@ -304,6 +308,9 @@ export class StateWriter {
     }
   }
 }
+
+/** Syncs a file's bytes. */
+export const syncBytes = (file: string) => syncPath(file, false);
 
 /** Syncs a file's bytes (or a folder's names); a file gone since (moved or removed by the user) has nothing to keep. */
 async function syncPath(p: string, folder: boolean): Promise<void> {
