@@ -41,7 +41,8 @@ export function allowed(mode: SyncMode, kind: ActionKind): boolean {
 }
 
 export interface Listings {
-  base: Record<string, BaseEntry>;
+  /** The last-synced entries (the state's own: read, never changed). */
+  base: Readonly<Record<string, BaseEntry>>;
   local: Map<string, LocalItem>;
   store: Map<string, StoreItem>;
   /** Store path of each store id in the listing. */
@@ -74,8 +75,8 @@ export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
         smod: r.modified,
         ino: l.ino,
         mtime: l.mtime,
-        lsize: l.size,
-        lmd5: l.md5 === r.md5 ? r.md5 : l.md5, // one string for both when they agree
+        lsize: l.lsize,
+        lmd5: l.lmd5 === r.md5 ? r.md5 : l.lmd5, // one string for both when they agree
         ...(Date.now() * 1000 - l.mtime < RACY_US ? { racy: true } : {}),
         ...(r.export ? { export: r.export } : {}),
       };

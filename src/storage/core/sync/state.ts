@@ -86,12 +86,23 @@ class Interner {
   }
 }
 
-/** Makes the state's entries share the strings of its mirror (after a load, or when entries were made). */
+/**
+ * Makes the state's entries share the strings of its mirror (after a load, or when entries were made), and the
+ * mirror's items share one list of parents per set of parents (the lists are never changed in place: an item
+ * the change feed reports comes with lists of its own).
+ */
 export function shareStrings(state: SyncState): void {
   const common = new Interner();
+  const lists = new Map<string, string[]>();
   for (const m of Object.values(state.mirror)) {
     m.mimeType = common.get(m.mimeType);
-    m.parents = m.parents.map((p) => common.get(p));
+    const key = m.parents.join('/');
+    const had = lists.get(key);
+    if (had && had.length === m.parents.length) m.parents = had;
+    else {
+      m.parents = m.parents.map((p) => common.get(p));
+      lists.set(key, m.parents);
+    }
   }
   for (const b of Object.values(state.base)) {
     const m = state.mirror[b.id];
@@ -123,6 +134,8 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
   const state = emptyState(storeFolderId);
   let head = true;
   let ended = false;
+  let items = 0;
+  let entries = 0;
   try {
     const lines = readline.createInterface({ input: handle.createReadStream({ encoding: 'utf8' }), crlfDelay: 1 });
     for await (const line of lines) {
@@ -150,12 +163,13 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
       if (!Array.isArray(v)) throw bad('holds a line that is not a state record');
       if (v[0] === 'm' && isObject(v[1]) && typeof v[1].id === 'string') {
         const m = v[1] as unknown as MirrorItem;
+        if (!Object.hasOwn(state.mirror, m.id)) items++;
         state.mirror[m.id] = m;
-      } else if (v[0] === 'b' && typeof v[1] === 'string' && isObject(v[2]) && typeof v[2].id === 'string')
+      } else if (v[0] === 'b' && typeof v[1] === 'string' && isObject(v[2]) && typeof v[2].id === 'string') {
+        if (!Object.hasOwn(state.base, v[1])) entries++;
         state.base[v[1]] = v[2] as unknown as BaseEntry;
-      else if (v[0] === 'end') {
-        if (v[1] !== Object.keys(state.mirror).length || v[2] !== Object.keys(state.base).length)
-          throw bad('does not hold what its end says');
+      } else if (v[0] === 'end') {
+        if (v[1] !== items || v[2] !== entries) throw bad('does not hold what its end says');
         ended = true;
       } else throw bad('holds a line that is not a state record');
     }
