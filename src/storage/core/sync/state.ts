@@ -87,31 +87,43 @@ class Interner {
 }
 
 /**
- * Makes the state's entries share the strings of its mirror (after a load, or when entries were made), and the
- * mirror's items share one list of parents per set of parents (the lists are never changed in place: an item
- * the change feed reports comes with lists of its own).
+ * Strings and lists the state's records share: an entry takes its mirror item's strings (id, checksum, time),
+ * and the mirror's items one list of parents per set of parents (the lists are never changed in place: an
+ * item the change feed reports comes with lists of its own). Used on each record as it is read, so that the
+ * copies a line's parse made die young instead of being kept until the whole file is read.
  */
-export function shareStrings(state: SyncState): void {
-  const common = new Interner();
-  const lists = new Map<string, string[]>();
-  for (const m of Object.values(state.mirror)) {
-    m.mimeType = common.get(m.mimeType);
+class Sharing {
+  private readonly common = new Interner();
+  private readonly lists = new Map<string, string[]>();
+
+  constructor(private readonly mirror: Record<string, MirrorItem>) {}
+
+  item(m: MirrorItem): void {
+    m.mimeType = this.common.get(m.mimeType);
     const key = m.parents.join('/');
-    const had = lists.get(key);
+    const had = this.lists.get(key);
     if (had && had.length === m.parents.length) m.parents = had;
     else {
-      m.parents = m.parents.map((p) => common.get(p));
-      lists.set(key, m.parents);
+      m.parents = m.parents.map((p) => this.common.get(p));
+      this.lists.set(key, m.parents);
     }
   }
-  for (const b of Object.values(state.base)) {
-    const m = state.mirror[b.id];
-    if (!m) continue;
+
+  entry(b: BaseEntry): void {
+    const m = this.mirror[b.id];
+    if (!m) return;
     b.id = m.id;
     if (b.smd5 !== undefined && b.smd5 === m.md5) b.smd5 = m.md5;
     if (b.smod !== undefined && b.smod === m.modified) b.smod = m.modified;
     if (b.lmd5 !== undefined && b.lmd5 === b.smd5) b.lmd5 = b.smd5;
   }
+}
+
+/** Makes the state's entries share the strings of its mirror (after a full listing, or a version 1 file). */
+export function shareStrings(state: SyncState): void {
+  const sharing = new Sharing(state.mirror);
+  for (const m of Object.values(state.mirror)) sharing.item(m);
+  for (const b of Object.values(state.base)) sharing.entry(b);
 }
 
 /**
@@ -136,6 +148,9 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
   let ended = false;
   let items = 0;
   let entries = 0;
+  /** A version 1 file: read whole, its strings shared at the end. */
+  let whole = false;
+  const sharing = new Sharing(state.mirror);
   try {
     const lines = readline.createInterface({ input: handle.createReadStream({ encoding: 'utf8' }), crlfDelay: 1 });
     for await (const line of lines) {
@@ -156,7 +171,7 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
           if (!isObject(v.mirror) || !isObject(v.base)) throw bad('is not a state of this link');
           state.mirror = v.mirror as Record<string, MirrorItem>;
           state.base = v.base as Record<string, BaseEntry>;
-          ended = true;
+          ended = whole = true;
         }
         continue;
       }
@@ -164,10 +179,13 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
       if (v[0] === 'm' && isObject(v[1]) && typeof v[1].id === 'string') {
         const m = v[1] as unknown as MirrorItem;
         if (!Object.hasOwn(state.mirror, m.id)) items++;
+        sharing.item(m);
         state.mirror[m.id] = m;
       } else if (v[0] === 'b' && typeof v[1] === 'string' && isObject(v[2]) && typeof v[2].id === 'string') {
         if (!Object.hasOwn(state.base, v[1])) entries++;
-        state.base[v[1]] = v[2] as unknown as BaseEntry;
+        const b = v[2] as unknown as BaseEntry;
+        sharing.entry(b);
+        state.base[v[1]] = b;
       } else if (v[0] === 'end') {
         if (v[1] !== items || v[2] !== entries) throw bad('does not hold what its end says');
         ended = true;
@@ -177,7 +195,7 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
     await handle.close();
   }
   if (!ended) throw bad(head ? 'is empty' : 'is cut short');
-  shareStrings(state);
+  if (whole) shareStrings(state);
   return state;
 }
 
