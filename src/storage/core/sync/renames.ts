@@ -61,13 +61,18 @@ export function findRenames(
   };
 
   // The store's moves, carried to disk.
-  const byDepth = () =>
-    [...base]
-      .map(([p, b]) => ({ d: depth(p), p, b }))
-      .sort((a, b) => a.d - b.d || (a.p < b.p ? -1 : 1))
-      .map((e) => e.b);
+  // The entries a loop below can act on (`moves`), shallow paths first. An entry where the loop has nothing to
+  // do stays so through every move the loop makes (a move carries both its path and its item's), so a run in
+  // which nothing moved sorts nothing (at 100,000 files, 100,000 records made and sorted twice).
+  const byDepth = (moves: (p: string, b: BaseEntry) => boolean) => {
+    const list: { d: number; p: string; b: BaseEntry }[] = [];
+    for (const [p, b] of base) if (moves(p, b)) list.push({ d: depth(p), p, b });
+    return list.sort((a, b) => a.d - b.d || (a.p < b.p ? -1 : 1)).map((e) => e.b);
+  };
+  // An id already where the store has it is done (a second entry of the same id moves nothing).
   const done = new Set<string>();
-  for (const b of byDepth()) {
+  for (const [p, b] of base) if (storeIds.get(b.id) === p) done.add(b.id);
+  for (const b of byDepth((p, b) => storeIds.has(b.id) && storeIds.get(b.id) !== p)) {
     const from = where.get(b);
     if (from === undefined || done.has(b.id)) continue;
     done.add(b.id);
@@ -106,7 +111,7 @@ export function findRenames(
   const missingByMd5 = new Map<string, number>();
   for (const [p, b] of base)
     if (!b.folder && b.lmd5 && !x.local.has(p)) missingByMd5.set(b.lmd5, (missingByMd5.get(b.lmd5) ?? 0) + 1);
-  for (const b of byDepth()) {
+  for (const b of byDepth((p) => !x.local.has(p))) {
     const from = where.get(b);
     // An export is download-only: moved on disk, it is a new local file, and the document stays.
     if (from === undefined || x.local.has(from) || blocked(from) || b.export) continue;
