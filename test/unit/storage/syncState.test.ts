@@ -90,6 +90,21 @@ describe('storage sync state file', () => {
     assert.equal((await loadState(dir, 'folder-1')).base['late.txt'], undefined, 'written in the background');
   });
 
+  it('saveIfChanged() writes only when a save was asked for since the last one began', async () => {
+    const s = sample(2);
+    const writer = new StateWriter(dir, s, 60_000);
+    const file = statePath(dir, 'folder-1');
+    await writer.saveIfChanged(); // a new writer does not know what the file holds: it writes
+    const written = fs.statSync(file).ino;
+    await writer.saveIfChanged();
+    assert.equal(fs.statSync(file).ino, written, 'nothing asked for since: no new file');
+    s.base['late.txt'] = { folder: false, id: 'late' };
+    writer.soon();
+    await writer.saveIfChanged();
+    assert.notEqual(fs.statSync(file).ino, written, 'a change asked for a save: written (a new file renamed over)');
+    assert.ok((await loadState(dir, 'folder-1')).base['late.txt']);
+  });
+
   it('what a loaded state repeats is held once: one parents list per set of parents, an entry as its file', async () => {
     const s = sample(3);
     s.mirror.sub = { id: 'sub', title: 'sub', parents: ['folder-1'], folder: true, mimeType: 'folder' };

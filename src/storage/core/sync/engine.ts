@@ -175,8 +175,8 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
     applied = true;
   } finally {
     // What was done before a stop (a cancel, a lost network) is kept too; the stop's own error wins.
-    if (applied) await writer.save();
-    else await writer.save().catch(() => undefined);
+    if (applied) await writer.saveIfChanged();
+    else await writer.saveIfChanged().catch(() => undefined);
   }
   return { summary, plan };
 }

@@ -60,8 +60,8 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
     const b = base.get(p);
     const l = local.get(p);
     const r = store.get(p);
-    const kinds = new Set([b?.folder, l?.folder, r?.folder].filter((k) => k !== undefined));
-    if (kinds.size > 1) {
+    const folder = b?.folder ?? l?.folder ?? r?.folder;
+    if ((b && b.folder !== folder) || (l && l.folder !== folder) || (r && r.folder !== folder)) {
       skipped.push({
         path: p,
         side: l && b && l.folder !== b.folder ? 'local' : 'store',
@@ -69,7 +69,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
       });
       continue;
     }
-    if (kinds.has(true)) {
+    if (folder) {
       if (l && r) {
         if (!b || b.id !== r.id || b.ino !== l.ino) records.push([p, entryOf(l, r)]);
       } else if (!l && !r) {
