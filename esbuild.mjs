@@ -81,6 +81,23 @@ const extensionHost = (outfile) => ({
   plugins: [vscodeOnce, jsonAsString, sharedNodeFetch(outfile)],
 });
 
+// The CLI's entry (dist/cli.js) holds only the command table; each command is a bundle of its own,
+// dist/cli/<name>.js, required by the entry when that command runs (src/cli/main.ts imports them with `import()`,
+// which esbuild turns into a `require` of the path given here). A command shares no module state with the entry
+// but what it is given (the io object), so a module both bundle (src/cli/io.ts) is harmless twice.
+const CLI_COMMANDS = ['sandbox', 'lint', 'diff', 'generate', 'query', 'eval', 'sync', 'openapi'];
+const cliCommandsApart = {
+  name: 'cli-commands-apart',
+  setup(build) {
+    const names = new RegExp(`^\\./(${CLI_COMMANDS.join('|')})$`);
+    build.onResolve({ filter: names }, (args) =>
+      args.importer.endsWith(posix.join('src', 'cli', 'main.ts')) || args.importer.endsWith('src\\cli\\main.ts')
+        ? { path: `./cli/${names.exec(args.path)[1]}.js`, external: true }
+        : undefined,
+    );
+  },
+};
+
 const targets = [
   // The entry stays small: it registers stubs and shells (src/platform/lazy) and loads each feature's bundle,
   // and the sandbox's, on first use (ARCHITECTURE.md, "Bundle layout and what loads when").
@@ -91,7 +108,16 @@ const targets = [
   })),
   { ...node, entryPoints: ['node-fetch'], outfile: NODE_FETCH_BUNDLE },
   { ...node, entryPoints: ['src/sandbox/chunk.ts'], outfile: 'dist/sandbox.js' },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...node,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    // A `require` in a promise, not Node's `import()`: that would start the ES module loader (some 20 MB).
+    supported: { 'dynamic-import': false },
+    plugins: [cliCommandsApart],
+  },
+  ...CLI_COMMANDS.map((name) => ({ ...node, entryPoints: [`src/cli/${name}.ts`], outfile: `dist/cli/${name}.js` })),
   // Validation of large discovery documents runs here, off the extension host's main thread.
   { ...node, entryPoints: ['src/discovery/worker/main.ts'], outfile: 'dist/discoveryWorker.js' },
   {

@@ -1,37 +1,42 @@
-import { redactText } from '../shared/http';
+// The CLI's entry: the command table and the process's handling. Each command is loaded only when it runs
+// (`import()` of its module; in the build, esbuild.mjs makes each command its own bundle, dist/cli/<name>.js,
+// which this entry requires): `sync` does not pay for the emulators, the discovery rules or the prompt
+// templates, which were most of a 2 MB bundle (ARCHITECTURE.md, "Folder sync").
+import { redactText } from '../shared/http/redact';
 import { EXIT_USAGE, stopWhenReaderGoes, type CliCommand, type CliIO } from './io';
-import { sandboxCommand } from './sandbox';
-import { lintCommand } from './lint';
-import { generateCommand } from './generate';
-import { queryCommand } from './query';
-import { diffCommand } from './diff';
-import { openApiCommand } from './openapi';
-import { evalCommand } from './eval';
-import { syncCommand } from './sync';
 
-const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
-  sandbox: { run: sandboxCommand, summary: 'start the sandbox emulators and print their endpoints as one JSON line' },
+const COMMANDS: Record<string, { run: () => Promise<CliCommand>; summary: string }> = {
+  sandbox: {
+    run: async () => (await import('./sandbox')).sandboxCommand,
+    summary: 'start the sandbox emulators and print their endpoints as one JSON line',
+  },
   lint: {
-    run: lintCommand,
+    run: async () => (await import('./lint')).lintCommand,
     summary: 'check discovery documents: lint [--format text|json] <file>... (exit 3: a document was not checked)',
   },
   diff: {
-    run: diffCommand,
+    run: async () => (await import('./diff')).diffCommand,
     summary: 'classify the changes between two revisions: diff [--format text|json] OLD NEW (exit 1: breaking)',
   },
-  generate: { run: generateCommand, summary: 'stream a reply from the content generation API' },
-  query: { run: queryCommand, summary: 'run a water-quality OData query and stream rows' },
+  generate: {
+    run: async () => (await import('./generate')).generateCommand,
+    summary: 'stream a reply from the content generation API',
+  },
+  query: {
+    run: async () => (await import('./query')).queryCommand,
+    summary: 'run a water-quality OData query and stream rows',
+  },
   eval: {
-    run: evalCommand,
+    run: async () => (await import('./eval')).evalCommand,
     summary: 'run a .prompt file over a dataset and models with assertions: eval [--format json|junit] PROMPT_FILE',
   },
   sync: {
-    run: syncCommand,
+    run: async () => (await import('./sync')).syncCommand,
     summary:
       'keep a local folder and a store folder in sync: sync [--mode two-way|upload|download] [--dry-run] [--json] [--export KIND=FORMAT,...] LOCAL_DIR STORE_FOLDER',
   },
   openapi: {
-    run: openApiCommand,
+    run: async () => (await import('./openapi')).openApiCommand,
     summary: 'convert a discovery document to OpenAPI: openapi [--version 3.1|3.0] <file>',
   },
 };
@@ -52,7 +57,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`api-workbench: unknown command "${name}"\n${usage()}`);
     return EXIT_USAGE;
   }
-  return cmd.run(rest, io);
+  return (await cmd.run())(rest, io);
 }
 
 if (require.main === module) {

@@ -59,8 +59,21 @@ for (const file of ['discovery', 'storage', 'generation', 'waterData'].map((f) =
   console.log(`  ✘ the package lacks ${file}`);
   failures++;
 }
-// The sandbox, and node-fetch, which the feature bundles share and load with their first request.
-for (const file of ['dist/sandbox.js', 'dist/vendor/nodeFetch.js']) {
+// The sandbox, and node-fetch, which the feature bundles share and load with their first request; the CLI's
+// entry and the command bundles it requires (one per command, loaded when that command runs).
+const cliCommands = [
+  ...readFileSync(join(root, 'dist', 'cli.js'), 'utf8').matchAll(/require\("\.\/(cli\/\w+\.js)"\)/g),
+];
+if (cliCommands.length < 8) {
+  console.log(`  ✘ dist/cli.js requires ${cliCommands.length} command bundles, not one per command`);
+  failures++;
+}
+for (const file of [
+  'dist/sandbox.js',
+  'dist/vendor/nodeFetch.js',
+  'dist/cli.js',
+  ...cliCommands.map((m) => `dist/${m[1]}`),
+]) {
   if (shipped.has(file)) continue;
   console.log(`  ✘ the package lacks ${file}`);
   failures++;

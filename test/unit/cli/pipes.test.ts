@@ -2,7 +2,7 @@
 // (`api-workbench … | head -c 500`), and the advice it prints when a key is wrong.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
@@ -79,6 +79,24 @@ describe('api-workbench CLI as a shell pipes it', function () {
       assert.ok(whole[i].stdout.length > 0, `${name} wrote nothing to stdout: ${whole[i].stderr}`);
       assertQuiet(early[i], name, whole[i].code ?? 0);
     });
+  });
+
+  it('loads only the command it runs: the entry is the command table, each command a bundle of its own', () => {
+    // In a process of its own, as `api-workbench` runs: which of the built scripts it required.
+    const probe = (command: string): string[] => {
+      const code = `require(${JSON.stringify(cli)}).runCli([${JSON.stringify(command)}, '--help'], {
+        stdout: { write: () => true }, stderr: { write: () => true }, env: {}, interrupted: new Promise(() => {}),
+      }).then((exit) => console.log(JSON.stringify({ exit, loaded: Object.keys(require.cache) })));`;
+      const out = JSON.parse(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' })) as {
+        exit: number;
+        loaded: string[];
+      };
+      assert.equal(out.exit, 0, `${command} --help`);
+      return out.loaded.filter((f) => f.startsWith(built)).map((f) => f.slice(built.length + 1).replace(/\\/g, '/'));
+    };
+    assert.deepEqual(probe('sync'), ['cli.js', 'cli/sync.js']);
+    assert.deepEqual(probe('openapi'), ['cli.js', 'cli/openapi.js']);
+    assert.ok(statSync(cli).size < 20_000, `the entry is ${statSync(cli).size} bytes: a command was bundled into it`);
   });
 
   it('sandbox stops quietly when the reader of its endpoint line is gone', async () => {

@@ -15,7 +15,7 @@ const file = (id: string, ino: string, md5: string): BaseEntry => ({
   lmd5: md5,
 });
 const local = (ino: string, md5?: string): LocalItem =>
-  md5 === undefined ? { folder: true, ino, mtime: 1, size: 0 } : { folder: false, ino, mtime: 1, size: 1, md5 };
+  md5 === undefined ? { folder: true, ino, mtime: 1, lsize: 0 } : { folder: false, ino, mtime: 1, lsize: 1, lmd5: md5 };
 const store = (id: string, md5?: string): StoreItem =>
   md5 === undefined ? { folder: true, id, mimeType: 'folder' } : { folder: false, id, mimeType: 'text/plain', md5 };
 

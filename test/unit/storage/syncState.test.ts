@@ -1,11 +1,14 @@
 // The sync state file: written and read a line at a time (issue 25's memory goal), the version 1 file
 // (one JSON object) still read, a damaged file refused with what to do; saves in the background.
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { scanLocal } from '../../../src/storage/core/sync/localScan';
 import {
   emptyState,
+  type BaseEntry,
   loadState,
   saveState,
   statePath,
@@ -85,5 +88,47 @@ describe('storage sync state file', () => {
     for (let i = 0; i < 500 && (await loadState(dir, 'folder-1')).base['late.txt']; i++)
       await new Promise((r) => setTimeout(r, 10));
     assert.equal((await loadState(dir, 'folder-1')).base['late.txt'], undefined, 'written in the background');
+  });
+
+  it('saveIfChanged() writes only when a save was asked for since the last one began', async () => {
+    const s = sample(2);
+    const writer = new StateWriter(dir, s, 60_000);
+    const file = statePath(dir, 'folder-1');
+    await writer.saveIfChanged(); // a new writer does not know what the file holds: it writes
+    const written = fs.statSync(file).ino;
+    await writer.saveIfChanged();
+    assert.equal(fs.statSync(file).ino, written, 'nothing asked for since: no new file');
+    s.base['late.txt'] = { folder: false, id: 'late' };
+    writer.soon();
+    await writer.saveIfChanged();
+    assert.notEqual(fs.statSync(file).ino, written, 'a change asked for a save: written (a new file renamed over)');
+    assert.ok((await loadState(dir, 'folder-1')).base['late.txt']);
+  });
+
+  it('what a loaded state repeats is held once: one parents list per set of parents, an entry as its file', async () => {
+    const s = sample(3);
+    s.mirror.sub = { id: 'sub', title: 'sub', parents: ['folder-1'], folder: true, mimeType: 'folder' };
+    s.mirror.id2.parents = ['sub'];
+    await saveState(dir, s);
+    const loaded = await loadState(dir, 'folder-1');
+    assert.deepEqual(loaded, s);
+    assert.equal(loaded.mirror.id0.parents, loaded.mirror.id1.parents, 'the same parents: one list');
+    assert.equal(loaded.mirror.id0.parents, loaded.mirror.sub.parents);
+    assert.notEqual(loaded.mirror.id0.parents, loaded.mirror.id2.parents, 'other parents: a list of its own');
+
+    // The walk lists a file whose inode, time and size are as last synced as its entry (no copy of it).
+    const root = path.join(dir, 'tree');
+    fs.mkdirSync(root);
+    fs.writeFileSync(path.join(root, 'same.txt'), 'same');
+    fs.writeFileSync(path.join(root, 'edited.txt'), 'before');
+    const walked = await scanLocal(root, {}, { ignores: () => false }, []);
+    const base: Record<string, BaseEntry> = {};
+    for (const [p, l] of walked)
+      base[p] = { folder: false, id: p, ino: l.ino, mtime: l.mtime, lsize: l.lsize, lmd5: l.lmd5 };
+    fs.writeFileSync(path.join(root, 'edited.txt'), 'after, longer');
+    const again = await scanLocal(root, base, { ignores: () => false }, []);
+    assert.equal(again.get('same.txt'), base['same.txt'], 'as last synced: the entry itself');
+    assert.notEqual(again.get('edited.txt'), base['edited.txt']);
+    assert.equal(again.get('edited.txt')?.lmd5, createHash('md5').update('after, longer').digest('hex'));
   });
 });

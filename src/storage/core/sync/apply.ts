@@ -110,7 +110,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       folder: st.isDirectory(),
       ino: `${st.dev}:${st.ino}`,
       mtime: Number(st.mtimeNs / 1000n),
-      size: st.isDirectory() ? 0 : Number(st.size),
+      lsize: st.isDirectory() ? 0 : Number(st.size),
     };
   };
   /** The file on disk is as scanned (or absent, as scanned); otherwise it changed during the run. */
@@ -120,7 +120,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     if (
       now &&
       scanned &&
-      (scanned.folder || (now.ino === scanned.ino && now.mtime === scanned.mtime && now.size === scanned.size))
+      (scanned.folder || (now.ino === scanned.ino && now.mtime === scanned.mtime && now.lsize === scanned.lsize))
     )
       return;
     throw new Changed(`${p} changed on disk during the run; the next run takes it into account`);
@@ -181,7 +181,8 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       if (!r.export && r.md5 && md5 !== r.md5) throw new Changed(`${p} changed on the store during the run`);
       await unchanged(p, scanned);
       if (compare && scanned) {
-        if (scanned.md5 === md5) return { ...scanned, md5 };
+        if (scanned.lmd5 === md5)
+          return { folder: scanned.folder, ino: scanned.ino, mtime: scanned.mtime, lsize: scanned.lsize, lmd5: md5 };
         throw new Reported(
           "a local file has the name of this document's export and other bytes; an export never replaces it: move it away to sync the export",
         );
@@ -191,7 +192,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       placed = true;
       ctx.writer.placed(abs(p), true);
       const st = (await statOf(p))!;
-      return { ...st, md5 };
+      return { ...st, lmd5: md5 };
     } finally {
       if (!placed) await fsp.rm(tmp, { force: true });
     }
@@ -278,7 +279,7 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
         const l = ctx.local.get(a.path)!;
         const r = await uploadFile(a.path, a.path, l, a.id ? ctx.store.get(a.path) : undefined);
         // A new file is hashed by the store as it is sent (see scanLocal): its checksum of what came is the file's.
-        setBase(a.path, entryOf(l.md5 ? l : { ...l, md5: r.md5 }, r));
+        setBase(a.path, entryOf(l.lmd5 ? l : { ...l, lmd5: r.md5 }, r));
         ctx.onEvent({ action: a.kind, path: a.path, bytes: a.size });
         return;
       }
@@ -287,13 +288,13 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
         const scanned = ctx.local.get(a.path);
         const b = state.base[a.path];
         // An export goes over a local file only when that is the export last synced there.
-        const compare = !!a.export && !!scanned && !(b?.export === a.export && scanned.md5 === b.lmd5);
+        const compare = !!a.export && !!scanned && !(b?.export === a.export && scanned.lmd5 === b.lmd5);
         const l = await download(a.path, r, scanned, compare);
         setBase(a.path, entryOf(l, r));
         ctx.onEvent({
           action: a.kind,
           path: a.path,
-          bytes: a.export ? l.size : a.size,
+          bytes: a.export ? l.lsize : a.size,
           ...(a.export ? { export: a.export } : {}),
         });
         return;
@@ -332,8 +333,8 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
       await unchanged(a.path, l);
       await renameLocal(a.path, a.copy);
       const copyStat = (await statOf(a.copy))!;
-      const copied = await uploadFile(a.copy, a.copy, { ...copyStat, md5: l.md5 });
-      setBase(a.copy, entryOf({ ...copyStat, md5: l.md5 }, copied));
+      const copied = await uploadFile(a.copy, a.copy, { ...copyStat, lmd5: l.lmd5 });
+      setBase(a.copy, entryOf({ ...copyStat, lmd5: l.lmd5 }, copied));
       ctx.writer.soon();
       const got = await download(a.path, r, undefined);
       setBase(a.path, entryOf(got, r));

@@ -39,7 +39,7 @@ export function settleConflicts(
     const choice = choices.get(a.path);
     if (!l || !r) return a;
     if (choice === 'keep-local' && allowed(a.mode, 'upload'))
-      return { kind: 'upload', path: a.path, id: r.id, size: l.size, md5: l.md5 ?? '' };
+      return { kind: 'upload', path: a.path, id: r.id, size: l.lsize, md5: l.lmd5 ?? '' };
     if (choice === 'keep-store' && allowed(a.mode, 'download'))
       return { kind: 'download', path: a.path, id: r.id, size: r.size ?? 0, md5: r.md5 ?? '' };
     return a;

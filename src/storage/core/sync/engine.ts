@@ -95,7 +95,8 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const storeHas = mode === 'download' ? undefined : (rel: string) => store.has(rel);
   const local = await scanLocal(root, state.base, skip, skipped, opts.signal, storeHas);
   skipped.push(...storeSkipped);
-  const listings = { base: { ...state.base }, local, store, storePathOf: pathOf };
+  // The plan reads the state's entries and changes none (findRenames moves its own copy of the index).
+  const listings = { base: state.base, local, store, storePathOf: pathOf };
   const made = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
   const plan: Plan = { ...made, actions: settleConflicts(made, opts.choices, local, store) };
   opts.onPlan?.(plan);
@@ -174,8 +175,8 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
     applied = true;
   } finally {
     // What was done before a stop (a cancel, a lost network) is kept too; the stop's own error wins.
-    if (applied) await writer.save();
-    else await writer.save().catch(() => undefined);
+    if (applied) await writer.saveIfChanged();
+    else await writer.saveIfChanged().catch(() => undefined);
   }
   return { summary, plan };
 }

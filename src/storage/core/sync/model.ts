@@ -41,7 +41,8 @@ export function allowed(mode: SyncMode, kind: ActionKind): boolean {
 }
 
 export interface Listings {
-  base: Record<string, BaseEntry>;
+  /** The last-synced entries (the state's own: read, never changed). */
+  base: Readonly<Record<string, BaseEntry>>;
   local: Map<string, LocalItem>;
   store: Map<string, StoreItem>;
   /** Store path of each store id in the listing. */
@@ -64,19 +65,20 @@ export interface Plan {
 const RACY_US = 3_000_000;
 
 export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
-  return l.folder
-    ? { folder: true, id: r.id, ino: l.ino }
-    : {
-        folder: false,
-        id: r.id,
-        smd5: r.export ? r.version : r.md5,
-        ssize: r.size,
-        smod: r.modified,
-        ino: l.ino,
-        mtime: l.mtime,
-        lsize: l.size,
-        lmd5: l.md5 === r.md5 ? r.md5 : l.md5, // one string for both when they agree
-        ...(Date.now() * 1000 - l.mtime < RACY_US ? { racy: true } : {}),
-        ...(r.export ? { export: r.export } : {}),
-      };
+  if (l.folder) return { folder: true, id: r.id, ino: l.ino };
+  // A plain literal, its two rare fields added after (spreads would make a temporary object per entry).
+  const e: BaseEntry = {
+    folder: false,
+    id: r.id,
+    smd5: r.export ? r.version : r.md5,
+    ssize: r.size,
+    smod: r.modified,
+    ino: l.ino,
+    mtime: l.mtime,
+    lsize: l.lsize,
+    lmd5: l.lmd5 === r.md5 ? r.md5 : l.lmd5, // one string for both when they agree
+  };
+  if (Date.now() * 1000 - l.mtime < RACY_US) e.racy = true;
+  if (r.export) e.export = r.export;
+  return e;
 }

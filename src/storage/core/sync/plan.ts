@@ -22,8 +22,8 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
   const skipped = [...opts.skipped];
   const blockedPaths = skipped.map((s) => s.path);
   const blocked = (p: string) => blockedPaths.some((b) => within(p, b));
-  const { actions: renames, settled } = findRenames(x, mode, blocked);
-  const { base, local, store } = x;
+  const { actions: renames, settled, base } = findRenames(x, mode, blocked);
+  const { local, store } = x;
   const actions: Action[] = [...renames];
   const records: [string, BaseEntry | undefined][] = [];
   const claimed = new Set<string>();
@@ -42,22 +42,26 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
       const r = store.get(c);
       // A run that stopped after making the copy: it is there, with these bytes, on the side it was sent to.
       if (mode === 'upload' && !l && r && r.md5 === md5) return undefined;
-      if (mode === 'download' && l && !r && l.md5 === md5) return undefined;
-      if (!l && !r && !base[c] && !claimed.has(c)) {
+      if (mode === 'download' && l && !r && l.lmd5 === md5) return undefined;
+      if (!l && !r && !base.has(c) && !claimed.has(c)) {
         claimed.add(c);
         return c;
       }
     }
   };
 
-  const paths = [...new Set([...Object.keys(base), ...local.keys(), ...store.keys()])].sort();
+  const every = new Set(base.keys());
+  for (const p of local.keys()) every.add(p);
+  for (const p of store.keys()) every.add(p);
+  const paths = [...every].sort();
+  every.clear();
   for (const p of paths) {
     if (blocked(p)) continue;
-    const b = base[p];
+    const b = base.get(p);
     const l = local.get(p);
     const r = store.get(p);
-    const kinds = new Set([b?.folder, l?.folder, r?.folder].filter((k) => k !== undefined));
-    if (kinds.size > 1) {
+    const folder = b?.folder ?? l?.folder ?? r?.folder;
+    if ((b && b.folder !== folder) || (l && l.folder !== folder) || (r && r.folder !== folder)) {
       skipped.push({
         path: p,
         side: l && b && l.folder !== b.folder ? 'local' : 'store',
@@ -65,7 +69,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
       });
       continue;
     }
-    if (kinds.has(true)) {
+    if (folder) {
       if (l && r) {
         if (!b || b.id !== r.id || b.ino !== l.ino) records.push([p, entryOf(l, r)]);
       } else if (!l && !r) {
@@ -86,11 +90,11 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
       if (b) records.push([p, undefined]);
       return;
     }
-    if (l && r && l.md5 === r.md5) {
+    if (l && r && l.lmd5 === r.md5) {
       if (
         !b ||
         b.id !== r.id ||
-        b.lmd5 !== l.md5 ||
+        b.lmd5 !== l.lmd5 ||
         b.smd5 !== r.md5 ||
         b.ino !== l.ino ||
         b.mtime !== l.mtime ||
@@ -99,26 +103,26 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
         records.push([p, entryOf(l, r)]);
       return;
     }
-    const lch = !b ? !!l : !l || l.md5 !== b.lmd5;
+    const lch = !b ? !!l : !l || l.lmd5 !== b.lmd5;
     const rch = !b ? !!r : !r || r.md5 !== b.smd5;
     if (!lch && !rch) return;
     if (lch && rch && l && r) {
       const side = mode === 'download' ? 'store' : 'local';
-      const copy = copyName(p, side, side === 'local' ? l.md5 : r.md5);
+      const copy = copyName(p, side, side === 'local' ? l.lmd5 : r.md5);
       if (copy === undefined) records.push([p, entryOf(l, r)]);
       else actions.push({ kind: 'conflict', path: p, copy, mode });
       return;
     }
     if (lch && !rch) {
       // Changed (or deleted) here, unchanged there.
-      if (l) add({ kind: 'upload', path: p, id: r?.id, size: l.size, md5: l.md5 ?? '' });
+      if (l) add({ kind: 'upload', path: p, id: r?.id, size: l.lsize, md5: l.lmd5 ?? '' });
       else if (allowed(mode, 'delete-store')) deleteStore.add(p);
     } else if (!lch && rch) {
       if (r) add({ kind: 'download', path: p, id: r.id, size: r.size ?? 0, md5: r.md5 ?? '' });
       else if (allowed(mode, 'delete-local')) deleteLocal.add(p);
     } else if (l) {
       // Edited here, deleted there: the edit is kept, as a new item.
-      add({ kind: 'upload', path: p, size: l.size, md5: l.md5 ?? '' });
+      add({ kind: 'upload', path: p, size: l.lsize, md5: l.lmd5 ?? '' });
     } else if (r) add({ kind: 'download', path: p, id: r.id, size: r.size ?? 0, md5: r.md5 ?? '' });
   }
 
@@ -132,7 +136,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
     // No entry: exported; a local file already there is compared with the export when it comes (apply).
     if (!b || b.export !== r.export) return download();
     const rch = b.smd5 !== r.version;
-    if (l && l.md5 !== b.lmd5)
+    if (l && l.lmd5 !== b.lmd5)
       skipped.push({
         path: p,
         side: 'local',
@@ -187,6 +191,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
 
   let deletes = 0;
   for (const a of actions) if (a.kind === 'delete-local' || a.kind === 'delete-store') deletes += a.files;
-  const baseFiles = Object.values(base).filter((b) => !b.folder).length;
+  let baseFiles = 0;
+  for (const b of base.values()) if (!b.folder) baseFiles++;
   return { actions, settled, records, skipped, deletes, baseFiles };
 }

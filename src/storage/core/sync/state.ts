@@ -87,21 +87,44 @@ class Interner {
   }
 }
 
-/** Makes the state's entries share the strings of its mirror (after a load, or when entries were made). */
-export function shareStrings(state: SyncState): void {
-  const common = new Interner();
-  for (const m of Object.values(state.mirror)) {
-    m.mimeType = common.get(m.mimeType);
-    m.parents = m.parents.map((p) => common.get(p));
+/**
+ * Strings and lists the state's records share: an entry takes its mirror item's strings (id, checksum, time),
+ * and the mirror's items one list of parents per set of parents (the lists are never changed in place: an
+ * item the change feed reports comes with lists of its own). Used on each record as it is read, so that the
+ * copies a line's parse made die young instead of being kept until the whole file is read.
+ */
+class Sharing {
+  private readonly common = new Interner();
+  private readonly lists = new Map<string, string[]>();
+
+  constructor(private readonly mirror: Record<string, MirrorItem>) {}
+
+  item(m: MirrorItem): void {
+    m.mimeType = this.common.get(m.mimeType);
+    const key = m.parents.join('/');
+    const had = this.lists.get(key);
+    if (had && had.length === m.parents.length) m.parents = had;
+    else {
+      m.parents = m.parents.map((p) => this.common.get(p));
+      this.lists.set(key, m.parents);
+    }
   }
-  for (const b of Object.values(state.base)) {
-    const m = state.mirror[b.id];
-    if (!m) continue;
+
+  entry(b: BaseEntry): void {
+    const m = this.mirror[b.id];
+    if (!m) return;
     b.id = m.id;
     if (b.smd5 !== undefined && b.smd5 === m.md5) b.smd5 = m.md5;
     if (b.smod !== undefined && b.smod === m.modified) b.smod = m.modified;
     if (b.lmd5 !== undefined && b.lmd5 === b.smd5) b.lmd5 = b.smd5;
   }
+}
+
+/** Makes the state's entries share the strings of its mirror (after a full listing, or a version 1 file). */
+export function shareStrings(state: SyncState): void {
+  const sharing = new Sharing(state.mirror);
+  for (const m of Object.values(state.mirror)) sharing.item(m);
+  for (const b of Object.values(state.base)) sharing.entry(b);
 }
 
 /**
@@ -124,6 +147,11 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
   const state = emptyState(storeFolderId);
   let head = true;
   let ended = false;
+  let items = 0;
+  let entries = 0;
+  /** A version 1 file: read whole, its strings shared at the end. */
+  let whole = false;
+  const sharing = new Sharing(state.mirror);
   try {
     const lines = readline.createInterface({ input: handle.createReadStream({ encoding: 'utf8' }), crlfDelay: 1 });
     for await (const line of lines) {
@@ -144,19 +172,23 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
           if (!isObject(v.mirror) || !isObject(v.base)) throw bad('is not a state of this link');
           state.mirror = v.mirror as Record<string, MirrorItem>;
           state.base = v.base as Record<string, BaseEntry>;
-          ended = true;
+          ended = whole = true;
         }
         continue;
       }
       if (!Array.isArray(v)) throw bad('holds a line that is not a state record');
       if (v[0] === 'm' && isObject(v[1]) && typeof v[1].id === 'string') {
         const m = v[1] as unknown as MirrorItem;
+        if (!Object.hasOwn(state.mirror, m.id)) items++;
+        sharing.item(m);
         state.mirror[m.id] = m;
-      } else if (v[0] === 'b' && typeof v[1] === 'string' && isObject(v[2]) && typeof v[2].id === 'string')
-        state.base[v[1]] = v[2] as unknown as BaseEntry;
-      else if (v[0] === 'end') {
-        if (v[1] !== Object.keys(state.mirror).length || v[2] !== Object.keys(state.base).length)
-          throw bad('does not hold what its end says');
+      } else if (v[0] === 'b' && typeof v[1] === 'string' && isObject(v[2]) && typeof v[2].id === 'string') {
+        if (!Object.hasOwn(state.base, v[1])) entries++;
+        const b = v[2] as unknown as BaseEntry;
+        sharing.entry(b);
+        state.base[v[1]] = b;
+      } else if (v[0] === 'end') {
+        if (v[1] !== items || v[2] !== entries) throw bad('does not hold what its end says');
         ended = true;
       } else throw bad('holds a line that is not a state record');
     }
@@ -164,7 +196,7 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
     await handle.close();
   }
   if (!ended) throw bad(head ? 'is empty' : 'is cut short');
-  shareStrings(state);
+  if (whole) shareStrings(state);
   return state;
 }
 
@@ -243,6 +275,8 @@ export class StateWriter {
   private lastEnd = 0;
   private lastCost = 0;
   private failure: Error | undefined;
+  /** Asked to save (soon) since the last save began, or that save failed: the file may not hold the state. */
+  private changed = true;
 
   constructor(
     private readonly localDir: string,
@@ -267,12 +301,20 @@ export class StateWriter {
     const folders = new Set([...files.map((f) => path.dirname(f)), ...this.unsyncedFolders]);
     this.unsynced = new Set();
     this.unsyncedFolders = new Set();
-    await pool(files, 8, (f) => syncPath(f, false));
-    await pool([...folders], 8, (d) => syncPath(d, true));
+    try {
+      await pool(files, 8, (f) => syncPath(f, false));
+      await pool([...folders], 8, (d) => syncPath(d, true));
+    } catch (e) {
+      // The state is not replaced; the next save syncs them again.
+      for (const f of files) this.unsynced.add(f);
+      for (const d of folders) this.unsyncedFolders.add(d);
+      throw e;
+    }
   }
 
   /** Saves in the background, soon: at once when the last save is long enough ago, else after a gap. */
   soon(): void {
+    this.changed = true;
     if (this.timer) return;
     const gap = Math.max(this.minGapMs, 10 * this.lastCost);
     const wait = Math.max(0, this.lastEnd + gap - Date.now());
@@ -294,8 +336,12 @@ export class StateWriter {
     this.running = (async () => {
       do {
         this.again = false;
+        this.changed = false;
         const start = Date.now();
-        await saveState(this.localDir, this.state, () => this.syncPlaced());
+        await saveState(this.localDir, this.state, () => this.syncPlaced()).catch((e: unknown) => {
+          this.changed = true;
+          throw e;
+        });
         this.lastEnd = Date.now();
         this.lastCost = this.lastEnd - start;
       } while (this.again);
@@ -306,6 +352,14 @@ export class StateWriter {
       this.failure = undefined;
       throw e;
     }
+  }
+
+  /**
+   * Saves unless nothing asked for a save since the last one began (the end of a run that applied nothing
+   * after its last save: at 100,000 files, one more 56 MB file written, and as much garbage made).
+   */
+  async saveIfChanged(): Promise<void> {
+    if (this.changed || this.timer || this.running || this.failure) await this.save();
   }
 }
 
