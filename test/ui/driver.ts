@@ -505,6 +505,8 @@ const undo: Record<string, () => Promise<void>> = {
   },
   async storageSyncPalette() {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    for (const view of ['apiWorkbench.generation', 'apiWorkbench.storage'])
+      await vscode.commands.executeCommand(`${view}.focus`);
     const root = vscode.workspace.workspaceFolders?.[0];
     if (root)
       await vscode.workspace

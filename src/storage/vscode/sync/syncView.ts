@@ -57,14 +57,10 @@ export class SyncTreeProvider implements vscode.TreeDataProvider<SyncNode> {
     const r = runner.record;
     switch (node.type) {
       case 'link': {
-        // A link with nothing under it (no conflict, failure or problem) shows no twistie. The workbench keeps an
-        // item's collapsible state by id, so the two kinds have their own ids.
-        const leaf = !this.getChildren(node).length;
-        const t = new vscode.TreeItem(
-          runner.label,
-          leaf ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded,
-        );
-        t.id = `link:${runner.key}${leaf ? ':leaf' : ''}`;
+        // Always expanded, under one id: an id that changed with its children (to drop the empty twistie) rebuilt
+        // the rows under a click and lost it.
+        const t = new vscode.TreeItem(runner.label, vscode.TreeItemCollapsibleState.Expanded);
+        t.id = `link:${runner.key}`;
         const mode = MODE_LABEL[runner.link.mode]();
         const state =
           runner.phase === 'running'
