@@ -78,6 +78,8 @@ export interface BlobStore {
 }
 
 const TMP = 'partial';
+/** Errors of a file system that cannot make hard links. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 const SYNC_TOGETHER = 64;
 const FRESH_MS = 60_000;
 
@@ -150,7 +152,7 @@ export class DirectoryBlobStore implements BlobStore {
     if (fs.existsSync(target)) {
       if (!keepSource) fs.rmSync(tmp, { force: true });
     } else {
-      if (keepSource) fs.linkSync(tmp, target);
+      if (keepSource) this.linkOrCopy(tmp, target);
       else fs.renameSync(tmp, target);
       this.namesToSync = true;
     }
@@ -243,9 +245,24 @@ export class DirectoryBlobStore implements BlobStore {
     return this.partialAt(name, onDisk, undefined);
   }
 
+  /** `to` names `from`'s bytes: a hard link, or a copy on a file system without them (FAT, some network shares). */
+  private linkOrCopy(from: string, to: string): void {
+    try {
+      fs.linkSync(from, to);
+    } catch (e) {
+      if (!NO_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      this.copyOver(from, to);
+    }
+  }
+
   private unshare(file: string): void {
+    this.copyOver(file, file);
+  }
+
+  /** A synced copy of `from` renamed to `to`, so `to` is never seen half written. */
+  private copyOver(from: string, to: string): void {
     const copy = this.tmpFile();
-    fs.copyFileSync(file, copy);
+    fs.copyFileSync(from, copy);
     if (this.durable) {
       const fd = fs.openSync(copy, 'r+');
       try {
@@ -254,7 +271,7 @@ export class DirectoryBlobStore implements BlobStore {
         fs.closeSync(fd);
       }
     }
-    fs.renameSync(copy, file);
+    fs.renameSync(copy, to);
   }
 
   dropPartial(name: string): void {

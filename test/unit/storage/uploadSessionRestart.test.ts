@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandboxProcess, type SandboxProcess } from '../../support/sandboxProcess';
@@ -180,6 +181,44 @@ describe('storage sandbox: a resumable upload session survives a crash', functio
       );
       assert.equal(list.json.items.length, 1, 'one file, never a duplicate');
     } finally {
+      await h.close();
+    }
+  });
+
+  it('on a file system without hard links (EPERM) a finished session still becomes its file, by a copy', async () => {
+    // The module object itself (the namespace's bindings are read-only), which the sandbox's blob store calls.
+    const real = nodeFs;
+    const link = real.linkSync;
+    const refused: string[] = [];
+    real.linkSync = (from: fs.PathLike) => {
+      refused.push(String(from));
+      throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+    };
+    const h = await startStorage({ dataDir: dir });
+    try {
+      const total = GRANULE + 7;
+      const bytes = Buffer.alloc(total);
+      for (let i = 0; i < total; i++) bytes[i] = (i * 13) & 0xff;
+      const begin = await h.call('POST', '/upload/store/v2/files?uploadType=resumable', {
+        body: { title: 'no-links.bin' },
+        headers: { 'x-upload-content-length': `${total}` },
+      });
+      const location = new URL(begin.headers.get('location')!);
+      const done = await h.call<{ id: string; md5Checksum: string }>('PUT', `${location.pathname}${location.search}`, {
+        raw: bytes,
+        headers: { 'content-range': `bytes 0-${total - 1}/${total}` },
+      });
+      assert.equal(done.status, 201, done.text);
+      assert.equal(refused.length, 1, 'the completion tried a hard link first');
+      assert.equal(done.json.md5Checksum, createHash('md5').update(bytes).digest('hex'));
+      const got = await fetch(`${h.origin}/store/v2/files/${done.json.id}?alt=media`, {
+        headers: { authorization: `Bearer ${h.token}` },
+      });
+      assert.deepEqual(Buffer.from(await got.arrayBuffer()), bytes);
+      // The answer is durable: the session's partial file is gone.
+      assert.deepEqual(fs.readdirSync(path.join(dir, 'storage', 'blobs', 'partial')), []);
+    } finally {
+      real.linkSync = link;
       await h.close();
     }
   });
