@@ -82,9 +82,13 @@ export const evalCommand: CliCommand = async (args, io) => {
   try {
     const p = parseArgs(args, {
       values: ['base-url', 'api-key', 'model', 'dataset', 'concurrency', 'format', 'out'],
-      booleans: ['resume'],
+      booleans: ['resume', 'help'],
       repeatable: ['variant'],
     });
+    if (p.flags.has('help')) {
+      io.stdout.write(`${EVAL_USAGE}\n`);
+      return EXIT_OK;
+    }
     if (p.positionals.length !== 1)
       throw new UsageError(p.positionals.length ? `one prompt file, not ${p.positionals.length}` : 'no prompt file');
     promptPath = p.positionals[0];

@@ -39,8 +39,12 @@ export const generateCommand: CliCommand = async (args, io) => {
   try {
     const p = parseArgs(args, {
       values: ['base-url', 'model', 'api-key', 'prompt', 'request'],
-      booleans: ['json', 'key-in-query'],
+      booleans: ['json', 'key-in-query', 'help'],
     });
+    if (p.flags.has('help')) {
+      io.stdout.write(`${GENERATE_USAGE}\n`);
+      return EXIT_OK;
+    }
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);
     baseUrl = stringFlag(p, 'base-url') ?? '';
     if (!/^https?:\/\/[^/]/.test(baseUrl))

@@ -48,8 +48,12 @@ export const sandboxCommand: CliCommand = async (args, io) => {
         'water-burst',
         'water-interval-ms',
       ],
-      booleans: ['tls', 'reset'],
+      booleans: ['tls', 'reset', 'help'],
     });
+    if (p.flags.has('help')) {
+      io.stdout.write(`${SANDBOX_USAGE}\n`);
+      return EXIT_OK;
+    }
     if (p.positionals.length) throw new UsageError(`unexpected argument ${p.positionals[0]}`);
     portText = stringFlag(p, 'port');
     if (portText !== undefined) {

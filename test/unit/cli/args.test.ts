@@ -52,3 +52,43 @@ describe('cli args', () => {
     }
   });
 });
+
+describe('api-workbench <command> --help', () => {
+  it('every command the CLI lists prints its usage on stdout and exits 0', async () => {
+    const { runCli } = await import('../../../src/cli/main');
+    const sink = () => {
+      let text = '';
+      return {
+        stream: { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream,
+        get text() {
+          return text;
+        },
+      };
+    };
+    const listed = sink();
+    assert.equal(
+      await runCli(['--help'], {
+        stdout: listed.stream,
+        stderr: sink().stream,
+        env: {},
+        interrupted: new Promise(() => undefined),
+      }),
+      0,
+    );
+    const names = [...listed.text.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
+    assert.ok(names.length >= 8, `commands listed: ${names.join(', ')}`);
+    for (const name of names) {
+      const out = sink();
+      const err = sink();
+      const code = await runCli([name, '--help'], {
+        stdout: out.stream,
+        stderr: err.stream,
+        env: {},
+        interrupted: new Promise(() => undefined),
+      });
+      assert.equal(code, 0, `${name} --help exited ${code}: ${err.text}`);
+      assert.match(out.text, new RegExp(`^usage: api-workbench ${name}\\b`), `${name} --help printed: ${out.text}`);
+      assert.equal(err.text, '');
+    }
+  });
+});
