@@ -50,6 +50,20 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
   }
 }
 
+/** Opens (and expands) views a check folded. */
+async function focusViews(...ids: string[]): Promise<void> {
+  for (const id of ids) await vscode.commands.executeCommand(`${id}.focus`);
+}
+
+/** The workspace folder's sync links go (the files stay), so later steps see no sync status. */
+async function dropSyncLinks(): Promise<void> {
+  const root = vscode.workspace.workspaceFolders?.[0];
+  if (root)
+    await vscode.workspace
+      .getConfiguration('apiWorkbench.storage', root.uri)
+      .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+}
+
 async function findSample(glob: string): Promise<vscode.Uri> {
   const [uri] = await vscode.workspace.findFiles(glob, undefined, 1);
   if (!uri) throw new Error(`no sample matches ${glob}`);
@@ -478,16 +492,14 @@ const undo: Record<string, () => Promise<void>> = {
   },
   async walkWalkthroughTicks() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const view of ['apiWorkbench.generation', 'apiWorkbench.storage'])
-      await vscode.commands.executeCommand(`${view}.focus`);
+    await focusViews('apiWorkbench.generation', 'apiWorkbench.storage');
   },
   async walkWayIn() {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   },
   async requestLogDetails() {
     // The check folded the other views to reach the log's row: open them again (focusing a view expands it).
-    for (const view of ['apiWorkbench.directory', 'apiWorkbench.generation', 'apiWorkbench.storage'])
-      await vscode.commands.executeCommand(`${view}.focus`);
+    await focusViews('apiWorkbench.directory', 'apiWorkbench.generation', 'apiWorkbench.storage');
   },
   async storageBreadcrumbsStarred() {
     await starBudget(false);
@@ -497,32 +509,18 @@ const undo: Record<string, () => Promise<void>> = {
     await storageSetting().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
   },
   async reloadSyncStore() {
-    const root = vscode.workspace.workspaceFolders?.[0];
-    if (root)
-      await vscode.workspace
-        .getConfiguration('apiWorkbench.storage', root.uri)
-        .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    await dropSyncLinks();
   },
   async storageSyncPalette() {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    for (const view of ['apiWorkbench.generation', 'apiWorkbench.storage'])
-      await vscode.commands.executeCommand(`${view}.focus`);
-    const root = vscode.workspace.workspaceFolders?.[0];
-    if (root)
-      await vscode.workspace
-        .getConfiguration('apiWorkbench.storage', root.uri)
-        .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    await focusViews('apiWorkbench.generation', 'apiWorkbench.storage');
+    await dropSyncLinks();
   },
   async storageSyncCompare() {
     // The link goes (later steps see no sync status); the files stay. The views the check folded open again.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const view of ['apiWorkbench.generation', 'apiWorkbench.storage'])
-      await vscode.commands.executeCommand(`${view}.focus`);
-    const root = vscode.workspace.workspaceFolders?.[0];
-    if (root)
-      await vscode.workspace
-        .getConfiguration('apiWorkbench.storage', root.uri)
-        .update('syncLinks', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
+    await focusViews('apiWorkbench.generation', 'apiWorkbench.storage');
+    await dropSyncLinks();
   },
 };
 

@@ -2,25 +2,18 @@
 // the first run's plan and apply it with per-item choices, incremental runs, a conflict shown, compared
 // and resolved, an interrupted run finished by the next activation, and the status bar through it all.
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestEvent } from '../../../src/shared/http/observe';
+import type { PlainNode } from '../../../src/storage/vscode/sync/testSeams';
+import { localTree, md5 } from '../../support/localTree';
 
 const cmd = <T>(name: string, ...args: unknown[]) =>
   vscode.commands.executeCommand<T>(`apiWorkbench.storage.${name}`, ...args);
 const api = <T>(method: string, params: Record<string, unknown>, body?: unknown) =>
   cmd<T>('_testClient', method, params, body);
 
-interface PlainNode {
-  label: string;
-  description?: string;
-  contextValue?: string;
-  checked?: boolean;
-  command?: string;
-  children: PlainNode[];
-}
 interface Plan {
   reason: string;
   message?: string;
@@ -35,7 +28,6 @@ interface LinkRecord {
   interrupted: boolean;
 }
 
-const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
 const statusText = async () => (await cmd<{ text: string }>('_testSyncStatusBar')).text;
 const records = () => cmd<LinkRecord[]>('_testSyncRecords');
 const wait = () => cmd('_testSyncWait');
@@ -58,22 +50,6 @@ async function storeTree(folderId: string): Promise<Record<string, string>> {
     }
   };
   await walk(folderId, '');
-  return out;
-}
-
-function localTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const p = rel ? `${rel}/${e.name}` : e.name;
-      if (!rel && e.name === '.api-workbench-sync') continue;
-      if (e.isDirectory()) {
-        out[p] = 'dir';
-        walk(p);
-      } else out[p] = md5(fs.readFileSync(path.join(dir, p)));
-    }
-  };
-  walk('');
   return out;
 }
 

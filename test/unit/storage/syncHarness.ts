@@ -1,7 +1,6 @@
 // What the sync tests share: a link between a fresh temporary folder and a fresh store folder in an
 // in-process storage emulator, both trees read as path → checksum (folders as "dir"), and the edits a
 // test makes on the store side.
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,12 +9,11 @@ import { StorageClient, quote } from '../../../src/storage/core/client';
 import { bufferSource, upload } from '../../../src/storage/core/upload';
 import type { SyncEvent } from '../../../src/storage/core/sync/apply';
 import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
-import { STATE_DIR } from '../../../src/storage/core/sync/state';
 import { startStorage, type Harness } from './emulatorHarness';
 
-export type Tree = Record<string, string>;
+import type { Tree } from '../../support/localTree';
 
-export const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
+export { localTree, md5, type Tree } from '../../support/localTree';
 
 export interface Link {
   h: Harness;
@@ -96,22 +94,6 @@ export async function syncLink(k: Link, opts: Partial<SyncOptions> = {}) {
     ...opts,
   });
   return { ...r, events };
-}
-
-export function localTree(dir: string): Tree {
-  const out: Tree = {};
-  const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const p = rel ? `${rel}/${e.name}` : e.name;
-      if (!rel && e.name === STATE_DIR) continue;
-      if (e.isDirectory()) {
-        out[p] = 'dir';
-        walk(p);
-      } else out[p] = md5(fs.readFileSync(path.join(dir, p)));
-    }
-  };
-  walk('');
-  return out;
 }
 
 /** The store folder's tree (not trashed), by title paths. */

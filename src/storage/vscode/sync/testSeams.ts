@@ -6,7 +6,8 @@ import type { SyncController } from './controller';
 import type { PlanNode } from './planView';
 import type { SyncNode } from './syncView';
 
-interface PlainNode {
+/** A tree view's node as plain data (the host tests read the views through it). */
+export interface PlainNode {
   label: string;
   description?: string;
   contextValue?: string;
