@@ -2,7 +2,7 @@
 // generation core (src/generation/core/prompt and eval). Exit 0: every assertion passed; 1: one failed;
 // 2: usage, an unreadable dataset or an invalid prompt file (the message names the line); 3: cells failed
 // after retries or were not run.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promptJudge } from '../generation/core/eval/judge';
 import { itemLabel } from '../generation/core/eval/grid';
@@ -171,13 +171,8 @@ export const evalCommand: CliCommand = async (args, io) => {
       // Beside the results, what the editor needs to show them as a grid and open a cell in the chat (the prompt
       // and dataset files, the columns and rows). A resumed run keeps the meta it started with.
       const meta = metaPathOf(outPath);
-      if (!(
-        resume &&
-        (await readFile(meta).then(
-          () => true,
-          () => false,
-        ))
-      ))
+      const kept = resume && (await stat(meta).catch(() => undefined)) !== undefined;
+      if (!kept)
         await writeRunMeta(meta, {
           version: 1,
           prompt: resolve(promptPath),
