@@ -267,6 +267,8 @@ async function throughputRows(client: StorageClient, work: string): Promise<Benc
 interface Peak {
   maxRss: number;
   heapPeak: number;
+  heapTotalPeak: number;
+  externalPeak: number;
   ms: number;
   stdout: string;
 }
@@ -276,7 +278,13 @@ async function cliPeak(args: string[], env: Record<string, string>, work: string
   const file = path.join(work, `peak-${Math.random().toString(36).slice(2)}.json`);
   const child = spawn(
     process.execPath,
-    ['--require', path.join(ROOT, 'test/bench/peakMemory.cjs'), path.join(ROOT, 'dist/cli.js'), ...args],
+    [
+      ...(process.env.CLI_FLAGS ? process.env.CLI_FLAGS.split(' ') : []),
+      '--require',
+      path.join(ROOT, 'test/bench/peakMemory.cjs'),
+      path.join(ROOT, 'dist/cli.js'),
+      ...args,
+    ],
     { env: { ...process.env, ...env, PEAK_MEMORY_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -288,7 +296,7 @@ async function cliPeak(args: string[], env: Record<string, string>, work: string
   const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   const ms = performance.now() - t;
   if (code !== 0) throw new Error(`api-workbench ${args.join(' ')} exited ${code}: ${stderr.slice(0, 2000)}`);
-  const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { maxRss: number; heapPeak: number };
+  const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Omit<Peak, 'ms' | 'stdout'>;
   return { ...parsed, ms, stdout };
 }
 
@@ -334,6 +342,8 @@ async function memoryRows(client: StorageClient, origin: string, token: string, 
     detail: {
       maxRssMB: mb(p.maxRss),
       heapPeakMB: mb(p.heapPeak),
+      heapTotalPeakMB: mb(p.heapTotalPeak),
+      externalPeakMB: mb(p.externalPeak),
       ms: Math.round(p.ms),
       nodeRssMB: mb(baseline.maxRss),
     },

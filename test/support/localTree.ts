@@ -10,7 +10,7 @@ export type Tree = Record<string, string>;
 export const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
 
 export function localTree(dir: string): Tree {
-  const out: Tree = {};
+  const out = Object.create(null) as Tree; // a file may be called __proto__
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const p = rel ? `${rel}/${e.name}` : e.name;

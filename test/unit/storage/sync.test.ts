@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { defaultFetch, type HttpFetch } from '../../../src/shared/http';
 import { StorageClient } from '../../../src/storage/core/client';
 import { type SyncOptions } from '../../../src/storage/core/sync/engine';
-import { STATE_DIR } from '../../../src/storage/core/sync/state';
+import { STATE_DIR, statePath } from '../../../src/storage/core/sync/state';
 import { linkPerTest, syncLink, localTree, md5, putLocal, putStore, storeItem, storeTree } from './syncHarness';
 
 const NOW = new Date('2026-03-04T10:00:00Z');
@@ -40,6 +40,49 @@ describe('storage sync engine', function () {
     assert.deepEqual(second.events, []);
     assert.ok(k.requests() - before <= 5, `${k.requests() - before} requests`);
     assert.equal(k.requests() - before, 1);
+  });
+
+  it('names that are also object keys (__proto__, constructor, hasOwnProperty) sync like any other, once', async () => {
+    putLocal(k.localDir, '__proto__', 'p');
+    putLocal(k.localDir, 'constructor/toString', 't');
+    await putStore(k.client, k.folderId, 'hasOwnProperty', Buffer.from('h'));
+    const first = await run();
+    assert.equal(first.summary.errors, 0);
+    assert.equal(first.summary.counts.upload, 2);
+    assert.equal(first.summary.counts.download, 1);
+    await equalTrees();
+    const second = await run();
+    assert.deepEqual(second.events, [], 'nothing is sent twice');
+    fs.rmSync(path.join(k.localDir, '__proto__'));
+    const third = await run();
+    assert.deepEqual(third.summary.counts, { 'delete-store': 1 });
+    await equalTrees();
+  });
+
+  it('a state that names files by "device:inode" (before inode numbers) is read as it is now: nothing read again', async () => {
+    putLocal(k.localDir, 'a.txt', 'A');
+    putLocal(k.localDir, 'sub/b.txt', 'B');
+    // Not "racy" (recorded within seconds of the files' times), so a second run trusts time and size.
+    const old = new Date(Date.now() - 60_000);
+    for (const f of ['a.txt', 'sub/b.txt']) fs.utimesSync(path.join(k.localDir, f), old, old);
+    await run();
+    const file = statePath(k.localDir, k.folderId);
+    const dev = fs.statSync(k.localDir).dev;
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    let rewritten = 0;
+    const older = lines.map((line) => {
+      const v = JSON.parse(line) as unknown[];
+      const e = v[2] as { ino?: unknown } | undefined;
+      if (v[0] !== 'b' || typeof e?.ino !== 'number') return line;
+      rewritten++;
+      return JSON.stringify(['b', v[1], { ...e, ino: `${dev}:${e.ino}` }]);
+    });
+    assert.equal(rewritten, 3, 'two files and a folder');
+    fs.writeFileSync(file, `${older.join('\n')}\n`);
+    let records = -1;
+    const again = await run({ onPlan: (p) => (records = p.records.size) });
+    assert.deepEqual(again.events, []);
+    assert.equal(records, 0, 'no entry is made again (no file read again)');
   });
 
   it('keeps both versions of a file edited on both sides, as a conflict copy on both sides', async () => {

@@ -98,7 +98,7 @@ export async function syncLink(k: Link, opts: Partial<SyncOptions> = {}) {
 
 /** The store folder's tree (not trashed), by title paths. */
 export async function storeTree(client: StorageClient, folderId: string): Promise<Tree> {
-  const out: Tree = {};
+  const out = Object.create(null) as Tree; // a file may be called __proto__
   const walk = async (id: string, rel: string) => {
     const kids = await client.listAllFiles({
       q: `${quote(id)} in parents and trashed = false`,

@@ -20,9 +20,8 @@ const store = (id: string, md5?: string): StoreItem =>
   md5 === undefined ? { folder: true, id, mimeType: 'folder' } : { folder: false, id, mimeType: 'text/plain', md5 };
 
 function plan(base: Record<string, BaseEntry>, l: Record<string, LocalItem>, r: Record<string, StoreItem>) {
-  const s = new Map(Object.entries(r));
   return planSync(
-    { base, local: new Map(Object.entries(l)), store: s, storePathOf: new Map([...s].map(([p, x]) => [x.id, p])) },
+    { base, local: new Map(Object.entries(l)), store: new Map(Object.entries(r)) },
     { mode: 'two-way', now: NOW, skipped: [] },
   );
 }

@@ -16,6 +16,8 @@ import {
   type SyncState,
 } from '../../../src/storage/core/sync/state';
 
+const DOC = 'application/vnd.google-apps.document';
+
 function sample(n: number): SyncState {
   const s = emptyState('folder-1');
   s.pageToken = '42';
@@ -51,6 +53,25 @@ describe('storage sync state file', () => {
     assert.deepEqual(loaded, s);
     await saveState(dir, loaded);
     assert.match(fs.readFileSync(file, 'utf8'), /^\{"version":2,/);
+  });
+
+  it('an older state’s store times are read and not kept, except a workspace document’s (its export version)', async () => {
+    const s = sample(2);
+    const doc = { id: 'doc', title: 'Plan', parents: ['folder-1'], folder: false, mimeType: DOC, modified: 'T2' };
+    const file = statePath(dir, 'folder-1');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = (m: object) => ({ ...m, modified: '2026-01-01T00:00:00.000Z' });
+    const lines = [
+      JSON.stringify({ version: 2, storeFolderId: 'folder-1', pageToken: '42' }),
+      ...Object.values(s.mirror).map((m) => JSON.stringify(['m', old(m)])),
+      JSON.stringify(['m', doc]),
+      ...Object.entries(s.base).map(([p, b]) => JSON.stringify(['b', p, { ...b, smod: 'T1' }])),
+      JSON.stringify(['end', 3, 2]),
+    ];
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const loaded = await loadState(dir, 'folder-1');
+    s.mirror.doc = doc;
+    assert.deepEqual(loaded, s);
   });
 
   it('refuses a file cut short, one with a foreign line, or another link’s, saying to move it away', async () => {

@@ -20,7 +20,7 @@ import type { LocalItem } from './localScan';
 import { entryOf, type Action } from './model';
 import { baseName, parentOf, within } from './names';
 import { pool } from './pool';
-import { STATE_DIR, syncBytes, type BaseEntry, type StateWriter, type SyncState } from './state';
+import { fileKey, STATE_DIR, syncBytes, type BaseEntry, type StateWriter, type SyncState } from './state';
 import { ITEM_FIELDS as FILE_FIELDS, mirrorItem, type StoreItem } from './storeScan';
 
 export interface SyncEvent {
@@ -103,12 +103,13 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     const { folder, id, mimeType, md5, size, modified, etag } = m;
     return { folder, id, mimeType, md5, size, modified, etag };
   };
+  let rootDev: bigint | undefined;
   const statOf = async (p: string): Promise<LocalItem | undefined> => {
     const st = await fsp.lstat(abs(p), { bigint: true }).catch(() => undefined);
     if (!st) return undefined;
     return {
       folder: st.isDirectory(),
-      ino: `${st.dev}:${st.ino}`,
+      ino: fileKey(st, (rootDev ??= (await fsp.stat(ctx.root, { bigint: true })).dev)),
       mtime: Number(st.mtimeNs / 1000n),
       lsize: st.isDirectory() ? 0 : Number(st.size),
     };

@@ -12,7 +12,7 @@ import { settleConflicts, withExclusions, type ConflictChoice } from './choices'
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
 import { planSync } from './plan';
-import { loadState, saveState, shareStrings, STATE_DIR, StateWriter } from './state';
+import { loadState, saveState, shareStrings, STATE_DIR, StateWriter, upgradeFileKeys } from './state';
 import { refreshMirror, storePaths } from './storeScan';
 
 export const IGNORE_FILE = '.storeignore';
@@ -69,10 +69,11 @@ export interface SyncResult {
 export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const mode = opts.mode ?? 'two-way';
   const root = path.resolve(opts.localDir);
-  const st = await fsp.stat(root).catch(() => undefined);
+  const st = await fsp.stat(root, { bigint: true }).catch(() => undefined);
   if (!st?.isDirectory()) throw new Error(`${opts.localDir} is not a folder`);
   const emit = opts.onEvent ?? (() => undefined);
   const state = await loadState(root, opts.storeFolderId);
+  upgradeFileKeys(state, st.dev);
   if (!opts.dryRun) await fsp.rm(path.join(root, STATE_DIR, 'tmp'), { recursive: true, force: true });
 
   const ignoreText = await fsp.readFile(path.join(root, IGNORE_FILE), 'utf8').catch(() => '');
@@ -90,13 +91,13 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   if (!opts.dryRun && storeMoved) await saveState(root, state);
   const skipped: Skipped[] = [];
   const storeSkipped: Skipped[] = [];
-  const { paths: store, pathOf } = storePaths(state, skip, storeSkipped, opts.exportFormats);
+  const store = storePaths(state, skip, storeSkipped, opts.exportFormats);
   // Download mode reads the checksum of every local file: a conflict copy a stopped run left is known by it.
   const storeHas = mode === 'download' ? undefined : (rel: string) => store.has(rel);
   const local = await scanLocal(root, state.base, skip, skipped, opts.signal, storeHas);
   skipped.push(...storeSkipped);
   // The plan reads the state's entries and changes none (findRenames moves its own copy of the index).
-  const listings = { base: state.base, local, store, storePathOf: pathOf };
+  const listings = { base: state.base, local, store };
   const made = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
   const plan: Plan = { ...made, actions: settleConflicts(made, opts.choices, local, store) };
   opts.onPlan?.(plan);
@@ -144,7 +145,12 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
     else delete state.base[p];
   }
   const writer = new StateWriter(root, state);
-  if (!plan.actions.length && !plan.records.length && !plan.settled.length) return { summary, plan };
+  if (!plan.actions.length) {
+    // Only entries to record (a first run over equal sides: 100,000 of them): the listings are not needed while
+    // the state is written.
+    if (plan.records.size || plan.settled.length) await writer.save();
+    return { summary, plan };
+  }
   await writer.save();
   let applied = false;
   try {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
 import * as path from 'node:path';
-import { STATE_DIR, type BaseEntry } from './state';
+import { fileKey, STATE_DIR, type BaseEntry, type FileKey } from './state';
 
 /**
  * A local file or folder as the walk saw it. The fields are named as a base entry's local facts: a file whose
@@ -16,7 +16,7 @@ import { STATE_DIR, type BaseEntry } from './state';
  */
 export interface LocalItem {
   folder: boolean;
-  ino: string;
+  ino: FileKey;
   mtime: number;
   lsize: number;
   /** Files only; left out of a new file the plan needs no checksum of (see scanLocal). */
@@ -57,7 +57,7 @@ export async function md5File(file: string, buf: Buffer = Buffer.allocUnsafe(REA
   return hash.digest('hex');
 }
 
-export function sameStat(b: BaseEntry | undefined, l: { ino: string; mtime: number; lsize: number }): boolean {
+export function sameStat(b: BaseEntry | undefined, l: { ino: FileKey; mtime: number; lsize: number }): boolean {
   return !!b && !b.racy && b.ino === l.ino && b.mtime === l.mtime && b.lsize === l.lsize;
 }
 
@@ -76,10 +76,19 @@ export async function scanLocal(
   storeHas?: (rel: string) => boolean,
 ): Promise<Map<string, LocalItem>> {
   const out = new Map<string, LocalItem>();
-  // A renamed or moved file keeps its inode and time: its saved checksum still holds under the new name.
-  const byIno = new Map<string, BaseEntry>();
-  for (const b of Object.values(base)) if (!b.folder && b.ino) byIno.set(b.ino, b);
-  const hashes: { rel: string; item: LocalItem }[] = [];
+  // A renamed or moved file keeps its inode and time: its saved checksum still holds under the new name. The
+  // index is made the first time a file is not at a path an entry has (never, in a walk where nothing moved).
+  let byIno: Map<FileKey, BaseEntry> | undefined;
+  const entryOfIno = (ino: FileKey) => {
+    if (!byIno) {
+      byIno = new Map();
+      for (const p in base) if (!base[p].folder && base[p].ino) byIno.set(base[p].ino, base[p]);
+    }
+    return byIno.get(ino);
+  };
+  /** Paths of the files whose checksum may be needed (their items are in `out`). */
+  const hashes: string[] = [];
+  const rootDev = (await fsp.stat(root, { bigint: true })).dev;
   const stack = [''];
   while (stack.length) {
     signal?.throwIfAborted();
@@ -103,7 +112,7 @@ export async function scanLocal(
       }
       const item: LocalItem = {
         folder,
-        ino: `${st.dev}:${st.ino}`,
+        ino: fileKey(st, rootDev),
         mtime: Number(st.mtimeNs / 1000n),
         lsize: folder ? 0 : Number(st.size),
       };
@@ -112,28 +121,34 @@ export async function scanLocal(
         stack.push(rel);
         continue;
       }
-      const b = base[rel]?.folder === false ? base[rel] : byIno.get(item.ino);
+      const b = base[rel]?.folder === false ? base[rel] : entryOfIno(item.ino);
       // As last synced: the entry's own facts are the file's (sameStat: its inode, time and size are these).
       if (b && sameStat(b, item) && b.lmd5) out.set(rel, b as LocalItem);
       else {
         out.set(rel, item);
-        hashes.push({ rel, item });
+        hashes.push(rel);
       }
     }
   }
   let moved = !storeHas;
-  if (!moved) for (const [p, b] of Object.entries(base)) if (!b.folder && !out.has(p)) moved = true;
-  const wanted = hashes.filter((h) => moved || base[h.rel] || storeHas?.(h.rel));
+  if (!moved)
+    for (const p in base)
+      if (!base[p].folder && !out.has(p)) {
+        moved = true;
+        break;
+      }
+  const wanted = moved ? hashes : hashes.filter((rel) => base[rel] || storeHas?.(rel));
   let next = 0;
   const lane = async () => {
     const buf = Buffer.allocUnsafe(READ_BLOCK);
     while (next < wanted.length) {
       signal?.throwIfAborted();
-      const h = wanted[next++];
+      const rel = wanted[next++];
       try {
-        h.item.lmd5 = await md5File(path.join(root, h.rel), buf);
+        const md5 = await md5File(path.join(root, rel), buf);
+        out.get(rel)!.lmd5 = md5;
       } catch {
-        out.delete(h.rel); // gone since the listing: seen as absent
+        out.delete(rel); // gone since the listing: seen as absent
       }
     }
   };

@@ -45,8 +45,19 @@ export interface Listings {
   base: Readonly<Record<string, BaseEntry>>;
   local: Map<string, LocalItem>;
   store: Map<string, StoreItem>;
-  /** Store path of each store id in the listing. */
-  storePathOf: Map<string, string>;
+}
+
+/** The last-synced entries by path, as the plan reads them. */
+export type BaseView = Pick<ReadonlyMap<string, BaseEntry>, 'get' | 'has' | 'keys' | 'values'>;
+
+/** The state's own entries, read in place (no copy). */
+export function recordView(rec: Readonly<Record<string, BaseEntry>>): BaseView {
+  return {
+    get: (p) => (Object.hasOwn(rec, p) ? rec[p] : undefined),
+    has: (p) => Object.hasOwn(rec, p),
+    keys: () => Object.keys(rec)[Symbol.iterator](),
+    values: () => Object.values(rec)[Symbol.iterator](),
+  };
 }
 
 export interface Plan {
@@ -54,7 +65,7 @@ export interface Plan {
   /** Moves both sides have made already: the state's entries move (from, to), in this order, before `records`. */
   settled: [string, string][];
   /** Base entries to write (or drop) at once: both sides agree already, nothing to transfer. */
-  records: [string, BaseEntry | undefined][];
+  records: Map<string, BaseEntry | undefined>;
   skipped: Skipped[];
   /** Files the plan deletes (both sides) and files in the last-synced listing, for the max-delete guard. */
   deletes: number;
@@ -72,7 +83,6 @@ export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
     id: r.id,
     smd5: r.export ? r.version : r.md5,
     ssize: r.size,
-    smod: r.modified,
     ino: l.ino,
     mtime: l.mtime,
     lsize: l.lsize,

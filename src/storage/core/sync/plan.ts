@@ -25,7 +25,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
   const { actions: renames, settled, base } = findRenames(x, mode, blocked);
   const { local, store } = x;
   const actions: Action[] = [...renames];
-  const records: [string, BaseEntry | undefined][] = [];
+  const records = new Map<string, BaseEntry | undefined>();
   const claimed = new Set<string>();
   const deleteLocal = new Set<string>();
   const deleteStore = new Set<string>();
@@ -50,11 +50,11 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
     }
   };
 
-  const every = new Set(base.keys());
-  for (const p of local.keys()) every.add(p);
-  for (const p of store.keys()) every.add(p);
-  const paths = [...every].sort();
-  every.clear();
+  // Every path of the three listings, once (an array, not a set of 100,000 paths).
+  const paths = [...base.keys()];
+  for (const p of local.keys()) if (!base.has(p)) paths.push(p);
+  for (const p of store.keys()) if (!base.has(p) && !local.has(p)) paths.push(p);
+  paths.sort();
   for (const p of paths) {
     if (blocked(p)) continue;
     const b = base.get(p);
@@ -71,9 +71,9 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
     }
     if (folder) {
       if (l && r) {
-        if (!b || b.id !== r.id || b.ino !== l.ino) records.push([p, entryOf(l, r)]);
+        if (!b || b.id !== r.id || b.ino !== l.ino) records.set(p, entryOf(l, r));
       } else if (!l && !r) {
-        if (b) records.push([p, undefined]);
+        if (b) records.set(p, undefined);
       } else if (l) {
         if (b) folderGoneFromStore.push(p);
         else add({ kind: 'mkdir-store', path: p });
@@ -87,7 +87,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
   function fileStep(p: string, b: BaseEntry | undefined, l: LocalItem | undefined, r: StoreItem | undefined) {
     if (r?.export) return exportStep(p, b, l, r);
     if (!l && !r) {
-      if (b) records.push([p, undefined]);
+      if (b) records.set(p, undefined);
       return;
     }
     if (l && r && l.lmd5 === r.md5) {
@@ -100,7 +100,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
         b.mtime !== l.mtime ||
         b.racy
       )
-        records.push([p, entryOf(l, r)]);
+        records.set(p, entryOf(l, r));
       return;
     }
     const lch = !b ? !!l : !l || l.lmd5 !== b.lmd5;
@@ -109,7 +109,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
     if (lch && rch && l && r) {
       const side = mode === 'download' ? 'store' : 'local';
       const copy = copyName(p, side, side === 'local' ? l.lmd5 : r.md5);
-      if (copy === undefined) records.push([p, entryOf(l, r)]);
+      if (copy === undefined) records.set(p, entryOf(l, r));
       else actions.push({ kind: 'conflict', path: p, copy, mode });
       return;
     }

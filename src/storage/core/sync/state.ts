@@ -6,22 +6,42 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { isWorkspaceDocument } from '../../../shared/wire/storage';
 import { pool } from './pool';
 
 /** The hidden folder a link keeps its state, trash and partial downloads in; skipped by every walk. */
 export const STATE_DIR = '.api-workbench-sync';
+
+/**
+ * What identifies a local file across renames: its inode number when it is on the linked folder's device (a
+ * number: at 100,000 files a "device:inode" string each is 8 MB), else "device:inode".
+ */
+export type FileKey = number | string;
+
+export function fileKey(st: { dev: bigint; ino: bigint }, rootDev: bigint): FileKey {
+  return st.dev === rootDev && st.ino <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(st.ino) : `${st.dev}:${st.ino}`;
+}
+
+/** An older state's "device:inode" of a file on the linked folder's device, as it is kept now (see FileKey). */
+export function upgradeFileKeys(state: SyncState, rootDev: bigint): void {
+  const prefix = `${rootDev}:`;
+  for (const p in state.base) {
+    const b = state.base[p];
+    if (typeof b.ino === 'string' && b.ino.startsWith(prefix))
+      b.ino = fileKey({ dev: rootDev, ino: BigInt(b.ino.slice(prefix.length)) }, rootDev);
+  }
+}
 
 /** Last-synced facts of one path: the store item and the local file as they were when both agreed. */
 export interface BaseEntry {
   folder: boolean;
   /** Store item id. */
   id: string;
-  /** Store side: content checksum (of an export: the document's version, see exports.ts), size and modified time. */
+  /** Store side: content checksum (of an export: the document's version, see exports.ts) and size. */
   smd5?: string;
   ssize?: number;
-  smod?: string;
-  /** Local side: device:inode, modified time (µs), size and checksum of the file. */
-  ino?: string;
+  /** Local side: the file's identity (see FileKey), modified time (µs), size and checksum. */
+  ino?: FileKey;
   mtime?: number;
   lsize?: number;
   lmd5?: string;
@@ -44,6 +64,7 @@ export interface MirrorItem {
   mimeType: string;
   md5?: string;
   size?: number;
+  /** Of a workspace document only (its version, see exports.ts). */
   modified?: string;
   etag?: string;
   /** A workspace document's export types (the keys of its exportLinks). */
@@ -60,7 +81,15 @@ export interface SyncState {
 }
 
 export function emptyState(storeFolderId: string): SyncState {
-  return { version: 2, storeFolderId, mirror: {}, base: {} };
+  return { version: 2, storeFolderId, mirror: table(), base: table() };
+}
+
+/**
+ * A record keyed by path or id with no prototype: a file named `__proto__` or `constructor` is a key like any
+ * other (on a plain object the first would replace the prototype and the second read a function).
+ */
+export function table<T>(from?: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
 }
 
 /** One state file per store folder a local folder is linked with. */
@@ -93,13 +122,19 @@ class Interner {
  * item the change feed reports comes with lists of its own). Used on each record as it is read, so that the
  * copies a line's parse made die young instead of being kept until the whole file is read.
  */
-class Sharing {
+export class Sharing {
   private readonly common = new Interner();
   private readonly lists = new Map<string, string[]>();
 
   constructor(private readonly mirror: Record<string, MirrorItem>) {}
 
-  item(m: MirrorItem): void {
+  item(read: MirrorItem): MirrorItem {
+    // An older state kept every item's modified time: read no more (a `delete` would make a slow, larger object).
+    let m = read;
+    if (m.modified !== undefined && !isWorkspaceDocument(m)) {
+      const { modified: _dropped, ...rest } = m;
+      m = rest;
+    }
     m.mimeType = this.common.get(m.mimeType);
     const key = m.parents.join('/');
     const had = this.lists.get(key);
@@ -108,23 +143,30 @@ class Sharing {
       m.parents = m.parents.map((p) => this.common.get(p));
       this.lists.set(key, m.parents);
     }
+    return m;
   }
 
-  entry(b: BaseEntry): void {
+  entry(read: BaseEntry & { smod?: string }): BaseEntry {
+    // An older state kept the store's modified time of every entry, never read.
+    let b: BaseEntry = read;
+    if (read.smod !== undefined) {
+      const { smod: _dropped, ...rest } = read;
+      b = rest;
+    }
     const m = this.mirror[b.id];
-    if (!m) return;
+    if (!m) return b;
     b.id = m.id;
     if (b.smd5 !== undefined && b.smd5 === m.md5) b.smd5 = m.md5;
-    if (b.smod !== undefined && b.smod === m.modified) b.smod = m.modified;
     if (b.lmd5 !== undefined && b.lmd5 === b.smd5) b.lmd5 = b.smd5;
+    return b;
   }
 }
 
 /** Makes the state's entries share the strings of its mirror (after a full listing, or a version 1 file). */
 export function shareStrings(state: SyncState): void {
   const sharing = new Sharing(state.mirror);
-  for (const m of Object.values(state.mirror)) sharing.item(m);
-  for (const b of Object.values(state.base)) sharing.entry(b);
+  for (const id of Object.keys(state.mirror)) state.mirror[id] = sharing.item(state.mirror[id]);
+  for (const p of Object.keys(state.base)) state.base[p] = sharing.entry(state.base[p]);
 }
 
 /**
@@ -170,23 +212,20 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
         if (v.version === 1) {
           // The whole state in this one line.
           if (!isObject(v.mirror) || !isObject(v.base)) throw bad('is not a state of this link');
-          state.mirror = v.mirror as Record<string, MirrorItem>;
-          state.base = v.base as Record<string, BaseEntry>;
+          state.mirror = table(v.mirror as Record<string, MirrorItem>);
+          state.base = table(v.base as Record<string, BaseEntry>);
           ended = whole = true;
         }
         continue;
       }
       if (!Array.isArray(v)) throw bad('holds a line that is not a state record');
       if (v[0] === 'm' && isObject(v[1]) && typeof v[1].id === 'string') {
-        const m = v[1] as unknown as MirrorItem;
+        const m = sharing.item(v[1] as unknown as MirrorItem);
         if (!Object.hasOwn(state.mirror, m.id)) items++;
-        sharing.item(m);
         state.mirror[m.id] = m;
       } else if (v[0] === 'b' && typeof v[1] === 'string' && isObject(v[2]) && typeof v[2].id === 'string') {
         if (!Object.hasOwn(state.base, v[1])) entries++;
-        const b = v[2] as unknown as BaseEntry;
-        sharing.entry(b);
-        state.base[v[1]] = b;
+        state.base[v[1]] = sharing.entry(v[2] as unknown as BaseEntry);
       } else if (v[0] === 'end') {
         if (v[1] !== items || v[2] !== entries) throw bad('does not hold what its end says');
         ended = true;

@@ -6,7 +6,7 @@ import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type File } from '../.
 import { quote, type StorageClient } from '../client';
 import type { Skipped } from './localScan';
 import { unfitLocalName } from './names';
-import type { MirrorItem, SyncState } from './state';
+import { Sharing, table, type MirrorItem, type SyncState } from './state';
 import { exportName, exportVersion, type ExportFormats } from './exports';
 
 export const ITEM_FIELDS =
@@ -16,9 +16,9 @@ const CHANGE_FIELDS = `nextPageToken,newStartPageToken,items(fileId,deleted,file
 /** Folder ids per files.list query (`'a' in parents or 'b' in parents …`). */
 const FOLDERS_PER_QUERY = 40;
 
-export function mirrorItem(f: File): MirrorItem | undefined {
+export function mirrorItem(f: File, sharing?: Sharing): MirrorItem | undefined {
   if (!f.id) return undefined;
-  return {
+  const m: MirrorItem = {
     id: f.id,
     title: f.title ?? '',
     parents: (f.parents ?? []).map((p) => p.id ?? '').filter((p) => p !== ''),
@@ -26,14 +26,18 @@ export function mirrorItem(f: File): MirrorItem | undefined {
     mimeType: f.mimeType ?? 'application/octet-stream',
     md5: f.md5Checksum,
     size: f.fileSize === undefined ? undefined : Number(f.fileSize),
-    modified: f.modifiedDate,
     etag: f.etag,
+    // Only a workspace document's version is read (exportVersion): at 100,000 files, 6 MB not kept.
+    ...(isWorkspaceDocument(f) ? { modified: f.modifiedDate } : {}),
     ...(f.exportLinks ? { exports: Object.keys(f.exportLinks) } : {}),
   };
+  return sharing ? sharing.item(m) : m;
 }
 
 /** Adds every item below the given folders to the mirror. */
 async function listBelow(client: StorageClient, folders: string[], state: SyncState, signal?: AbortSignal) {
+  // Each item's type and parents shared as it comes (a page's copies die young, not at the end of the listing).
+  const sharing = new Sharing(state.mirror);
   let queue = folders;
   while (queue.length) {
     const next: string[] = [];
@@ -45,7 +49,7 @@ async function listBelow(client: StorageClient, folders: string[], state: SyncSt
         signal,
       ))
         for (const f of page.items ?? []) {
-          const m = mirrorItem(f);
+          const m = mirrorItem(f, sharing);
           if (!m) continue;
           const known = state.mirror[m.id];
           state.mirror[m.id] = m;
@@ -139,7 +143,7 @@ export async function refreshMirror(
     }
   }
   const token = await client.startPageToken(signal);
-  state.mirror = {};
+  state.mirror = table();
   await listBelow(client, [state.storeFolderId], state, signal);
   state.pageToken = token;
   return 'full';
@@ -171,10 +175,9 @@ export function storePaths(
   ignore: { ignores(p: string): boolean },
   skipped: Skipped[],
   exportFormats: ExportFormats = {},
-): { paths: Map<string, StoreItem>; pathOf: Map<string, string> } {
+): Map<string, StoreItem> {
   const children = childrenOf(state);
   const paths = new Map<string, StoreItem>();
-  const pathOf = new Map<string, string>();
   const stack: { id: string; rel: string }[] = [{ id: state.storeFolderId, rel: '' }];
   const seen = new Set<string>();
   while (stack.length) {
@@ -228,9 +231,8 @@ export function storePaths(
       seen.add(k.id);
       // The mirror's own item (a StoreItem with a title and parents): no copy per file.
       paths.set(p, type ? { ...k, export: type, version: exportVersion(type, k.modified, k.etag), md5: undefined } : k);
-      pathOf.set(k.id, p);
       if (k.folder) stack.push({ id: k.id, rel: p });
     }
   }
-  return { paths, pathOf };
+  return paths;
 }

@@ -303,7 +303,7 @@ export class LinkRunner implements vscode.Disposable {
     let onStore: Set<string> | undefined;
     if (this.link.mode === 'upload') {
       const state = await loadState(this.localDir, this.link.storeFolderId).catch(() => undefined);
-      onStore = state ? new Set(storePaths(state, { ignores: () => false }, []).paths.keys()) : undefined;
+      onStore = state ? new Set(storePaths(state, { ignores: () => false }, []).keys()) : undefined;
     }
     return all.filter((c) =>
       onStore ? onStore.has(c.copy) : fs.existsSync(path.join(this.localDir, ...c.copy.split('/'))),
