@@ -17,7 +17,17 @@ import type { Harness } from './emulatorHarness';
 import { localTree, md5, startLink, storeTree, type Tree } from './syncHarness';
 
 type Side = 'local' | 'store';
-const FILE_NAMES = ['a.txt', 'b c.md', 'ünï cødé.txt', '日本語.txt', 'x y z.bin', 'notes.md', 'Q.txt', 'e.json', '__proto__'];
+const FILE_NAMES = [
+  'a.txt',
+  'b c.md',
+  'ünï cødé.txt',
+  '日本語.txt',
+  'x y z.bin',
+  'notes.md',
+  'Q.txt',
+  'e.json',
+  '__proto__',
+];
 const FOLDER_NAMES = ['docs', 'sub dir', 'ördner', 'deep', 'Z', 'constructor'];
 const NOW = new Date('2026-05-06T07:08:09Z');
 
