@@ -18,8 +18,10 @@ export const STATE_DIR = '.api-workbench-sync';
  */
 export type FileKey = number | string;
 
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
 export function fileKey(st: { dev: bigint; ino: bigint }, rootDev: bigint): FileKey {
-  return st.dev === rootDev && st.ino <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(st.ino) : `${st.dev}:${st.ino}`;
+  return st.dev === rootDev && st.ino <= MAX_EXACT ? Number(st.ino) : `${st.dev}:${st.ino}`;
 }
 
 /** An older state's "device:inode" of a file on the linked folder's device, as it is kept now (see FileKey). */
