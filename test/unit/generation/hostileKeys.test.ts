@@ -9,6 +9,7 @@ import { parseVariant, VariantError } from '../../../src/generation/core/eval/va
 import { explainBlockReason, explainFinishReason } from '../../../src/generation/core/explain';
 import { validateRequest } from '../../../src/generation/core/validate';
 import { Aggregator } from '../../../src/generation/core/aggregate';
+import { imageMimeType, languageId } from '../../../src/generation/core/fileKinds';
 import type { GenerateContentRequest, GenerateContentResponse } from '../../../src/shared/wire/generation';
 
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
@@ -129,5 +130,16 @@ describe('generation: hostile names as keys', () => {
       assert.deepEqual(Object.getOwnPropertyDescriptor(meta, k)?.value, [{ uri: 'u' }], k);
       assert.equal(Object.getPrototypeOf(meta), Object.prototype);
     }
+  });
+
+  it('a code fence labelled constructor is a language of that name; a file x.constructor is no image', () => {
+    for (const k of HOSTILE) {
+      assert.equal(languageId(k), k.toLowerCase());
+      assert.equal(imageMimeType(`/w/picture.${k}`), undefined, k);
+    }
+    assert.equal(languageId('JS'), 'javascript');
+    assert.equal(languageId(''), 'plaintext');
+    assert.equal(imageMimeType('/w/a.b/Photo.JPG'), 'image/jpeg');
+    assert.equal(imageMimeType('/w/png'), undefined);
   });
 });
