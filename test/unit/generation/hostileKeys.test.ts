@@ -10,6 +10,7 @@ import { explainBlockReason, explainFinishReason } from '../../../src/generation
 import { validateRequest } from '../../../src/generation/core/validate';
 import { Aggregator } from '../../../src/generation/core/aggregate';
 import { imageMimeType, languageId } from '../../../src/generation/core/fileKinds';
+import { startGenerationEmulator, type TestServer } from './emulatorServer';
 import type { GenerateContentRequest, GenerateContentResponse } from '../../../src/shared/wire/generation';
 
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
@@ -141,5 +142,67 @@ describe('generation: hostile names as keys', () => {
     assert.equal(languageId(''), 'plaintext');
     assert.equal(imageMimeType('/w/a.b/Photo.JPG'), 'image/jpeg');
     assert.equal(imageMimeType('/w/png'), undefined);
+  });
+
+  describe('emulator', () => {
+    let s: TestServer;
+    before(async () => {
+      s = await startGenerationEmulator();
+    });
+    after(() => s.close());
+    const generate = async (body: unknown) => {
+      const r = await fetch(`${s.origin}/v1beta/models/gemini-2.5-flash:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': s.apiKey },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, text: await r.text() };
+    };
+    const contents = [{ role: 'user', parts: [{ text: 'Name two rivers' }] }];
+
+    it('JSON mode answers every property of the schema, __proto__ and constructor included', async () => {
+      const properties = Object.fromEntries([...HOSTILE, 'a'].map((n) => [n, { type: 'STRING' }]));
+      const r = await generate({
+        contents,
+        generationConfig: { responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties } },
+      });
+      assert.equal(r.status, 200, r.text);
+      const reply = JSON.parse(r.text) as { candidates: { content: { parts: { text: string }[] } }[] };
+      const value = JSON.parse(reply.candidates[0].content.parts[0].text) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(value), [...HOSTILE, 'a']);
+      for (const k of Object.keys(value))
+        assert.equal(typeof Object.getOwnPropertyDescriptor(value, k)?.value, 'string');
+    });
+
+    it('a propertyOrdering naming a property the schema lacks (constructor) does not answer Object members', async () => {
+      const r = await generate({
+        contents,
+        generationConfig: {
+          responseMimeType: 'application/json',
+          responseSchema: {
+            type: 'OBJECT',
+            properties: { a: { type: 'STRING' } },
+            propertyOrdering: ['a', 'constructor'],
+          },
+        },
+      });
+      if (r.status === 200) {
+        const reply = JSON.parse(r.text) as { candidates: { content: { parts: { text: string }[] } }[] };
+        assert.deepEqual(Object.keys(JSON.parse(reply.candidates[0].content.parts[0].text) as object), ['a']);
+      } else assert.equal(r.status, 400, r.text);
+    });
+
+    it('a function declaration requiring toString that it does not declare is refused (400), as the service does', async () => {
+      for (const k of HOSTILE) {
+        const r = await generate({
+          contents,
+          tools: [
+            { functionDeclarations: [{ name: 'f', parameters: { type: 'OBJECT', properties: {}, required: [k] } }] },
+          ],
+        });
+        assert.equal(r.status, 400, k);
+        assert.ok(r.text.includes(`parameters.required[${k}]: property is not defined`), r.text);
+      }
+    });
   });
 });
