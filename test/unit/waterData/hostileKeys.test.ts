@@ -5,6 +5,7 @@ import { analyzeQuery } from '../../../src/waterData/core/validate';
 import { hoverQuery } from '../../../src/waterData/core/hover';
 import { parseFilter, FilterSyntaxError } from '../../../src/waterData/core/filter';
 import { rankedVocabulary, vocabulary } from '../../../src/waterData/core/vocabulary';
+import { summarizeResult } from '../../../src/waterData/core/summary';
 import { startWaterEmulator, type TestServer } from './emulatorServer';
 
 const HOSTILE = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
@@ -46,6 +47,24 @@ describe('water data: hostile names as keys', () => {
       assert.equal(vocabulary(k), undefined, k);
       assert.equal(rankedVocabulary(k), undefined, k);
     }
+  });
+
+  it('the text summary shows an empty cell for a row without a column named constructor or __proto__', () => {
+    const columns = ['Id', 'constructor', '__proto__'];
+    const full = JSON.parse('{"Id": 1, "constructor": "c", "__proto__": "p"}') as Record<string, unknown>;
+    const text = summarizeResult({
+      entitySet: 'Observations',
+      requestUrl: 'https://x.example/Observations',
+      columns,
+      rows: [full, { Id: 2 }],
+      pages: 1,
+      attributions: [],
+    });
+    const lines = text.split('\n');
+    const last = lines.findIndex((l) => /^2\b/.test(l.trim()));
+    assert.ok(last > 0, text);
+    assert.equal(lines[last].trim(), '2', text);
+    assert.doesNotMatch(text, /function|\[object|\{\}/);
   });
 
   describe('emulator', () => {
