@@ -8,6 +8,7 @@ import {
   checkBody,
   completeBody,
   expandTemplate,
+  explainRpcError,
   mediaTypeOf,
   tryItForm,
   tryValuesOf,
@@ -157,5 +158,13 @@ describe('discovery: hostile names as keys', () => {
     assert.deepEqual(Object.keys(tryValuesOf(undefined).params), []);
     for (const k of HOSTILE) assert.equal(mediaTypeOf(`/w/file.${k}`), 'application/octet-stream', k);
     assert.equal(mediaTypeOf('/w/a.b/Notes.TXT'), 'text/plain');
+  });
+
+  it("a server's error status named constructor or toString has no meaning, as any unknown status", () => {
+    for (const k of HOSTILE) {
+      const e = explainRpcError(JSON.stringify({ error: { code: 499, message: 'm', status: k } }));
+      assert.equal(e?.status, k);
+      assert.equal(e?.meaning, undefined, k);
+    }
   });
 });
