@@ -52,7 +52,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     (name ? io.stdout : io.stderr).write(usage());
     return name ? 0 : EXIT_USAGE;
   }
-  const cmd = COMMANDS[name];
+  const cmd = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!cmd) {
     io.stderr.write(`api-workbench: unknown command "${name}"\n${usage()}`);
     return EXIT_USAGE;

@@ -6,6 +6,7 @@ import { valueAt, type Span } from './navigation';
 import { contextAt } from './position';
 import { schemaAtPath, type SchemaInfo } from './schema';
 import { FORMATS_BY_TYPE } from './rules/schemaTypes';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export type CompletionKind = 'property' | 'value' | 'reference' | 'scope' | 'parameter';
 
@@ -169,7 +170,7 @@ export function completionsAt(analysis: Analysis, offset: number): CompletionRes
   if (last === 'format') {
     const t = valueAt(root, [...path.slice(0, -1), 'type']);
     const list =
-      typeof t === 'string' && FORMATS_BY_TYPE[t] ? FORMATS_BY_TYPE[t] : Object.values(FORMATS_BY_TYPE).flat();
+      (typeof t === 'string' ? ownValue(FORMATS_BY_TYPE, t) : undefined) ?? Object.values(FORMATS_BY_TYPE).flat();
     return result(values(list, 'value', undefined, typeof t === 'string' ? `format for ${t}` : 'format'));
   }
   const s = schemaAtPath(path);

@@ -1,7 +1,8 @@
 // Parse once per text: JSON.parse for values (native speed), our structural index for offsets,
 // jsonc-parser only as the tolerant fallback for comments, trailing commas and broken text.
 // The ESM build: the UMD entry's dynamic requires do not survive bundling with esbuild.
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+import { printParseErrorCode, visit, type ParseError, type ParseOptions } from 'jsonc-parser/lib/esm/main.js';
+import { putOwn } from '../../shared/wire/ownKeys';
 import type { Diagnostic } from './diagnostic';
 import { buildJsonTree, type JsonTree } from './jsonTree';
 
@@ -62,7 +63,7 @@ export function parseJson(text: string, limits: ParseLimits = {}, tree?: JsonTre
     return { text, tree, value: JSON.parse(text), strict: true, problems: [] };
   } catch {
     const errors: ParseError[] = [];
-    const value: unknown = parseJsonc(text, errors, {
+    const value: unknown = parseLenient(text, errors, {
       allowTrailingComma: true,
       disallowComments: false,
       allowEmptyContent: false,
@@ -76,6 +77,49 @@ export function parseJson(text: string, limits: ParseLimits = {}, tree?: JsonTre
     }));
     return { text, tree, value, strict: false, problems };
   }
+}
+
+/**
+ * jsonc-parser's tolerant reading, with every member an own property: its `parse` assigns members, so a schema
+ * or property named `__proto__` replaced the prototype of its map (and was missing from it) only when the text
+ * had a comment or a trailing comma, where JSON.parse keeps it.
+ */
+function parseLenient(text: string, errors: ParseError[], options: ParseOptions): unknown {
+  const root: unknown[] = [];
+  let parent: unknown[] | Record<string, unknown> = root;
+  let property: string | undefined;
+  const parents: (unknown[] | Record<string, unknown>)[] = [];
+  const add = (value: unknown) => {
+    if (Array.isArray(parent)) parent.push(value);
+    else if (property !== undefined) putOwn(parent, property, value);
+  };
+  const open = (container: unknown[] | Record<string, unknown>) => {
+    add(container);
+    parents.push(parent);
+    parent = container;
+    property = undefined;
+  };
+  const close = () => {
+    parent = parents.pop() ?? root;
+  };
+  visit(
+    text,
+    {
+      onObjectBegin: () => open({}),
+      onObjectProperty: (name) => {
+        property = name;
+      },
+      onObjectEnd: close,
+      onArrayBegin: () => open([]),
+      onArrayEnd: close,
+      onLiteralValue: add,
+      onError: (error, offset, length) => {
+        errors.push({ error, offset, length });
+      },
+    },
+    options,
+  );
+  return root[0];
 }
 
 function refuse(text: string, problem: Diagnostic): ParsedJson {

@@ -12,10 +12,11 @@ import {
   sendTryRequest,
   toCurl,
   tryItForm,
+  tryValuesOf,
+  mediaTypeOf,
   type TryCredential,
-  type TryValues,
 } from '../core/tryIt';
-import type { PreviewHostToWebview, PreviewPath, PreviewWebviewToHost, TryItFormValues } from '../protocol';
+import type { PreviewHostToWebview, PreviewPath, PreviewWebviewToHost } from '../protocol';
 
 type TryMessage = Extract<PreviewWebviewToHost, { type: `tryIt${string}` }>;
 
@@ -43,25 +44,6 @@ function findMethod(model: DiscoveryModel, id: string, oldPath: PreviewPath): Pr
   const old = methodAt(model.root, oldPath);
   return old && typeof old.id !== 'string' && oldPath.join('.') === id ? oldPath : undefined;
 }
-
-function cleanValues(v: TryItFormValues): TryValues {
-  const params: Record<string, string[]> = {};
-  if (isObj(v?.params))
-    for (const [k, list] of Object.entries(v.params))
-      if (Array.isArray(list)) params[k] = list.filter((x): x is string => typeof x === 'string');
-  return { params, ...(typeof v?.body === 'string' ? { body: v.body } : {}) };
-}
-
-const MEDIA_TYPES: Record<string, string> = {
-  txt: 'text/plain',
-  json: 'application/json',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  pdf: 'application/pdf',
-  csv: 'text/csv',
-  html: 'text/html',
-};
 
 export class TryItHost {
   /** Per method id: the chosen media file and the last response body (a method keeps its id across edits). */
@@ -186,14 +168,13 @@ export class TryItHost {
     key: string,
     post: (m: PreviewHostToWebview) => void,
   ): Promise<void> {
-    const values = cleanValues(m.values);
+    const values = tryValuesOf(m.values);
     const mediaUri = this.media.get(key);
     try {
       if (mediaUri && form.upload) {
-        const ext = mediaUri.path.split('.').pop()?.toLowerCase() ?? '';
         values.media = {
           bytes: await vscode.workspace.fs.readFile(mediaUri),
-          contentType: MEDIA_TYPES[ext] ?? 'application/octet-stream',
+          contentType: mediaTypeOf(mediaUri.path),
         };
       }
       // The URL decides which credential may go: build once without, then with it.

@@ -3,6 +3,7 @@
 // document or the server is set as text, never as HTML.
 import type { TryField, TryForm, TryResponse } from '../core/tryIt';
 import { BodyCompletionList } from './bodyCompletion';
+import { ownValue, putOwn } from '../../shared/wire/ownKeys';
 import {
   PATH_ATTRIBUTE,
   type PreviewHostToWebview,
@@ -62,8 +63,9 @@ function saveState(): void {
     // A gone method's panel has no path to be asked for again.
     if (!p.dataset.methodId || p.closest('.try-gone')) continue;
     const kept = keptOf(p);
-    saved[p.dataset.methodId] = { path: JSON.parse(p.dataset.path ?? '[]') as PreviewPath, values: kept.values };
-    if (kept.media) saved[p.dataset.methodId].media = kept.media;
+    const entry: SavedPanels[string] = { path: JSON.parse(p.dataset.path ?? '[]') as PreviewPath, values: kept.values };
+    if (kept.media) entry.media = kept.media;
+    putOwn(saved, p.dataset.methodId, entry);
   }
   const state = store.getState();
   store.setState({ ...(state && typeof state === 'object' ? state : {}), tryIt: saved });
@@ -184,7 +186,11 @@ function valuesOf(panel: HTMLElement): TryItFormValues {
   const params: Record<string, string[]> = {};
   for (const row of panel.querySelectorAll<HTMLElement>('.try-field')) {
     const name = row.dataset.name ?? '';
-    params[name] = [...row.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')].map((i) => i.value);
+    putOwn(
+      params,
+      name,
+      [...row.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')].map((i) => i.value),
+    );
   }
   const body = panel.querySelector<HTMLTextAreaElement>('textarea.try-body')?.value;
   return { params, ...(body !== undefined ? { body } : {}) };
@@ -210,7 +216,7 @@ function showForm(path: PreviewPath, form: TryForm, credential: string | undefin
   const holder = holderOf(path);
   // The same method's panel, open before an edit of the document (or a second click on Try it): its values stay.
   const previous = panelById(form.methodId) ?? holder?.querySelector<HTMLElement>('.try-it') ?? undefined;
-  const restored = toRestore[form.methodId];
+  const restored = ownValue(toRestore, form.methodId);
   delete toRestore[form.methodId];
   const kept = previous
     ? keptOf(previous)
@@ -229,14 +235,15 @@ function showForm(path: PreviewPath, form: TryForm, credential: string | undefin
   head.append(el('div', 'try-url', `${form.httpMethod} ${form.urlTemplate}`), close);
   panel.append(head);
   panel.append(el('div', 'try-credential', credential ? `Sends the ${credential}.` : 'Sends no credential.'));
+  const typed = (f: TryField) => (kept ? ownValue(kept.values.params, f.name) : undefined);
   const own = form.fields.filter((f) => !f.global);
   const globals = form.fields.filter((f) => f.global);
-  for (const f of own) panel.append(fieldRow(f, kept?.values.params[f.name]));
+  for (const f of own) panel.append(fieldRow(f, typed(f)));
   if (globals.length) {
     const details = el('details');
     details.append(el('summary', undefined, `Standard parameters (${globals.length})`));
-    for (const f of globals) details.append(fieldRow(f, kept?.values.params[f.name]));
-    if (globals.some((f) => kept?.values.params[f.name]?.some((v) => v && v !== f.default))) details.open = true;
+    for (const f of globals) details.append(fieldRow(f, typed(f)));
+    if (globals.some((f) => typed(f)?.some((v) => v && v !== f.default))) details.open = true;
     panel.append(details);
   }
   const body = form.body ? (kept?.values.body ?? form.body.seed) : undefined;

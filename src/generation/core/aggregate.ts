@@ -285,7 +285,10 @@ export class Aggregator {
         continue;
       }
       // citationSources (or Vertex's `citations`): union across chunks, without duplicates.
-      const list = ((into[key] as unknown[] | undefined) ??= []);
+      // An own list only: `constructor` or `__proto__` would find Object's members on a plain object.
+      const had: unknown = Object.hasOwn(into, key) ? into[key] : undefined;
+      const list: unknown[] = Array.isArray(had) ? had : [];
+      if (list !== had) put(into, key, list);
       let kept = state.citations.get(key);
       if (!kept) state.citations.set(key, (kept = { seen: new Set(), last: undefined }));
       const { seen, last } = kept;

@@ -1,4 +1,5 @@
 // What each finish and block reason means for the user, and what to do about it.
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export interface Explanation {
   label: string;
@@ -78,7 +79,7 @@ const FINISH: Record<string, Omit<Explanation, 'warning'> & { warning?: boolean 
 
 export function explainFinishReason(reason: string | undefined): Explanation | undefined {
   if (!reason || reason === 'FINISH_REASON_UNSPECIFIED') return undefined;
-  const known = FINISH[reason];
+  const known = ownValue(FINISH, reason);
   if (known) return { warning: true, ...known };
   return {
     label: reason,
@@ -99,7 +100,7 @@ const BLOCK: Record<string, string> = {
 export function explainBlockReason(reason: string): Explanation {
   return {
     label: `Prompt blocked: ${reason}`,
-    meaning: BLOCK[reason] ?? `The prompt was blocked (${reason}).`,
+    meaning: ownValue(BLOCK, reason) ?? `The prompt was blocked (${reason}).`,
     advice: 'Nothing was generated. Rephrase the prompt, remove the flagged content, or adjust the safety settings.',
     warning: true,
   };

@@ -137,7 +137,7 @@ export function validateRequest(model: string, request: GenerateContentRequest):
       }
       const props = f?.parameters?.properties ?? {};
       for (const r of f?.parameters?.required ?? []) {
-        if (!(r in props))
+        if (!Object.hasOwn(props, r))
           out.push(
             `tools[${i}].functionDeclarations[${j}] (${f.name}) requires "${r}", which is not among its parameters' properties.`,
           );

@@ -5,20 +5,13 @@ import type { WorkbenchServices } from '../../platform/services';
 import type { Part } from '../../shared/wire/generation';
 import type { Attachment } from '../core/chatTypes';
 import { fileDataPart, uploadFile, waitForActive } from '../core/files';
+import { IMAGE_EXTENSIONS, imageMimeType } from '../core/fileKinds';
 import { keyInQuery } from './chatEnvironment';
 
 /** Images up to this size travel inline; larger ones go through the Files API. */
 const INLINE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export type AttachKind = 'selection' | 'activeFile' | 'files' | 'image';
-
-const IMAGE_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-};
 
 function fenced(label: string, language: string, text: string): Part {
   return { text: `Context (${label}):\n\`\`\`${language}\n${text}\n\`\`\`` };
@@ -41,7 +34,7 @@ export async function pickAttachments(services: WorkbenchServices, what: AttachK
   const picked = await vscode.window.showOpenDialog({
     canSelectMany: what === 'files',
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
-    filters: what === 'image' ? { Images: Object.keys(IMAGE_TYPES) } : undefined,
+    filters: what === 'image' ? { Images: IMAGE_EXTENSIONS } : undefined,
   });
   const out: Attachment[] = [];
   for (const uri of picked ?? []) {
@@ -51,7 +44,7 @@ export async function pickAttachments(services: WorkbenchServices, what: AttachK
       out.push({ label: rel, parts: [fenced(rel, '', Buffer.from(bytes).toString('utf8'))] });
       continue;
     }
-    const mimeType = IMAGE_TYPES[uri.path.split('.').pop()?.toLowerCase() ?? ''];
+    const mimeType = imageMimeType(uri.path);
     if (!mimeType) {
       void vscode.window.showWarningMessage(vscode.l10n.t('{0} is not a PNG, JPEG, WebP or GIF image.', rel));
       continue;

@@ -2,22 +2,7 @@
 import * as vscode from 'vscode';
 import type { Conversation } from '../core/conversation';
 import { exportContent, exportFileName, type ExportFormat } from '../core/export';
-
-const LANGUAGE_ALIASES: Record<string, string> = {
-  js: 'javascript',
-  ts: 'typescript',
-  py: 'python',
-  sh: 'shellscript',
-  bash: 'shellscript',
-  yml: 'yaml',
-  md: 'markdown',
-};
-
-/** A fence's info string as a VS Code language id. */
-export function languageId(fence: string): string {
-  const l = fence.toLowerCase();
-  return LANGUAGE_ALIASES[l] ?? (l || 'plaintext');
-}
+import { languageId } from '../core/fileKinds';
 
 export async function insertCode(code: string): Promise<void> {
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];

@@ -7,6 +7,7 @@ import { codeLanguage, decodeInline, renderMarkdown } from './markdown';
 import { sourcesList } from './sources';
 import { stableSplit } from './streamSplit';
 import { TurnActions } from './turnActions';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export type Post = (m: WebviewToHost) => void;
 
@@ -309,11 +310,11 @@ export class TurnElement {
       ...s.promptRatings.map((r) => ({ ...r, on: 'prompt' })),
       ...s.ratings.map((r) => ({ ...r, on: 'reply' })),
     ];
-    const notable = ratings.filter((r) => r.blocked || (PROBABILITY_RANK[r.probability] ?? 2) >= 1);
+    const notable = ratings.filter((r) => r.blocked || (ownValue(PROBABILITY_RANK, r.probability) ?? 2) >= 1);
     if (ratings.length) {
       const list = el('ul', { class: 'ratings' });
       for (const r of ratings) {
-        const bad = r.blocked || (PROBABILITY_RANK[r.probability] ?? 2) >= 2;
+        const bad = r.blocked || (ownValue(PROBABILITY_RANK, r.probability) ?? 2) >= 2;
         list.append(
           el('li', {
             class: bad ? 'rating rating-high' : 'rating',

@@ -127,7 +127,7 @@ export function requestViolations(req: GenerateContentRequest): string[] {
       }
       const props = f?.parameters?.properties ?? {};
       for (const r of f?.parameters?.required ?? []) {
-        if (!(r in props))
+        if (!Object.hasOwn(props, r))
           out.push(
             `${prefix}.tools[${i}].function_declarations[${j}].parameters.required[${r}]: property is not defined`,
           );

@@ -1,6 +1,7 @@
 // The texts of the deterministic model's replies: a markdown answer derived from the prompt (so
 // tests can check what arrived), the hostile-HTML reply, function results, and JSON-mode values.
 import type { Content, GenerateContentRequest, Part, Schema } from '../../shared/wire/generation';
+import { ownValue, putOwn } from '../../shared/wire/ownKeys';
 
 export function words(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);
@@ -90,8 +91,8 @@ export function valueFor(schema: Schema, prompt: string, depth: number): unknown
       const out: Record<string, unknown> = {};
       const order = schema.propertyOrdering ?? Object.keys(schema.properties ?? {});
       for (const key of order) {
-        const sub = schema.properties?.[key];
-        if (sub) out[key] = valueFor(sub, prompt, depth + 1);
+        const sub = schema.properties && ownValue(schema.properties, key);
+        if (sub) putOwn(out, key, valueFor(sub, prompt, depth + 1));
       }
       return out;
     }

@@ -2,6 +2,7 @@
 // drawings); each target format is produced from it. about.exportFormats lists exactly these.
 import { minimalPdf } from './seed';
 import { storedZip } from './zip';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 type Converter = (body: string, title: string) => Buffer;
 
@@ -179,10 +180,11 @@ export const EXPORTS: Record<string, Record<string, Converter>> = {
 export const EXPORT_LIMIT_BYTES = 10 * 1024 * 1024;
 
 export function exportTargets(mimeType: string): string[] {
-  return Object.keys(EXPORTS[mimeType] ?? {});
+  return Object.keys(ownValue(EXPORTS, mimeType) ?? {});
 }
 
 export function convert(mimeType: string, target: string, body: Buffer, title: string): Buffer | undefined {
-  const c = EXPORTS[mimeType]?.[target];
+  const table = ownValue(EXPORTS, mimeType);
+  const c = table && ownValue(table, target);
   return c ? c(body.toString('utf8'), title) : undefined;
 }

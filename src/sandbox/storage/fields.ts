@@ -1,6 +1,8 @@
 // Partial responses: the `fields` selector (`a,b/c,items(id,labels/trashed),*`) parsed into a
 // tree and applied to a rendered resource. A malformed selector is a 400 on parameter `fields`.
 
+import { putOwn } from '../../shared/wire/ownKeys';
+
 export type FieldTree = Map<string, FieldTree | true>;
 
 export class FieldSyntaxError extends Error {}
@@ -67,8 +69,8 @@ export function project(value: unknown, tree: FieldTree): unknown {
   const src = value as Record<string, unknown>;
   for (const [key, sub] of tree) {
     if (key === '*') continue;
-    if (!(key in src) || src[key] === undefined) continue;
-    out[key] = sub === true ? src[key] : project(src[key], sub);
+    if (!Object.hasOwn(src, key) || src[key] === undefined) continue;
+    putOwn(out, key, sub === true ? src[key] : project(src[key], sub));
   }
   return out;
 }

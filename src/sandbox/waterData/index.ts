@@ -145,7 +145,7 @@ function parseRequest(set: WaterEntitySet, rawQuery: string): Parsed {
     } catch {
       throw new HttpError(400, { message: null });
     }
-    if (REMOVED_OPTIONS[name]) throw appError(400, 'Bad Request', REMOVED_OPTIONS[name], name);
+    if (Object.hasOwn(REMOVED_OPTIONS, name)) throw appError(400, 'Bad Request', REMOVED_OPTIONS[name], name);
     if (params.has(name)) throw appError(400, 'Bad Request', `${name} given more than once`, name);
     params.set(name, value);
   }

@@ -2,6 +2,7 @@
 // already redacted (the event never holds a credential), and the hook anyone (the editor's Request Log)
 // can listen on. Editor-free; the cores only label their requests (`trace`), they never log.
 import { PassThrough, Readable } from 'node:stream';
+import { putOwn } from '../wire/ownKeys';
 import { redactHeaders, redactText, redactUrl } from './redact';
 import type { HttpBody, HttpFetch, HttpRequest, HttpResponse, RequestTrace } from './types';
 
@@ -187,7 +188,7 @@ function countStream(
 function headerRecord(headers: HttpResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   const iterable = headers as unknown as { forEach?: (cb: (value: string, name: string) => void) => void };
-  if (typeof iterable.forEach === 'function') iterable.forEach((value, name) => (out[name.toLowerCase()] = value));
+  if (typeof iterable.forEach === 'function') iterable.forEach((value, name) => putOwn(out, name.toLowerCase(), value));
   else
     for (const name of ['content-type', 'content-length', 'retry-after', 'location']) {
       const v = headers.get(name);

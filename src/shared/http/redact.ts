@@ -1,5 +1,6 @@
 // The one redaction of credentials for every error message, log line and stored record: URLs lose
 // the values of credential query parameters (and any user:password), headers lose credential values.
+import { putOwn } from '../wire/ownKeys';
 
 /** Query parameters that carry a credential or act as one (a resumable-upload session id is a bearer capability). */
 export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set([
@@ -54,7 +55,7 @@ export function redactText(text: string): string {
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers))
-    out[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : redactText(value);
+    putOwn(out, name, CREDENTIAL_HEADERS.has(name.toLowerCase()) ? REDACTED : redactText(value));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // Error users can act on, and classifies what a client should do next (retry, sign in, reload).
 import { describeNetworkError, isUnreachable, redactError, redactText, retryAfterMs } from '../../shared/http';
 import type { ErrorBody, ErrorItem } from '../../shared/wire/storage';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export type ErrorAction = 'retry' | 'signIn' | 'reload' | 'none';
 
@@ -89,7 +90,8 @@ export function isRetryable(status: number, reason: string | undefined): boolean
 
 function describe(status: number, reason: string, serverMessage: string, location?: string): string {
   const friendly =
-    FRIENDLY[reason] ?? (status === 412 ? FRIENDLY.conditionNotMet : status >= 500 ? FRIENDLY.backendError : undefined);
+    ownValue(FRIENDLY, reason) ??
+    (status === 412 ? FRIENDLY.conditionNotMet : status >= 500 ? FRIENDLY.backendError : undefined);
   const where =
     location &&
     (reason === 'invalid' || reason === 'invalidParameter' || reason === 'required' || reason === 'badRequest')

@@ -1,6 +1,7 @@
 // What a stored item is to a file system: folder or file (a shortcut acts as its target), the MIME
 // type a local name implies, and the text format a workspace document opens as.
 import { FOLDER_MIME, SHORTCUT_MIME, type File } from '../../shared/wire/storage';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 /** What a workspace document opens as: a text export of it. */
 const DOC_TEXT: Record<string, string> = {
@@ -13,7 +14,7 @@ const DOC_TEXT: Record<string, string> = {
 
 /** The type a workspace document is exported as when opened. */
 export function openAsType(f: File): string {
-  return DOC_TEXT[f.mimeType ?? ''] ?? 'text/plain';
+  return ownValue(DOC_TEXT, f.mimeType ?? '') ?? 'text/plain';
 }
 
 export function isDirectory(f: File): boolean {
@@ -52,5 +53,5 @@ const TYPES: Record<string, string> = {
 
 export function guessType(name: string): string {
   const ext = /\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
-  return TYPES[ext] ?? 'application/octet-stream';
+  return ownValue(TYPES, ext) ?? 'application/octet-stream';
 }

@@ -1,6 +1,7 @@
 // The `$filter` dialect of the water-quality API: comparisons (eq ne lt gt lte gte, plus OData's ge/le),
 // `in (…)` lists, endswith(Field, 'text'), and/or, parentheses. Positions are offsets into the filter text.
 import { WATER_OPERATOR_ALIASES } from '../../shared/wire/waterData';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export interface Span {
   start: number;
@@ -203,7 +204,8 @@ class Parser {
     if (lower === 'not')
       this.fail(tok, '"not" is not supported by the service: use ne, or list the values you want with in');
     if (this.peek().t === '(') {
-      if (RETIRED_FUNCTIONS[lower]) this.fail(tok, RETIRED_FUNCTIONS[lower]);
+      const retired = ownValue(RETIRED_FUNCTIONS, lower);
+      if (retired) this.fail(tok, retired);
       if (!FUNCTIONS.includes(lower))
         this.fail(tok, `Unknown function ${tok.text}(): the service offers only endswith(Field, 'text')`);
       this.next();
@@ -240,7 +242,7 @@ class Parser {
         if (sep.t !== ',') this.fail(sep, 'Expected "," or ")" in the in list');
       }
     }
-    const op = WATER_OPERATOR_ALIASES[opWord] ?? opWord;
+    const op = ownValue(WATER_OPERATOR_ALIASES, opWord) ?? opWord;
     if (!COMPARISON_OPERATORS.includes(op)) {
       this.fail(opTok, `Unknown operator "${opTok.text}": use eq, ne, lt, gt, lte, gte or in`);
     }

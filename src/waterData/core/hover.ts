@@ -12,6 +12,7 @@ import { canonicalName, queryContextAt } from './cursor';
 import { filterExpect, scanFilter } from './filterCursor';
 import { inVocabulary, VOCABULARY_FIELDS, vocabulary } from './vocabulary';
 import { fieldKind, type FieldKind } from './validate';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export interface QueryHover {
   /** Offsets of the text the hover is about. */
@@ -77,8 +78,9 @@ export function hoverQuery(text: string, offset: number): QueryHover | undefined
     }
     case 'optionName': {
       const name = canonicalName(text.slice(place.start, place.end));
-      if (!OPTIONS[name] || place.start === place.end) return undefined;
-      return { start: place.start, end: place.end, markdown: `**${name}**: ${OPTIONS[name]}` };
+      const meaning = ownValue(OPTIONS, name);
+      if (!meaning || place.start === place.end) return undefined;
+      return { start: place.start, end: place.end, markdown: `**${name}**: ${meaning}` };
     }
     case 'value': {
       if (place.encoded || !set) return undefined;
@@ -120,8 +122,9 @@ function selectHover(set: WaterEntitySet, value: string, at: number): QueryHover
 
 function plainHover(option: string, value: string, at: number): QueryHover | undefined {
   const word = around(value, at, /[^\s&]/);
-  if (!word || !OPTIONS[option]) return undefined;
-  return { ...word, markdown: `**${option}** \`${value.slice(word.start, word.end)}\`: ${OPTIONS[option]}` };
+  const meaning = ownValue(OPTIONS, option);
+  if (!word || !meaning) return undefined;
+  return { ...word, markdown: `**${option}** \`${value.slice(word.start, word.end)}\`: ${meaning}` };
 }
 
 function filterHover(set: WaterEntitySet, value: string, at: number): QueryHover | undefined {
@@ -140,7 +143,7 @@ function filterHover(set: WaterEntitySet, value: string, at: number): QueryHover
         return md("**endswith**(field, 'text'): the field's text ends with the given text (`$filter` function).");
       return md(fieldHover(set, token.v));
     case 'op': {
-      const meaning = OPERATORS[token.v.toLowerCase()];
+      const meaning = ownValue(OPERATORS, token.v.toLowerCase());
       return meaning ? md(`**${token.v}**: ${meaning} (\`$filter\` operator).`) : undefined;
     }
     case 'conj':

@@ -20,6 +20,7 @@ import {
   trimMapped,
   type MappedText,
 } from './mappedText';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -178,8 +179,9 @@ export function parseQuery(cellText: string): ParsedQuery {
       });
       continue;
     }
-    if (REMOVED[name]) {
-      diagnostics.push({ ...nameSpan, message: REMOVED[name], severity: 'error' });
+    const removed = ownValue(REMOVED, name);
+    if (removed) {
+      diagnostics.push({ ...nameSpan, message: removed, severity: 'error' });
       continue;
     }
     if (!(QUERY_OPTIONS as readonly string[]).includes(name)) {

@@ -1,6 +1,7 @@
 // The text/plain twin of a result: what a reader without our renderer (or a diff) sees.
 import type { DatasetAttribution, WaterResult } from '../protocol';
 import { scalarText } from './csv';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 const MAX_ROWS = 20;
 const MAX_WIDTH = 28;
@@ -40,7 +41,7 @@ export function summarizeResult(r: WaterResult): string {
     );
     const cols = r.columns.slice(0, 6);
     if (cols.length && r.rows.length) {
-      const table = [cols, ...r.rows.slice(0, MAX_ROWS).map((row) => cols.map((c) => cell(row[c])))];
+      const table = [cols, ...r.rows.slice(0, MAX_ROWS).map((row) => cols.map((c) => cell(ownValue(row, c))))];
       const widths = cols.map((_, i) => Math.max(...table.map((t) => t[i].length)));
       for (const t of table)
         lines.push(

@@ -11,6 +11,7 @@ import { walkFilter, type FilterNode, type Literal } from './filter';
 import { sourceRange, type MappedText } from './mappedText';
 import { parseQuery, type ParsedQuery, type QueryDiagnostic } from './query';
 import { closestValue, inVocabulary, VOCABULARY_FIELDS } from './vocabulary';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 export type FieldKind = 'integer' | 'number' | 'year' | 'date' | 'text' | 'uuid';
 
@@ -34,7 +35,7 @@ const RANGES: Record<string, [number, number]> = {
 
 /** What a filter field holds, as its values are checked. */
 export function fieldKind(set: WaterEntitySet, field: string): FieldKind {
-  return set === 'Metadata' && field === 'Id' ? 'uuid' : (FIELD_KIND[field] ?? 'text');
+  return set === 'Metadata' && field === 'Id' ? 'uuid' : (ownValue(FIELD_KIND, field) ?? 'text');
 }
 
 export function analyzeQuery(cellText: string): ParsedQuery {

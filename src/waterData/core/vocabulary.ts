@@ -2,6 +2,7 @@
 // warning about values the service will never match.
 import data from './vocabulary.json';
 import { WATER_REGION_IDS } from '../../shared/wire/waterData';
+import { ownValue } from '../../shared/wire/ownKeys';
 
 const values = (data as { values: Record<string, string[]> }).values;
 /** Per field, the values people look for most, best first (scripts/vocabulary-common.mjs). */
@@ -17,13 +18,13 @@ export const VOCABULARY_FIELDS = [
 
 export function vocabulary(field: string): readonly string[] | undefined {
   if (field === 'RegionId') return WATER_REGION_IDS;
-  return values[field];
+  return ownValue(values, field);
 }
 
 /** The field's vocabulary for completion: common values first in their rank order, then the rest in list order. */
 export function rankedVocabulary(field: string): readonly string[] | undefined {
   const list = vocabulary(field);
-  const first = common[field];
+  const first = ownValue(common, field);
   if (!list || !first?.length) return list;
   const ranked = new Set(first);
   return [...first, ...list.filter((v) => !ranked.has(v))];

@@ -12,7 +12,7 @@ import { el } from './dom';
 import { buildHeader } from './tableHeader';
 import { RowCells } from './tableRows';
 import { isRowKey, rowAfterKey } from './rowKeys';
-import { cellText, parseFilter, sortIndices, toTsv, type ColumnFilter, type Row, type SortDir } from './values';
+import { cellOf, cellText, parseFilter, sortIndices, toTsv, type ColumnFilter, type Row, type SortDir } from './values';
 
 export const ROW_HEIGHT = 24;
 const HEAD_HEIGHT = 26;
@@ -50,7 +50,7 @@ function columnWidth(name: string, rows: Row[]): number {
   let longest = name.length + 2;
   const n = Math.min(rows.length, 200);
   for (let i = 0; i < n; i++) {
-    const len = cellText(rows[i][name]).length;
+    const len = cellText(cellOf(rows[i], name)).length;
     if (len > longest) longest = len;
   }
   return Math.max(64, Math.min(320, Math.round(longest * 7.2 + 20)));
@@ -211,7 +211,7 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
     if (filters.length) {
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i];
-        if (filters.every(([col, f]) => f(row[col]))) next.push(i);
+        if (filters.every(([col, f]) => f(cellOf(row, col)))) next.push(i);
       }
     } else {
       next = rows.map((_, i) => i);
@@ -356,7 +356,8 @@ export function createTable(doc: Document, opts: TableOptions): TableHandle {
     },
     copyFocusedCell() {
       if (!focus) return false;
-      opts.copy(cellText(rows[focus.row]?.[columns[focus.col]]));
+      const row = rows[focus.row];
+      opts.copy(cellText(row && cellOf(row, columns[focus.col])));
       return true;
     },
     sortBy(column, dir) {

@@ -3,7 +3,7 @@
 // grows with attached cells, and a wide result (Records: 44 columns) shows only a handful at a
 // time. The first attached cell is placed on its grid column explicitly.
 import { el } from './dom';
-import { cellText, type Row } from './values';
+import { cellOf, cellText, type Row } from './values';
 
 interface RowParts {
   gutter: HTMLElement;
@@ -55,7 +55,7 @@ export class RowCells {
     parts.gutter.textContent = String(index + 1);
     for (let c = c0; c <= c1; c++) {
       const cell = parts.cells[c];
-      const v = row[this.columns[c]];
+      const v = cellOf(row, this.columns[c]);
       const text = cellText(v);
       cell.textContent = text;
       if (text.length > 24) cell.title = text;

@@ -2,6 +2,14 @@
 
 export type Row = Record<string, unknown>;
 
+/**
+ * A row's value in `column`: its own member only. Columns come from the server's rows, and a row without a
+ * column named `constructor` or `__proto__` would otherwise show Object's members in the cell.
+ */
+export function cellOf(row: Row, column: string): unknown {
+  return Object.hasOwn(row, column) ? row[column] : undefined;
+}
+
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
@@ -47,7 +55,7 @@ export function sortIndices(rows: Row[], indices: number[], column: string, dir:
   const texts = new Array<string | undefined>(n);
   const empty = new Uint8Array(n);
   for (let k = 0; k < n; k++) {
-    const v = rows[indices[k]][column];
+    const v = cellOf(rows[indices[k]], column);
     if (v === null || v === undefined || v === '') empty[k] = 1;
     else {
       const num = asNumber(v);
@@ -111,7 +119,7 @@ function tsvField(s: string): string {
 export function toTsv(columns: string[], rows: Row[], withHeader: boolean): string {
   const lines: string[] = [];
   if (withHeader) lines.push(columns.map(tsvField).join('\t'));
-  for (const r of rows) lines.push(columns.map((c) => tsvField(cellText(r[c]))).join('\t'));
+  for (const r of rows) lines.push(columns.map((c) => tsvField(cellText(cellOf(r, c)))).join('\t'));
   return lines.join('\n');
 }
 
@@ -121,7 +129,7 @@ function csvField(s: string): string {
 
 export function toCsv(columns: string[], rows: Row[]): string {
   const lines = [columns.map(csvField).join(',')];
-  for (const r of rows) lines.push(columns.map((c) => csvField(cellText(r[c]))).join(','));
+  for (const r of rows) lines.push(columns.map((c) => csvField(cellText(cellOf(r, c)))).join(','));
   return lines.join('\r\n') + '\r\n';
 }
 

@@ -41,6 +41,11 @@ describe('api-workbench CLI', () => {
     const b = io();
     assert.equal(await runCli(['frobnicate'], b.io), 2);
     assert.match(b.err(), /unknown command "frobnicate"/);
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const c = io();
+      assert.equal(await runCli([name], c.io), 2, name);
+      assert.match(c.err(), new RegExp(`unknown command "${name}"`));
+    }
   });
 
   it('sandbox rejects bad flags with exit 2', async () => {

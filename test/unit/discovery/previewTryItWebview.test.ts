@@ -122,6 +122,43 @@ describe('discovery preview webview: Try it', function () {
     page.window.close();
   });
 
+  it('sends and restores what was typed into parameters named __proto__ and constructor', () => {
+    const root = JSON.parse(SAMPLE) as Obj & { resources: { shelves: { methods: { list: { parameters: Obj } } } } };
+    const names = ['__proto__', 'constructor', 'toString'];
+    for (const n of names)
+      Object.defineProperty(root.resources.shelves.methods.list.parameters, n, {
+        value: { type: 'string', location: 'query' },
+        enumerable: true,
+      });
+    const text = JSON.stringify(root);
+    const html = renderPreviewBody(analyzeText(text).model!);
+    const first = new Page();
+    first.send({ type: 'render', source: SOURCE, html });
+    first.send(formMessage(JSON.parse(text) as Obj, LIST));
+    for (const n of names) {
+      const input = first.panel(LIST)!.querySelector<HTMLInputElement>(`.try-field[data-name="${n}"] input`)!;
+      input.value = `v-${n}`;
+      input.dispatchEvent(new first.window.Event('input', { bubbles: true }) as unknown as Event);
+    }
+    first.panel(LIST)!.querySelector<HTMLButtonElement>('.try-send')!.click();
+    const sent = first.posted[first.posted.length - 1] as { type: string; values: { params: Obj } };
+    assert.equal(sent.type, 'tryItSend');
+    for (const n of names)
+      assert.deepEqual(Object.getOwnPropertyDescriptor(sent.values.params, n)?.value, [`v-${n}`], n);
+    first.window.close();
+
+    const again = new Page(first.state);
+    again.send({ type: 'render', source: SOURCE, html });
+    again.send(formMessage(JSON.parse(text) as Obj, LIST));
+    for (const n of names)
+      assert.equal(
+        again.panel(LIST)!.querySelector<HTMLInputElement>(`.try-field[data-name="${n}"] input`)!.value,
+        `v-${n}`,
+        n,
+      );
+    again.window.close();
+  });
+
   it('a re-created page (panel shown again, window reloaded) reopens the open panels with what was typed', async () => {
     const root = JSON.parse(SAMPLE) as Obj;
     const html = renderPreviewBody(analyzeText(SAMPLE).model!);

@@ -258,6 +258,23 @@ describe('generation webview', function () {
     p.close();
   });
 
+  it('a safety probability named constructor or toString is an unknown one: highlighted, as any unknown', async () => {
+    const p = new Panel();
+    p.send({ type: 'init', data: initData() });
+    const words = ['constructor', 'toString', '__proto__'];
+    p.stream(
+      'u',
+      ['text'],
+      summary({
+        ratings: words.map((w) => ({ category: 'HARM_CATEGORY_HATE_SPEECH', probability: w, blocked: false })),
+      }),
+    );
+    await sleep(60);
+    const u = p.doc.querySelector('[data-turn="u"]')!;
+    assert.equal(u.querySelectorAll('.rating-high').length, words.length);
+    assert.match(u.querySelector('.safety summary')!.textContent, /3 notable/);
+  });
+
   it('shows block reasons, finish reasons, safety, citations, usage and function-call approval', async () => {
     const p = new Panel();
     p.send({ type: 'init', data: initData() });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { useDom, releaseDom, loadRenderer, type RendererModule } from './dom-env';
+import { toCsv } from '../../../src/waterData/renderer/values';
 import { cellTexts, dataRows, fakeContext, fixtureRows, generatedObservations, mount, result, waitFor } from './fakes';
 
 describe('waterData renderer: table', () => {
@@ -26,6 +27,18 @@ describe('waterData renderer: table', () => {
     // The editor-level UI smoke test finds the table by this id.
     assert.ok(el.querySelectorAll('[data-testid="water-table"] [role="row"]').length >= 2);
     assert.ok(el.querySelector('[data-testid="water-attribution"]'));
+  });
+
+  it('a row without a column named constructor or __proto__ shows an empty cell there, in the table and in CSV', () => {
+    const names = ['constructor', '__proto__', 'toString'];
+    const full = JSON.parse(`{"Id": 1, ${names.map((n) => `"${n}": "v-${n}"`).join(', ')}}`) as Record<string, unknown>;
+    const rows = [full, { Id: 2 }];
+    const { el } = mount(R, fakeContext(), result('Observations', rows, { columns: ['Id', ...names] }));
+    const drawn = dataRows(el);
+    assert.deepEqual(cellTexts(drawn[0]), ['1', ...names.map((n) => `v-${n}`)]);
+    assert.deepEqual(cellTexts(drawn[1]), ['2', '', '', '']);
+    const csv = toCsv(['Id', ...names], rows);
+    assert.equal(csv.split('\r\n')[2], '2,,,');
   });
 
   it('keeps only the visible window of 10,000 rows in the DOM and follows scrolling', async () => {

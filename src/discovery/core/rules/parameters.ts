@@ -16,7 +16,7 @@ export const parameterOrderUnknown: Rule = {
   summary: 'Every `parameterOrder` entry names a parameter of the method.',
   check(model, report) {
     eachParameterOrderEntry(model.methods, (m, name, i, params) => {
-      if (typeof name === 'string' && !(name in params)) {
+      if (typeof name === 'string' && !Object.hasOwn(params, name)) {
         report({
           path: [...m.path, 'parameterOrder', i],
           message: `"${name}" in parameterOrder of ${describeMethod(m)} is not one of its parameters; declare it under "parameters" or remove it.`,

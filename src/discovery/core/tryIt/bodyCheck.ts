@@ -1,6 +1,7 @@
 // Checks a request body the user typed against the method's request schema: the messages the Try it
 // editor shows under the body before anything is sent.
 import { isObj, type Obj } from '../model';
+import { ownValue } from '../../../shared/wire/ownKeys';
 
 export interface BodyProblem {
   /** JSON pointer of the value (RFC 6901), "" for the root. */
@@ -33,7 +34,7 @@ export function checkBody(doc: Obj, schema: unknown, methodId: string, text: str
   };
   const visit = (s0: unknown, v: unknown, path: (string | number)[], depth: number): void => {
     if (depth > 64 || out.length >= MAX_PROBLEMS) return;
-    const s = isObj(s0) && typeof s0.$ref === 'string' ? schemas[s0.$ref] : s0;
+    const s = isObj(s0) && typeof s0.$ref === 'string' ? ownValue(schemas, s0.$ref) : s0;
     if (!isObj(s) || s.type === 'any' || s.type === undefined) return;
     const t = typeOf(v);
     const want = s.type as string;
@@ -58,9 +59,10 @@ export function checkBody(doc: Obj, schema: unknown, methodId: string, text: str
     if (want === 'object' && isObj(v)) {
       const props = isObj(s.properties) ? s.properties : undefined;
       for (const [k, child] of Object.entries(v)) {
-        if (props && isObj(props[k])) {
-          if (props[k].readOnly === true) report([...path, k], `"${k}" is output only: the server ignores it.`);
-          visit(props[k], child, [...path, k], depth + 1);
+        const prop = props && ownValue(props, k);
+        if (isObj(prop)) {
+          if (prop.readOnly === true) report([...path, k], `"${k}" is output only: the server ignores it.`);
+          visit(prop, child, [...path, k], depth + 1);
         } else if (isObj(s.additionalProperties)) visit(s.additionalProperties, child, [...path, k], depth + 1);
         else if (props)
           report([...path, k], `"${k}" is not a property of ${typeof s.id === 'string' ? s.id : 'this object'}.`);
@@ -72,7 +74,7 @@ export function checkBody(doc: Obj, schema: unknown, methodId: string, text: str
             isObj(p.annotations) &&
             Array.isArray(p.annotations.required) &&
             p.annotations.required.includes(methodId));
-        if (req && !(k in v)) report(path, `"${k}" is required for ${methodId}.`);
+        if (req && !Object.hasOwn(v, k)) report(path, `"${k}" is required for ${methodId}.`);
       }
     }
   };

@@ -3,6 +3,7 @@
 // with a small tolerant scanner rather than parsed: while typing, the body is nearly always unfinished
 // (`{"title": "a", "lab`), and a parse of the whole text would place the cursor in the wrong container.
 import { isObj, type Obj } from '../model';
+import { ownValue } from '../../../shared/wire/ownKeys';
 
 export interface BodyCompletion {
   label: string;
@@ -149,7 +150,7 @@ function keysAfter(text: string, from: number, into: Set<string>): void {
 
 function resolve(doc: Obj, s: unknown): Obj | undefined {
   const schemas = isObj(doc.schemas) ? doc.schemas : {};
-  const r = isObj(s) && typeof s.$ref === 'string' ? schemas[s.$ref] : s;
+  const r = isObj(s) && typeof s.$ref === 'string' ? ownValue(schemas, s.$ref) : s;
   return isObj(r) ? r : undefined;
 }
 
@@ -160,7 +161,8 @@ function schemaAt(doc: Obj, root: unknown, path: (string | number)[]): Obj | und
     if (typeof seg === 'number') s = resolve(doc, s.items);
     else {
       const props = isObj(s.properties) ? s.properties : {};
-      s = resolve(doc, isObj(props[seg]) ? props[seg] : s.additionalProperties);
+      const prop = ownValue(props, seg);
+      s = resolve(doc, isObj(prop) ? prop : s.additionalProperties);
     }
   }
   return s;

@@ -2,6 +2,7 @@
 // request body seeded from the request schema, and what a media upload accepts. Plain data: the host sends
 // it to the webview as is.
 import { isObj, type Obj } from '../model';
+import { ownValue, putOwn } from '../../../shared/wire/ownKeys';
 
 export interface TryEnumValue {
   value: string;
@@ -79,7 +80,7 @@ const SEED_ALL_MAX = 8;
 /** A JSON value of the schema's shape: the properties a user fills in, output-only ones left out. */
 export function seedValue(doc: Obj, schema: unknown, methodId: string, depth = 0): unknown {
   const schemas = isObj(doc.schemas) ? doc.schemas : {};
-  const s = isObj(schema) && typeof schema.$ref === 'string' ? schemas[schema.$ref] : schema;
+  const s = isObj(schema) && typeof schema.$ref === 'string' ? ownValue(schemas, schema.$ref) : schema;
   if (!isObj(s)) return null;
   if (Array.isArray(s.enum) && typeof s.enum[0] === 'string') return s.enum[0];
   switch (s.type) {
@@ -105,7 +106,8 @@ export function seedValue(doc: Obj, schema: unknown, methodId: string, depth = 0
       // of a big one (most set by the server) is noise: the body editor completes the rest.
       const all = depth === 0 && writable.length <= SEED_ALL_MAX;
       const out: Obj = {};
-      for (const [name, p] of writable) if (all || required(p)) out[name] = seedValue(doc, p, methodId, depth + 1);
+      for (const [name, p] of writable)
+        if (all || required(p)) putOwn(out, name, seedValue(doc, p, methodId, depth + 1));
       return out;
     }
     default:
@@ -121,11 +123,12 @@ export function tryItForm(doc: Obj, method: Obj, fallbackId: string): TryForm {
   const order = Array.isArray(method.parameterOrder)
     ? method.parameterOrder.filter((n): n is string => typeof n === 'string')
     : [];
-  const names = [...new Set([...order.filter((n) => n in params), ...Object.keys(params)])];
+  const names = [...new Set([...order.filter((n) => Object.hasOwn(params, n)), ...Object.keys(params)])];
   const fields: TryField[] = [];
   for (const n of names) if (isObj(params[n])) fields.push(field(n, params[n], false));
   const globals = isObj(doc.parameters) ? doc.parameters : {};
-  for (const [n, p] of Object.entries(globals)) if (isObj(p) && !(n in params)) fields.push(field(n, p, true));
+  for (const [n, p] of Object.entries(globals))
+    if (isObj(p) && !Object.hasOwn(params, n)) fields.push(field(n, p, true));
   const form: TryForm = {
     methodId: id,
     httpMethod: (str(method.httpMethod) ?? 'GET').toUpperCase(),

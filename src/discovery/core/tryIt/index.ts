@@ -3,7 +3,9 @@ export { tryItForm, type TryField, type TryForm, type TryEnumValue } from './for
 export { checkBody, type BodyProblem } from './bodyCheck';
 export {
   buildTryRequest,
+  mediaTypeOf,
   toCurl,
+  tryValuesOf,
   TryItInputError,
   type TryCredential,
   type TryRequest,

@@ -3,6 +3,7 @@
 import { isObj, type Obj } from '../model';
 import { baseUrlOf, type TryForm } from './form';
 import { expandTemplate } from './uriTemplate';
+import { dictionary, ownValue } from '../../../shared/wire/ownKeys';
 
 /** A credential and how the API takes it. */
 export type TryCredential = { kind: 'bearer'; value: string } | { kind: 'apiKey'; value: string };
@@ -13,6 +14,35 @@ export interface TryValues {
   body?: string;
   /** Media to upload (bytes) and its type: sent to the method's simple upload path. */
   media?: { bytes: Uint8Array; contentType: string };
+}
+
+/** The values a form sent (a webview message, so any shape): lists of strings per field, every name kept. */
+export function tryValuesOf(v: unknown): TryValues {
+  const params = dictionary<string[]>();
+  const given = isObj(v) ? v : {};
+  if (isObj(given.params))
+    for (const [k, list] of Object.entries(given.params))
+      if (Array.isArray(list)) params[k] = list.filter((x): x is string => typeof x === 'string');
+  return { params, ...(typeof given.body === 'string' ? { body: given.body } : {}) };
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  txt: 'text/plain',
+  json: 'application/json',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  pdf: 'application/pdf',
+  csv: 'text/csv',
+  html: 'text/html',
+};
+
+/** The content type of a media file to upload, by its name's extension. */
+export function mediaTypeOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return (
+    (dot < 0 ? undefined : ownValue(MEDIA_TYPES, fileName.slice(dot + 1).toLowerCase())) ?? 'application/octet-stream'
+  );
 }
 
 export interface TryRequest {
@@ -54,10 +84,10 @@ export function buildTryRequest(
   credential?: TryCredential,
   boundary = 'api_workbench_try_it_boundary',
 ): TryRequest {
-  const given = (name: string) => (values.params[name] ?? []).filter((v) => v !== '');
+  const given = (name: string) => (ownValue(values.params, name) ?? []).filter((v) => v !== '');
   const missing = form.fields.filter((f) => f.required && given(f.name).length === 0).map((f) => f.name);
   if (missing.length) throw new TryItInputError(`Required: ${missing.join(', ')}.`);
-  const vars: Record<string, string | string[]> = {};
+  const vars = dictionary<string | string[]>();
   for (const f of form.fields) if (f.location === 'path') vars[f.name] = given(f.name)[0];
   let template = form.urlTemplate;
   let uploadType: string | undefined;

@@ -1,6 +1,7 @@
 // Explains an error body in the google.rpc shape ({"error": {code, message, status, details}}): what the
 // status means for the caller, and the details a person needs (bad fields, quota, retry delay, help links).
 import { isObj } from '../model';
+import { ownValue } from '../../../shared/wire/ownKeys';
 
 export interface RpcErrorExplanation {
   code: number | undefined;
@@ -117,7 +118,7 @@ export function explainRpcError(body: string): RpcErrorExplanation | undefined {
     code,
     status,
     message: str(e.message) ?? '',
-    meaning: status ? MEANINGS[status] : undefined,
+    meaning: status ? ownValue(MEANINGS, status) : undefined,
     details: details.slice(0, 50),
   };
 }

@@ -2,6 +2,8 @@
 // unreserved characters, `{+name}` (reserved expansion) keeps reserved ones such as "/" so a resource name
 // like projects/p/locations/l stays a path. Values are strings or lists of strings (repeated parameters).
 
+import { ownValue } from '../../../shared/wire/ownKeys';
+
 export type TemplateValue = string | readonly string[] | undefined;
 
 interface Operator {
@@ -48,7 +50,7 @@ function expandVariable(op: Operator, spec: string, vars: Record<string, Templat
   const explode = spec.endsWith('*');
   const [name, prefixText] = (explode ? spec.slice(0, -1) : spec).split(':');
   const prefix = prefixText !== undefined ? Number(prefixText) : undefined;
-  const value = vars[name];
+  const value = ownValue(vars, name);
   if (value === undefined || (Array.isArray(value) && value.length === 0)) return undefined;
   if (typeof value === 'string') {
     // A prefix counts characters (code points), not bytes.

@@ -71,9 +71,9 @@ export function schemaErrors(schema: unknown, value: Json, path = '$'): string[]
   if (isRecord(value)) {
     const props = isRecord(schema.properties) ? schema.properties : {};
     for (const r of Array.isArray(schema.required) ? schema.required : [])
-      if (!(String(r) in value)) out.push(`${path}.${String(r)}: required`);
+      if (!Object.hasOwn(value, String(r))) out.push(`${path}.${String(r)}: required`);
     for (const [k, v] of Object.entries(value)) {
-      if (k in props) out.push(...schemaErrors(props[k], v, `${path}.${k}`));
+      if (Object.hasOwn(props, k)) out.push(...schemaErrors(props[k], v, `${path}.${k}`));
       else if (schema.additionalProperties === false) out.push(`${path}.${k}: not allowed (additionalProperties)`);
       else if (isRecord(schema.additionalProperties))
         out.push(...schemaErrors(schema.additionalProperties, v, `${path}.${k}`));

@@ -1,6 +1,7 @@
 // Variants named on the command line (or chosen in the editor): a model, or a model with generation settings
 // that override the prompt file's `config`, under a name the results carry. `NAME=k=v,k=v` is short for the
 // common case (`warm=temperature=1.2,topK=40`); `NAME={"model": …, "temperature": …}` takes any JSON value.
+import { putOwn } from '../../../shared/wire/ownKeys';
 import { configValueProblem } from '../prompt/frontmatter';
 import { bareModel } from '../prompt/promptFile';
 import type { Variant } from './runner';
@@ -60,7 +61,7 @@ function settingsOf(spec: string): Record<string, unknown> {
     if (eq <= 0) throw new VariantError(`"${part}" is not key=value`);
     const key = part.slice(0, eq).trim();
     if (Object.hasOwn(out, key)) throw new VariantError(`${key} is set twice`);
-    out[key] = valueOf(part.slice(eq + 1).trim());
+    putOwn(out, key, valueOf(part.slice(eq + 1).trim()));
   }
   return out;
 }

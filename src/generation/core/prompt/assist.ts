@@ -1,6 +1,7 @@
 // Completion and hover data for a .prompt file, from its text and a position (0-based line and character):
 // frontmatter keys at the top level, generation settings under `config:`, and in the template, after `{{`,
 // the input variables the frontmatter declares (input.schema, input.default) and dotprompt's helpers.
+import { ownValue } from '../../../shared/wire/ownKeys';
 import { splitPromptSource } from './source';
 import { FRONTMATTER_KEYS } from './frontmatter';
 import type { PromptProblem } from './problems';
@@ -133,12 +134,15 @@ export function hoverAt(text: string, line: number, character: number): { word: 
   if (where.region === 'frontmatter') {
     const key = new RegExp(`^\\s*${w}\\s*:`).test(l);
     if (!key) return undefined;
-    if (!where.parent && FRONTMATTER_KEYS[w]) return { word: w, text: FRONTMATTER_KEYS[w] };
-    if (where.parent === 'config' && CONFIG_DOCS[w]) return { word: w, text: CONFIG_DOCS[w] };
-    return undefined;
+    const text = !where.parent
+      ? ownValue(FRONTMATTER_KEYS, w)
+      : where.parent === 'config'
+        ? ownValue(CONFIG_DOCS, w)
+        : undefined;
+    return text ? { word: w, text } : undefined;
   }
-  if (where.region === 'template' && HELPER_DOCS[w]) return { word: w, text: HELPER_DOCS[w] };
-  return undefined;
+  const helper = where.region === 'template' ? ownValue(HELPER_DOCS, w) : undefined;
+  return helper ? { word: w, text: helper } : undefined;
 }
 
 /**

@@ -72,7 +72,7 @@ export function checkFrontmatter(source: PromptSource): { problems: PromptProble
   if (isMap(top)) {
     for (const pair of (top as YAMLMap).items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
-      if (key in FRONTMATTER_KEYS || key.includes('.')) continue;
+      if (Object.hasOwn(FRONTMATTER_KEYS, key) || key.includes('.')) continue;
       warnings.push({
         line: yamlLine(source, (pair.key as { range?: number[] }).range),
         severity: 'warning',

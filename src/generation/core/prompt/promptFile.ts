@@ -104,7 +104,7 @@ export class PromptFile {
     readonly source: PromptSource,
     readonly parsed: ParsedPrompt,
     private readonly render$: PromptFunction<Record<string, unknown>>,
-    private readonly partials: { dp: Dotprompt; sources: Record<string, string> },
+    private readonly partials: { dp: Dotprompt; sources: ReadonlyMap<string, string> },
     /** Input JSON Schema (Picoschema expanded), if the file declares one. */
     readonly inputSchema: Record<string, unknown> | undefined,
     /** Output JSON Schema (Picoschema expanded), if the file declares one. */
@@ -160,7 +160,7 @@ export class PromptFile {
     warnings.push(...checked.warnings);
 
     // Partials first: each is read now, so a changed or missing partial file is never taken from an earlier load.
-    const partials: Record<string, string> = {};
+    const partials = new Map<string, string>();
     const pending: string[] = [];
     try {
       pending.push(...partialNames(source.template));
@@ -169,7 +169,7 @@ export class PromptFile {
     }
     while (pending.length) {
       const name = pending.shift()!;
-      if (name in partials) continue;
+      if (partials.has(name)) continue;
       const text = options.partials ? await options.partials(name) : null;
       if (text === null) {
         problems.push({
@@ -178,10 +178,10 @@ export class PromptFile {
           code: 'partial',
           message: `The partial "${name}" was not found${options.partials ? ` (a file _${name}.prompt beside this one)` : ''}.`,
         });
-        partials[name] = '';
+        partials.set(name, '');
         continue;
       }
-      partials[name] = text;
+      partials.set(name, text);
       try {
         pending.push(...partialNames(text));
       } catch (err) {
@@ -195,7 +195,7 @@ export class PromptFile {
     }
     if (problems.length) return { problems: [...problems, ...warnings] };
 
-    const dp = new Dotprompt({ partials });
+    const dp = new Dotprompt({ partials: Object.fromEntries(partials) });
     const parsed = dp.parse(source.text);
     let inputSchema: Record<string, unknown> | undefined;
     let outputSchema: Record<string, unknown> | undefined;
@@ -279,7 +279,7 @@ export class PromptFile {
     let messages: Message[];
     // Handlebars keeps partials in one registry for every dotprompt instance: this file's go back in before
     // it renders, so a file loaded earlier with another partial of the same name renders with its own.
-    for (const [name, text] of Object.entries(this.partials.sources)) this.partials.dp.definePartial(name, text);
+    for (const [name, text] of this.partials.sources) this.partials.dp.definePartial(name, text);
     try {
       const rendered = await this.render$({ input }, { input: { default: this.inputDefaults } });
       messages = rendered.messages;

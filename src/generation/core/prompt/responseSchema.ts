@@ -3,6 +3,7 @@
 // enum names, `[T, "null"]` becomes `nullable`, properties keep their declaration order (`propertyOrdering`),
 // and what the subset cannot say is refused with the schema path rather than sent and rejected.
 import type { Schema } from '../../../shared/wire/generation';
+import { ownValue, putOwn } from '../../../shared/wire/ownKeys';
 
 const TYPES: Record<string, string> = {
   string: 'STRING',
@@ -47,7 +48,7 @@ export function toResponseSchema(js: unknown, path = 'schema'): Schema {
   if (real.length > 1)
     throw new SchemaMappingError(`${path}: a value of several types (${real.join(', ')}) cannot be a responseSchema`);
   if (real.length === 1) {
-    const t = TYPES[real[0]];
+    const t = ownValue(TYPES, real[0]);
     if (!t) throw new SchemaMappingError(`${path}: unknown type ${JSON.stringify(real[0])}`);
     out.type = t;
   }
@@ -63,7 +64,8 @@ export function toResponseSchema(js: unknown, path = 'schema'): Schema {
   if (isRecord(js.properties)) {
     if (!out.type) out.type = 'OBJECT';
     const props: Record<string, Schema> = {};
-    for (const [name, sub] of Object.entries(js.properties)) props[name] = toResponseSchema(sub, `${path}.${name}`);
+    for (const [name, sub] of Object.entries(js.properties))
+      putOwn(props, name, toResponseSchema(sub, `${path}.${name}`));
     const order = Object.keys(props);
     // An object with no declared properties (a Picoschema wildcard map) is just OBJECT: the subset has no
     // additionalProperties, and an empty properties map is refused by the service.

@@ -5,6 +5,7 @@ import {
   type LabelField,
   type ModifyLabelsRequest,
 } from '../../../shared/wire/storage';
+import { putOwn } from '../../../shared/wire/ownKeys';
 import { ApiError, badRequest, forbidden, notFound, required } from '../errors';
 import { convert, EXPORT_LIMIT_BYTES, exportTargets } from '../exports';
 import { applyMetadata, applyModifiedDate, copyFile, createFile, type FileBody } from '../fileOps';
@@ -172,7 +173,7 @@ async function modifyLabels(ctx: RequestContext, svc: StorageService): Promise<R
           user: fm.setUserValues.map((email) => ({ kind: 'drive#user', emailAddress: email })),
         });
       else throw badRequest(`Field modification of ${fm.fieldId} sets no value.`, 'fieldModifications', 'invalid');
-      label.fields[fm.fieldId] = field;
+      putOwn(label.fields, fm.fieldId, field);
     }
     label.revisionId = String(Number(label.revisionId) + 1);
     modified.push({ kind: 'drive#label', id: label.id, revisionId: label.revisionId, fields: label.fields });

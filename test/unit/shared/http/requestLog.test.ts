@@ -89,6 +89,30 @@ describe('shared http: the request log sees every call, with no secret in it', (
     assert.ok(!detailsText(done).includes(SECRET));
   });
 
+  it('keeps request and response headers named __proto__ or constructor in the log', async () => {
+    const response = new Headers([
+      ['__proto__', 'r1'],
+      ['constructor', 'r2'],
+      ['content-type', 'text/plain'],
+    ]);
+    const inner: HttpFetch = () => Promise.resolve({ ...fakeResponse(200, 'x', {}), headers: response });
+    const sent = JSON.parse('{"__proto__": "q1", "constructor": "q2"}') as Record<string, string>;
+    const events = await recording(async () => {
+      await (await observeFetch(inner)('https://api.test/', { headers: sent })).text();
+    });
+    const done = events[events.length - 1];
+    assert.deepEqual(Object.entries(done.requestHeaders), [
+      ['__proto__', 'q1'],
+      ['constructor', 'q2'],
+    ]);
+    assert.deepEqual(Object.entries(done.responseHeaders ?? {}), [
+      ['__proto__', 'r1'],
+      ['constructor', 'r2'],
+      ['content-type', 'text/plain'],
+    ]);
+    assert.match(detailsText(done), /__proto__: q1/);
+  });
+
   it('reports a network failure with its redacted message, and rethrows it unchanged', async () => {
     const boom = Object.assign(new Error(`connect ECONNREFUSED for https://h.test/?access_token=${SECRET}`), {
       code: 'ECONNREFUSED',
