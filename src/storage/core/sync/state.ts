@@ -6,6 +6,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { dictionary } from '../../../shared/wire/ownKeys';
 import { isWorkspaceDocument } from '../../../shared/wire/storage';
 import { pool } from './pool';
 
@@ -91,7 +92,7 @@ export function emptyState(storeFolderId: string): SyncState {
  * other (on a plain object the first would replace the prototype and the second read a function).
  */
 export function table<T>(from?: Record<string, T>): Record<string, T> {
-  return Object.assign(Object.create(null) as Record<string, T>, from);
+  return Object.assign(dictionary<T>(), from);
 }
 
 /** One state file per store folder a local folder is linked with. */
