@@ -22,5 +22,5 @@ export function localTree(dir: string): Tree {
     }
   };
   walk('');
-  return out;
+  return { ...out }; // a plain object again (a spread keeps a key named __proto__ as a key)
 }

@@ -115,7 +115,7 @@ export async function storeTree(client: StorageClient, folderId: string): Promis
     }
   };
   await walk(folderId, '');
-  return out;
+  return { ...out }; // a plain object again (a spread keeps a key named __proto__ as a key)
 }
 
 /** The store item at a title path below the folder (undefined when absent). */

@@ -261,7 +261,7 @@ export async function runModel(
           const touchedThere = touched[other].some((t) => within(p, t) || within(t, p));
           const recreated = touched[side].some((t) => within(t, p) && pending[side].has(t));
           if (!touchedThere && !recreated && !moved[other] && !moved[side])
-            assert.ok(!(p in local), `${p} deleted on ${side} came back after ${where}`);
+            assert.ok(!Object.hasOwn(local, p), `${p} deleted on ${side} came back after ${where}`);
         }
       }
       const again = await syncFolder({
@@ -294,7 +294,9 @@ function checkEdits(
         assert.ok(all.has(sum), `the ${side} edit of ${p} is lost after ${where}`);
         continue;
       }
-      const here = tree[p] === sum || Object.entries(tree).some(([q, s]) => s === sum && isConflictCopyOf(q, p));
+      const here =
+        (Object.hasOwn(tree, p) && tree[p] === sum) ||
+        Object.entries(tree).some(([q, s]) => s === sum && isConflictCopyOf(q, p));
       assert.ok(here, `the ${side} edit of ${p} is neither under its name nor in a conflict copy after ${where}`);
     }
   }

@@ -12,9 +12,9 @@ import {
   loadState,
   saveState,
   statePath,
-  StateWriter,
   type SyncState,
 } from '../../../src/storage/core/sync/state';
+import { StateWriter } from '../../../src/storage/core/sync/stateWriter';
 
 const DOC = 'application/vnd.google-apps.document';
 

@@ -20,7 +20,8 @@ import type { LocalItem } from './localScan';
 import { entryOf, type Action } from './model';
 import { baseName, parentOf, within } from './names';
 import { pool } from './pool';
-import { fileKey, STATE_DIR, syncBytes, type BaseEntry, type StateWriter, type SyncState } from './state';
+import { fileKey, STATE_DIR, type BaseEntry, type SyncState } from './state';
+import { syncBytes, type StateWriter } from './stateWriter';
 import { ITEM_FIELDS as FILE_FIELDS, mirrorItem, type StoreItem } from './storeScan';
 
 export interface SyncEvent {

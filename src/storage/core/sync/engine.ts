@@ -12,7 +12,8 @@ import { settleConflicts, withExclusions, type ConflictChoice } from './choices'
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
 import { planSync } from './plan';
-import { loadState, saveState, shareStrings, STATE_DIR, StateWriter, upgradeFileKeys } from './state';
+import { loadState, saveState, shareStrings, STATE_DIR, upgradeFileKeys } from './state';
+import { StateWriter } from './stateWriter';
 import { refreshMirror, storePaths } from './storeScan';
 
 export const IGNORE_FILE = '.storeignore';
