@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STATE_DIR } from '../../../src/storage/core/sync/state';
+import { StorageClient } from '../../../src/storage/core/client';
 import { linkPerTest, putLocal, putStore, syncLink } from './syncHarness';
 
 type Event = { kind: 'sync' | 'datasync' | 'rename'; path: string; to?: string };
@@ -85,5 +86,43 @@ describe('folder sync: what it writes is durable before the state records it', f
     check(first, ['docs/a.txt', 'docs/deep/b.txt', 'c.txt'], ['docs', 'docs/deep', '.']);
     check(second, ['docs/c.txt'], ['docs', '.']);
     assert.equal(fs.readFileSync(path.join(k.localDir, 'docs', 'c.txt'), 'utf8'), 'c from the store');
+  });
+
+  it('a file is synced to disk while the next transfer is on the wire (one transfer at a time)', async () => {
+    await putStore(k.client, k.folderId, 'one.txt', Buffer.from('one'));
+    await putStore(k.client, k.folderId, 'two.txt', Buffer.from('two'));
+    let downloads = 0;
+    const client = new StorageClient({
+      baseUrl: k.h.origin,
+      auth: { token: () => k.h.token },
+      onAttempt: (a) => {
+        if (a.method === 'GET' && /\/files\/[^/]+$/.test(a.url)) downloads++;
+      },
+    });
+    const p = fs.promises;
+    const { open } = p;
+    const tmp = path.resolve(k.localDir, STATE_DIR, 'tmp');
+    let seen: number | undefined;
+    p.open = async (file: fs.PathLike, ...rest: unknown[]) => {
+      const h = await (open as (...a: unknown[]) => Promise<fs.promises.FileHandle>)(file, ...rest);
+      const datasync = h.datasync.bind(h);
+      if (path.dirname(path.resolve(String(file))) === tmp)
+        h.datasync = async () => {
+          // The first file's sync waits for the second download to come (a guard ends the wait if it never does).
+          if (seen === undefined) {
+            for (let i = 0; i < 500 && downloads < 2; i++) await new Promise((r) => setTimeout(r, 10));
+            seen = downloads;
+          }
+          return datasync();
+        };
+      return h;
+    };
+    try {
+      const r = await syncLink({ ...k, client }, { concurrency: 1 });
+      assert.equal(r.summary.counts.download, 2);
+    } finally {
+      p.open = open;
+    }
+    assert.equal(seen, 2, 'the second download was answered while the first file was being synced');
   });
 });

@@ -19,7 +19,7 @@ import { bodyStream } from '../download';
 import type { LocalItem } from './localScan';
 import { entryOf, type Action } from './model';
 import { baseName, parentOf, within } from './names';
-import { pool } from './pool';
+import { pool, Slots } from './pool';
 import { fileKey, STATE_DIR, type BaseEntry, type SyncState } from './state';
 import { syncBytes, type StateWriter } from './stateWriter';
 import { ITEM_FIELDS as FILE_FIELDS, mirrorItem, type StoreItem } from './storeScan';
@@ -82,6 +82,8 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     return newIds.shift()!;
   };
   let errors = 0;
+  /** Transfers on the wire at a time (the run's concurrency). */
+  const network = new Slots(ctx.concurrency);
   const abs = (p: string) => path.join(ctx.root, ...p.split('/'));
 
   const setBase = (p: string, e: BaseEntry | undefined) => {
@@ -134,14 +136,18 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     const parentId = folderIds.get(parentOf(p));
     if (!parentId) throw new Error(`the store folder of ${p} is missing`);
     const title = baseName(p);
-    const f = await upload(ctx.client, fileSource(abs(from)), {
-      fileId: id,
-      metadata: id ? {} : { id: await newId(), title, parents: [{ id: parentId }] },
-      contentType: guessType(title),
-      ifMatch: over?.etag,
-      query: { supportsAllDrives: true, fields: FILE_FIELDS },
-      signal: ctx.signal,
-    }).catch((e: unknown) => {
+    const metadata = id ? {} : { id: await newId(), title, parents: [{ id: parentId }] };
+    const sent = network.hold(() =>
+      upload(ctx.client, fileSource(abs(from)), {
+        fileId: id,
+        metadata,
+        contentType: guessType(title),
+        ifMatch: over?.etag,
+        query: { supportsAllDrives: true, fields: FILE_FIELDS },
+        signal: ctx.signal,
+      }),
+    );
+    const f = await sent.catch((e: unknown) => {
       if (e instanceof StorageError && e.status === 412)
         throw new Changed(`${p} changed on the store during the run; the next run takes it into account`);
       throw e;
@@ -165,19 +171,22 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     const tmp = path.join(tmpDir, randomUUID());
     let placed = false;
     try {
-      const res = r.export
-        ? await ctx.client.raw('files.export', { fileId: r.id, mimeType: r.export }, { signal: ctx.signal })
-        : await ctx.client.media(r.id, { signal: ctx.signal });
       const hash = createHash('md5');
-      const tap = new Transform({
-        transform(chunk: Buffer, _e, done) {
-          hash.update(chunk);
-          done(null, chunk);
-        },
+      await network.hold(async () => {
+        const res = r.export
+          ? await ctx.client.raw('files.export', { fileId: r.id, mimeType: r.export }, { signal: ctx.signal })
+          : await ctx.client.media(r.id, { signal: ctx.signal });
+        const tap = new Transform({
+          transform(chunk: Buffer, _e, done) {
+            hash.update(chunk);
+            done(null, chunk);
+          },
+        });
+        await pipeline(bodyStream(res), tap, createWriteStream(tmp), { signal: ctx.signal });
       });
-      // The bytes are synced in this transfer's lane, while the other lanes go on downloading: waiting for them
-      // all at the next state save instead made the first download of 1 GB a third slower.
-      await pipeline(bodyStream(res), tap, createWriteStream(tmp), { signal: ctx.signal });
+      // The bytes are synced in this transfer's lane after it gives up its network slot, so the next transfer
+      // starts while the disk catches up (waiting for every file at the next state save instead made the first
+      // download of 1 GB a third slower; syncing while holding the slot left the network idle meanwhile).
       await syncBytes(tmp);
       const md5 = hash.digest('hex');
       if (!r.export && r.md5 && md5 !== r.md5) throw new Changed(`${p} changed on the store during the run`);
@@ -363,7 +372,8 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
   for (const a of phase(['rename-store', 'rename-local'])) await attempt(a);
   const mkdirs = phase(['mkdir-store', 'mkdir-local']).sort((x, y) => depth(pathOf(x)) - depth(pathOf(y)));
   for (const a of mkdirs) await attempt(a);
-  await pool(phase(['upload', 'download', 'conflict']), ctx.concurrency, attempt);
+  // Twice as many lanes as network slots: a lane whose file is being synced to disk does not hold one.
+  await pool(phase(['upload', 'download', 'conflict']), 2 * ctx.concurrency, attempt);
   await pool(phase(['delete-local', 'delete-store']), ctx.concurrency, attempt);
   return errors;
 }
