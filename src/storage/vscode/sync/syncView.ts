@@ -31,10 +31,47 @@ export class SyncTreeProvider implements vscode.TreeDataProvider<SyncNode> {
   private readonly changed = new vscode.EventEmitter<SyncNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  /** What the view showed at its last refresh, as text (see `picture`). */
+  private shown: string | undefined;
+
   constructor(private readonly runners: () => LinkRunner[]) {}
 
+  /**
+   * Redraws the view when what it shows changed. A redraw that would show the same is not made: the rows it
+   * rebuilds can take a click in the middle (a click on a conflict that should open Compare only selected it).
+   */
   refresh(): void {
+    const now = this.picture();
+    if (now === this.shown) return;
+    this.shown = now;
     this.changed.fire(undefined);
+  }
+
+  /** Every row the view can show (expanded or not), with all a row shows and does. */
+  private picture(): string {
+    const rows: string[] = [];
+    const visit = (parent: SyncNode | undefined, depth: number) => {
+      for (const node of this.getChildren(parent)) {
+        const t = this.getTreeItem(node);
+        const icon = t.iconPath instanceof vscode.ThemeIcon ? [t.iconPath.id, t.iconPath.color?.id] : t.iconPath;
+        rows.push(
+          JSON.stringify([
+            depth,
+            t.id,
+            typeof t.label === 'string' ? t.label : t.label?.label,
+            t.description,
+            typeof t.tooltip === 'string' ? t.tooltip : t.tooltip?.value,
+            icon,
+            t.contextValue,
+            t.command?.command,
+            t.collapsibleState,
+          ]),
+        );
+        visit(node, depth + 1);
+      }
+    };
+    visit(undefined, 0);
+    return rows.join('\n');
   }
 
   getChildren(node?: SyncNode): SyncNode[] {
