@@ -243,6 +243,17 @@ describe('storage: folder sync in the editor', function () {
     assert.equal(await statusText(), '$(check) In sync');
   });
 
+  it('the Sync view is redrawn when what it shows changes, never for a change it does not show', async () => {
+    await wait();
+    const label = (await records()).find((r) => r.key === key)!.label;
+    const before = await cmd<number>('_testSyncRedraws');
+    assert.equal(await cmd<number>('_testSyncRedraws'), before, 'a paint that shows nothing new redraws nothing');
+    put(local, 'redraw.txt', 'new');
+    await cmd('_testSyncRun', [label], 'syncNow');
+    await wait();
+    assert.ok((await cmd<number>('_testSyncRedraws')) > before, 'a run (its last run time) redraws the view');
+  });
+
   it('status bar: syncing n of m while a run goes, an error with what to do when it fails', async () => {
     const label = (await records()).find((r) => r.key === key)!.label;
     await cmd('_testSyncStatusHistory');

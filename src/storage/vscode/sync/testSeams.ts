@@ -59,11 +59,19 @@ export function syncTestSeams(
     }
     throw new Error(`no plan item "${label}"`);
   };
+  let redraws = 0;
+  const counting = sync.view.onDidChangeTreeData(() => redraws++);
   const history: string[] = [];
   sync.onPaint = (text) => {
     if (history.at(-1) !== text) history.push(text);
   };
   return [
+    counting,
+    /** Paints the views (as any change of a link does) and says how often the Sync view was redrawn so far. */
+    registerCommand('apiWorkbench.storage._testSyncRedraws', () => {
+      sync.paint();
+      return redraws;
+    }),
     registerCommand('apiWorkbench.storage._testSyncView', () =>
       sync.view.getChildren().map((n) => plain(sync.view, n)),
     ),
