@@ -30,6 +30,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench.storage._testSyncPlanCheck',
     'apiWorkbench.storage._testSyncPlanRun',
     'apiWorkbench.storage._testSyncRecords',
+    'apiWorkbench.storage._testSyncRedraws',
     'apiWorkbench.storage._testSyncRestart',
     'apiWorkbench.storage._testSyncRun',
     'apiWorkbench.storage._testSyncStatusBar',
