@@ -2,6 +2,7 @@
 // can persist them and every operation of the API is a function over this one model.
 // Files keep parent ids (several allowed); the children index is derived and kept in step.
 import { createHash } from 'node:crypto';
+import { dictionary } from '../../shared/wire/ownKeys';
 import { FOLDER_MIME } from '../../shared/wire/storage';
 import type { BlobStore } from './blobs';
 import type { StoreState, StoredChange, StoredFile, StoredUpload, StoredUser } from './storedRecords';
@@ -353,10 +354,8 @@ export function liveBlobKeys(state: StoreState): Set<string> {
   return live;
 }
 
-/** A record keyed by outside input: no prototype, so no inherited members answer a lookup. */
-export function dictionary<T>(from: Record<string, T> = {}): Record<string, T> {
-  return Object.assign(Object.create(null) as Record<string, T>, from);
-}
+/** A record keyed by outside input (the shared helper, kept here for the store's modules). */
+export { dictionary };
 
 export function etagOf(kind: string, id: string, version: number): string {
   const h = createHash('sha1').update(`${kind}:${id}:${version}`).digest('base64url').slice(0, 27);

@@ -19,7 +19,7 @@ export function putOwn<T>(target: Record<string, T>, key: string, value: T): voi
   else target[key] = value;
 }
 
-/** An empty table with no prototype: `in`, reads and writes see its own keys alone. */
-export function dictionary<T>(): Record<string, T> {
-  return Object.create(null) as Record<string, T>;
+/** A table with no prototype (empty, or holding `from`'s own members): `in`, reads and writes see its own keys alone. */
+export function dictionary<T>(from?: Readonly<Record<string, T>>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
 }

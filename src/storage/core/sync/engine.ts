@@ -12,7 +12,7 @@ import { settleConflicts, withExclusions, type ConflictChoice } from './choices'
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
 import { planSync } from './plan';
-import { loadState, saveState, shareStrings, STATE_DIR, upgradeFileKeys } from './state';
+import { loadState, saveState, shareEntries, STATE_DIR, upgradeFileKeys } from './state';
 import { StateWriter } from './stateWriter';
 import { refreshMirror, storePaths } from './storeScan';
 
@@ -86,7 +86,8 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
 
   const tokenBefore = state.pageToken;
   const storeRead = await refreshMirror(opts.client, state, opts.signal);
-  if (storeRead === 'full') shareStrings(state);
+  // A full listing shared its items' strings as they came; the entries now take theirs.
+  if (storeRead === 'full') shareEntries(state);
   // A run with nothing new on the store writes nothing here (a no-op run costs a walk and one request).
   const storeMoved = storeRead === 'full' || state.pageToken !== tokenBefore;
   if (!opts.dryRun && storeMoved) await saveState(root, state);

@@ -83,15 +83,7 @@ export interface SyncState {
 }
 
 export function emptyState(storeFolderId: string): SyncState {
-  return { version: 2, storeFolderId, mirror: table(), base: table() };
-}
-
-/**
- * A record keyed by path or id with no prototype: a file named `__proto__` or `constructor` is a key like any
- * other (on a plain object the first would replace the prototype and the second read a function).
- */
-export function table<T>(from?: Record<string, T>): Record<string, T> {
-  return Object.assign(dictionary<T>(), from);
+  return { version: 2, storeFolderId, mirror: dictionary(), base: dictionary() };
 }
 
 /** One state file per store folder a local folder is linked with. */
@@ -168,6 +160,12 @@ export class Sharing {
 export function shareStrings(state: SyncState): void {
   const sharing = new Sharing(state.mirror);
   for (const id of Object.keys(state.mirror)) state.mirror[id] = sharing.item(state.mirror[id]);
+  shareEntries(state);
+}
+
+/** Makes the state's entries share the strings of its mirror items (after a full listing, which shares its items). */
+export function shareEntries(state: SyncState): void {
+  const sharing = new Sharing(state.mirror);
   for (const p of Object.keys(state.base)) state.base[p] = sharing.entry(state.base[p]);
 }
 
@@ -214,8 +212,8 @@ export async function loadState(localDir: string, storeFolderId: string): Promis
         if (v.version === 1) {
           // The whole state in this one line.
           if (!isObject(v.mirror) || !isObject(v.base)) throw bad('is not a state of this link');
-          state.mirror = table(v.mirror as Record<string, MirrorItem>);
-          state.base = table(v.base as Record<string, BaseEntry>);
+          state.mirror = dictionary(v.mirror as Record<string, MirrorItem>);
+          state.base = dictionary(v.base as Record<string, BaseEntry>);
           ended = whole = true;
         }
         continue;

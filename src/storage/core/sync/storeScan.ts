@@ -6,7 +6,8 @@ import { FOLDER_MIME, SHORTCUT_MIME, isWorkspaceDocument, type File } from '../.
 import { quote, type StorageClient } from '../client';
 import type { Skipped } from './localScan';
 import { unfitLocalName } from './names';
-import { Sharing, table, type MirrorItem, type SyncState } from './state';
+import { dictionary } from '../../../shared/wire/ownKeys';
+import { Sharing, type MirrorItem, type SyncState } from './state';
 import { exportName, exportVersion, type ExportFormats } from './exports';
 
 export const ITEM_FIELDS =
@@ -143,7 +144,7 @@ export async function refreshMirror(
     }
   }
   const token = await client.startPageToken(signal);
-  state.mirror = table();
+  state.mirror = dictionary();
   await listBelow(client, [state.storeFolderId], state, signal);
   state.pageToken = token;
   return 'full';
