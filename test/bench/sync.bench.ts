@@ -5,9 +5,9 @@
 //    through the same StorageClient at the same concurrency (plain uploads of a tree of the same shape into one
 //    folder; plain media downloads of the synced items, streamed to files): raw time ÷ sync time, i.e. the
 //    sync's share of the raw throughput. The disk is flushed before each pass;
-// 3. the peak memory of `api-workbench sync` (dist/cli.js, its own process) at 100,000 files: a dry-run first
-//    plan (100,000 uploads), the first real run (both sides hold the same files: 100,000 records) and a run with
-//    nothing to do. The figure is the kernel's high-water mark of the process's resident set (ru_maxrss: all
+// 3. the peak memory of `api-workbench sync` (dist/cli.js, its own process, launched as its first line says) at
+//    100,000 files: a dry-run first plan (100,000 uploads), the first real run (both sides hold the same files:
+//    100,000 records) and a run with nothing to do. The figure is the kernel's high-water mark of the process's resident set (ru_maxrss: all
 //    of Node included), against 150 MB.
 // 2 and 3 run against a sandbox in a child process (its memory is not the client's); all data lives under
 // the temporary folder and is removed at the end.
@@ -273,19 +273,41 @@ interface Peak {
   stdout: string;
 }
 
-/** Runs the built CLI in its own process and reads its peak memory. */
+/**
+ * How the built CLI's first line runs it (`#!/usr/bin/env -S VAR=value node --flag…`): the variables it sets and
+ * Node's flags, so the bench measures the process a user's `api-workbench` is.
+ */
+function launchOf(cli: string): { env: Record<string, string>; flags: string[] } {
+  const first = fs.readFileSync(cli, 'utf8').split('\n', 1)[0];
+  const words = first
+    .replace(/^#!\s*\S*env\s+(-S\s+)?/, '')
+    .trim()
+    .split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let w = words[0]; w !== undefined && /^[A-Za-z_]\w*=/.test(w); w = words[0]) {
+    words.shift();
+    env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
+  }
+  if (words.shift() !== 'node') throw new Error(`dist/cli.js does not start Node: ${first}`);
+  return { env, flags: words };
+}
+
+/** Runs the built CLI in its own process, as its first line does, and reads its peak memory. */
 async function cliPeak(args: string[], env: Record<string, string>, work: string): Promise<Peak> {
   const file = path.join(work, `peak-${Math.random().toString(36).slice(2)}.json`);
+  const cli = path.join(ROOT, 'dist/cli.js');
+  const launch = launchOf(cli);
   const child = spawn(
     process.execPath,
     [
+      ...launch.flags,
       ...(process.env.CLI_FLAGS ? process.env.CLI_FLAGS.split(' ') : []),
       '--require',
       path.join(ROOT, 'test/bench/peakMemory.cjs'),
-      path.join(ROOT, 'dist/cli.js'),
+      cli,
       ...args,
     ],
-    { env: { ...process.env, ...env, PEAK_MEMORY_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, ...launch.env, ...env, PEAK_MEMORY_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';

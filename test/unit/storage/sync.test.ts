@@ -321,4 +321,44 @@ describe('storage sync engine', function () {
     await equalTrees();
     assert.equal(localTree(k.localDir)['race (conflict 2026-03-04 local).txt'], md5('local v2'));
   });
+
+  it('an update finds the store item as listed or leaves it: a rename or edit made after the listing defers it', async () => {
+    putLocal(k.localDir, 'moved.txt', 'v1');
+    putLocal(k.localDir, 'edited.txt', 'v1');
+    await run();
+    putLocal(k.localDir, 'moved.txt', 'local v2');
+    putLocal(k.localDir, 'edited.txt', 'local v2');
+    const moved = (await storeItem(k.client, k.folderId, 'moved.txt'))!;
+    const edited = (await storeItem(k.client, k.folderId, 'edited.txt'))!;
+    let raced = 0;
+    // Someone renames one item and edits the other after the run listed the store, before its updates start.
+    const racing: HttpFetch = async (url, init) => {
+      if (!raced && (init?.method ?? 'GET') === 'GET' && /\/files\/[^/?]+\?/.test(url) && url.includes('md5Checksum')) {
+        raced++;
+        await k.client.call('files.patch', { fileId: moved.id! }, { title: 'renamed.txt' });
+        await putStore(k.client, k.folderId, 'edited.txt', Buffer.from('store v2'));
+      }
+      return defaultFetch(url, init);
+    };
+    const client = new StorageClient({ baseUrl: k.h.origin, auth: { token: () => k.h.token }, fetch: racing });
+    const r = await run({ client });
+    assert.equal(raced, 1);
+    assert.equal(r.summary.deferred, 2, JSON.stringify(r.events));
+    const store = await storeTree(k.client, k.folderId);
+    assert.equal(
+      store['renamed.txt'],
+      md5('v1'),
+      'the renamed item keeps its bytes: the local edit was not sent over it',
+    );
+    assert.equal(store['edited.txt'], md5('store v2'));
+    assert.equal((await storeItem(k.client, k.folderId, 'edited.txt'))!.id, edited.id);
+    // The next run sees both store changes: the rename is carried to disk with the local edit, the two edits kept.
+    const next = await run();
+    assert.equal(next.summary.errors, 0);
+    await equalTrees();
+    const local = localTree(k.localDir);
+    assert.equal(local['renamed.txt'], md5('local v2'));
+    assert.equal(local['edited.txt'], md5('store v2'));
+    assert.equal(local['edited (conflict 2026-03-04 local).txt'], md5('local v2'));
+  });
 });

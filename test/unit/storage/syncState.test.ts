@@ -55,12 +55,20 @@ describe('storage sync state file', () => {
     assert.match(fs.readFileSync(file, 'utf8'), /^\{"version":2,/);
   });
 
-  it('an older state’s store times are read and not kept, except a workspace document’s (its export version)', async () => {
+  it('an older state’s store times and etags are read and not kept, except a workspace document’s (its export version)', async () => {
     const s = sample(2);
-    const doc = { id: 'doc', title: 'Plan', parents: ['folder-1'], folder: false, mimeType: DOC, modified: 'T2' };
+    const doc = {
+      id: 'doc',
+      title: 'Plan',
+      parents: ['folder-1'],
+      folder: false,
+      mimeType: DOC,
+      modified: 'T2',
+      etag: 'E2',
+    };
     const file = statePath(dir, 'folder-1');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const old = (m: object) => ({ ...m, modified: '2026-01-01T00:00:00.000Z' });
+    const old = (m: object) => ({ ...m, modified: '2026-01-01T00:00:00.000Z', etag: '"e1"' });
     const lines = [
       JSON.stringify({ version: 2, storeFolderId: 'folder-1', pageToken: '42' }),
       ...Object.values(s.mirror).map((m) => JSON.stringify(['m', old(m)])),

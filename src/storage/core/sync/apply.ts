@@ -23,6 +23,7 @@ import { pool, Slots } from './pool';
 import { fileKey, STATE_DIR, type BaseEntry, type SyncState } from './state';
 import { syncBytes, type StateWriter } from './stateWriter';
 import { ITEM_FIELDS as FILE_FIELDS, mirrorItem, type StoreItem } from './storeScan';
+import { versionIfUnchanged } from './storeVersion';
 
 export interface SyncEvent {
   action: Action['kind'] | 'skip' | 'error';
@@ -50,6 +51,8 @@ export interface ApplyContext {
 }
 
 class Changed extends Error {}
+const storeChanged = (p: string) =>
+  new Changed(`${p} changed on the store during the run; the next run takes it into account`);
 /** Left as it is, and said why: not an error, and no later run changes it by itself. */
 class Reported extends Error {}
 
@@ -137,19 +140,22 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     if (!parentId) throw new Error(`the store folder of ${p} is missing`);
     const title = baseName(p);
     const metadata = id ? {} : { id: await newId(), title, parents: [{ id: parentId }] };
+    const listed = id ? ctx.state.mirror[id] : undefined;
+    if (id && !listed) throw storeChanged(p);
+    const version = listed ? await network.hold(() => versionIfUnchanged(ctx.client, listed, ctx.signal)) : {};
+    if (version === 'changed') throw storeChanged(p);
     const sent = network.hold(() =>
       upload(ctx.client, fileSource(abs(from)), {
         fileId: id,
         metadata,
         contentType: guessType(title),
-        ifMatch: over?.etag,
+        ifMatch: version.etag,
         query: { supportsAllDrives: true, fields: FILE_FIELDS },
         signal: ctx.signal,
       }),
     );
     const f = await sent.catch((e: unknown) => {
-      if (e instanceof StorageError && e.status === 412)
-        throw new Changed(`${p} changed on the store during the run; the next run takes it into account`);
+      if (e instanceof StorageError && e.status === 412) throw storeChanged(p);
       throw e;
     });
     return remember(f);

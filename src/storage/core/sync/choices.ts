@@ -1,6 +1,6 @@
 // What a reviewed plan changes (the editor's plan view): paths the user left out of the link, and a
 // choice per conflict. A conflict settled one way becomes the transfer of that side's version over the
-// other (the upload carries the store etag the listing saw, the download checks the disk file is as
+// other (the upload checks the store item is as the listing saw, the download that the disk file is as
 // scanned, so an edit made meanwhile is still never overwritten); "keep both" is the plain conflict.
 import type { LocalItem } from './localScan';
 import { allowed, type Action, type Plan } from './model';

@@ -95,8 +95,8 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const storeSkipped: Skipped[] = [];
   const store = storePaths(state, skip, storeSkipped, opts.exportFormats);
   // Download mode reads the checksum of every local file: a conflict copy a stopped run left is known by it.
-  const storeHas = mode === 'download' ? undefined : (rel: string) => store.has(rel);
-  const local = await scanLocal(root, state.base, skip, skipped, opts.signal, storeHas);
+  const storeAt = mode === 'download' ? undefined : (rel: string) => store.get(rel);
+  const local = await scanLocal(root, state.base, skip, skipped, opts.signal, storeAt);
   skipped.push(...storeSkipped);
   // The plan reads the state's entries and changes none (findRenames moves its own copy of the index).
   const listings = { base: state.base, local, store };
@@ -136,21 +136,28 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
     return { summary, plan };
   }
 
+  if (!plan.actions.length) {
+    // Only entries to record (a first run over equal sides: 100,000 of them): the listings go before the state
+    // takes the entries, so the two are never held at once.
+    local.clear();
+    store.clear();
+  }
   for (const [from, to] of plan.settled)
     for (const [p, e] of Object.entries(state.base))
       if (p === from || p.startsWith(`${from}/`)) {
         delete state.base[p];
         state.base[to + p.slice(from.length)] = e;
       }
+  const recorded = plan.records.size;
   for (const [p, e] of plan.records) {
     if (e) state.base[p] = e;
     else delete state.base[p];
   }
+  // The state holds them now (a caller reads the plan's actions, never its records).
+  plan.records.clear();
   const writer = new StateWriter(root, state);
   if (!plan.actions.length) {
-    // Only entries to record (a first run over equal sides: 100,000 of them): the listings are not needed while
-    // the state is written.
-    if (plan.records.size || plan.settled.length) await writer.save();
+    if (recorded || plan.settled.length) await writer.save();
     return { summary, plan };
   }
   await writer.save();

@@ -21,6 +21,10 @@ export interface LocalItem {
   lsize: number;
   /** Files only; left out of a new file the plan needs no checksum of (see scanLocal). */
   lmd5?: string;
+  /** Unset by the walk: the plan fills them in when it records the file as it is (see recordOf). */
+  id?: string;
+  smd5?: string;
+  ssize?: number;
 }
 
 export interface Skipped {
@@ -63,9 +67,10 @@ export function sameStat(b: BaseEntry | undefined, l: { ino: FileKey; mtime: num
 
 /**
  * Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links.
- * With `storeHas`, a new file's checksum is left out (the plan never reads it) unless the store has an item at
+ * With `storeAt`, a new file's checksum is left out (the plan never reads it) unless the store has an item at
  * its path or a synced file is missing from disk (it may have moved there): a first upload of a folder then
- * reads each file once, as it is sent, and the store's checksum of what it received is recorded.
+ * reads each file once, as it is sent, and the store's checksum of what it received is recorded. A checksum
+ * equal to the store item's is kept as the item's own string (at 100,000 files, 5 MB less on a first run).
  */
 export async function scanLocal(
   root: string,
@@ -73,7 +78,7 @@ export async function scanLocal(
   ignore: { ignores(p: string): boolean },
   skipped: Skipped[],
   signal?: AbortSignal,
-  storeHas?: (rel: string) => boolean,
+  storeAt?: (rel: string) => { md5?: string } | undefined,
 ): Promise<Map<string, LocalItem>> {
   const out = new Map<string, LocalItem>();
   // A renamed or moved file keeps its inode and time: its saved checksum still holds under the new name. The
@@ -116,6 +121,11 @@ export async function scanLocal(
         ino: fileKey(st, rootDev),
         mtime: Number(st.mtimeNs / 1000n),
         lsize: folder ? 0 : Number(st.size),
+        // In the literal: a field added later would give each of 100,000 items a property array of its own.
+        lmd5: undefined,
+        id: undefined,
+        smd5: undefined,
+        ssize: undefined,
       };
       if (folder) {
         out.set(rel, item);
@@ -131,14 +141,14 @@ export async function scanLocal(
       }
     }
   }
-  let moved = !storeHas;
+  let moved = !storeAt;
   if (!moved)
     for (const p in base)
       if (!base[p].folder && !out.has(p)) {
         moved = true;
         break;
       }
-  const wanted = moved ? hashes : hashes.filter((rel) => base[rel] || storeHas?.(rel));
+  const wanted = moved ? hashes : hashes.filter((rel) => base[rel] || storeAt?.(rel));
   let next = 0;
   const lane = async () => {
     const buf = Buffer.allocUnsafe(READ_BLOCK);
@@ -147,7 +157,8 @@ export async function scanLocal(
       const rel = wanted[next++];
       try {
         const md5 = await md5File(path.join(root, rel), buf);
-        out.get(rel)!.lmd5 = md5;
+        const stored = storeAt?.(rel)?.md5;
+        out.get(rel)!.lmd5 = md5 === stored ? stored : md5;
       } catch {
         out.delete(rel); // gone since the listing: seen as absent
       }

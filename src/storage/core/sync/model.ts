@@ -92,3 +92,20 @@ export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
   if (r.export) e.export = r.export;
   return e;
 }
+
+/**
+ * entryOf for the plan, without a second object per file: a file item the walk made becomes the entry itself
+ * (at 100,000 files, 9 MB less on a first run). A state entry the walk handed on as unchanged (it has an id) is
+ * the state's own and is never changed here: it gets a new entry.
+ */
+export function recordOf(l: LocalItem, r: StoreItem): BaseEntry {
+  if (l.folder || l.id !== undefined) return entryOf(l, r);
+  const e = l as LocalItem & BaseEntry;
+  e.id = r.id;
+  e.smd5 = r.export ? r.version : r.md5;
+  e.ssize = r.size;
+  if (l.lmd5 === r.md5) e.lmd5 = r.md5;
+  if (Date.now() * 1000 - l.mtime < RACY_US) e.racy = true;
+  if (r.export) e.export = r.export;
+  return e;
+}

@@ -4,7 +4,7 @@
 // recorded, a deletion against an edit keeps the edit, two different versions are both kept (the
 // conflict copy). A folder is deleted only when nothing below it on that side is kept.
 import type { LocalItem, Skipped } from './localScan';
-import { allowed, entryOf, type Action, type Listings, type Plan, type SyncMode } from './model';
+import { allowed, entryOf, recordOf, type Action, type Listings, type Plan, type SyncMode } from './model';
 import { conflictPath, within } from './names';
 import { findRenames } from './renames';
 import type { BaseEntry } from './state';
@@ -100,7 +100,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
         b.mtime !== l.mtime ||
         b.racy
       )
-        records.set(p, entryOf(l, r));
+        records.set(p, recordOf(l, r));
       return;
     }
     const lch = !b ? !!l : !l || l.lmd5 !== b.lmd5;
@@ -109,7 +109,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
     if (lch && rch && l && r) {
       const side = mode === 'download' ? 'store' : 'local';
       const copy = copyName(p, side, side === 'local' ? l.lmd5 : r.md5);
-      if (copy === undefined) records.set(p, entryOf(l, r));
+      if (copy === undefined) records.set(p, recordOf(l, r));
       else actions.push({ kind: 'conflict', path: p, copy, mode });
       return;
     }

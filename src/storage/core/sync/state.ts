@@ -123,10 +123,11 @@ export class Sharing {
   constructor(private readonly mirror: Record<string, MirrorItem>) {}
 
   item(read: MirrorItem): MirrorItem {
-    // An older state kept every item's modified time: read no more (a `delete` would make a slow, larger object).
+    // An older state kept every item's modified time and etag: read no more (a `delete` would make a slow, larger
+    // object).
     let m = read;
-    if (m.modified !== undefined && !isWorkspaceDocument(m)) {
-      const { modified: _dropped, ...rest } = m;
+    if ((m.modified !== undefined || m.etag !== undefined) && !isWorkspaceDocument(m)) {
+      const { modified: _modified, etag: _etag, ...rest } = m;
       m = rest;
     }
     m.mimeType = this.common.get(m.mimeType);

@@ -27,9 +27,9 @@ export function mirrorItem(f: File, sharing?: Sharing): MirrorItem | undefined {
     mimeType: f.mimeType ?? 'application/octet-stream',
     md5: f.md5Checksum,
     size: f.fileSize === undefined ? undefined : Number(f.fileSize),
-    etag: f.etag,
-    // Only a workspace document's version is read (exportVersion): at 100,000 files, 6 MB not kept.
-    ...(isWorkspaceDocument(f) ? { modified: f.modifiedDate } : {}),
+    // Only a workspace document's version is read (exportVersion; an update reads a file's own etag first, see
+    // storeVersion.ts): at 100,000 files, 11 MB not kept.
+    ...(isWorkspaceDocument(f) ? { modified: f.modifiedDate, etag: f.etag } : {}),
     ...(f.exportLinks ? { exports: Object.keys(f.exportLinks) } : {}),
   };
   return sharing ? sharing.item(m) : m;
@@ -157,7 +157,7 @@ export interface StoreItem {
   md5?: string;
   size?: number;
   modified?: string;
-  /** The version an update must still find (`If-Match`): a store edit made since the listing is not overwritten. */
+  /** Of a workspace document (its version, with `modified`); a file's is read before an update (storeVersion.ts). */
   etag?: string;
   /** A workspace document synced as its export to this type (download-only; see exports.ts). */
   export?: string;
