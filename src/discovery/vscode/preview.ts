@@ -2,6 +2,7 @@
 // The page is its own bundle (src/discovery/webview) speaking src/discovery/protocol.ts.
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../platform/webviewHtml';
+import { panelFrame, WebviewPage } from '../../platform/webviewPage';
 import { anchorForPath, nodeAt, nodeAtOffset, pathOf, renderPreviewBody } from '../core';
 import {
   PREVIEW_VIEW_TYPE,
@@ -45,6 +46,8 @@ export class DiscoveryPreview implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly tryIt: TryItHost;
+  /** The panel's page and its watchdog. */
+  private page: WebviewPage | undefined;
   /** Test seam: sees every message posted to the page. */
   onPost: ((m: PreviewHostToWebview) => void) | undefined;
   /** Test seam: what was posted since the seam last took it (undefined until a test asks). */
@@ -53,6 +56,7 @@ export class DiscoveryPreview implements vscode.Disposable {
   constructor(
     private readonly documents: DiscoveryDocuments,
     private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
     endpoints?: Endpoints,
   ) {
     this.tryIt = new TryItHost(endpoints);
@@ -101,14 +105,23 @@ export class DiscoveryPreview implements vscode.Disposable {
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     this.ready = false;
+    const page = new WebviewPage(panelFrame(panel), {
+      name: vscode.l10n.t('API preview'),
+      html: (webview) => shellHtml(webview, this.extensionUri),
+      log: this.log,
+    });
+    this.page?.dispose();
+    this.page = page;
     panel.onDidDispose(() => {
+      page.dispose();
       if (this.panel !== panel) return;
       this.panel = undefined;
+      this.page = undefined;
       this.doc = undefined;
       this.tryIt.closeAll();
     });
     panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => void this.onMessage(m));
-    panel.webview.html = shellHtml(panel.webview, this.extensionUri);
+    page.load();
   }
 
   /**
@@ -151,6 +164,7 @@ export class DiscoveryPreview implements vscode.Disposable {
           .handle(m, root, (reply) => this.post(reply))
           .catch((e: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Try it failed: {0}', String(e))));
     } else if (m?.type === 'ready') {
+      if (this.page && !this.page.ready()) return;
       this.ready = true;
       this.renderedVersion = -1;
       this.render();
@@ -214,6 +228,7 @@ export class DiscoveryPreview implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.page?.dispose();
     this.panel?.dispose();
     for (const d of this.subscriptions) d.dispose();
   }
@@ -223,9 +238,10 @@ export function registerPreview(
   documents: DiscoveryDocuments,
   context: vscode.ExtensionContext,
   shell: FeatureShell,
+  log: vscode.LogOutputChannel,
   endpoints?: Endpoints,
 ): vscode.Disposable[] {
-  const preview = new DiscoveryPreview(documents, context.extensionUri, endpoints);
+  const preview = new DiscoveryPreview(documents, context.extensionUri, log, endpoints);
   // The entry registered the serializer (so a restored preview activates us); it hands restoring over now.
   shell.webviewPanelSerializer(PREVIEW_VIEW_TYPE, {
     deserializeWebviewPanel: (panel, state) => preview.restore(panel, state),

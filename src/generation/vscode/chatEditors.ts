@@ -6,7 +6,8 @@ import type { WorkbenchServices } from '../../platform/services';
 import type { ChatSession } from '../core/chatSession';
 import type { ChatSessions } from '../core/chatSessions';
 import { CHAT_PANEL_VIEW_TYPE, type ChatPanelState } from '../protocol';
-import { ChatView } from './chatView';
+import { ChatView, type ChatViewOptions } from './chatView';
+import { panelFrame } from '../../platform/webviewPage';
 
 export interface ChatEditor {
   readonly panel: vscode.WebviewPanel;
@@ -22,6 +23,8 @@ export class ChatEditors implements vscode.Disposable {
   private readonly editors = new Set<ChatEditor>();
   /** The tab last focused, so commands without a target act on it. */
   private lastActive: ChatEditor | undefined;
+  /** Test mode only: how the next tab's page loads (a shorter watchdog wait, loads whose ready goes unheard). */
+  nextPage: ChatViewOptions['page'];
 
   constructor(
     private readonly services: WorkbenchServices,
@@ -85,8 +88,11 @@ export class ChatEditors implements vscode.Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatEditor {
+    const page = this.nextPage;
+    this.nextPage = undefined;
     const chat = new ChatView(this.services, this.sessions, session, {
       surface: 'editor',
+      page,
       onTitle: (title) => (panel.title = title),
       openElsewhere: (id) => {
         const other = this.find(id);
@@ -98,7 +104,7 @@ export class ChatEditors implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
     const editor: ChatEditor = { panel, chat };
     this.editors.add(editor);
-    chat.bind(panel.webview);
+    chat.bind(panelFrame(panel));
     panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = editor;
     });
