@@ -54,6 +54,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench.generation._testReload',
     'apiWorkbench.generation._testSend',
     'apiWorkbench.generation._testSettings',
+    'apiWorkbench.generation._testSilentPage',
     'apiWorkbench.generation._testStop',
     'apiWorkbench.generation._testWaitFinal',
     'apiWorkbench.generation._testWaitNextFinal',
