@@ -44,6 +44,15 @@ export interface WebviewPageOptions {
   /** A fresh page (a new nonce each call). */
   html(webview: vscode.Webview): string;
   log: vscode.LogOutputChannel;
+  /**
+   * A panel can be replaced by a new one in its place: its last reload does that instead of setting the html,
+   * since only a new host frame recovers one that waits for its service worker (setting the html again posts the
+   * page to the same frame, which holds it until that wait ends). Views cannot be replaced. The new panel's page
+   * gets what this one carries over: the reloads made (so the count goes on) and, in test mode, silent loads left.
+   */
+  replace?: (carried: { reloadsDone: number; silentLoads: number }) => void;
+  /** Reloads made for the surface this page replaces (the count goes on: no endless replacing). */
+  reloadsDone?: number;
   /** Test mode only: a shorter wait. */
   readyMs?: number;
   /** Test mode only: how many loads' `ready` go unheard, as when the frame never loads the page. */
@@ -53,27 +62,24 @@ export interface WebviewPageOptions {
 export class WebviewPage implements vscode.Disposable {
   private readonly watch: ReadyWatch;
   private readonly visibility: vscode.Disposable;
-  private silentLoads: number;
+  /** Loads set so far (test mode: the first `silentLoads` of them are silent, whatever their timing). */
   private loads = 0;
+  /** Reloads since the page last reported ready, this page's and those carried over. */
+  private reloads: number;
 
   constructor(
     private readonly frame: PageFrame,
     private readonly options: WebviewPageOptions,
   ) {
-    this.silentLoads = options.silentLoads ?? 0;
+    this.reloads = options.reloadsDone ?? 0;
     const readyMs = options.readyMs ?? PAGE_READY_MS;
     this.watch = new ReadyWatch(
       {
         delayMs: readyMs,
         reloads: PAGE_RELOADS,
-        reload: (attempt) => {
-          options.log.warn(
-            `webview: the ${options.name} page did not report ready within ${readyMs / 1000} s of being shown; ` +
-              `setting it again (${attempt} of ${PAGE_RELOADS})`,
-          );
-          this.load();
-        },
+        reload: (attempt) => this.reload(attempt, readyMs),
         giveUp: () => this.giveUp(readyMs),
+        reloadsDone: options.reloadsDone,
       },
       frame.visible,
     );
@@ -93,13 +99,13 @@ export class WebviewPage implements vscode.Disposable {
 
   /** The page posted `ready`; false when the test seam made this load silent (the caller then ignores it). */
   ready(): boolean {
-    if (this.silentLoads > 0) {
-      this.silentLoads--;
+    if (this.loads <= (this.options.silentLoads ?? 0)) {
       this.options.log.info(`webview: test seam: the ${this.options.name} page's ready of load ${this.loads} unheard`);
       return false;
     }
-    if (this.loads > 1) this.options.log.info(`webview: the ${this.options.name} page loaded (load ${this.loads})`);
-    this.loads = 0;
+    if (this.reloads > 0)
+      this.options.log.info(`webview: the ${this.options.name} page loaded after ${this.reloads} reloads`);
+    this.reloads = 0;
     this.watch.ready();
     return true;
   }
@@ -107,6 +113,22 @@ export class WebviewPage implements vscode.Disposable {
   dispose(): void {
     this.watch.dispose();
     this.visibility.dispose();
+  }
+
+  private reload(attempt: number, readyMs: number): void {
+    this.reloads = attempt;
+    const replace = attempt === PAGE_RELOADS ? this.options.replace : undefined;
+    this.options.log.warn(
+      `webview: the ${this.options.name} page did not report ready within ${readyMs / 1000} s of being shown; ` +
+        `${replace ? 'replacing its panel with a new one' : 'setting it again'} (${attempt} of ${PAGE_RELOADS})`,
+    );
+    if (!replace) return this.load();
+    try {
+      replace({ reloadsDone: attempt, silentLoads: Math.max(0, (this.options.silentLoads ?? 0) - this.loads) });
+    } catch (e) {
+      this.options.log.error(`webview: the ${this.options.name} panel could not be replaced: ${String(e)}`);
+      this.load();
+    }
   }
 
   private giveUp(readyMs: number): void {

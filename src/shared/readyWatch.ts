@@ -19,6 +19,8 @@ export interface ReadyWatchOptions {
   reload(attempt: number): void;
   /** Every reload stayed silent too. */
   giveUp(): void;
+  /** Reloads already made for this page elsewhere (a page that replaces a silent one goes on with its count). */
+  reloadsDone?: number;
   clock?: ReadyWatchClock;
 }
 
@@ -50,6 +52,7 @@ export class ReadyWatch {
     if (!(Number.isInteger(options.reloads) && options.reloads >= 0))
       throw new RangeError(`ReadyWatch: reloads must be a whole number from 0, not ${options.reloads}`);
     this.clock = options.clock ?? systemClock;
+    this.attempts = Math.min(options.reloads, Math.max(0, options.reloadsDone ?? 0));
   }
 
   /** A load of the page began: its count starts from nothing. */

@@ -14,7 +14,7 @@ import { pickAttachments, type AttachKind } from './attachments';
 import { keyInQuery, panelSettings, savePanelSettings } from './chatEnvironment';
 import { copyCode, exportConversation, insertCode, openAsNewFile, openLink } from './editorActions';
 import { panelHtml } from './html';
-import { WebviewPage, type PageFrame } from '../../platform/webviewPage';
+import { WebviewPage, type PageFrame, type WebviewPageOptions } from '../../platform/webviewPage';
 import { AckLog, withTimeout } from './testAcks';
 
 export interface ChatViewOptions {
@@ -25,9 +25,10 @@ export interface ChatViewOptions {
   onTitle?(title: string): void;
   /** Shows a conversation picked in this surface somewhere else (the tab that already has it); true when it did. */
   openElsewhere?(id: string): boolean;
-  /** Test mode only: the page watchdog's wait, and how many loads' `ready` go unheard (see WebviewPage). */
-  page?: { readyMs?: number; silentLoads?: number };
 }
+
+/** How a bound page is watched: a panel's replacement, and (test mode only) a shorter wait, silent loads. */
+export type ChatPageOptions = Partial<Pick<WebviewPageOptions, 'replace' | 'reloadsDone' | 'readyMs' | 'silentLoads'>>;
 
 export class ChatView implements vscode.Disposable {
   private page: WebviewPage | undefined;
@@ -66,7 +67,7 @@ export class ChatView implements vscode.Disposable {
   }
 
   /** Shows the chat in a webview (a panel's or the view's); a later bind replaces the earlier one. */
-  bind(frame: PageFrame): void {
+  bind(frame: PageFrame, page?: ChatPageOptions): void {
     this.unbind();
     const { webview } = frame;
     const root = this.services.context.extensionUri;
@@ -85,10 +86,8 @@ export class ChatView implements vscode.Disposable {
       name,
       html: (w) => panelHtml(w, root),
       log: this.services.log,
-      ...this.options.page,
+      ...page,
     });
-    // Only the first page has the test seam's silent loads.
-    this.options.page = undefined;
     this.bound.push(
       this.page,
       webview.onDidReceiveMessage((m: WebviewToHost) =>

@@ -1,47 +1,65 @@
 // The webview page watchdog in a real extension host: a chat tab whose page stays silent (the test seam makes
 // its first loads' `ready` go unheard, as when VS Code leaves the frame blank) is set again by the watchdog and
-// becomes usable, each reload is written to the extension's log, and a page that stays silent through every
-// reload is given up on once, with nothing more after its tab is closed.
+// becomes usable, each reload is written to the extension's log; the last reload replaces the tab's panel (a new
+// host frame) on the same chat; and a page that stays silent through every reload is given up on once, with
+// nothing more after its tab is closed.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RenderedAck } from '../../../src/generation/protocol';
+import type { EditorChatInfo } from '../../../src/generation/vscode/testEditorChat';
 import type { WorkbenchServices } from '../../../src/platform/services';
 
 const EXTENSION_ID = 'api-workbench.api-workbench';
 const LOG_NAME = 'API Workbench.log';
 const RELOADED =
-  /webview: the Generation chat tab page did not report ready within [\d.]+ s of being shown; setting it again \((\d) of 3\)/g;
+  /webview: the Generation chat tab page did not report ready within [\d.]+ s of being shown; (setting it again|replacing its panel with a new one) \((\d) of 3\)/g;
 const GAVE_UP = /webview: the Generation chat tab page stayed blank after 3 more loads/g;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The extension's log file (its LogOutputChannel writes under the extension's log folder). */
-function logFile(services: WorkbenchServices): string {
+/** "setting it again 1" from a reload's log line. */
+const step = (line: string) => {
+  const m = new RegExp(RELOADED.source).exec(line);
+  return m ? `${m[1]} ${m[2]}` : line;
+};
+
+function chatTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter(
+      (t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('apiWorkbench.generation.chat'),
+    );
+}
+
+/** The extension's log file (its LogOutputChannel writes under the extension's log folder, once it has a line). */
+function logFile(services: WorkbenchServices): string | undefined {
   const dir = services.context.logUri.fsPath;
   const candidates = [join(dir, LOG_NAME), join(dir, '..', LOG_NAME)];
   if (existsSync(dir))
     for (const e of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
       if (e.endsWith(LOG_NAME)) candidates.push(join(dir, e));
-  const found = candidates.find((f) => existsSync(f));
-  if (!found) throw new Error(`no ${LOG_NAME} under ${dir}`);
-  return found;
+  return candidates.find((f) => existsSync(f));
 }
 
 function logText(services: WorkbenchServices): string {
-  return readFileSync(logFile(services), 'utf8');
+  const file = logFile(services);
+  return file ? readFileSync(file, 'utf8') : '';
 }
 
 /** Waits until the log, from `from` on, matches `pattern` `count` times; returns those matches. */
 async function logged(services: WorkbenchServices, from: number, pattern: RegExp, count = 1): Promise<string[]> {
   let found: string[] = [];
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 200; i++) {
     found = [...logText(services).slice(from).matchAll(pattern)].map((m) => m[0]);
     if (found.length >= count) return found;
     await sleep(100);
   }
-  throw new Error(`the log holds ${found.length} of ${count} lines like ${pattern}:\n${logText(services).slice(from)}`);
+  const where = logFile(services) ?? `nowhere yet: no ${LOG_NAME} under ${services.context.logUri.fsPath}`;
+  throw new Error(
+    `the log (${where}) holds ${found.length} of ${count} lines like ${pattern}:\n${logText(services).slice(from)}`,
+  );
 }
 
 const editorChat = <T>(op: string, ...args: unknown[]) =>
@@ -61,23 +79,50 @@ suite('webview page watchdog', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  /** Opens a new chat tab and waits (at most 30 s) for its page to report ready. */
+  async function openChat(): Promise<string> {
+    const opened = vscode.commands.executeCommand('apiWorkbench.generation.newChatInEditor');
+    return Promise.race([
+      Promise.resolve(opened).then(() => 'ready'),
+      sleep(30_000).then(() => 'still blank after 30 s'),
+    ]);
+  }
+
   test('a chat tab whose page stays silent is set again, becomes usable, and the reload is logged', async () => {
     await vscode.commands.executeCommand('apiWorkbench.generation._testSilentPage', 1, 1500);
     // The seam may load the feature: the log's length is read after it.
     const from = logText(services).length;
     // Opening waits for the page's ready: without the watchdog the one silent load never becomes ready.
-    const opened = vscode.commands.executeCommand('apiWorkbench.generation.newChatInEditor');
-    const outcome = await Promise.race([
-      Promise.resolve(opened).then(() => 'ready'),
-      sleep(30_000).then(() => 'still blank after 30 s'),
-    ]);
-    assert.equal(outcome, 'ready', 'the silent chat tab was loaded again and reported ready');
+    assert.equal(await openChat(), 'ready', 'the silent chat tab was loaded again and reported ready');
     const ack = await editorChat<RenderedAck>('send', 'Watchdog check: name a river. [[fast]]');
     assert.equal(ack.state, 'done');
     assert.match(ack.visibleText, /Watchdog check: name a river\./);
     const lines = await logged(services, from, RELOADED);
-    assert.equal(lines.length, 1, `one reload, not more: ${lines.join(' | ')}`);
-    assert.match(lines[0], /\(1 of 3\)/);
+    assert.deepEqual(lines.map(step), ['setting it again 1'], 'one reload, not more');
+    await logged(services, from, /webview: the Generation chat tab page loaded after 1 reloads/g);
+  });
+
+  test('a tab silent through two reloads is replaced by a new panel on the same chat, which loads', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSilentPage', 3, 1000);
+    const from = logText(services).length;
+    assert.equal(await openChat(), 'ready', 'the replacing panel reported ready');
+    const lines = await logged(services, from, RELOADED, 3);
+    assert.deepEqual(lines.map(step), [
+      'setting it again 1',
+      'setting it again 2',
+      'replacing its panel with a new one 3',
+    ]);
+    assert.equal(chatTabs().length, 1, 'the old panel is closed: one tab');
+    const info = await editorChat<EditorChatInfo>('info');
+    assert.equal(info.tabs, 1);
+    const ack = await editorChat<RenderedAck>('send', 'Replaced tab check: name a lake. [[fast]]');
+    assert.equal(ack.state, 'done');
+    assert.match(ack.visibleText, /Replaced tab check: name a lake\./);
+    const after = await editorChat<EditorChatInfo>('info');
+    assert.equal(after.conversationId, info.conversationId, 'the tab shows the chat it had');
+    assert.equal(after.title, 'Replaced tab check: name a lake. [[fast]]');
+    await logged(services, from, /webview: the Generation chat tab page loaded after 3 reloads/g);
   });
 
   test('a page silent through every reload is given up on once; nothing fires after its tab closes', async () => {
@@ -87,16 +132,19 @@ suite('webview page watchdog', function () {
     // It never becomes ready: the command's own wait fails later, which is not what this test looks at.
     void Promise.resolve(vscode.commands.executeCommand('apiWorkbench.generation.newChatInEditor')).catch(() => {});
     const reloads = await logged(services, from, RELOADED, 3);
-    assert.deepEqual(
-      reloads.map((l) => /\((\d) of 3\)/.exec(l)?.[1]),
-      ['1', '2', '3'],
-    );
+    assert.deepEqual(reloads.map(step), [
+      'setting it again 1',
+      'setting it again 2',
+      'replacing its panel with a new one 3',
+    ]);
     await logged(services, from, GAVE_UP);
+    assert.equal(chatTabs().length, 1, 'one tab after the replacement');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const closedAt = logText(services).length;
     await sleep(2000);
     const after = logText(services).slice(closedAt);
     assert.doesNotMatch(after, RELOADED, 'no reload after the tab closed');
     assert.doesNotMatch(after, GAVE_UP, 'no second warning');
+    assert.equal([...logText(services).slice(from).matchAll(GAVE_UP)].length, 1, 'given up on once');
   });
 });

@@ -35,7 +35,7 @@ class FakeClock implements ReadyWatchClock {
   }
 }
 
-function setUp(visible: boolean, reloads = 3) {
+function setUp(visible: boolean, reloads = 3, reloadsDone?: number) {
   const clock = new FakeClock();
   const events: string[] = [];
   const watch: ReadyWatch = new ReadyWatch(
@@ -47,6 +47,7 @@ function setUp(visible: boolean, reloads = 3) {
         watch.started();
       },
       giveUp: () => events.push(`give up at ${clock.now()}`),
+      reloadsDone,
       clock,
     },
     visible,
@@ -124,6 +125,17 @@ describe('ReadyWatch (webview page watchdog)', () => {
     assert.deepEqual(events, []);
     clock.advance(2000);
     assert.deepEqual(events, ['reload 1 at 14000']);
+  });
+
+  it('a page that replaces a silent one goes on with its count instead of starting over', () => {
+    const { clock, events, watch } = setUp(true, 3, 3);
+    watch.started();
+    clock.advance(60_000);
+    assert.deepEqual(events, ['give up at 8000']);
+    const second = setUp(true, 3, 2);
+    second.watch.started();
+    second.clock.advance(60_000);
+    assert.deepEqual(second.events, ['reload 3 at 8000', 'give up at 16000']);
   });
 
   it('nothing fires after dispose, whatever is called on it', () => {
