@@ -4,6 +4,29 @@
 // host frame says there when it waits for its service worker). One line, since the runner keeps the first.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { inside } from './frames.mjs';
+
+/** Set on the workbench's window: the next webview host frame waits for its service worker for good. */
+export const HANG_NEXT = '__apiwbHangNextWebviewFrame';
+/** What such a frame says in its console. */
+export const HUNG = 'fault injected: this webview host frame never gets its service worker';
+
+/**
+ * The fault a CI run met after a reload, on demand: VS Code's webview host frame (pre/index.html) writes no page
+ * into its inner frame until its service worker answers. Run in every frame (an init script): the first host frame
+ * made after the workbench sets HANG_NEXT registers a worker that never comes. Webview frames share the
+ * workbench's origin in code-server, so they can read the flag.
+ */
+export function hangNextWebviewFrame([flag, said]) {
+  try {
+    if (!/\/pre\/index(-no-csp)?\.html$/.test(location.pathname) || !window.top[flag]) return;
+    window.top[flag] = false;
+    navigator.serviceWorker.register = () => new Promise(() => {});
+    console.log(said);
+  } catch {
+    /* another origin: not a frame this can hang */
+  }
+}
 
 /** The runner keeps every console message here, with the URL of the frame's script (the webview's id is in it). */
 export const consoleEntries = [];
@@ -63,7 +86,27 @@ export function blankReport(frames, { reportFile, since }) {
     (f) => `${f.id}${f.inEditor ? ' (editor area)' : ''}: ${JSON.stringify(frameConsole(f.id, since))}`,
   );
   return (
-    `; the extension's log (${log.files} files) since the reload, webview and generation lines: ` +
+    `; the extension's log (${log.files} files) since ${logStamp(since).slice(11)}, webview and generation lines: ` +
     `${JSON.stringify(log.lines)}; the console of each frame without a page: ${consoles.join(' ') || 'none found'}`
   );
+}
+
+/** What every webview frame shows: its id, whether it holds a frame (a host frame holds its page), its text. */
+export async function framesSeen(page) {
+  const seen = [];
+  const region = await page.locator('.part.editor').first().boundingBox();
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    try {
+      const body = (await frame.locator('body').innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').slice(0, 120);
+      const box = await (await frame.frameElement()).boundingBox();
+      const chat = inside(box, region) && (await frame.locator('[data-testid="prompt"]').count()) > 0;
+      const id = webviewId(frame.url());
+      const children = frame.childFrames().length;
+      seen.push({ url: frame.url().slice(0, 60), id, children, inEditor: inside(box, region), chat, body });
+    } catch {
+      /* detached, or still without a body */
+    }
+  }
+  return seen;
 }

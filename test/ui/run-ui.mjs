@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../support/codeServer.mjs';
 import { runHostTests } from '../support/hostRunner.mjs';
-import { recordConsole, webviewId } from './blankWebview.mjs';
+import { HANG_NEXT, HUNG, hangNextWebviewFrame, recordConsole, webviewId } from './blankWebview.mjs';
 import { inAnyFrame } from './frames.mjs';
 import { editorAction, pane, showContainer } from './user.mjs';
 import { userChecks } from './userChecks.mjs';
@@ -232,6 +232,8 @@ const code = await runHostTests({
     });
     p.on('pageerror', (e) => appendFileSync(consoleLog, `pageerror ${e.message}\n`));
     await p.setViewportSize({ width: 1400, height: 900 });
+    // The generationBlankFrame step's fault (test/ui/blankWebview.mjs); nothing happens until a step sets the flag.
+    await p.context().addInitScript(hangNextWebviewFrame, [HANG_NEXT, HUNG]);
   },
   onLine: (line, reportFile) => {
     const step = /^UI-STEP (\w+)/.exec(line)?.[1];

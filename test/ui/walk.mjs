@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { blankReport, webviewId } from './blankWebview.mjs';
-import { inAnyFrame, inside } from './frames.mjs';
+import { blankReport, framesSeen } from './blankWebview.mjs';
+import { inAnyFrame } from './frames.mjs';
 import {
   collapse,
   contextMenu,
@@ -55,25 +55,6 @@ async function restoredChat(page, diagnose) {
       await palette(page, 'Developer: Reload Webviews');
     }
   }
-}
-
-async function framesSeen(page) {
-  const seen = [];
-  const region = await page.locator('.part.editor').first().boundingBox();
-  for (const frame of page.frames()) {
-    if (frame === page.mainFrame()) continue;
-    try {
-      const body = (await frame.locator('body').innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').slice(0, 120);
-      const box = await (await frame.frameElement()).boundingBox();
-      const chat = inside(box, region) && (await frame.locator('[data-testid="prompt"]').count()) > 0;
-      const id = webviewId(frame.url());
-      const children = frame.childFrames().length;
-      seen.push({ url: frame.url().slice(0, 60), id, children, inEditor: inside(box, region), chat, body });
-    } catch {
-      /* detached, or still without a body */
-    }
-  }
-  return seen;
 }
 
 export const walkChecks = {
