@@ -2,7 +2,10 @@
 // The page is its own bundle (src/discovery/webview) speaking src/discovery/protocol.ts.
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../platform/webviewHtml';
-import { panelFrame, WebviewPage } from '../../platform/webviewPage';
+import { panelFrame, WebviewPage, type WebviewPageOptions } from '../../platform/webviewPage';
+
+/** What a page hands the panel that replaces it, and (test mode only) how the next page loads. */
+type PageCarry = Pick<WebviewPageOptions, 'reloadsDone' | 'silentLoads' | 'readyMs'>;
 import { anchorForPath, nodeAt, nodeAtOffset, pathOf, renderPreviewBody } from '../core';
 import {
   PREVIEW_VIEW_TYPE,
@@ -48,6 +51,8 @@ export class DiscoveryPreview implements vscode.Disposable {
   private readonly tryIt: TryItHost;
   /** The panel's page and its watchdog. */
   private page: WebviewPage | undefined;
+  /** Test mode only: how the next preview's page loads (a shorter watchdog wait, silent loads). */
+  nextPage: PageCarry | undefined;
   /** Test seam: sees every message posted to the page. */
   onPost: ((m: PreviewHostToWebview) => void) | undefined;
   /** Test seam: what was posted since the seam last took it (undefined until a test asks). */
@@ -101,15 +106,18 @@ export class DiscoveryPreview implements vscode.Disposable {
     return this.panel;
   }
 
-  /** Takes a panel over: one this class created, or one VS Code restored after a reload. */
-  private adopt(panel: vscode.WebviewPanel): void {
+  /** Takes a panel over: one this class created, one VS Code restored after a reload, or a blank one's successor. */
+  private adopt(panel: vscode.WebviewPanel, carried?: PageCarry): void {
     this.panel = panel;
     this.ready = false;
     const page = new WebviewPage(panelFrame(panel), {
       name: vscode.l10n.t('API preview'),
       html: (webview) => shellHtml(webview, this.extensionUri),
       log: this.log,
+      replace: (c) => this.replace(panel, c),
+      ...(carried ?? this.nextPage),
     });
+    this.nextPage = undefined;
     this.page?.dispose();
     this.page = page;
     panel.onDidDispose(() => {
@@ -122,6 +130,25 @@ export class DiscoveryPreview implements vscode.Disposable {
     });
     panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => void this.onMessage(m));
     page.load();
+  }
+
+  /**
+   * A preview whose page stayed blank through the watchdog's reloads: the same document in a new panel in its
+   * place (a new webview host frame); the old panel is closed (its page never showed, so no Try it form is lost).
+   */
+  private replace(old: vscode.WebviewPanel, carried: PageCarry): void {
+    const doc = this.doc;
+    const next = vscode.window.createWebviewPanel(
+      PREVIEW_VIEW_TYPE,
+      old.title,
+      { viewColumn: old.viewColumn ?? vscode.ViewColumn.Beside, preserveFocus: true },
+      panelOptions(this.extensionUri),
+    );
+    old.dispose();
+    this.doc = doc;
+    this.adopt(next, carried);
+    this.renderedVersion = -1;
+    this.render();
   }
 
   /**
@@ -264,6 +291,12 @@ export function registerPreview(
               preview.onPost = undefined;
             }
             return posted;
+          }),
+          // Test seam: the next preview's page loads silently (`silentLoads` loads' ready unheard; watchdog wait `readyMs`).
+          registerCommand('apiWorkbench._testDiscoveryPreviewSilent', (silentLoads: unknown, readyMs: unknown) => {
+            if (typeof silentLoads !== 'number' || typeof readyMs !== 'number')
+              throw new Error('_testDiscoveryPreviewSilent takes the number of silent loads and the wait in ms.');
+            preview.nextPage = { silentLoads, readyMs };
           }),
           // Test seam: what the host posted to the page since the last call (renders and forms after an edit).
           registerCommand('apiWorkbench._testDiscoveryPreviewPosted', () => {

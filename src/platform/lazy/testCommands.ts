@@ -9,6 +9,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench._testDiscoveryPreviewGoto',
     'apiWorkbench._testDiscoveryPreviewMessage',
     'apiWorkbench._testDiscoveryPreviewPosted',
+    'apiWorkbench._testDiscoveryPreviewSilent',
     'apiWorkbench.directory._testChildren',
   ],
   storage: [

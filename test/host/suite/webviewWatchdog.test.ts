@@ -4,9 +4,12 @@
 // host frame) on the same chat; and a page that stays silent through every reload is given up on once, with
 // nothing more after its tab is closed.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import sample from '../../../samples/discovery/bookshelf.v1.json';
+import type { PreviewHostToWebview } from '../../../src/discovery/protocol';
 import type { RenderedAck } from '../../../src/generation/protocol';
 import type { EditorChatInfo } from '../../../src/generation/vscode/testEditorChat';
 import type { WorkbenchServices } from '../../../src/platform/services';
@@ -25,13 +28,12 @@ const step = (line: string) => {
   return m ? `${m[1]} ${m[2]}` : line;
 };
 
-function chatTabs(): vscode.Tab[] {
+function webviewTabs(viewType: string): vscode.Tab[] {
   return vscode.window.tabGroups.all
     .flatMap((g) => g.tabs)
-    .filter(
-      (t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('apiWorkbench.generation.chat'),
-    );
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(viewType));
 }
+const chatTabs = () => webviewTabs('apiWorkbench.generation.chat');
 
 /** The extension's log file (its LogOutputChannel writes under the extension's log folder, once it has a line). */
 function logFile(services: WorkbenchServices): string | undefined {
@@ -146,5 +148,35 @@ suite('webview page watchdog', function () {
     assert.doesNotMatch(after, RELOADED, 'no reload after the tab closed');
     assert.doesNotMatch(after, GAVE_UP, 'no second warning');
     assert.equal([...logText(services).slice(from).matchAll(GAVE_UP)].length, 1, 'given up on once');
+  });
+
+  test('an API preview silent through two reloads is replaced by a new panel, which renders its document', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const file = join(mkdtempSync(join(tmpdir(), 'watchdog-preview-')), 'bookshelf.json');
+    writeFileSync(file, JSON.stringify(sample, null, 2));
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const posted = () =>
+      vscode.commands.executeCommand<PreviewHostToWebview[]>('apiWorkbench._testDiscoveryPreviewPosted');
+    await posted();
+    await vscode.commands.executeCommand('apiWorkbench._testDiscoveryPreviewSilent', 3, 1000);
+    const from = logText(services).length;
+    assert.equal(await vscode.commands.executeCommand('apiWorkbench.discovery.showPreview', doc.uri), true);
+    // The host renders only into a page that reported ready: the replacing panel's.
+    let rendered = false;
+    for (let i = 0; i < 300 && !rendered; i++) {
+      rendered = (await posted()).some((m) => m.type === 'render');
+      if (!rendered) await sleep(100);
+    }
+    assert.ok(rendered, 'the preview rendered after the watchdog replaced its panel');
+    const pattern =
+      /webview: the API preview page did not report ready within [\d.]+ s of being shown; (setting it again|replacing its panel with a new one) \((\d) of 3\)/g;
+    const lines = await logged(services, from, pattern, 3);
+    assert.deepEqual(
+      lines.map((l) => /(setting it again|replacing its panel with a new one) \((\d)/.exec(l)?.slice(1).join(' ')),
+      ['setting it again 1', 'setting it again 2', 'replacing its panel with a new one 3'],
+    );
+    assert.equal(webviewTabs('apiWorkbench.discoveryPreview').length, 1, 'the old preview is closed');
+    await logged(services, from, /webview: the API preview page loaded after 3 reloads/g);
   });
 });
