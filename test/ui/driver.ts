@@ -334,6 +334,11 @@ const steps: Record<string, () => Promise<void>> = {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
   },
+  async generationBlankFrame() {
+    // Setup: no editor, and the next chat tab's page watchdog waits 3 s of visible time instead of 8 (test mode).
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSilentPage', 0, 3000);
+  },
   async generationLongPrep() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   },

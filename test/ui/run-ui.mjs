@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../support/codeServer.mjs';
 import { runHostTests } from '../support/hostRunner.mjs';
+import { HANG_NEXT, HUNG, hangNextWebviewFrame, recordConsole, webviewId } from './blankWebview.mjs';
 import { inAnyFrame } from './frames.mjs';
 import { editorAction, pane, showContainer } from './user.mjs';
 import { userChecks } from './userChecks.mjs';
@@ -223,9 +224,16 @@ const code = await runHostTests({
   settings: { 'workbench.colorTheme': 'Default Dark Modern', 'window.commandCenter': false },
   onPage: async (p) => {
     page = p;
-    p.on('console', (m) => appendFileSync(consoleLog, `${m.type()} ${m.text()}\n`));
+    p.on('console', (m) => {
+      recordConsole(m);
+      // A webview's lines name it (the id in its frames' URLs), so a blank one's lines can be told apart.
+      const id = webviewId(m.location()?.url ?? '');
+      appendFileSync(consoleLog, `${m.type()}${id ? ` [webview ${id}]` : ''} ${m.text()}\n`);
+    });
     p.on('pageerror', (e) => appendFileSync(consoleLog, `pageerror ${e.message}\n`));
     await p.setViewportSize({ width: 1400, height: 900 });
+    // The generationBlankFrame step's fault (test/ui/blankWebview.mjs); nothing happens until a step sets the flag.
+    await p.context().addInitScript(hangNextWebviewFrame, [HANG_NEXT, HUNG]);
   },
   onLine: (line, reportFile) => {
     const step = /^UI-STEP (\w+)/.exec(line)?.[1];

@@ -2,6 +2,7 @@
 // clicks in the tree views and their context menus, the command palette, prompts typed into the chat. The
 // driver's half of each step (test/ui/driver.ts) only puts data in place.
 import { cpus, loadavg } from 'node:os';
+import { blankReport, consoleEntries, extensionLogLines, framesSeen, HANG_NEXT, HUNG } from './blankWebview.mjs';
 import { inAnyFrame } from './frames.mjs';
 import {
   collapse,
@@ -141,6 +142,29 @@ export const userChecks = {
   },
 
   // The chat as an editor tab, with a streamed answer holding a code block and citations.
+  // A chat tab whose webview host frame never gets its service worker (the fault a CI run met after a reload,
+  // injected by the runner) comes back by itself: the page watchdog sets the page again twice, which cannot help
+  // (the same frame holds it), then replaces the panel; no Reload Webviews, no Reload Window.
+  async generationBlankFrame(page, { reportFile }) {
+    const since = Date.now();
+    await page.evaluate((flag) => (window[flag] = true), HANG_NEXT);
+    await palette(page, 'API Workbench: New Generation Chat in Editor');
+    await inAnyFrame(page, '[data-testid="prompt"]', { within: '.part.editor', timeout: 45_000 }).catch(async (e) => {
+      throw new Error(
+        `the chat tab stayed blank: ${e.message}${blankReport(await framesSeen(page), { reportFile, since })}`,
+        {
+          cause: e,
+        },
+      );
+    });
+    if (!consoleEntries.some((c) => c.at >= since && c.text === HUNG))
+      throw new Error('no webview host frame was hung: the check proved nothing');
+    const { lines } = extensionLogLines(reportFile, since);
+    if (!lines.some((l) => /Generation chat tab page .* replacing its panel with a new one \(3 of 3\)/.test(l)))
+      throw new Error(`the log does not say the panel was replaced: ${JSON.stringify(lines)}`);
+    const tabs = page.locator('.tabs-container .tab', { hasText: 'New chat' });
+    if ((await tabs.count()) !== 1) throw new Error(`${await tabs.count()} chat tabs, not one`);
+  },
   async generationEditor(page) {
     await palette(page, 'API Workbench: New Generation Chat in Editor');
     const frame = await sendPrompt(page, 'Write a TypeScript function that adds two numbers. [[cite]]', {

@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { inAnyFrame, inside } from './frames.mjs';
+import { blankReport, framesSeen } from './blankWebview.mjs';
+import { inAnyFrame } from './frames.mjs';
 import {
   collapse,
   contextMenu,
@@ -27,43 +28,33 @@ const PAGE_SIZE = `${SHELVES_LIST} .try-field[data-name="pageSize"] input`;
 
 /**
  * The chat tab's page after the reload, showing a reply. A page that loaded without the reply fails at once (the
- * conversation was lost: ours). A webview that never loaded its page at all is the workbench's: its service
- * worker can wait for a controller change that does not come after a reload; the user's way out is Developer:
- * Reload Webviews, which the check takes once, saying so. Either failure names what every frame showed.
+ * conversation was lost: ours). A webview that never loaded its page at all is the workbench's: its host frame can
+ * wait for good for a service worker's controller change after a reload. The extension's page watchdog sets a
+ * silent page again after 8 s of being visible, up to 3 times (32 s), so the first wait outlasts it; if the page is
+ * still blank the check takes the user's last resort, Developer: Reload Webviews, once, saying so. Either failure
+ * names what every frame showed, the extension's log lines about webviews since the reload and the console of
+ * each frame left without a page, so it says which cause it was.
  */
-async function restoredChat(page) {
+async function restoredChat(page, diagnose) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await inAnyFrame(page, '[data-testid="reply"]', { within: '.part.editor', timeout: 30_000 });
+      return await inAnyFrame(page, '[data-testid="reply"]', {
+        within: '.part.editor',
+        timeout: attempt === 0 ? 45_000 : 30_000,
+      });
     } catch (e) {
       const frames = await framesSeen(page);
       // A chat page in the editor area loaded without the reply: the conversation was lost.
       const loaded = frames.some((f) => f.chat);
+      const why = blankReport(frames, diagnose);
       if (loaded || attempt > 0)
-        throw new Error(`${e.message}; the frames showed: ${JSON.stringify(frames)}`, { cause: e });
+        throw new Error(`${e.message}; the frames showed: ${JSON.stringify(frames)}${why}`, { cause: e });
       console.log(
-        `  note: after the reload the chat's webview stayed blank (${JSON.stringify(frames)}); reloading webviews`,
+        `  note: after the reload the chat's webview stayed blank (${JSON.stringify(frames)})${why}; reloading webviews`,
       );
       await palette(page, 'Developer: Reload Webviews');
     }
   }
-}
-
-async function framesSeen(page) {
-  const seen = [];
-  const region = await page.locator('.part.editor').first().boundingBox();
-  for (const frame of page.frames()) {
-    if (frame === page.mainFrame()) continue;
-    try {
-      const body = (await frame.locator('body').innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').slice(0, 120);
-      const box = await (await frame.frameElement()).boundingBox();
-      const chat = inside(box, region) && (await frame.locator('[data-testid="prompt"]').count()) > 0;
-      seen.push({ url: frame.url().slice(0, 60), inEditor: inside(box, region), chat, body });
-    } catch {
-      /* detached, or still without a body */
-    }
-  }
-  return seen;
 }
 
 export const walkChecks = {
@@ -319,6 +310,7 @@ export const walkChecks = {
     await page.screenshot({ path: join(shots, 'reloadBefore.png') });
 
     writeFileSync(`${reportFile}.reloading`, '');
+    const reloadedAt = Date.now();
     const navigated = page.waitForEvent('framenavigated', {
       predicate: (f) => f === page.mainFrame(),
       timeout: 60_000,
@@ -330,7 +322,7 @@ export const walkChecks = {
 
     const tab = page.locator('.tabs-container .tab', { hasText: 'Reload check: name three rivers.' });
     await tab.first().waitFor({ state: 'visible', timeout: 60_000 });
-    const restored = await restoredChat(page);
+    const restored = await restoredChat(page, { reportFile, since: reloadedAt });
     const body = await restored.frame.locator('body').innerText();
     if (!body.includes(PROMPT)) throw new Error('the restored chat does not show the prompt');
     if (!body.includes(reply.split('\n')[0])) throw new Error('the restored chat does not show the reply');

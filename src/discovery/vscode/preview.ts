@@ -2,6 +2,10 @@
 // The page is its own bundle (src/discovery/webview) speaking src/discovery/protocol.ts.
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../platform/webviewHtml';
+import { panelFrame, WebviewPage, type WebviewPageOptions } from '../../platform/webviewPage';
+
+/** What a page hands the panel that replaces it, and (test mode only) how the next page loads. */
+type PageCarry = Pick<WebviewPageOptions, 'reloadsDone' | 'silentLoads' | 'readyMs'>;
 import { anchorForPath, nodeAt, nodeAtOffset, pathOf, renderPreviewBody } from '../core';
 import {
   PREVIEW_VIEW_TYPE,
@@ -45,6 +49,10 @@ export class DiscoveryPreview implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly tryIt: TryItHost;
+  /** The panel's page and its watchdog. */
+  private page: WebviewPage | undefined;
+  /** Test mode only: how the next preview's page loads (a shorter watchdog wait, silent loads). */
+  nextPage: PageCarry | undefined;
   /** Test seam: sees every message posted to the page. */
   onPost: ((m: PreviewHostToWebview) => void) | undefined;
   /** Test seam: what was posted since the seam last took it (undefined until a test asks). */
@@ -53,6 +61,7 @@ export class DiscoveryPreview implements vscode.Disposable {
   constructor(
     private readonly documents: DiscoveryDocuments,
     private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
     endpoints?: Endpoints,
   ) {
     this.tryIt = new TryItHost(endpoints);
@@ -97,18 +106,49 @@ export class DiscoveryPreview implements vscode.Disposable {
     return this.panel;
   }
 
-  /** Takes a panel over: one this class created, or one VS Code restored after a reload. */
-  private adopt(panel: vscode.WebviewPanel): void {
+  /** Takes a panel over: one this class created, one VS Code restored after a reload, or a blank one's successor. */
+  private adopt(panel: vscode.WebviewPanel, carried?: PageCarry): void {
     this.panel = panel;
     this.ready = false;
+    const page = new WebviewPage(panelFrame(panel), {
+      name: vscode.l10n.t('API preview'),
+      html: (webview) => shellHtml(webview, this.extensionUri),
+      log: this.log,
+      replace: (c) => this.replace(panel, c),
+      ...(carried ?? this.nextPage),
+    });
+    this.nextPage = undefined;
+    this.page?.dispose();
+    this.page = page;
     panel.onDidDispose(() => {
+      page.dispose();
       if (this.panel !== panel) return;
       this.panel = undefined;
+      this.page = undefined;
       this.doc = undefined;
       this.tryIt.closeAll();
     });
     panel.webview.onDidReceiveMessage((m: PreviewWebviewToHost) => void this.onMessage(m));
-    panel.webview.html = shellHtml(panel.webview, this.extensionUri);
+    page.load();
+  }
+
+  /**
+   * A preview whose page stayed blank through the watchdog's reloads: the same document in a new panel in its
+   * place (a new webview host frame); the old panel is closed (its page never showed, so no Try it form is lost).
+   */
+  private replace(old: vscode.WebviewPanel, carried: PageCarry): void {
+    const doc = this.doc;
+    const next = vscode.window.createWebviewPanel(
+      PREVIEW_VIEW_TYPE,
+      old.title,
+      { viewColumn: old.viewColumn ?? vscode.ViewColumn.Beside, preserveFocus: true },
+      panelOptions(this.extensionUri),
+    );
+    old.dispose();
+    this.doc = doc;
+    this.adopt(next, carried);
+    this.renderedVersion = -1;
+    this.render();
   }
 
   /**
@@ -151,6 +191,7 @@ export class DiscoveryPreview implements vscode.Disposable {
           .handle(m, root, (reply) => this.post(reply))
           .catch((e: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Try it failed: {0}', String(e))));
     } else if (m?.type === 'ready') {
+      if (this.page && !this.page.ready()) return;
       this.ready = true;
       this.renderedVersion = -1;
       this.render();
@@ -214,6 +255,7 @@ export class DiscoveryPreview implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.page?.dispose();
     this.panel?.dispose();
     for (const d of this.subscriptions) d.dispose();
   }
@@ -223,9 +265,10 @@ export function registerPreview(
   documents: DiscoveryDocuments,
   context: vscode.ExtensionContext,
   shell: FeatureShell,
+  log: vscode.LogOutputChannel,
   endpoints?: Endpoints,
 ): vscode.Disposable[] {
-  const preview = new DiscoveryPreview(documents, context.extensionUri, endpoints);
+  const preview = new DiscoveryPreview(documents, context.extensionUri, log, endpoints);
   // The entry registered the serializer (so a restored preview activates us); it hands restoring over now.
   shell.webviewPanelSerializer(PREVIEW_VIEW_TYPE, {
     deserializeWebviewPanel: (panel, state) => preview.restore(panel, state),
@@ -248,6 +291,12 @@ export function registerPreview(
               preview.onPost = undefined;
             }
             return posted;
+          }),
+          // Test seam: the next preview's page loads silently (`silentLoads` loads' ready unheard; watchdog wait `readyMs`).
+          registerCommand('apiWorkbench._testDiscoveryPreviewSilent', (silentLoads: unknown, readyMs: unknown) => {
+            if (typeof silentLoads !== 'number' || typeof readyMs !== 'number')
+              throw new Error('_testDiscoveryPreviewSilent takes the number of silent loads and the wait in ms.');
+            preview.nextPage = { silentLoads, readyMs };
           }),
           // Test seam: what the host posted to the page since the last call (renders and forms after an edit).
           registerCommand('apiWorkbench._testDiscoveryPreviewPosted', () => {

@@ -42,7 +42,7 @@ export const register: FeatureRegistration = (services, shell) => {
       times,
     ),
     ...(times ? [times.register()] : []),
-    ...registerPreview(documents, services.context, shell, services.endpoints),
+    ...registerPreview(documents, services.context, shell, services.log, services.endpoints),
     ...registerDirectory(services, shell),
     ...registerCompare(services, shell),
     ...registerExportOpenApi(),

@@ -6,10 +6,12 @@ import type { WorkbenchServices } from '../../platform/services';
 import type { ChatSession } from '../core/chatSession';
 import type { ChatSessions } from '../core/chatSessions';
 import { CHAT_PANEL_VIEW_TYPE, type ChatPanelState } from '../protocol';
-import { ChatView } from './chatView';
+import { ChatView, type ChatPageOptions } from './chatView';
+import { panelFrame } from '../../platform/webviewPage';
 
 export interface ChatEditor {
-  readonly panel: vscode.WebviewPanel;
+  /** The tab's panel (a new one when the page watchdog replaced a blank one). */
+  panel: vscode.WebviewPanel;
   readonly chat: ChatView;
 }
 
@@ -22,6 +24,8 @@ export class ChatEditors implements vscode.Disposable {
   private readonly editors = new Set<ChatEditor>();
   /** The tab last focused, so commands without a target act on it. */
   private lastActive: ChatEditor | undefined;
+  /** Test mode only: how the next tab's page loads (a shorter watchdog wait, loads whose ready goes unheard). */
+  nextPage: Pick<ChatPageOptions, 'readyMs' | 'silentLoads'> | undefined;
 
   constructor(
     private readonly services: WorkbenchServices,
@@ -85,29 +89,56 @@ export class ChatEditors implements vscode.Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatEditor {
+    // The editor's panel (it names its title as it is made, before the editor is complete).
+    const place = { panel };
     const chat = new ChatView(this.services, this.sessions, session, {
       surface: 'editor',
-      onTitle: (title) => (panel.title = title),
+      onTitle: (title) => (place.panel.title = title),
       openElsewhere: (id) => {
         const other = this.find(id);
-        if (!other || other.panel === panel) return false;
+        if (!other || other === editor) return false;
         other.panel.reveal(other.panel.viewColumn);
         return true;
       },
     });
-    panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
-    const editor: ChatEditor = { panel, chat };
+    const editor: ChatEditor = Object.assign(place, { chat });
     this.editors.add(editor);
-    chat.bind(panel.webview);
+    this.attach(editor, panel, this.nextPage);
+    this.nextPage = undefined;
+    return editor;
+  }
+
+  /** Shows the tab's chat in `panel` and follows the panel's focus and closing. */
+  private attach(editor: ChatEditor, panel: vscode.WebviewPanel, page?: ChatPageOptions): void {
+    editor.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
+    editor.chat.bind(panelFrame(panel), { ...page, replace: (carried) => this.replace(editor, carried) });
     panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = editor;
     });
     panel.onDidDispose(() => {
+      // A panel the watchdog replaced: the tab goes on in the new one.
+      if (editor.panel !== panel) return;
       this.editors.delete(editor);
       if (this.lastActive === editor) this.lastActive = undefined;
-      chat.dispose();
+      editor.chat.dispose();
     });
     if (panel.active) this.lastActive = editor;
-    return editor;
+  }
+
+  /**
+   * A tab whose page stayed blank through the watchdog's reloads: the same chat in a new panel in its place (a
+   * new webview host frame), the old panel closed. Whoever waits for the tab's page waits for the new one.
+   */
+  private replace(editor: ChatEditor, carried: ChatPageOptions): void {
+    const old = editor.panel;
+    const next = vscode.window.createWebviewPanel(
+      CHAT_PANEL_VIEW_TYPE,
+      old.title,
+      { viewColumn: old.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: !old.active },
+      { enableScripts: true, retainContextWhenHidden: true },
+    );
+    this.attach(editor, next, carried);
+    old.dispose();
   }
 }

@@ -14,6 +14,7 @@ import { pickAttachments, type AttachKind } from './attachments';
 import { keyInQuery, panelSettings, savePanelSettings } from './chatEnvironment';
 import { copyCode, exportConversation, insertCode, openAsNewFile, openLink } from './editorActions';
 import { panelHtml } from './html';
+import { WebviewPage, type PageFrame, type WebviewPageOptions } from '../../platform/webviewPage';
 import { AckLog, withTimeout } from './testAcks';
 
 export interface ChatViewOptions {
@@ -26,8 +27,11 @@ export interface ChatViewOptions {
   openElsewhere?(id: string): boolean;
 }
 
+/** How a bound page is watched: a panel's replacement, and (test mode only) a shorter wait, silent loads. */
+export type ChatPageOptions = Partial<Pick<WebviewPageOptions, 'replace' | 'reloadsDone' | 'readyMs' | 'silentLoads'>>;
+
 export class ChatView implements vscode.Disposable {
-  private webview: vscode.Webview | undefined;
+  private page: WebviewPage | undefined;
   private readonly bound: vscode.Disposable[] = [];
   private ready = new Deferred();
   private session: ChatSession;
@@ -62,10 +66,10 @@ export class ChatView implements vscode.Disposable {
     this.sessions.release(this.session);
   }
 
-  /** Shows the chat in a webview; a later bind replaces the earlier one. */
-  bind(webview: vscode.Webview): void {
+  /** Shows the chat in a webview (a panel's or the view's); a later bind replaces the earlier one. */
+  bind(frame: PageFrame, page?: ChatPageOptions): void {
     this.unbind();
-    this.webview = webview;
+    const { webview } = frame;
     const root = this.services.context.extensionUri;
     webview.options = {
       enableScripts: true,
@@ -76,24 +80,33 @@ export class ChatView implements vscode.Disposable {
     };
     // A waiter may already hold the pending promise (reveal() before the view existed): keep it.
     if (this.ready.settled) this.ready = new Deferred();
-    webview.html = panelHtml(webview, root);
+    const name =
+      this.options.surface === 'view' ? vscode.l10n.t('Generation view') : vscode.l10n.t('Generation chat tab');
+    this.page = new WebviewPage(frame, {
+      name,
+      html: (w) => panelHtml(w, root),
+      log: this.services.log,
+      ...page,
+    });
     this.bound.push(
+      this.page,
       webview.onDidReceiveMessage((m: WebviewToHost) =>
         this.onMessage(m).catch((e: unknown) =>
           this.services.log.error(`generation panel: ${e instanceof Error ? e.message : String(e)}`),
         ),
       ),
     );
+    this.page.load();
   }
 
   unbind(webview?: vscode.Webview): void {
-    if (webview && webview !== this.webview) return;
+    if (webview && webview !== this.page?.webview) return;
     for (const d of this.bound.splice(0)) d.dispose();
-    this.webview = undefined;
+    this.page = undefined;
   }
 
-  /** Waits until the bound webview's page has loaded. */
-  whenReady(timeoutMs = 20_000): Promise<void> {
+  /** Waits until the bound webview's page has loaded (the page watchdog sets a silent page again meanwhile). */
+  whenReady(timeoutMs = 45_000): Promise<void> {
     return withTimeout(this.ready.promise, timeoutMs, 'the generation panel did not load');
   }
 
@@ -125,10 +138,10 @@ export class ChatView implements vscode.Disposable {
     this.session = this.sessions.acquire(id) ?? this.sessions.create();
     this.unsubscribe = this.session.onEvent((e) => this.render(e));
     this.acks?.clear();
-    if (this.webview) {
+    if (this.page) {
       this.ready = new Deferred();
-      this.webview.html = panelHtml(this.webview, this.services.context.extensionUri);
-      await withTimeout(this.ready.promise, 20_000, 'the generation panel did not reload');
+      this.page.load();
+      await withTimeout(this.ready.promise, 45_000, 'the generation panel did not reload');
     }
   }
 
@@ -205,7 +218,7 @@ export class ChatView implements vscode.Disposable {
   }
 
   private post(message: HostToWebview): void {
-    void this.webview?.postMessage(message);
+    void this.page?.webview.postMessage(message);
   }
 
   private render(e: ChatEvent): void {
@@ -253,6 +266,7 @@ export class ChatView implements vscode.Disposable {
   private async onMessage(m: WebviewToHost): Promise<void> {
     switch (m.type) {
       case 'ready':
+        if (this.page && !this.page.ready()) return;
         this.ready.resolve();
         await this.pushInit();
         if (!this.models.length) await this.refreshModels();

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../platform/services';
 import { webviewHtml } from '../../platform/webviewHtml';
+import { panelFrame, WebviewPage } from '../../platform/webviewPage';
 import { cellKey } from '../core/eval/cellKey';
 import { compareRuns, gridCsv, gridJson, type CellMark, type RunMeta } from '../core/eval/grid';
 import type { CellResult } from '../core/eval/runner';
@@ -47,6 +48,7 @@ export class EvalGrid implements vscode.Disposable {
   /** Set by a live run: what the grid's Stop does. */
   onStop: (() => void) | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly page: WebviewPage;
 
   constructor(
     private readonly owner: EvalGrids,
@@ -59,13 +61,22 @@ export class EvalGrid implements vscode.Disposable {
     this.cells = new Map(cells);
     const { services } = owner;
     panel.webview.options = { enableScripts: true, localResourceRoots: [services.context.extensionUri] };
-    panel.webview.html = webviewHtml(panel.webview, services.context.extensionUri, {
-      script: ['dist', 'webview', 'evalGrid.js'],
-      css: ['media', 'generation', 'evalGrid.css'],
-      title: 'Evaluation results',
-      root: { id: 'app' },
+    this.page = new WebviewPage(panelFrame(panel), {
+      name: vscode.l10n.t('evaluation results grid'),
+      html: (webview) =>
+        webviewHtml(webview, services.context.extensionUri, {
+          script: ['dist', 'webview', 'evalGrid.js'],
+          css: ['media', 'generation', 'evalGrid.css'],
+          title: 'Evaluation results',
+          root: { id: 'app' },
+        }),
+      log: services.log,
     });
-    this.disposables.push(panel.webview.onDidReceiveMessage((m: GridToHost) => void this.receive(m)));
+    this.disposables.push(
+      this.page,
+      panel.webview.onDidReceiveMessage((m: GridToHost) => void this.receive(m)),
+    );
+    this.page.load();
   }
 
   private disposed = false;
@@ -145,6 +156,7 @@ export class EvalGrid implements vscode.Disposable {
     try {
       switch (m.type) {
         case 'ready':
+          if (!this.page.ready()) return;
           this.ready = true;
           this.init();
           for (const q of this.queue.splice(0)) void this.panel.webview.postMessage(q);

@@ -7,6 +7,7 @@ import type { ChatSessions } from '../core/chatSessions';
 import { GENERATION_VIEW_ID, type PanelSettings, type RenderedAck } from '../protocol';
 import type { AttachKind } from './attachments';
 import { ChatView } from './chatView';
+import { viewFrame } from '../../platform/webviewPage';
 
 const CURRENT_KEY = 'apiWorkbench.generation.currentConversation';
 
@@ -41,7 +42,7 @@ export class GenerationPanel implements vscode.WebviewViewProvider, vscode.Dispo
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     view.description = this.chat.current.conversation.title;
-    this.chat.bind(view.webview);
+    this.chat.bind(viewFrame(view));
     this.disposables.push(
       view.onDidDispose(() => {
         this.chat.unbind(view.webview);
@@ -50,20 +51,11 @@ export class GenerationPanel implements vscode.WebviewViewProvider, vscode.Dispo
     );
   }
 
-  /** Brings the view up and waits until its page has loaded. */
+  /** Brings the view up and waits until its page has loaded (a silent page is set again by its watchdog). */
   async reveal(): Promise<void> {
     if (!this.view) await vscode.commands.executeCommand(`${GENERATION_VIEW_ID}.focus`);
     else this.view.show(true);
-    try {
-      await this.chat.whenReady(10_000);
-    } catch (e) {
-      // A page that never reported ready (seen in code-server when a webview frame loses its service
-      // worker race) stays blank for good: load it once more before giving up.
-      if (!this.view) throw e;
-      this.chat.bind(this.view.webview);
-      this.view.show(true);
-      await this.chat.whenReady(20_000);
-    }
+    await this.chat.whenReady();
   }
 
   private get session(): ChatSession {

@@ -16,7 +16,7 @@ import { registerPromptAssist } from './promptAssist';
 import { PromptModels } from './promptModels';
 import { PromptPreview } from './promptPreview';
 import { PromptRunner, RUN_COMMAND } from './promptRun';
-import { editorChatTestCommand } from './testEditorChat';
+import { editorChatTestCommand, silentPageTestCommand } from './testEditorChat';
 import { EvalGrids } from './evalGrid';
 import { EVAL_GRID_VIEW_TYPE } from '../evalGridProtocol';
 import { EvalRunner, RUN_EVAL_COMMAND, runRoot, type RunEvaluationOptions } from './evalRun';
@@ -217,6 +217,7 @@ export const register: FeatureRegistration = (services, shell) => {
           }),
           registerCommand('apiWorkbench.generation._testLastRendered', () => panel.lastRendered),
           editorChatTestCommand(chatEditors, deserializeChatPanel),
+          silentPageTestCommand(chatEditors),
           ...evalGridTestCommands(grids, chatEditors),
         ]
       : []),

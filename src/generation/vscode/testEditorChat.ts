@@ -76,3 +76,15 @@ export function editorChatTestCommand(
     },
   );
 }
+
+/**
+ * The next chat tab's page loads silently: the first `silentLoads` loads' `ready` go unheard, as when VS Code
+ * leaves the frame blank, and the page watchdog waits `readyMs` of visible time before setting it again.
+ */
+export function silentPageTestCommand(editors: ChatEditors): vscode.Disposable {
+  return registerCommand('apiWorkbench.generation._testSilentPage', (silentLoads: unknown, readyMs: unknown) => {
+    if (typeof silentLoads !== 'number' || typeof readyMs !== 'number')
+      throw new Error('_testSilentPage takes the number of silent loads and the wait in ms.');
+    editors.nextPage = { silentLoads, readyMs };
+  });
+}

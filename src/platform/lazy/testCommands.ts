@@ -9,6 +9,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench._testDiscoveryPreviewGoto',
     'apiWorkbench._testDiscoveryPreviewMessage',
     'apiWorkbench._testDiscoveryPreviewPosted',
+    'apiWorkbench._testDiscoveryPreviewSilent',
     'apiWorkbench.directory._testChildren',
   ],
   storage: [
@@ -54,6 +55,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench.generation._testReload',
     'apiWorkbench.generation._testSend',
     'apiWorkbench.generation._testSettings',
+    'apiWorkbench.generation._testSilentPage',
     'apiWorkbench.generation._testStop',
     'apiWorkbench.generation._testWaitFinal',
     'apiWorkbench.generation._testWaitNextFinal',
