@@ -91,7 +91,7 @@ suite('webview page watchdog', function () {
   }
 
   test('a chat tab whose page stays silent is set again, becomes usable, and the reload is logged', async () => {
-    await vscode.commands.executeCommand('apiWorkbench.generation._testSilentPage', 1, 1500);
+    await vscode.commands.executeCommand('apiWorkbench.generation._testSilentPage', 1, 3000);
     // The seam may load the feature: the log's length is read after it.
     const from = logText(services).length;
     // Opening waits for the page's ready: without the watchdog the one silent load never becomes ready.
@@ -100,8 +100,13 @@ suite('webview page watchdog', function () {
     assert.equal(ack.state, 'done');
     assert.match(ack.visibleText, /Watchdog check: name a river\./);
     const lines = await logged(services, from, RELOADED);
-    assert.deepEqual(lines.map(step), ['setting it again 1'], 'one reload, not more');
-    await logged(services, from, /webview: the Generation chat tab page loaded after 1 reloads/g);
+    assert.equal(step(lines[0]), 'setting it again 1');
+    await logged(services, from, /webview: the Generation chat tab page loaded after \d reloads/g);
+    // A loaded page is not reloaded again. (Under load the second page may take longer than the shortened wait and
+    // be set again too before it reports ready: the count is not fixed, the order is.)
+    const text = logText(services).slice(from);
+    const after = text.slice(text.search(/page loaded after \d reloads/));
+    assert.deepEqual([...after.matchAll(RELOADED)], [], `a reload after the page loaded:\n${text}`);
   });
 
   test('a tab silent through two reloads is replaced by a new panel on the same chat, which loads', async () => {
