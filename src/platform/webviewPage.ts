@@ -4,7 +4,7 @@
 // (VS Code's webview frame can wait for good for its service worker, e.g. after a window reload in a browser;
 // see ARCHITECTURE.md, "Webview bundles and their protocols".) The clock is src/shared/readyWatch.ts.
 import * as vscode from 'vscode';
-import { ReadyWatch } from '../shared/readyWatch';
+import { BACKOFF, ReadyWatch } from '../shared/readyWatch';
 
 /** Visible time a page may take to report ready before it is set again. */
 export const PAGE_READY_MS = 8000;
@@ -50,7 +50,7 @@ export interface WebviewPageOptions {
    * page to the same frame, which holds it until that wait ends). Views cannot be replaced. The new panel's page
    * gets what this one carries over: the reloads made (so the count goes on) and, in test mode, silent loads left.
    */
-  replace?: (carried: { reloadsDone: number; silentLoads: number }) => void;
+  replace?: (carried: { reloadsDone: number; silentLoads: number; readyMs?: number }) => void;
   /** Reloads made for the surface this page replaces (the count goes on: no endless replacing). */
   reloadsDone?: number;
   /** Test mode only: a shorter wait. */
@@ -119,12 +119,16 @@ export class WebviewPage implements vscode.Disposable {
     this.reloads = attempt;
     const replace = attempt === PAGE_RELOADS ? this.options.replace : undefined;
     this.options.log.warn(
-      `webview: the ${this.options.name} page did not report ready within ${readyMs / 1000} s of being shown; ` +
+      `webview: the ${this.options.name} page did not report ready within ${seconds(readyMs * BACKOFF ** (attempt - 1))} s of being shown; ` +
         `${replace ? 'replacing its panel with a new one' : 'setting it again'} (${attempt} of ${PAGE_RELOADS})`,
     );
     if (!replace) return this.load();
     try {
-      replace({ reloadsDone: attempt, silentLoads: Math.max(0, (this.options.silentLoads ?? 0) - this.loads) });
+      replace({
+        reloadsDone: attempt,
+        silentLoads: Math.max(0, (this.options.silentLoads ?? 0) - this.loads),
+        readyMs: this.options.readyMs,
+      });
     } catch (e) {
       this.options.log.error(`webview: the ${this.options.name} panel could not be replaced: ${String(e)}`);
       this.load();
@@ -134,7 +138,7 @@ export class WebviewPage implements vscode.Disposable {
   private giveUp(readyMs: number): void {
     this.options.log.error(
       `webview: the ${this.options.name} page stayed blank after ${PAGE_RELOADS} more loads ` +
-        `(${readyMs / 1000} s visible each); telling the user to reload the window`,
+        `(${seconds(readyMs)} s visible at first, half as long again each time); telling the user to reload the window`,
     );
     const reload = vscode.l10n.t('Reload Window');
     void vscode.window
@@ -147,3 +151,5 @@ export class WebviewPage implements vscode.Disposable {
       );
   }
 }
+
+const seconds = (ms: number) => String(Math.round(ms / 100) / 10);

@@ -1,7 +1,9 @@
 // The webview watchdog's clock, editor-free: how long a page has been visible since it was set without
 // reporting that it loaded. A webview that is not shown does not load, so only visible time counts. When a
 // load has been visible for `delayMs` without a ready, the page is loaded again (`reload`), up to `reloads`
-// times in a row; after that `giveUp` is told, once, until a page reports ready again.
+// times in a row, each load given half as long again as the one before (a page that is only slow, on a busy
+// machine, is not cut short every time: in the UI tier a results grid restored during an evaluation took more
+// than 8 s three times); after that `giveUp` is told, once, until a page reports ready again.
 
 /** The timers the watch uses (a test drives its own). */
 export interface ReadyWatchClock {
@@ -11,7 +13,7 @@ export interface ReadyWatchClock {
 }
 
 export interface ReadyWatchOptions {
-  /** Visible time a load may take before the page is loaded again. */
+  /** Visible time the first load may take before the page is loaded again (each reload gets BACKOFF times more). */
   delayMs: number;
   /** How many times in a row a silent page is loaded again before giving up. */
   reloads: number;
@@ -23,6 +25,9 @@ export interface ReadyWatchOptions {
   reloadsDone?: number;
   clock?: ReadyWatchClock;
 }
+
+/** How much longer each reload may take than the load before it. */
+export const BACKOFF = 1.5;
 
 const systemClock: ReadyWatchClock = {
   now: () => performance.now(),
@@ -88,7 +93,8 @@ export class ReadyWatch {
   private resume(): void {
     if (!this.waiting || !this.visible || this.disposed || this.timer !== undefined) return;
     this.since = this.clock.now();
-    this.timer = this.clock.setTimeout(() => this.expired(), Math.max(0, this.options.delayMs - this.spentMs));
+    const budget = this.options.delayMs * BACKOFF ** this.attempts;
+    this.timer = this.clock.setTimeout(() => this.expired(), Math.max(0, budget - this.spentMs));
   }
 
   private pause(): void {

@@ -30,7 +30,8 @@ const PAGE_SIZE = `${SHELVES_LIST} .try-field[data-name="pageSize"] input`;
  * The chat tab's page after the reload, showing a reply. A page that loaded without the reply fails at once (the
  * conversation was lost: ours). A webview that never loaded its page at all is the workbench's: its host frame can
  * wait for good for a service worker's controller change after a reload. The extension's page watchdog sets a
- * silent page again after 8 s of being visible, up to 3 times (32 s), so the first wait outlasts it; if the page is
+ * silent page again after 8, 12 and 18 s of being visible, the last time in a new panel (38 s), so the first wait
+ * outlasts it; if the page is
  * still blank the check takes the user's last resort, Developer: Reload Webviews, once, saying so. Either failure
  * names what every frame showed, the extension's log lines about webviews since the reload and the console of
  * each frame left without a page, so it says which cause it was.
@@ -40,7 +41,7 @@ async function restoredChat(page, diagnose) {
     try {
       return await inAnyFrame(page, '[data-testid="reply"]', {
         within: '.part.editor',
-        timeout: attempt === 0 ? 45_000 : 30_000,
+        timeout: attempt === 0 ? 60_000 : 30_000,
       });
     } catch (e) {
       const frames = await framesSeen(page);

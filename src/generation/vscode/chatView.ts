@@ -106,7 +106,7 @@ export class ChatView implements vscode.Disposable {
   }
 
   /** Waits until the bound webview's page has loaded (the page watchdog sets a silent page again meanwhile). */
-  whenReady(timeoutMs = 45_000): Promise<void> {
+  whenReady(timeoutMs = 60_000): Promise<void> {
     return withTimeout(this.ready.promise, timeoutMs, 'the generation panel did not load');
   }
 
@@ -141,7 +141,7 @@ export class ChatView implements vscode.Disposable {
     if (this.page) {
       this.ready = new Deferred();
       this.page.load();
-      await withTimeout(this.ready.promise, 45_000, 'the generation panel did not reload');
+      await withTimeout(this.ready.promise, 60_000, 'the generation panel did not reload');
     }
   }
 
