@@ -77,20 +77,9 @@ const RACY_US = 3_000_000;
 
 export function entryOf(l: LocalItem, r: StoreItem): BaseEntry {
   if (l.folder) return { folder: true, id: r.id, ino: l.ino };
-  // A plain literal, its two rare fields added after (spreads would make a temporary object per entry).
-  const e: BaseEntry = {
-    folder: false,
-    id: r.id,
-    smd5: r.export ? r.version : r.md5,
-    ssize: r.size,
-    ino: l.ino,
-    mtime: l.mtime,
-    lsize: l.lsize,
-    lmd5: l.lmd5 === r.md5 ? r.md5 : l.lmd5, // one string for both when they agree
-  };
-  if (Date.now() * 1000 - l.mtime < RACY_US) e.racy = true;
-  if (r.export) e.export = r.export;
-  return e;
+  // A new item of the walk's own shape (every field in the literal: see scanLocal), made the entry.
+  const { ino, mtime, lsize, lmd5 } = l;
+  return recordOf({ folder: false, ino, mtime, lsize, lmd5, id: undefined, smd5: undefined, ssize: undefined }, r);
 }
 
 /**
@@ -104,7 +93,8 @@ export function recordOf(l: LocalItem, r: StoreItem): BaseEntry {
   e.id = r.id;
   e.smd5 = r.export ? r.version : r.md5;
   e.ssize = r.size;
-  if (l.lmd5 === r.md5) e.lmd5 = r.md5;
+  if (l.lmd5 === r.md5) e.lmd5 = r.md5; // one string for both when they agree
+  // The two rare fields are added after (a spread would make a temporary object per entry).
   if (Date.now() * 1000 - l.mtime < RACY_US) e.racy = true;
   if (r.export) e.export = r.export;
   return e;
