@@ -33,10 +33,16 @@ function bufferedResponse(b: Buffered): HttpResponse {
   };
 }
 
-/** Whether an answer can be handed to several callers: a known, small length (a stream is left to its caller). */
+/**
+ * Whether an answer can be handed to several callers: JSON (what callers read whole anyway) of a known, small
+ * length. Anything else is a stream its caller consumes as it arrives (a file's bytes, an export, an event
+ * stream): reading it whole first would hold and copy every downloaded file for a sharing that almost never
+ * happens, and delay its first byte.
+ */
 function shareable(res: HttpResponse): boolean {
   const length = Number(res.headers.get('content-length') ?? NaN);
-  return Number.isFinite(length) && length <= SHARE_MAX_BYTES;
+  const type = res.headers.get('content-type') ?? '';
+  return Number.isFinite(length) && length <= SHARE_MAX_BYTES && /[/+]json\b/i.test(type);
 }
 
 async function readWhole(res: HttpResponse): Promise<Buffered> {
