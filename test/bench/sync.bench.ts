@@ -12,8 +12,10 @@
 // 2 and 3 run against a sandbox in a child process (its memory is not the client's); all data lives under
 // the temporary folder and is removed at the end.
 // The throughput rows move by ±30 % from one pass to the next on a shared machine: SYNC_BENCH_REPEAT=N (default
-// 2) runs N passes of 2 (new trees of new bytes each time) and reports the median; the no-op rows are the
-// median of RUNS passes. Every pass's figure is in the row's detail (`passes`).
+// 3) runs N passes of 2 (new trees of new bytes each time) and reports the median; the no-op rows are the
+// median of RUNS passes. Every pass's figure is in the row's detail (`passes`), with the CPU time both
+// processes (ours and the sandbox's) spent in the median pass: on 2 cores the transfers keep both busy, so
+// what the sync does beyond the raw transfer (checking every download's md5) shows there as time.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -35,8 +37,8 @@ import type { BenchResult, BenchSuite } from './types';
 const FOLDERS = SMOKE ? 25 : 500;
 const PER_FOLDER = 20;
 const RUNS = SMOKE ? 1 : 5;
-/** Passes of the throughput rows (SYNC_BENCH_REPEAT): 2 keeps the whole sync bench near 5 minutes. */
-const REPEAT = SMOKE ? 1 : Math.max(1, Number(process.env.SYNC_BENCH_REPEAT ?? 2) || 1);
+/** Passes of the throughput rows (SYNC_BENCH_REPEAT): 3 keeps the whole sync bench near 6 minutes. */
+const REPEAT = SMOKE ? 1 : Math.max(1, Number(process.env.SYNC_BENCH_REPEAT ?? 3) || 1);
 /** Throughput: files of 1 MiB in folders of 100. */
 const BIG_FILES = SMOKE ? 16 : 1000;
 const FILE_BYTES = 1024 * 1024;
@@ -140,6 +142,20 @@ async function noOpRows(): Promise<BenchResult[]> {
   }
 }
 
+/** CPU time (ms) of this process and of the sandbox's, whose figures only Linux gives (`/proc`); 0 elsewhere. */
+function cpuMs(childPid: number | undefined): number {
+  const own = process.cpuUsage();
+  let child = 0;
+  try {
+    // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a second on Linux).
+    const fields = fs.readFileSync(`/proc/${childPid}/stat`, 'utf8').split(') ')[1].split(' ');
+    child = (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    // Not Linux, or the sandbox has gone: its share is left out.
+  }
+  return (own.user + own.system) / 1000 + child;
+}
+
 async function newFolder(client: StorageClient, title: string): Promise<string> {
   const f = await client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: 'root' }] });
   return f.id!;
@@ -151,7 +167,7 @@ function flushDisk(): void {
 }
 
 /** One pass: raw and sync upload, raw and sync download, each of a tree of new bytes. */
-async function throughputPass(client: StorageClient, work: string, pass: number) {
+async function throughputPass(client: StorageClient, work: string, pass: number, cpu: () => number) {
   // Two trees of the same shape with different bytes: the sandbox keeps contents by checksum, so sending the
   // same bytes twice would let the second pass skip writing them.
   const tree = (name: string) => {
@@ -172,6 +188,7 @@ async function throughputPass(client: StorageClient, work: string, pass: number)
   // Up: plain uploads of one tree's files into one folder, then the first sync of the other tree.
   const rawFolder = await newFolder(client, `bench raw upload ${pass}`);
   flushDisk();
+  let c = cpu();
   let t = performance.now();
   await pool(raw.files, CONCURRENCY, async (rel) => {
     await upload(client, fileSource(path.join(raw.dir, rel)), {
@@ -179,11 +196,14 @@ async function throughputPass(client: StorageClient, work: string, pass: number)
     });
   });
   const rawUpMs = performance.now() - t;
+  const rawUpCpu = cpu() - c;
   const syncFolderId = await newFolder(client, `bench sync ${pass}`);
   flushDisk();
+  c = cpu();
   t = performance.now();
   const up = await syncFolder({ client, localDir: src.dir, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
   const syncUpMs = performance.now() - t;
+  const syncUpCpu = cpu() - c;
   if (up.summary.errors || up.summary.counts.upload !== BIG_FILES)
     throw new Error(`the first sync uploaded ${up.summary.counts.upload} files with ${up.summary.errors} errors`);
 
@@ -205,36 +225,44 @@ async function throughputPass(client: StorageClient, work: string, pass: number)
   for (const part of new Set(items.map((i) => path.dirname(i.rel))))
     fs.mkdirSync(path.join(rawDir, part), { recursive: true });
   flushDisk();
+  c = cpu();
   t = performance.now();
   await pool(items, CONCURRENCY, async (f) => {
     const res = await client.media(f.id);
     await pipeline(bodyStream(res), fs.createWriteStream(path.join(rawDir, f.rel)));
   });
   const rawDownMs = performance.now() - t;
+  const rawDownCpu = cpu() - c;
   fs.rmSync(rawDir, { recursive: true, force: true });
   const dst = path.join(work, 'download');
   fs.mkdirSync(dst);
   flushDisk();
+  c = cpu();
   t = performance.now();
   const down = await syncFolder({ client, localDir: dst, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
   const syncDownMs = performance.now() - t;
+  const syncDownCpu = cpu() - c;
   if (down.summary.errors || down.summary.counts.download !== BIG_FILES)
     throw new Error(
       `the first sync downloaded ${down.summary.counts.download} files with ${down.summary.errors} errors`,
     );
   for (const d of [raw.dir, src.dir, dst]) fs.rmSync(d, { recursive: true, force: true });
 
-  return { rawUpMs, syncUpMs, rawDownMs, syncDownMs };
+  return { rawUpMs, syncUpMs, rawDownMs, syncDownMs, rawUpCpu, syncUpCpu, rawDownCpu, syncDownCpu };
 }
 
 /** REPEAT passes of the first sync up and down; each row is the median pass, with every pass's ratio. */
-async function throughputRows(client: StorageClient, work: string): Promise<BenchResult[]> {
+async function throughputRows(client: StorageClient, work: string, cpu: () => number): Promise<BenchResult[]> {
   const runs: Awaited<ReturnType<typeof throughputPass>>[] = [];
-  for (let pass = 1; pass <= REPEAT; pass++) runs.push(await throughputPass(client, work, pass));
+  for (let pass = 1; pass <= REPEAT; pass++) runs.push(await throughputPass(client, work, pass, cpu));
   const total = BIG_FILES * FILE_BYTES;
-  const row = (dir: string, times: { rawMs: number; syncMs: number }[]): BenchResult => {
+  const row = (
+    dir: string,
+    times: { rawMs: number; syncMs: number; rawCpu: number; syncCpu: number }[],
+  ): BenchResult => {
     const ratios = times.map((t) => t.rawMs / t.syncMs);
     const ratio = median(ratios);
+    const mid = times[ratios.indexOf(ratio)] ?? times[0];
     const syncMs = median(times.map((t) => t.syncMs));
     const rawMs = median(times.map((t) => t.rawMs));
     return {
@@ -248,6 +276,7 @@ async function throughputRows(client: StorageClient, work: string): Promise<Benc
         rawMs: Math.round(rawMs),
         syncMBps: Math.round(mb(total) / (syncMs / 1000)),
         rawMBps: Math.round(mb(total) / (rawMs / 1000)),
+        ...(ratios.length % 2 ? { syncCpuMs: Math.round(mid.syncCpu), rawCpuMs: Math.round(mid.rawCpu) } : {}),
         concurrency: CONCURRENCY,
       },
     };
@@ -255,11 +284,11 @@ async function throughputRows(client: StorageClient, work: string): Promise<Benc
   return [
     row(
       'upload',
-      runs.map((r) => ({ rawMs: r.rawUpMs, syncMs: r.syncUpMs })),
+      runs.map((r) => ({ rawMs: r.rawUpMs, syncMs: r.syncUpMs, rawCpu: r.rawUpCpu, syncCpu: r.syncUpCpu })),
     ),
     row(
       'download',
-      runs.map((r) => ({ rawMs: r.rawDownMs, syncMs: r.syncDownMs })),
+      runs.map((r) => ({ rawMs: r.rawDownMs, syncMs: r.syncDownMs, rawCpu: r.rawDownCpu, syncCpu: r.syncDownCpu })),
     ),
   ];
 }
@@ -383,7 +412,7 @@ const suite: BenchSuite = async () => {
   try {
     const client = new StorageClient({ baseUrl: info.storage, auth: { token: () => info.accessToken } });
     if (!fs.existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/cli.js is missing: npm run build first');
-    if (PARTS.has('throughput')) results.push(...(await throughputRows(client, work)));
+    if (PARTS.has('throughput')) results.push(...(await throughputRows(client, work, () => cpuMs(child.pid))));
     if (PARTS.has('memory')) results.push(...(await memoryRows(client, info.storage, info.accessToken, work)));
     return results;
   } finally {
