@@ -4,15 +4,13 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { WorkbenchServices } from '../../platform/services';
 import { webviewHtml } from '../../platform/webviewHtml';
-import { panelFrame, WebviewPage } from '../../platform/webviewPage';
+import { panelFrame, WebviewPage, type WebviewPageOptions } from '../../platform/webviewPage';
 import { cellKey } from '../core/eval/cellKey';
 import { compareRuns, gridCsv, gridJson, type CellMark, type RunMeta } from '../core/eval/grid';
 import type { CellResult } from '../core/eval/runner';
-import { listRuns, readRun, type RunFiles, type StoredRun } from '../core/eval/runStore';
+import { listRuns, readRun, type RunFiles } from '../core/eval/runStore';
 import {
-  EVAL_GRID_VIEW_TYPE,
   type CellRef,
   type Comparison,
   type GridProgress,
@@ -21,8 +19,10 @@ import {
   type GridToHost,
   type HostToGrid,
 } from '../evalGridProtocol';
+import type { EvalGrids } from './evalGrids';
 
-const DIFF_SCHEME = 'api-workbench-eval';
+/** How a grid's page is watched: what a replacing panel carries over, or (test mode) how the next grid loads. */
+export type PageCarry = Partial<Pick<WebviewPageOptions, 'reloadsDone' | 'silentLoads' | 'readyMs'>>;
 
 /** A run's stamp (2026-11-29T01-02-03-456Z) as a local date and time; the stamp itself when it is not one. */
 function stampTime(stamp: string): string {
@@ -47,19 +47,38 @@ export class EvalGrid implements vscode.Disposable {
   lastRendered: GridRenderedAck | undefined;
   /** Set by a live run: what the grid's Stop does. */
   onStop: (() => void) | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly page: WebviewPage;
+  /** What belongs to the panel the grid is shown in (its page, its messages): replaced with the panel. */
+  private framed: vscode.Disposable[] = [];
+  private page!: WebviewPage;
+  private shownIn!: vscode.WebviewPanel;
 
   constructor(
     private readonly owner: EvalGrids,
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     readonly meta: RunMeta,
     readonly files: RunFiles,
     cells: ReadonlyMap<string, CellResult>,
     private progress: GridProgress,
+    page?: PageCarry,
   ) {
     this.cells = new Map(cells);
-    const { services } = owner;
+    this.showIn(panel, page);
+  }
+
+  /** The tab's panel (a new one when the page watchdog replaced a blank one). */
+  get panel(): vscode.WebviewPanel {
+    return this.shownIn;
+  }
+
+  /**
+   * Shows the grid in `panel`, its first or one in place of a panel whose page stayed blank: the page is set and
+   * watched, and once it reports ready it gets the whole grid (the cells of a live run go on arriving meanwhile).
+   */
+  showIn(panel: vscode.WebviewPanel, page: PageCarry = {}): void {
+    for (const d of this.framed.splice(0)) d.dispose();
+    this.shownIn = panel;
+    this.ready = false;
+    const { services } = this.owner;
     panel.webview.options = { enableScripts: true, localResourceRoots: [services.context.extensionUri] };
     this.page = new WebviewPage(panelFrame(panel), {
       name: vscode.l10n.t('evaluation results grid'),
@@ -71,8 +90,10 @@ export class EvalGrid implements vscode.Disposable {
           root: { id: 'app' },
         }),
       log: services.log,
+      replace: (carried) => this.owner.replace(this, carried),
+      ...page,
     });
-    this.disposables.push(
+    this.framed.push(
       this.page,
       panel.webview.onDidReceiveMessage((m: GridToHost) => void this.receive(m)),
     );
@@ -243,143 +264,6 @@ export class EvalGrid implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
-    for (const d of this.disposables.splice(0)) d.dispose();
-  }
-}
-
-export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly grids = new Set<EvalGrid>();
-  private lastActive: EvalGrid | undefined;
-  /** The texts of the diff's virtual documents, by URI. */
-  private readonly texts = new Map<string, string>();
-  private readonly registration: vscode.Disposable;
-
-  constructor(
-    readonly services: WorkbenchServices,
-    readonly actions: GridActions,
-  ) {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this);
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
-  }
-
-  virtualDocument(stamp: string, c: CellResult): vscode.Uri {
-    let json: string | undefined;
-    try {
-      json = /^\s*[[{]/.test(c.output) ? JSON.stringify(JSON.parse(c.output), null, 2) : undefined;
-    } catch {
-      json = undefined;
-    }
-    const text = c.error ? `${c.error.code} ${c.error.status}: ${c.error.message}\n` : (json ?? c.output);
-    const safe = c.variant.replace(/[^\w.-]/g, '_');
-    const uri = vscode.Uri.from({
-      scheme: DIFF_SCHEME,
-      path: `/${stamp}/item-${c.item}-${safe}.${json === undefined ? 'md' : 'json'}`,
-    });
-    this.texts.set(uri.toString(), text);
-    return uri;
-  }
-
-  /** The grid tab that last had focus (a grid opened takes it). */
-  get active(): EvalGrid | undefined {
-    return this.lastActive;
-  }
-
-  /** Opens a grid of a run (in `restored`, a tab the window brought back); `progress` says how far a live run is. */
-  open(
-    run: Pick<StoredRun, 'meta' | 'files' | 'cells'>,
-    progress?: GridProgress,
-    restored?: vscode.WebviewPanel,
-  ): EvalGrid {
-    const total = run.meta.items.length * run.meta.variants.length;
-    const title = vscode.l10n.t('Results: {0}', run.meta.prompt.replace(/^.*[\\/]/, ''));
-    const panel =
-      restored ??
-      vscode.window.createWebviewPanel(
-        EVAL_GRID_VIEW_TYPE,
-        title,
-        { viewColumn: vscode.ViewColumn.Active },
-        { enableScripts: true, retainContextWhenHidden: true },
-      );
-    panel.title = title;
-    panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
-    const grid = new EvalGrid(
-      this,
-      panel,
-      run.meta,
-      run.files,
-      run.cells,
-      progress ?? { done: run.cells.size, total, running: false },
-    );
-    this.grids.add(grid);
-    this.lastActive = grid;
-    panel.onDidChangeViewState(() => {
-      if (panel.active) this.lastActive = grid;
-    });
-    panel.onDidDispose(() => {
-      this.grids.delete(grid);
-      if (this.lastActive === grid) this.lastActive = undefined;
-      grid.onStop?.();
-      grid.dispose();
-    });
-    return grid;
-  }
-
-  /** Opens a stored run's results file (.jsonl) in a grid. */
-  async openFile(resultsPath: string): Promise<EvalGrid> {
-    return this.open(await readRun(resultsPath));
-  }
-
-  /**
-   * A grid tab brought back by a window reload: the run is read again from its file (a run that was going when
-   * the window closed shows the cells it saved; Run Evaluation offers to finish it), and so is its comparison.
-   */
-  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const s = state as Partial<GridRestoreState> | undefined;
-    if (typeof s?.results !== 'string') {
-      panel.dispose();
-      return;
-    }
-    let run: StoredRun;
-    try {
-      run = await readRun(s.results);
-    } catch (e) {
-      panel.dispose();
-      void vscode.window.showWarningMessage(
-        vscode.l10n.t(
-          'The evaluation run {0} could not be reopened ({1}). Open Evaluation Run… opens another.',
-          vscode.workspace.asRelativePath(s.results),
-          (e as Error).message,
-        ),
-      );
-      return;
-    }
-    const grid = this.open(run, undefined, panel);
-    if (typeof s.earlier === 'string') await grid.compareWith(s.earlier).catch(() => undefined);
-  }
-
-  /** "Open Evaluation Run…": a results file picked from a runs folder. */
-  async pickAndOpen(folder?: string): Promise<EvalGrid | undefined> {
-    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const picked = await vscode.window.showOpenDialog({
-      title: vscode.l10n.t('Open an evaluation run'),
-      defaultUri: folder ? vscode.Uri.file(folder) : root && vscode.Uri.joinPath(root, '.api-workbench', 'evals'),
-      filters: { [vscode.l10n.t('Evaluation results')]: ['jsonl'] },
-      canSelectMany: false,
-    });
-    if (!picked?.[0]) return undefined;
-    try {
-      return await this.openFile(picked[0].fsPath);
-    } catch (e) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cannot open the run: {0}', (e as Error).message));
-      return undefined;
-    }
-  }
-
-  dispose(): void {
-    for (const g of this.grids) g.panel.dispose();
-    this.registration.dispose();
+    for (const d of this.framed.splice(0)) d.dispose();
   }
 }

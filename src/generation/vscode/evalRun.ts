@@ -28,7 +28,7 @@ import {
 import { conversationFromCell } from '../core/eval/toChat';
 import { bareModel, PromptFile } from '../core/prompt/promptFile';
 import { keyInQuery } from './chatEnvironment';
-import type { EvalGrids } from './evalGrid';
+import type { EvalGrids } from './evalGrids';
 import { readPartial } from './promptPartials';
 
 export const RUN_EVAL_COMMAND = 'apiWorkbench.generation.runEvaluation';

@@ -17,7 +17,7 @@ import { PromptModels } from './promptModels';
 import { PromptPreview } from './promptPreview';
 import { PromptRunner, RUN_COMMAND } from './promptRun';
 import { editorChatTestCommand, silentPageTestCommand } from './testEditorChat';
-import { EvalGrids } from './evalGrid';
+import { EvalGrids } from './evalGrids';
 import { EVAL_GRID_VIEW_TYPE } from '../evalGridProtocol';
 import { EvalRunner, RUN_EVAL_COMMAND, runRoot, type RunEvaluationOptions } from './evalRun';
 import { evalGridTestCommands } from './testEvalGrid';

@@ -5,7 +5,7 @@ import { registerCommand } from '../../platform/lazy/commandTable';
 import type { RowFilter } from '../core/eval/grid';
 import type { CellRef, GridRenderedAck } from '../evalGridProtocol';
 import type { ChatEditors } from './chatEditors';
-import type { EvalGrids } from './evalGrid';
+import type { EvalGrids } from './evalGrids';
 
 /** What a test waits for the grid to show (each given field must match). */
 interface Expected {
@@ -47,6 +47,13 @@ export function evalGridTestCommands(grids: EvalGrids, chats: ChatEditors): vsco
           if (Date.now() > deadline) throw e;
         }
       }
+    }),
+    // The next grid's page loads silently: the first `silentLoads` loads' `ready` go unheard, as when VS Code
+    // leaves the frame blank, and the page watchdog waits `readyMs` of visible time before setting it again.
+    registerCommand('apiWorkbench.generation._testGridSilentPage', (silentLoads: unknown, readyMs: unknown) => {
+      if (typeof silentLoads !== 'number' || typeof readyMs !== 'number')
+        throw new Error('_testGridSilentPage takes the number of silent loads and the wait in ms.');
+      grids.nextPage = { silentLoads, readyMs };
     }),
     // The grid's Stop, as its button sends it.
     registerCommand('apiWorkbench.generation._testGridStop', () => grid().onStop?.()),

@@ -48,6 +48,7 @@ export const TEST_COMMANDS: Record<Feature, readonly string[]> = {
     'apiWorkbench.generation._testGridDiff',
     'apiWorkbench.generation._testGridExport',
     'apiWorkbench.generation._testGridOpenInChat',
+    'apiWorkbench.generation._testGridSilentPage',
     'apiWorkbench.generation._testGridStop',
     'apiWorkbench.generation._testGridWait',
     'apiWorkbench.generation._testLastRendered',

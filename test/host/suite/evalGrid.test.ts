@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../../../src/platform/services';
 import type { GridRenderedAck } from '../../../src/generation/evalGridProtocol';
+import { logged, logText } from './extensionLog';
 
 interface EvaluationResult {
   results: string;
@@ -253,6 +254,50 @@ describe('evaluation results grid (Run Evaluation)', function () {
     assert.equal(resumed.cancelled, false);
     assert.equal(readFileSync(resumed.results, 'utf8').trim().split('\n').length, 6);
     await wait({ cells: 6 });
+  });
+
+  it('a grid whose page stays blank is moved to a new panel by the watchdog; its live run goes on into it', async () => {
+    await editPrompt('Plan a day in {{city}}, with care.');
+    await faults({ latencyMs: 1000 });
+    await vscode.workspace
+      .getConfiguration('apiWorkbench.generation')
+      .update('evalConcurrency', 1, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const s = await services();
+    // Three loads unheard (as when VS Code leaves the frame blank), 0.8 s of visible time before the first reload:
+    // the third reload, 3.8 s in, replaces the panel while the run (six cells, one a second) is still going.
+    await vscode.commands.executeCommand('apiWorkbench.generation._testGridSilentPage', 3, 800);
+    const from = logText(s).length;
+    const result = await vscode.commands.executeCommand<EvaluationResult>(
+      'apiWorkbench.generation.runEvaluation',
+      vscode.Uri.file(promptFile),
+      { dataset: vscode.Uri.file(dataset), models: MODELS, resume: false },
+    );
+    await faults({ reset: true });
+    await vscode.workspace
+      .getConfiguration('apiWorkbench.generation')
+      .update('evalConcurrency', undefined, vscode.ConfigurationTarget.Global);
+    assert.ok(result);
+    assert.equal(result.cancelled, false, 'the replacement did not stop the run');
+    assert.equal(result.ran, 6);
+    const pattern =
+      /webview: the evaluation results grid page did not report ready within [\d.]+ s of being shown; (setting it again|replacing its panel with a new one) \((\d) of 3\)/g;
+    const lines = await logged(s, from, pattern, 3);
+    assert.deepEqual(
+      lines.map((l) => /(setting it again|replacing its panel with a new one) \((\d)/.exec(l)?.slice(1).join(' ')),
+      ['setting it again 1', 'setting it again 2', 'replacing its panel with a new one 3'],
+    );
+    // Only a page whose ready was heard renders: the new panel's, with every cell of the run.
+    const ack = await wait({ cells: 6, running: false });
+    assert.equal(ack.rows, 3);
+    await logged(s, from, /webview: the evaluation results grid page loaded after 3 reloads/g);
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter(
+        (t) =>
+          t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('apiWorkbench.generation.evalGrid'),
+      );
+    assert.equal(tabs.length, 1, 'the blank panel is closed: one grid tab');
   });
 
   it('closing the grid stops its run; a broken dataset is refused before anything runs', async () => {

@@ -4,7 +4,7 @@
 // host frame) on the same chat; and a page that stays silent through every reload is given up on once, with
 // nothing more after its tab is closed.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -13,9 +13,9 @@ import type { PreviewHostToWebview } from '../../../src/discovery/protocol';
 import type { RenderedAck } from '../../../src/generation/protocol';
 import type { EditorChatInfo } from '../../../src/generation/vscode/testEditorChat';
 import type { WorkbenchServices } from '../../../src/platform/services';
+import { logged, logText } from './extensionLog';
 
 const EXTENSION_ID = 'api-workbench.api-workbench';
-const LOG_NAME = 'API Workbench.log';
 const RELOADED =
   /webview: the Generation chat tab page did not report ready within [\d.]+ s of being shown; (setting it again|replacing its panel with a new one) \((\d) of 3\)/g;
 const GAVE_UP = /webview: the Generation chat tab page stayed blank after 3 more loads/g;
@@ -34,35 +34,6 @@ function webviewTabs(viewType: string): vscode.Tab[] {
     .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(viewType));
 }
 const chatTabs = () => webviewTabs('apiWorkbench.generation.chat');
-
-/** The extension's log file (its LogOutputChannel writes under the extension's log folder, once it has a line). */
-function logFile(services: WorkbenchServices): string | undefined {
-  const dir = services.context.logUri.fsPath;
-  const candidates = [join(dir, LOG_NAME), join(dir, '..', LOG_NAME)];
-  if (existsSync(dir))
-    for (const e of readdirSync(dir, { recursive: true, encoding: 'utf8' }))
-      if (e.endsWith(LOG_NAME)) candidates.push(join(dir, e));
-  return candidates.find((f) => existsSync(f));
-}
-
-function logText(services: WorkbenchServices): string {
-  const file = logFile(services);
-  return file ? readFileSync(file, 'utf8') : '';
-}
-
-/** Waits until the log, from `from` on, matches `pattern` `count` times; returns those matches. */
-async function logged(services: WorkbenchServices, from: number, pattern: RegExp, count = 1): Promise<string[]> {
-  let found: string[] = [];
-  for (let i = 0; i < 200; i++) {
-    found = [...logText(services).slice(from).matchAll(pattern)].map((m) => m[0]);
-    if (found.length >= count) return found;
-    await sleep(100);
-  }
-  const where = logFile(services) ?? `nowhere yet: no ${LOG_NAME} under ${services.context.logUri.fsPath}`;
-  throw new Error(
-    `the log (${where}) holds ${found.length} of ${count} lines like ${pattern}:\n${logText(services).slice(from)}`,
-  );
-}
 
 const editorChat = <T>(op: string, ...args: unknown[]) =>
   vscode.commands.executeCommand<T>('apiWorkbench.generation._testEditorChat', op, ...args);
