@@ -323,6 +323,20 @@ const BAD: Bad[] = [
     errors: [[4, 'schema', 'several types']],
   },
   {
+    // dotprompt reads the frontmatter into plain objects, where this name sets the prototype: the field (and a
+    // default of that name) would be dropped from what is sent without a word.
+    name: 'a field or default named __proto__, in Picoschema or JSON Schema, at any depth',
+    file:
+      '---\nmodel: x\ninput:\n  schema:\n    __proto__?: string\n    name: string\n  default:\n    __proto__: x\n' +
+      'output:\n  format: json\n  schema:\n    type: object\n    properties:\n      list:\n        type: array\n' +
+      '        items:\n          - {type: object, properties: {__proto__: {type: string}}}\n---\nHi',
+    errors: [
+      [5, 'lost-key', 'input.schema'],
+      [8, 'lost-key', 'input.default'],
+      [17, 'lost-key', 'output.schema.properties.list.items[0].properties'],
+    ],
+  },
+  {
     name: 'another provider’s model',
     file: '---\nmodel: openai/gpt-4o\n---\nHi',
     errors: [[2, 'model', 'googleai/']],

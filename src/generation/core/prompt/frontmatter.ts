@@ -1,7 +1,8 @@
 // The frontmatter's own checks, at lines of the file: unknown top-level keys (warnings: dotprompt ignores them),
 // `config` keys that are not generation settings of the API or are out of the API's ranges, and a model of
-// another provider. What dotprompt checks itself (schemas, the template) is left to it (promptFile.ts).
-import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
+// another provider, and names dotprompt would lose. What dotprompt checks itself (schemas, the template) is left to
+// it (promptFile.ts).
+import { isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { GENERATION_MESSAGES } from '../../../shared/wire/generationFields';
 import type { PromptProblem } from './problems';
 import { yamlLine, type PromptSource } from './source';
@@ -135,6 +136,39 @@ export function checkFrontmatter(source: PromptSource): { problems: PromptProble
         code: 'model',
         message: `model ${String((model.value as { value: string }).value)}: only this API's models are run (a bare name, or with a googleai/ or models/ prefix).`,
       });
+    problems.push(...lostKeys(source, top));
   }
   return { problems, warnings };
+}
+
+/**
+ * A field or default named `__proto__` (Picoschema `__proto__?`, `__proto__(…)` too) in `input` or `output`: dotprompt
+ * reads the frontmatter into plain objects, where that name sets the prototype, so the field would be missing from
+ * the schema sent and the default from the variables, silently. Walked with a stack: a deep document cannot
+ * overflow it.
+ */
+function lostKeys(source: PromptSource, top: unknown): PromptProblem[] {
+  const found: PromptProblem[] = [];
+  const stack: { node: unknown; at: string }[] = [];
+  for (const part of ['input', 'output']) {
+    const v = pairOf(top, part)?.value;
+    if (v) stack.push({ node: v, at: part });
+  }
+  while (stack.length) {
+    const { node, at } = stack.pop()!;
+    if (isSeq(node)) node.items.forEach((item, i) => stack.push({ node: item, at: `${at}[${i}]` }));
+    if (!isMap(node)) continue;
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (key.replace(/\?$|\(.*\)$/, '').trim() === '__proto__')
+        found.push({
+          line: yamlLine(source, (pair.key as { range?: number[] }).range),
+          severity: 'error',
+          code: 'lost-key',
+          message: `${at}: a field named "__proto__" would be lost (dotprompt drops that name when it reads the frontmatter); rename it.`,
+        });
+      if (pair.value) stack.push({ node: pair.value, at: `${at}.${key}` });
+    }
+  }
+  return found.sort((a, b) => a.line - b.line);
 }
