@@ -2,6 +2,7 @@
 // The page is its own bundle (src/discovery/webview) speaking src/discovery/protocol.ts.
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../platform/webviewHtml';
+import { panelInPlaceOf } from '../../platform/panelTabs';
 import { panelFrame, WebviewPage, type WebviewPageOptions } from '../../platform/webviewPage';
 
 /** What a page hands the panel that replaces it, and (test mode only) how the next page loads. */
@@ -138,11 +139,13 @@ export class DiscoveryPreview implements vscode.Disposable {
    */
   private replace(old: vscode.WebviewPanel, carried: PageCarry): void {
     const doc = this.doc;
-    const next = vscode.window.createWebviewPanel(
+    // Like the preview itself, its replacement never takes the focus from the document being edited.
+    const next = panelInPlaceOf(
+      old,
       PREVIEW_VIEW_TYPE,
-      old.title,
-      { viewColumn: old.viewColumn ?? vscode.ViewColumn.Beside, preserveFocus: true },
       panelOptions(this.extensionUri),
+      vscode.ViewColumn.Beside,
+      false,
     );
     old.dispose();
     this.doc = doc;

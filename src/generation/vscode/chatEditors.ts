@@ -7,6 +7,7 @@ import type { ChatSession } from '../core/chatSession';
 import type { ChatSessions } from '../core/chatSessions';
 import { CHAT_PANEL_VIEW_TYPE, type ChatPanelState } from '../protocol';
 import { ChatView, type ChatPageOptions } from './chatView';
+import { panelInPlaceOf, PanelTabs } from '../../platform/panelTabs';
 import { panelFrame } from '../../platform/webviewPage';
 
 export interface ChatEditor {
@@ -15,22 +16,30 @@ export interface ChatEditor {
   readonly chat: ChatView;
 }
 
+const CHAT_PANEL_OPTIONS = { enableScripts: true, retainContextWhenHidden: true };
+
 function conversationIdOf(state: unknown): string | undefined {
   const id = state && typeof state === 'object' ? (state as ChatPanelState).conversationId : undefined;
   return typeof id === 'string' && id ? id : undefined;
 }
 
 export class ChatEditors implements vscode.Disposable {
-  private readonly editors = new Set<ChatEditor>();
-  /** The tab last focused, so commands without a target act on it. */
-  private lastActive: ChatEditor | undefined;
+  /** The open tabs, and the one last focused, so commands without a target act on it. */
+  private readonly tabs: PanelTabs<ChatEditor>;
   /** Test mode only: how the next tab's page loads (a shorter watchdog wait, loads whose ready goes unheard). */
   nextPage: Pick<ChatPageOptions, 'readyMs' | 'silentLoads'> | undefined;
 
   constructor(
     private readonly services: WorkbenchServices,
     private readonly sessions: ChatSessions,
-  ) {}
+  ) {
+    const icon = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'icons', 'workbench.svg');
+    this.tabs = new PanelTabs<ChatEditor>(icon, (editor) => editor.chat.dispose());
+  }
+
+  private get editors(): Set<ChatEditor> {
+    return this.tabs.open;
+  }
 
   dispose(): void {
     for (const e of [...this.editors]) e.panel.dispose();
@@ -47,7 +56,7 @@ export class ChatEditors implements vscode.Disposable {
   }
 
   get active(): ChatEditor | undefined {
-    return [...this.editors].find((e) => e.panel.active) ?? this.lastActive;
+    return [...this.editors].find((e) => e.panel.active) ?? this.tabs.lastActive;
   }
 
   /** Every open chat tab's view. */
@@ -71,8 +80,8 @@ export class ChatEditors implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       CHAT_PANEL_VIEW_TYPE,
       session.conversation.title,
-      { viewColumn: vscode.ViewColumn.Active },
-      { enableScripts: true, retainContextWhenHidden: true },
+      vscode.ViewColumn.Active,
+      CHAT_PANEL_OPTIONS,
     );
     const editor = this.adopt(panel, session);
     await editor.chat.whenReady();
@@ -102,7 +111,6 @@ export class ChatEditors implements vscode.Disposable {
       },
     });
     const editor: ChatEditor = Object.assign(place, { chat });
-    this.editors.add(editor);
     this.attach(editor, panel, this.nextPage);
     this.nextPage = undefined;
     return editor;
@@ -111,19 +119,9 @@ export class ChatEditors implements vscode.Disposable {
   /** Shows the tab's chat in `panel` and follows the panel's focus and closing. */
   private attach(editor: ChatEditor, panel: vscode.WebviewPanel, page?: ChatPageOptions): void {
     editor.panel = panel;
-    panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
     editor.chat.bind(panelFrame(panel), { ...page, replace: (carried) => this.replace(editor, carried) });
-    panel.onDidChangeViewState(() => {
-      if (panel.active) this.lastActive = editor;
-    });
-    panel.onDidDispose(() => {
-      // A panel the watchdog replaced: the tab goes on in the new one.
-      if (editor.panel !== panel) return;
-      this.editors.delete(editor);
-      if (this.lastActive === editor) this.lastActive = undefined;
-      editor.chat.dispose();
-    });
-    if (panel.active) this.lastActive = editor;
+    this.tabs.follow(editor, panel);
+    if (panel.active) this.tabs.lastActive = editor;
   }
 
   /**
@@ -132,12 +130,7 @@ export class ChatEditors implements vscode.Disposable {
    */
   private replace(editor: ChatEditor, carried: ChatPageOptions): void {
     const old = editor.panel;
-    const next = vscode.window.createWebviewPanel(
-      CHAT_PANEL_VIEW_TYPE,
-      old.title,
-      { viewColumn: old.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: !old.active },
-      { enableScripts: true, retainContextWhenHidden: true },
-    );
+    const next = panelInPlaceOf(old, CHAT_PANEL_VIEW_TYPE, CHAT_PANEL_OPTIONS, vscode.ViewColumn.Active);
     this.attach(editor, next, carried);
     old.dispose();
   }

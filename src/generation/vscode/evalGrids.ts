@@ -5,13 +5,14 @@ import type { WorkbenchServices } from '../../platform/services';
 import type { CellResult } from '../core/eval/runner';
 import { readRun, type StoredRun } from '../core/eval/runStore';
 import { EVAL_GRID_VIEW_TYPE, type GridProgress, type GridRestoreState } from '../evalGridProtocol';
+import { panelInPlaceOf, PanelTabs } from '../../platform/panelTabs';
 import { EvalGrid, type GridActions, type PageCarry } from './evalGrid';
 
 const DIFF_SCHEME = 'api-workbench-eval';
+const GRID_PANEL_OPTIONS = { enableScripts: true, retainContextWhenHidden: true };
 
 export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly grids = new Set<EvalGrid>();
-  private lastActive: EvalGrid | undefined;
+  private readonly grids: PanelTabs<EvalGrid>;
   /** The texts of the diff's virtual documents, by URI. */
   private readonly texts = new Map<string, string>();
   private readonly registration: vscode.Disposable;
@@ -23,6 +24,11 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
     readonly actions: GridActions,
   ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this);
+    const icon = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'icons', 'workbench.svg');
+    this.grids = new PanelTabs<EvalGrid>(icon, (grid) => {
+      grid.onStop?.();
+      grid.dispose();
+    });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -48,7 +54,7 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
 
   /** The grid tab that last had focus (a grid opened takes it). */
   get active(): EvalGrid | undefined {
-    return this.lastActive;
+    return this.grids.lastActive;
   }
 
   /** Opens a grid of a run (in `restored`, a tab the window brought back); `progress` says how far a live run is. */
@@ -61,12 +67,7 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
     const title = vscode.l10n.t('Results: {0}', run.meta.prompt.replace(/^.*[\\/]/, ''));
     const panel =
       restored ??
-      vscode.window.createWebviewPanel(
-        EVAL_GRID_VIEW_TYPE,
-        title,
-        { viewColumn: vscode.ViewColumn.Active },
-        { enableScripts: true, retainContextWhenHidden: true },
-      );
+      vscode.window.createWebviewPanel(EVAL_GRID_VIEW_TYPE, title, vscode.ViewColumn.Active, GRID_PANEL_OPTIONS);
     panel.title = title;
     const grid = new EvalGrid(
       this,
@@ -78,25 +79,9 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
       this.nextPage,
     );
     this.nextPage = undefined;
-    this.grids.add(grid);
-    this.lastActive = grid;
-    this.follow(grid, panel);
+    this.grids.follow(grid, panel);
+    this.grids.lastActive = grid;
     return grid;
-  }
-
-  private follow(grid: EvalGrid, panel: vscode.WebviewPanel): void {
-    panel.iconPath = vscode.Uri.joinPath(this.services.context.extensionUri, 'media', 'icons', 'workbench.svg');
-    panel.onDidChangeViewState(() => {
-      if (panel.active) this.lastActive = grid;
-    });
-    panel.onDidDispose(() => {
-      // A panel the watchdog replaced: the grid (and a run feeding it) goes on in the new one.
-      if (grid.panel !== panel) return;
-      this.grids.delete(grid);
-      if (this.lastActive === grid) this.lastActive = undefined;
-      grid.onStop?.();
-      grid.dispose();
-    });
   }
 
   /**
@@ -105,14 +90,9 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
    */
   replace(grid: EvalGrid, carried: PageCarry): void {
     const old = grid.panel;
-    const next = vscode.window.createWebviewPanel(
-      EVAL_GRID_VIEW_TYPE,
-      old.title,
-      { viewColumn: old.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: !old.active },
-      { enableScripts: true, retainContextWhenHidden: true },
-    );
+    const next = panelInPlaceOf(old, EVAL_GRID_VIEW_TYPE, GRID_PANEL_OPTIONS, vscode.ViewColumn.Active);
     grid.showIn(next, carried);
-    this.follow(grid, next);
+    this.grids.follow(grid, next);
     old.dispose();
   }
 
@@ -168,7 +148,7 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
   }
 
   dispose(): void {
-    for (const g of this.grids) g.panel.dispose();
+    for (const g of [...this.grids.open]) g.panel.dispose();
     this.registration.dispose();
   }
 }

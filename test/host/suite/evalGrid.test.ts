@@ -40,6 +40,14 @@ const wait = (expected: Record<string, unknown>) =>
 
 const MODELS = ['gemini-2.0-flash', 'gemini-2.5-flash'];
 
+/** Runs of one cell at a time, each reply a second late (the sandbox's latency), or back to normal. */
+async function oneCellASecond(on: boolean): Promise<void> {
+  await faults(on ? { latencyMs: 1000 } : { reset: true });
+  await vscode.workspace
+    .getConfiguration('apiWorkbench.generation')
+    .update('evalConcurrency', on ? 1 : undefined, vscode.ConfigurationTarget.Global);
+}
+
 describe('evaluation results grid (Run Evaluation)', function () {
   this.timeout(120_000);
   const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
@@ -221,10 +229,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
 
   it('Stop ends a run part-way; Run Evaluation again resumes it and sends only the cells not done', async () => {
     await editPrompt('Plan a day in {{city}}, slowly.');
-    await faults({ latencyMs: 1000 });
-    await vscode.workspace
-      .getConfiguration('apiWorkbench.generation')
-      .update('evalConcurrency', 1, vscode.ConfigurationTarget.Global);
+    await oneCellASecond(true);
     const running = vscode.commands.executeCommand<EvaluationResult>(
       'apiWorkbench.generation.runEvaluation',
       vscode.Uri.file(promptFile),
@@ -238,10 +243,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
     assert.equal(stopped.cancelled, true);
     assert.ok(stopped.cells >= 1 && stopped.cells < 6, `${stopped.cells} cells done before the stop`);
     assert.equal(readFileSync(stopped.results, 'utf8').trim().split('\n').length, stopped.cells);
-    await faults({ reset: true });
-    await vscode.workspace
-      .getConfiguration('apiWorkbench.generation')
-      .update('evalConcurrency', undefined, vscode.ConfigurationTarget.Global);
+    await oneCellASecond(false);
     const resumed = await vscode.commands.executeCommand<EvaluationResult>(
       'apiWorkbench.generation.runEvaluation',
       vscode.Uri.file(promptFile),
@@ -258,10 +260,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
 
   it('a grid whose page stays blank is moved to a new panel by the watchdog; its live run goes on into it', async () => {
     await editPrompt('Plan a day in {{city}}, with care.');
-    await faults({ latencyMs: 1000 });
-    await vscode.workspace
-      .getConfiguration('apiWorkbench.generation')
-      .update('evalConcurrency', 1, vscode.ConfigurationTarget.Global);
+    await oneCellASecond(true);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const s = await services();
     // Three loads unheard (as when VS Code leaves the frame blank), 0.8 s of visible time before the first reload:
@@ -273,10 +272,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
       vscode.Uri.file(promptFile),
       { dataset: vscode.Uri.file(dataset), models: MODELS, resume: false },
     );
-    await faults({ reset: true });
-    await vscode.workspace
-      .getConfiguration('apiWorkbench.generation')
-      .update('evalConcurrency', undefined, vscode.ConfigurationTarget.Global);
+    await oneCellASecond(false);
     assert.ok(result);
     assert.equal(result.cancelled, false, 'the replacement did not stop the run');
     assert.equal(result.ran, 6);
@@ -301,10 +297,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
   });
 
   it('closing the grid stops its run; a broken dataset is refused before anything runs', async () => {
-    await faults({ latencyMs: 1000 });
-    await vscode.workspace
-      .getConfiguration('apiWorkbench.generation')
-      .update('evalConcurrency', 1, vscode.ConfigurationTarget.Global);
+    await oneCellASecond(true);
     const running = vscode.commands.executeCommand<EvaluationResult>(
       'apiWorkbench.generation.runEvaluation',
       vscode.Uri.file(promptFile),
@@ -317,10 +310,7 @@ describe('evaluation results grid (Run Evaluation)', function () {
     const closed = await running;
     assert.ok(closed, 'the run ended without an error');
     assert.equal(closed.cancelled, true);
-    await faults({ reset: true });
-    await vscode.workspace
-      .getConfiguration('apiWorkbench.generation')
-      .update('evalConcurrency', undefined, vscode.ConfigurationTarget.Global);
+    await oneCellASecond(false);
 
     const broken = join(dir, 'broken.jsonl');
     writeFileSync(broken, '{"input": {"city": "Oslo"}}\nnot json\n');
