@@ -4,7 +4,8 @@
 // 2. the first sync of 1 GB in 1,000 files, upload and download, against the raw transfer of as many bytes
 //    through the same StorageClient at the same concurrency (plain uploads of a tree of the same shape into one
 //    folder; plain media downloads of the synced items, streamed to files): raw time ÷ sync time, i.e. the
-//    sync's share of the raw throughput. The disk is flushed before each pass;
+//    sync's share of the raw throughput. The disk is flushed before each side, and odd passes run the raw side
+//    first, even passes the sync;
 // 3. the peak memory of `api-workbench sync` (dist/cli.js, its own process, launched as its first line says) at
 //    100,000 files: a dry-run first plan (100,000 uploads), the first real run (both sides hold the same files:
 //    100,000 records) and a run with nothing to do. The figure is the kernel's high-water mark of the process's resident set (ru_maxrss: all
@@ -185,30 +186,61 @@ async function throughputPass(client: StorageClient, work: string, pass: number,
   const raw = tree('raw upload');
   const src = tree('upload');
 
-  // Up: plain uploads of one tree's files into one folder, then the first sync of the other tree.
-  const rawFolder = await newFolder(client, `bench raw upload ${pass}`);
-  flushDisk();
-  let c = cpu();
-  let t = performance.now();
-  await pool(raw.files, CONCURRENCY, async (rel) => {
-    await upload(client, fileSource(path.join(raw.dir, rel)), {
-      metadata: { title: path.basename(rel), parents: [{ id: rawFolder }] },
-    });
-  });
-  const rawUpMs = performance.now() - t;
-  const rawUpCpu = cpu() - c;
-  const syncFolderId = await newFolder(client, `bench sync ${pass}`);
-  flushDisk();
-  c = cpu();
-  t = performance.now();
-  const up = await syncFolder({ client, localDir: src.dir, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
-  const syncUpMs = performance.now() - t;
-  const syncUpCpu = cpu() - c;
-  if (up.summary.errors || up.summary.counts.upload !== BIG_FILES)
-    throw new Error(`the first sync uploaded ${up.summary.counts.upload} files with ${up.summary.errors} errors`);
+  // Each side's time and CPU from a flushed disk. Odd passes run the raw transfer first, even passes the sync:
+  // neither always follows the other's writes.
+  interface Side {
+    before?: () => void;
+    run: () => Promise<void>;
+    /** Untimed: removes what the side wrote. */
+    after?: () => void;
+  }
+  const timed = async (side: Side) => {
+    side.before?.();
+    flushDisk();
+    const c = cpu();
+    const t = performance.now();
+    await side.run();
+    const took = { ms: performance.now() - t, cpu: cpu() - c };
+    side.after?.();
+    return took;
+  };
+  const bothWays = async (rawSide: Side, syncSide: Side) => {
+    if (pass % 2) {
+      const r = await timed(rawSide);
+      return { raw: r, sync: await timed(syncSide) };
+    }
+    const y = await timed(syncSide);
+    return { raw: await timed(rawSide), sync: y };
+  };
 
-  // Down, the same items both ways: plain media downloads streamed to files, then the first sync of the store
-  // folder into an empty local folder. What the plain downloads wrote is removed before the sync runs.
+  // Up: plain uploads of one tree's files into one folder, and the first sync of the other tree.
+  const rawFolder = await newFolder(client, `bench raw upload ${pass}`);
+  const syncFolderId = await newFolder(client, `bench sync ${pass}`);
+  const up = await bothWays(
+    {
+      run: () =>
+        pool(raw.files, CONCURRENCY, async (rel) => {
+          await upload(client, fileSource(path.join(raw.dir, rel)), {
+            metadata: { title: path.basename(rel), parents: [{ id: rawFolder }] },
+          });
+        }),
+    },
+    {
+      run: async () => {
+        const r = await syncFolder({
+          client,
+          localDir: src.dir,
+          storeFolderId: syncFolderId,
+          concurrency: CONCURRENCY,
+        });
+        if (r.summary.errors || r.summary.counts.upload !== BIG_FILES)
+          throw new Error(`the first sync uploaded ${r.summary.counts.upload} files with ${r.summary.errors} errors`);
+      },
+    },
+  );
+
+  // Down, the same items both ways: plain media downloads streamed to files, and the first sync of the store
+  // folder into an empty local folder. What the first side wrote is removed before the second runs.
   const items: { id: string; rel: string }[] = [];
   for (const part of await client.listAllFiles({
     q: `'${syncFolderId}' in parents and trashed = false`,
@@ -222,33 +254,44 @@ async function throughputPass(client: StorageClient, work: string, pass: number,
       items.push({ id: f.id!, rel: `${part.title!}/${f.title!}` });
   if (items.length !== BIG_FILES) throw new Error(`listed ${items.length} synced files`);
   const rawDir = path.join(work, 'raw download');
-  for (const part of new Set(items.map((i) => path.dirname(i.rel))))
-    fs.mkdirSync(path.join(rawDir, part), { recursive: true });
-  flushDisk();
-  c = cpu();
-  t = performance.now();
-  await pool(items, CONCURRENCY, async (f) => {
-    const res = await client.media(f.id);
-    await pipeline(bodyStream(res), fs.createWriteStream(path.join(rawDir, f.rel)));
-  });
-  const rawDownMs = performance.now() - t;
-  const rawDownCpu = cpu() - c;
-  fs.rmSync(rawDir, { recursive: true, force: true });
   const dst = path.join(work, 'download');
-  fs.mkdirSync(dst);
-  flushDisk();
-  c = cpu();
-  t = performance.now();
-  const down = await syncFolder({ client, localDir: dst, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
-  const syncDownMs = performance.now() - t;
-  const syncDownCpu = cpu() - c;
-  if (down.summary.errors || down.summary.counts.download !== BIG_FILES)
-    throw new Error(
-      `the first sync downloaded ${down.summary.counts.download} files with ${down.summary.errors} errors`,
-    );
-  for (const d of [raw.dir, src.dir, dst]) fs.rmSync(d, { recursive: true, force: true });
+  const down = await bothWays(
+    {
+      before: () => {
+        for (const part of new Set(items.map((i) => path.dirname(i.rel))))
+          fs.mkdirSync(path.join(rawDir, part), { recursive: true });
+      },
+      run: () =>
+        pool(items, CONCURRENCY, async (f) => {
+          const res = await client.media(f.id);
+          await pipeline(bodyStream(res), fs.createWriteStream(path.join(rawDir, f.rel)));
+        }),
+      after: () => fs.rmSync(rawDir, { recursive: true, force: true }),
+    },
+    {
+      before: () => fs.mkdirSync(dst),
+      run: async () => {
+        const r = await syncFolder({ client, localDir: dst, storeFolderId: syncFolderId, concurrency: CONCURRENCY });
+        if (r.summary.errors || r.summary.counts.download !== BIG_FILES)
+          throw new Error(
+            `the first sync downloaded ${r.summary.counts.download} files with ${r.summary.errors} errors`,
+          );
+      },
+      after: () => fs.rmSync(dst, { recursive: true, force: true }),
+    },
+  );
+  for (const d of [raw.dir, src.dir]) fs.rmSync(d, { recursive: true, force: true });
 
-  return { rawUpMs, syncUpMs, rawDownMs, syncDownMs, rawUpCpu, syncUpCpu, rawDownCpu, syncDownCpu };
+  return {
+    rawUpMs: up.raw.ms,
+    syncUpMs: up.sync.ms,
+    rawDownMs: down.raw.ms,
+    syncDownMs: down.sync.ms,
+    rawUpCpu: up.raw.cpu,
+    syncUpCpu: up.sync.cpu,
+    rawDownCpu: down.raw.cpu,
+    syncDownCpu: down.sync.cpu,
+  };
 }
 
 /** REPEAT passes of the first sync up and down; each row is the median pass, with every pass's ratio. */
