@@ -3,6 +3,9 @@
 // replaced is not closed by the old panel's going.
 import * as vscode from 'vscode';
 
+/** What every editor tab's panel of ours is made with: scripts on, the page kept while the tab is hidden. */
+export const TAB_PANEL_OPTIONS = { enableScripts: true, retainContextWhenHidden: true };
+
 export interface PanelTab {
   /** The tab's panel now (a new one after a replacement). */
   readonly panel: vscode.WebviewPanel;

@@ -4,7 +4,7 @@
 // (VS Code's webview frame can wait for good for its service worker, e.g. after a window reload in a browser;
 // see ARCHITECTURE.md, "Webview bundles and their protocols".) The clock is src/shared/readyWatch.ts.
 import * as vscode from 'vscode';
-import { BACKOFF, ReadyWatch } from '../shared/readyWatch';
+import { loadBudgetMs, ReadyWatch } from '../shared/readyWatch';
 
 /** Visible time a page may take to report ready before it is set again. */
 export const PAGE_READY_MS = 8000;
@@ -119,7 +119,7 @@ export class WebviewPage implements vscode.Disposable {
     this.reloads = attempt;
     const replace = attempt === PAGE_RELOADS ? this.options.replace : undefined;
     this.options.log.warn(
-      `webview: the ${this.options.name} page did not report ready within ${seconds(readyMs * BACKOFF ** (attempt - 1))} s of being shown; ` +
+      `webview: the ${this.options.name} page did not report ready within ${seconds(loadBudgetMs(readyMs, attempt - 1))} s of being shown; ` +
         `${replace ? 'replacing its panel with a new one' : 'setting it again'} (${attempt} of ${PAGE_RELOADS})`,
     );
     if (!replace) return this.load();

@@ -13,7 +13,7 @@ export interface ReadyWatchClock {
 }
 
 export interface ReadyWatchOptions {
-  /** Visible time the first load may take before the page is loaded again (each reload gets BACKOFF times more). */
+  /** Visible time the first load may take before the page is loaded again (each reload half as long again: loadBudgetMs). */
   delayMs: number;
   /** How many times in a row a silent page is loaded again before giving up. */
   reloads: number;
@@ -27,7 +27,12 @@ export interface ReadyWatchOptions {
 }
 
 /** How much longer each reload may take than the load before it. */
-export const BACKOFF = 1.5;
+const BACKOFF = 1.5;
+
+/** Visible time load number `attempt` (0 the first, n the n-th reload) may take before it is given up. */
+export function loadBudgetMs(delayMs: number, attempt: number): number {
+  return delayMs * BACKOFF ** attempt;
+}
 
 const systemClock: ReadyWatchClock = {
   now: () => performance.now(),
@@ -93,7 +98,7 @@ export class ReadyWatch {
   private resume(): void {
     if (!this.waiting || !this.visible || this.disposed || this.timer !== undefined) return;
     this.since = this.clock.now();
-    const budget = this.options.delayMs * BACKOFF ** this.attempts;
+    const budget = loadBudgetMs(this.options.delayMs, this.attempts);
     this.timer = this.clock.setTimeout(() => this.expired(), Math.max(0, budget - this.spentMs));
   }
 

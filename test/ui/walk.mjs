@@ -31,8 +31,7 @@ const PAGE_SIZE = `${SHELVES_LIST} .try-field[data-name="pageSize"] input`;
  * conversation was lost: ours). A webview that never loaded its page at all is the workbench's: its host frame can
  * wait for good for a service worker's controller change after a reload. The extension's page watchdog sets a
  * silent page again after 8, 12 and 18 s of being visible, the last time in a new panel (38 s), so the first wait
- * outlasts it; if the page is
- * still blank the check takes the user's last resort, Developer: Reload Webviews, once, saying so. Either failure
+ * outlasts it; if the page is still blank the check takes the user's last resort, Developer: Reload Webviews, once, saying so. Either failure
  * names what every frame showed, the extension's log lines about webviews since the reload and the console of
  * each frame left without a page, so it says which cause it was.
  */

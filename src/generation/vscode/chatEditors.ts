@@ -7,7 +7,7 @@ import type { ChatSession } from '../core/chatSession';
 import type { ChatSessions } from '../core/chatSessions';
 import { CHAT_PANEL_VIEW_TYPE, type ChatPanelState } from '../protocol';
 import { ChatView, type ChatPageOptions } from './chatView';
-import { panelInPlaceOf, PanelTabs } from '../../platform/panelTabs';
+import { panelInPlaceOf, PanelTabs, TAB_PANEL_OPTIONS } from '../../platform/panelTabs';
 import { panelFrame } from '../../platform/webviewPage';
 
 export interface ChatEditor {
@@ -15,8 +15,6 @@ export interface ChatEditor {
   panel: vscode.WebviewPanel;
   readonly chat: ChatView;
 }
-
-const CHAT_PANEL_OPTIONS = { enableScripts: true, retainContextWhenHidden: true };
 
 function conversationIdOf(state: unknown): string | undefined {
   const id = state && typeof state === 'object' ? (state as ChatPanelState).conversationId : undefined;
@@ -81,7 +79,7 @@ export class ChatEditors implements vscode.Disposable {
       CHAT_PANEL_VIEW_TYPE,
       session.conversation.title,
       vscode.ViewColumn.Active,
-      CHAT_PANEL_OPTIONS,
+      TAB_PANEL_OPTIONS,
     );
     const editor = this.adopt(panel, session);
     await editor.chat.whenReady();
@@ -130,7 +128,7 @@ export class ChatEditors implements vscode.Disposable {
    */
   private replace(editor: ChatEditor, carried: ChatPageOptions): void {
     const old = editor.panel;
-    const next = panelInPlaceOf(old, CHAT_PANEL_VIEW_TYPE, CHAT_PANEL_OPTIONS, vscode.ViewColumn.Active);
+    const next = panelInPlaceOf(old, CHAT_PANEL_VIEW_TYPE, TAB_PANEL_OPTIONS, vscode.ViewColumn.Active);
     this.attach(editor, next, carried);
     old.dispose();
   }

@@ -17,6 +17,9 @@ import { panelHtml } from './html';
 import { WebviewPage, type PageFrame, type WebviewPageOptions } from '../../platform/webviewPage';
 import { AckLog, withTimeout } from './testAcks';
 
+/** How long a caller waits for the page: past the watchdog's last reload in a new panel (38 s). */
+const PAGE_LOAD_WAIT_MS = 60_000;
+
 export interface ChatViewOptions {
   surface: 'view' | 'editor';
   /** Told whenever the surface shows another conversation (the side-bar view reopens it after a reload). */
@@ -106,7 +109,7 @@ export class ChatView implements vscode.Disposable {
   }
 
   /** Waits until the bound webview's page has loaded (the page watchdog sets a silent page again meanwhile). */
-  whenReady(timeoutMs = 60_000): Promise<void> {
+  whenReady(timeoutMs = PAGE_LOAD_WAIT_MS): Promise<void> {
     return withTimeout(this.ready.promise, timeoutMs, 'the generation panel did not load');
   }
 
@@ -141,7 +144,7 @@ export class ChatView implements vscode.Disposable {
     if (this.page) {
       this.ready = new Deferred();
       this.page.load();
-      await withTimeout(this.ready.promise, 60_000, 'the generation panel did not reload');
+      await withTimeout(this.ready.promise, PAGE_LOAD_WAIT_MS, 'the generation panel did not reload');
     }
   }
 

@@ -5,11 +5,10 @@ import type { WorkbenchServices } from '../../platform/services';
 import type { CellResult } from '../core/eval/runner';
 import { readRun, type StoredRun } from '../core/eval/runStore';
 import { EVAL_GRID_VIEW_TYPE, type GridProgress, type GridRestoreState } from '../evalGridProtocol';
-import { panelInPlaceOf, PanelTabs } from '../../platform/panelTabs';
+import { panelInPlaceOf, PanelTabs, TAB_PANEL_OPTIONS } from '../../platform/panelTabs';
 import { EvalGrid, type GridActions, type PageCarry } from './evalGrid';
 
 const DIFF_SCHEME = 'api-workbench-eval';
-const GRID_PANEL_OPTIONS = { enableScripts: true, retainContextWhenHidden: true };
 
 export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly grids: PanelTabs<EvalGrid>;
@@ -67,7 +66,7 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
     const title = vscode.l10n.t('Results: {0}', run.meta.prompt.replace(/^.*[\\/]/, ''));
     const panel =
       restored ??
-      vscode.window.createWebviewPanel(EVAL_GRID_VIEW_TYPE, title, vscode.ViewColumn.Active, GRID_PANEL_OPTIONS);
+      vscode.window.createWebviewPanel(EVAL_GRID_VIEW_TYPE, title, vscode.ViewColumn.Active, TAB_PANEL_OPTIONS);
     panel.title = title;
     const grid = new EvalGrid(
       this,
@@ -90,7 +89,7 @@ export class EvalGrids implements vscode.TextDocumentContentProvider, vscode.Dis
    */
   replace(grid: EvalGrid, carried: PageCarry): void {
     const old = grid.panel;
-    const next = panelInPlaceOf(old, EVAL_GRID_VIEW_TYPE, GRID_PANEL_OPTIONS, vscode.ViewColumn.Active);
+    const next = panelInPlaceOf(old, EVAL_GRID_VIEW_TYPE, TAB_PANEL_OPTIONS, vscode.ViewColumn.Active);
     grid.showIn(next, carried);
     this.grids.follow(grid, next);
     old.dispose();
