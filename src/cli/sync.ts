@@ -3,6 +3,7 @@
 // summary line; exit 0 when the run finished with both sides the same, 4 when the max-delete guard stopped it
 // before it deleted anything, 1 on other errors, 2 on misuse.
 import { StorageClient } from '../storage/core/client';
+import { StorageError } from '../storage/core/errors';
 import type { SyncEvent } from '../storage/core/sync/apply';
 import { syncFolder, type SyncSummary } from '../storage/core/sync/engine';
 import type { SyncMode } from '../storage/core/sync/model';
@@ -123,18 +124,17 @@ export const syncCommand: CliCommand = async (args, io) => {
       onEvent: print,
     }));
   } catch (e) {
-    io.stderr.write(
-      isAbortError(e) || abort.signal.aborted
-        ? 'api-workbench sync: interrupted; the next run resumes\n'
-        : `api-workbench sync: ${redactText((e as Error).message ?? String(e))}\n`,
-    );
+    io.stderr.write(`api-workbench sync: ${failure(e, abort.signal.aborted)}\n`);
     return EXIT_FAILURE;
   }
   if (json) io.stdout.write(`${JSON.stringify({ summary })}\n`);
   else io.stdout.write(describe(summary) + '\n');
   if (summary.stoppedByMaxDelete) {
+    const over = `${summary.deletes} files, more than ${maxDelete}% of those synced`;
     io.stderr.write(
-      `api-workbench sync: stopped: the run would delete ${summary.deletes} files, more than ${maxDelete}% of those synced; nothing was changed. Check the plan with --dry-run, then raise --max-delete.\n`,
+      dryRun
+        ? `api-workbench sync: a run would stop here: it would delete ${over}. Raise --max-delete if these deletions are meant.\n`
+        : `api-workbench sync: stopped: the run would delete ${over}; nothing was changed. Check the plan with --dry-run, then raise --max-delete.\n`,
     );
     return EXIT_MAX_DELETE;
   }
@@ -145,7 +145,18 @@ export const syncCommand: CliCommand = async (args, io) => {
   return summary.errors || summary.deferred ? EXIT_FAILURE : EXIT_OK;
 };
 
+/** What went wrong, said for someone at a command line (the flags and variables they can change). */
+function failure(e: unknown, interrupted: boolean): string {
+  if (isAbortError(e) || interrupted) return 'interrupted; the next run resumes';
+  const message = redactText((e as Error).message ?? String(e));
+  if (e instanceof StorageError && e.action === 'signIn')
+    return `the service refused the access token (${e.status} ${e.serverMessage}): pass a valid one with --access-token or set API_WORKBENCH_STORAGE_TOKEN`;
+  return message;
+}
+
 function describe(s: SyncSummary): string {
   const parts = Object.entries(s.counts).map(([k, n]) => `${n} ${k}`);
-  return `${s.dryRun ? 'plan' : 'done'} (${s.mode}, store read from ${s.storeRead === 'full' ? 'a full listing' : 'the change feed'}): ${parts.join(', ') || 'nothing to do'}${s.skipped ? `; ${s.skipped} skipped` : ''}${s.errors ? `; ${s.errors} errors` : ''}`;
+  // A run the guard stopped did none of its plan: the counts are what it would have done.
+  const what = s.dryRun ? 'plan' : s.stoppedByMaxDelete ? 'stopped before any change; the plan was' : 'done';
+  return `${what} (${s.mode}, store read from ${s.storeRead === 'full' ? 'a full listing' : 'the change feed'}): ${parts.join(', ') || 'nothing to do'}${s.skipped ? `; ${s.skipped} skipped` : ''}${s.errors ? `; ${s.errors} errors` : ''}`;
 }

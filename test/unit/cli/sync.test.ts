@@ -119,11 +119,36 @@ describe('api-workbench sync', function () {
     for (const n of ['1', '2']) fs.rmSync(path.join(k.localDir, `${n}.txt`));
     const dry = io(env());
     assert.equal(await runCli(['sync', '--dry-run', k.localDir, k.folderId], dry.io), 4);
+    assert.match(dry.out(), /^delete-store +1\.txt$/m);
+    assert.match(dry.out(), /^plan \(two-way, .*\): 2 delete-store$/m);
+    assert.match(dry.err(), /a run would stop here: it would delete 2 files, more than 50%/);
     const real = io(env());
     assert.equal(await runCli(['sync', k.localDir, k.folderId], real.io), 4);
-    assert.match(real.err(), /would delete 2 files, more than 50%/);
+    assert.match(real.err(), /stopped: the run would delete 2 files, more than 50%.*nothing was changed/);
+    // The summary says the plan was not carried out (it once said "done" with the deletions it never made).
+    assert.match(real.out(), /^stopped before any change; the plan was \(two-way, .*\): 2 delete-store$/m);
+    assert.doesNotMatch(real.out(), /^done/m);
     assert.equal(Object.keys(await storeTree(k.client, k.folderId)).length, 3);
     assert.equal(await runCli(['sync', '--max-delete', '100', k.localDir, k.folderId], io(env()).io), 0);
     assert.deepEqual(await storeTree(k.client, k.folderId), { '3.txt': md5('3') });
+  });
+
+  it('says what to do when the local folder is missing or a file, and when the token is refused (never printing it)', async () => {
+    putLocal(k.localDir, 'plain.txt', 'x');
+    const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [[path.join(k.localDir, 'nope'), k.folderId], env(), /nope: no such folder; create it first/],
+      [[path.join(k.localDir, 'plain.txt'), k.folderId], env(), /plain\.txt is a file, not a folder/],
+      [
+        [k.localDir, k.folderId],
+        { ...env(), API_WORKBENCH_STORAGE_TOKEN: 'not-the-token-4471' },
+        /refused the access token \(401 .*\): pass a valid one with --access-token or set API_WORKBENCH_STORAGE_TOKEN/,
+      ],
+    ];
+    for (const [args, e, message] of cases) {
+      const a = io(e);
+      assert.equal(await runCli(['sync', ...args], a.io), 1, args.join(' '));
+      assert.match(a.err(), message);
+      assert.doesNotMatch(a.err() + a.out(), /not-the-token-4471/);
+    }
   });
 });

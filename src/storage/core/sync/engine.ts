@@ -71,7 +71,8 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const mode = opts.mode ?? 'two-way';
   const root = path.resolve(opts.localDir);
   const st = await fsp.stat(root, { bigint: true }).catch(() => undefined);
-  if (!st?.isDirectory()) throw new Error(`${opts.localDir} is not a folder`);
+  if (!st) throw new Error(`${opts.localDir}: no such folder; create it first`);
+  if (!st.isDirectory()) throw new Error(`${opts.localDir} is a file, not a folder`);
   const emit = opts.onEvent ?? (() => undefined);
   const state = await loadState(root, opts.storeFolderId);
   upgradeFileKeys(state, st.dev);
