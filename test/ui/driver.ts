@@ -303,6 +303,30 @@ const steps: Record<string, () => Promise<void>> = {
     );
     await vscode.commands.executeCommand('apiWorkbench.storage.refresh');
   },
+  // A linked folder in sync (set up through the commands), then its photos folder deleted on disk: 3 of its 4
+  // files, so the watcher's run meets the max-delete guard. What the user does next is the runner's.
+  async storageSyncGuard() {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) throw new Error('no workspace folder');
+    const dir = vscode.Uri.joinPath(root, 'sync-guard');
+    for (const name of ['photos/beach.jpg', 'photos/hills.jpg', 'photos/city.jpg', 'list.md'])
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, name), new TextEncoder().encode(`${name}\n`));
+    const folder = await vscode.commands.executeCommand<{ id: string }>(
+      'apiWorkbench.storage._testClient',
+      'files.insert',
+      {},
+      { title: 'Guard demo', mimeType: 'application/vnd.google-apps.folder', parents: [{ id: 'root' }] },
+    );
+    await vscode.commands.executeCommand('apiWorkbench.storage.syncFolder', dir, undefined, {
+      store: folder.id,
+      storeName: 'Guard demo',
+      mode: 'two-way',
+    });
+    await vscode.commands.executeCommand('apiWorkbench.storage.syncApplyPlan');
+    await vscode.commands.executeCommand('apiWorkbench.storage._testSyncWait');
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(dir, 'photos'), { recursive: true, useTrash: false });
+  },
   async waterData() {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -518,6 +542,11 @@ const undo: Record<string, () => Promise<void>> = {
   },
   async storageSyncPalette() {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await focusViews('apiWorkbench.generation', 'apiWorkbench.storage');
+    await dropSyncLinks();
+  },
+  async storageSyncGuard() {
+    await vscode.commands.executeCommand('notifications.clearAll');
     await focusViews('apiWorkbench.generation', 'apiWorkbench.storage');
     await dropSyncLinks();
   },

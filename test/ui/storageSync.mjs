@@ -201,6 +201,47 @@ export const storageSyncChecks = {
     await pane(page, 'Storage');
   },
 
+  // A folder deleted by mistake: the run stops, says so, and opens its plan; right-click the folder → Restore
+  // Instead of Deleting, Apply: the files come back and the link is in sync again.
+  async storageSyncGuard(page, { shots }) {
+    await page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'stopped before deleting 3 of 4 files' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await showContainer(page);
+    const plan = await pane(page, 'Sync Plan');
+    await collapse(page, 'Generation');
+    await collapse(page, 'Storage');
+    const message = await plan.locator('.message').first().innerText();
+    if (!/Would delete 3 of 4 synced files\. Right-click a deletion to restore it/.test(message))
+      throw new Error(`the plan view says "${message}"`);
+    await statusItem(page, 'Sync plan to review');
+    const photos = await treeRow(plan, ['Delete on the store (1)', 'photos']);
+    await photos.click({ button: 'right' });
+    const restore = page.locator('.context-view .action-label', { hasText: 'Restore Instead of Deleting' }).first();
+    await restore.waitFor({ state: 'visible', timeout: 15_000 });
+    await page.screenshot({ path: join(shots, 'storageSyncGuardMenu.png') });
+    await restore.click();
+    await plan
+      .locator('.monaco-list-row', { hasText: 'restore: the store copy comes back here' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await titleAction(plan, 'Apply Sync Plan');
+    const sync = await pane(page, 'Sync');
+    const link = await treeRow(sync, ['sync-guard ⇄ Guard demo']);
+    await link
+      .locator('.label-description', { hasText: /^two-way · in sync/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(async () => {
+        throw new Error(`the link reads "${await link.locator('.label-description').first().innerText()}"`);
+      });
+    await statusItem(page, 'In sync');
+    await palette(page, 'View: Show Explorer');
+    const explorer = page.locator('.part.sidebar .explorer-folders-view').first();
+    await treeRow(explorer, ['sync-guard', 'photos', 'beach.jpg']);
+  },
+
   // After Developer: Reload Window (the reload step), the interrupted sync ran again by itself, with no command
   // run and no storage view opened: the status bar says so.
   async reloadSync(page) {

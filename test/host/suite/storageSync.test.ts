@@ -24,7 +24,7 @@ interface LinkRecord {
   label: string;
   phase: string;
   link: { local: string; storeFolderId: string; mode: string; exclude?: string[] };
-  record: { conflicts: { path: string; copy: string }[]; finished?: string; started?: string };
+  record: { conflicts: { path: string; copy: string }[]; finished?: string; started?: string; summary?: string };
   interrupted: boolean;
 }
 
@@ -411,6 +411,80 @@ describe('storage: folder sync in the editor', function () {
     await cmd('syncApplyPlan');
     await wait();
     assert.equal(fs.readFileSync(path.join(dir, 'remote.txt'), 'utf8'), 'remote');
+  });
+
+  it('the max-delete guard stops a run and opens its plan; a deletion restored comes back, the rest is deleted', async () => {
+    const title = `Guarded ${stamp}`;
+    const store = await newStoreFolder(title);
+    const dir = path.join(ws, `guarded-${stamp}`);
+    put(dir, 'photos/a.jpg', 'A');
+    put(dir, 'photos/b.jpg', 'B');
+    put(dir, 'photos/2026/c.jpg', 'C');
+    put(dir, 'gone.txt', 'G');
+    put(dir, 'stay.txt', 'S');
+    const made = await cmd<{ key: string }>('syncFolder', vscode.Uri.file(dir), undefined, {
+      store,
+      storeName: title,
+      mode: 'two-way',
+    });
+    await cmd('syncApplyPlan');
+    await wait();
+    const synced = await storeTree(store);
+    assert.deepEqual(synced, localTree(dir), 'the first run made both sides the same');
+
+    // The photos folder deleted here by mistake, gone.txt on purpose: 4 of 5 files, over the 50 % limit.
+    fs.rmSync(path.join(dir, 'photos'), { recursive: true });
+    fs.rmSync(path.join(dir, 'gone.txt'));
+    const rec = (await records()).find((r) => r.key === made.key)!;
+    await cmd('_testSyncRun', [rec.label], 'syncNow');
+    const plan = await until('the guard to open the plan', async () => {
+      const p = await cmd<Plan | undefined>('_testSyncPlan');
+      return p?.reason === 'maxDelete' ? p : undefined;
+    });
+    await wait();
+    assert.match(plan.message ?? '', /Would delete 4 of 5 synced files\. Right-click a deletion to restore it/);
+    assert.deepEqual(
+      plan.nodes.map((n) => n.label),
+      ['Delete on the store (2)'],
+    );
+    assert.match(find(plan.nodes, 'photos')?.description ?? '', /folder, 3 file/);
+    assert.equal(find(plan.nodes, 'photos')?.contextValue, 'syncPlan.delete.delete', 'Restore is offered');
+    assert.deepEqual(await storeTree(store), synced, 'nothing was deleted on the store');
+    assert.match(
+      (await records()).find((r) => r.key === made.key)?.record.summary ?? '',
+      /^stopped before deleting 4 file\(s\)/,
+      'the last run is not reported as done',
+    );
+
+    // Waiting for the review: the status bar says so (not "In sync"), and a change here starts no run that
+    // would stop and ask again.
+    assert.equal(await statusText(), '$(checklist) Sync plan to review');
+    assert.equal((await records()).find((r) => r.key === made.key)?.phase, 'plan');
+    await cmd('syncDiscardPlan');
+    put(dir, 'while waiting.txt', 'W');
+    await new Promise((r) => setTimeout(r, 2500));
+    await wait();
+    assert.equal((await storeTree(store))['while waiting.txt'], undefined, 'no automatic run while the plan waits');
+    // A click on the link in the Sync view reviews it again: the deletions, not a first sync.
+    await cmd('_testSyncRun', [rec.label], 'syncReviewPlan');
+    const again = await cmd<Plan>('_testSyncPlan');
+    assert.equal(again.reason, 'maxDelete');
+    assert.deepEqual(
+      again.nodes.map((n) => n.label),
+      ['Upload (1)', 'Delete on the store (2)'],
+    );
+
+    await cmd('_testSyncPlanRun', 'photos', 'syncPlanRestore');
+    const chosen = await cmd<Plan>('_testSyncPlan');
+    assert.match(find(chosen.nodes, 'photos')?.description ?? '', /restore: the store copy comes back here/);
+    assert.equal(find(chosen.nodes, 'photos')?.contextValue, 'syncPlan.delete.restore', 'Delete as Planned is offered');
+    await cmd('syncApplyPlan');
+    await wait();
+    const { 'gone.txt': _gone, ...kept } = { ...synced, 'while waiting.txt': md5('W') };
+    assert.deepEqual(localTree(dir), kept, 'the photos are back with their bytes; gone.txt stays deleted');
+    assert.deepEqual(await storeTree(store), kept, 'gone.txt went to the store trash, the photos stayed');
+    assert.equal((await records()).find((r) => r.key === made.key)?.phase, 'idle');
+    assert.equal(await statusText(), '$(check) In sync');
   });
 
   it('Pause stops a link (the status bar says so, a change waits); Resume syncs what waited', async () => {

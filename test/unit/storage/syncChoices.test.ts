@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
 import type { Plan } from '../../../src/storage/core/sync/model';
 import { linkPerTest, localTree, md5, putLocal, putStore, storeTree } from './syncHarness';
@@ -74,6 +76,64 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
     assert.deepEqual(
       r.plan.actions.map((a) => a.kind),
       ['conflict'],
+    );
+  });
+
+  it('restores a deletion the user turned back: the store copy comes back here, the local one goes back to the store', async () => {
+    putLocal(k.localDir, 'photos/a.jpg', 'A');
+    putLocal(k.localDir, 'photos/2026/b.jpg', 'B');
+    putLocal(k.localDir, 'gone.txt', 'G');
+    putLocal(k.localDir, 'notes.txt', 'N');
+    putLocal(k.localDir, 'stay.txt', 'S');
+    await run();
+    const synced = localTree(k.localDir);
+    // Deleted here by mistake: the folder (with a folder inside) and gone.txt; only gone.txt is meant.
+    fs.rmSync(path.join(k.localDir, 'photos'), { recursive: true });
+    fs.rmSync(path.join(k.localDir, 'gone.txt'));
+    // Deleted on the store by mistake.
+    const notes = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'notes.txt'` }))[0];
+    await k.client.call('files.trash', { fileId: notes.id! });
+
+    const guarded = await run();
+    assert.equal(guarded.summary.stoppedByMaxDelete, true, 'over half the files would go: the guard stops');
+    const r = await run({
+      maxDeletePercent: 100,
+      choices: new Map([
+        ['photos', 'restore'],
+        ['notes.txt', 'restore'],
+      ]),
+    });
+    assert.deepEqual(
+      r.plan.actions.map((a) => `${a.kind} ${'path' in a ? a.path : a.from}`).sort(),
+      [
+        'delete-store gone.txt',
+        'download photos/2026/b.jpg',
+        'download photos/a.jpg',
+        'mkdir-local photos',
+        'mkdir-local photos/2026',
+        'upload notes.txt',
+      ].sort(),
+    );
+    const { 'gone.txt': _gone, ...kept } = synced;
+    assert.deepEqual(localTree(k.localDir), kept, 'the folder is back with its bytes; gone.txt stays deleted');
+    assert.deepEqual(await storeTree(k.client, k.folderId), kept, 'notes.txt is on the store again');
+    assert.deepEqual((await run()).plan.actions, [], 'nothing left to do: the link keeps the restored items');
+  });
+
+  it('a one-way link restores only what it may write: a download-only link cannot send a deleted file back', async () => {
+    putLocal(k.localDir, 'a.txt', 'A');
+    await run();
+    const a = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'a.txt'` }))[0];
+    await k.client.call('files.trash', { fileId: a.id! });
+    const r = await run({
+      mode: 'download',
+      dryRun: true,
+      maxDeletePercent: 100,
+      choices: new Map([['a.txt', 'restore']]),
+    });
+    assert.deepEqual(
+      r.plan.actions.map((x) => x.kind),
+      ['delete-local'],
     );
   });
 });

@@ -8,7 +8,7 @@ import ignore, { type Ignore } from 'ignore';
 import type { StorageClient } from '../client';
 import { applyPlan, type SyncEvent } from './apply';
 import type { ExportFormats } from './exports';
-import { settleConflicts, withExclusions, type ConflictChoice } from './choices';
+import { settleChoices, withExclusions, type PlanChoice } from './choices';
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
 import { planSync } from './plan';
@@ -41,7 +41,7 @@ export interface SyncOptions {
   /** Relative paths (`/`-separated) left out of the link on both sides, each with everything below it. */
   exclude?: readonly string[];
   /** How to settle the conflict at a path (a reviewed plan); a conflict without a choice keeps both. */
-  choices?: ReadonlyMap<string, ConflictChoice>;
+  choices?: ReadonlyMap<string, PlanChoice>;
   /** The plan (choices applied) once it is made, before anything of it is applied. */
   onPlan?: (plan: Plan) => void;
 }
@@ -102,7 +102,7 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   // The plan reads the state's entries and changes none (findRenames moves its own copy of the index).
   const listings = { base: state.base, local, store };
   const made = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
-  const plan: Plan = { ...made, actions: settleConflicts(made, opts.choices, local, store) };
+  const plan: Plan = { ...made, actions: settleChoices(made, mode, opts.choices, local, store) };
   opts.onPlan?.(plan);
   for (const s of plan.skipped) emit({ action: 'skip', path: s.path, reason: `${s.side}: ${s.reason}` });
 

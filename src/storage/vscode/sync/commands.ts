@@ -5,7 +5,7 @@
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ConflictChoice } from '../../core/sync/choices';
+import type { ConflictChoice, PlanChoice } from '../../core/sync/choices';
 import type { SyncLink } from '../../core/sync/links';
 import type { SyncMode } from '../../core/sync/model';
 import { statePath } from '../../core/sync/state';
@@ -125,6 +125,19 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
     s.excluded.delete(node.item.path);
     sync.plans.refresh();
   };
+  /** Restore (or delete after all) a deletion, or every deletion of a group. */
+  const deletion = (choice: Extract<PlanChoice, 'restore'> | undefined) => (node?: PlanNode) => {
+    const s = sync.plans.session;
+    if (!s || !node || node.type === 'skipped') return;
+    const items = node.type === 'group' ? node.items : [node.item];
+    for (const { action, path: p } of items) {
+      if (action.kind !== 'delete-store' && action.kind !== 'delete-local') continue;
+      if (choice) s.choices.set(p, choice);
+      else s.choices.delete(p);
+      s.excluded.delete(p);
+    }
+    sync.plans.refresh();
+  };
 
   const apply = async () =>
     guarded(ctx, vscode.l10n.t('Syncing'), async () => {
@@ -198,16 +211,18 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
     reg('syncPlanKeepBoth', choose('keep-both')),
     reg('syncPlanKeepLocal', choose('keep-local')),
     reg('syncPlanKeepStore', choose('keep-store')),
+    reg('syncPlanRestore', deletion('restore')),
+    reg('syncPlanDelete', deletion(undefined)),
     reg('syncReviewPlan', async (node?: SyncNode) =>
       guarded(ctx, vscode.l10n.t('Comparing'), async () => {
         const runner = runnerOf(node) ?? all().find((r) => r.phase === 'plan');
-        if (runner) await sync.review(runner, 'first');
+        if (runner) await sync.review(runner, reviewReason(runner));
       }),
     ),
     reg('syncNow', async (node?: SyncNode) => {
       const runners = runnerOf(node) ? [runnerOf(node)!] : all();
       const first = runners.find((r) => r.phase === 'plan');
-      if (first) return sync.review(first, 'first').then(() => undefined);
+      if (first) return sync.review(first, reviewReason(first)).then(() => undefined);
       await Promise.all(runners.map((r) => r.run({ interactive: true })));
     }),
     reg('syncPause', async (node?: SyncNode) => {
@@ -256,4 +271,9 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
     reg('syncKeepThis', keep('this')),
     reg('syncKeepThat', keep('that')),
   ];
+}
+
+/** A link waits for review before its first run, or after the max-delete guard stopped one (it has a state). */
+function reviewReason(r: LinkRunner): 'first' | 'maxDelete' {
+  return r.firstRunDone() ? 'maxDelete' : 'first';
 }

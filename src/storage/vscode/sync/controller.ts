@@ -169,6 +169,7 @@ export class SyncController implements vscode.Disposable, LinkHost {
       linkKey: runner.key,
       title: runner.label,
       reason,
+      mode: runner.link.mode,
       plan: made,
       excluded: new Set(),
       choices: new Map(),
@@ -251,7 +252,9 @@ export class SyncController implements vscode.Disposable, LinkHost {
               : s.kind === 'plan'
                 ? [
                     `$(checklist) ${vscode.l10n.t('Sync plan to review')}`,
-                    vscode.l10n.t('A linked folder has not been synced yet: review its plan in the Sync view.'),
+                    vscode.l10n.t(
+                      "A sync waits for you: a link's first plan, or deletions over the limit. Review its plan in the Sync view.",
+                    ),
                   ]
                 : s.kind === 'paused'
                   ? [`$(debug-pause) ${vscode.l10n.t('Sync paused')}`, vscode.l10n.t('Sync is paused.')]

@@ -1,9 +1,10 @@
 // The plan view: what a link's first run (or a run the max-delete guard stopped) would do, grouped by
-// direction, one checkbox per item (unchecked items are left out of the link: added to its `exclude`), and
-// for each conflict the choice keep both / keep local / keep store. Apply runs it with those choices.
+// direction, one checkbox per item (unchecked items are left out of the link: added to its `exclude`), for
+// each conflict the choice keep both / keep local / keep store, and for each deletion delete or restore (the
+// other side's copy comes back). Apply runs it with those choices.
 import * as vscode from 'vscode';
-import type { ConflictChoice } from '../../core/sync/choices';
-import type { Action, Plan } from '../../core/sync/model';
+import { restorable, type ConflictChoice, type PlanChoice } from '../../core/sync/choices';
+import type { Action, Plan, SyncMode } from '../../core/sync/model';
 import { within } from '../../core/sync/names';
 
 export const PLAN_VIEW_ID = 'apiWorkbench.storage.syncPlan';
@@ -29,9 +30,10 @@ export interface PlanSession {
   linkKey: string;
   title: string;
   reason: 'first' | 'maxDelete';
+  mode: SyncMode;
   plan: Plan;
   excluded: Set<string>;
-  choices: Map<string, ConflictChoice>;
+  choices: Map<string, PlanChoice>;
 }
 
 function groupOf(a: Action): Group {
@@ -167,7 +169,10 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode> {
       t.checkboxState = node.items.every((i) => this.excluded(i.path))
         ? vscode.TreeItemCheckboxState.Unchecked
         : vscode.TreeItemCheckboxState.Checked;
-      t.contextValue = 'syncPlan.group';
+      t.contextValue =
+        (node.group === 'delete-store' || node.group === 'delete-local') && s && restorable(s.mode, node.group)
+          ? 'syncPlan.group.restorable'
+          : 'syncPlan.group';
       return t;
     }
     const { item } = node;
@@ -176,8 +181,23 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode> {
     t.id = `item:${item.group}:${item.path}`;
     const off = this.excluded(item.path);
     t.checkboxState = off ? vscode.TreeItemCheckboxState.Unchecked : vscode.TreeItemCheckboxState.Checked;
-    if (a.kind === 'conflict') {
-      const choice = s?.choices.get(a.path) ?? 'keep-both';
+    if ((a.kind === 'delete-store' || a.kind === 'delete-local') && s && restorable(s.mode, a.kind)) {
+      const restore = s.choices.get(a.path) === 'restore';
+      t.description = off
+        ? vscode.l10n.t('left out')
+        : restore
+          ? a.kind === 'delete-store'
+            ? vscode.l10n.t('restore: the store copy comes back here')
+            : vscode.l10n.t('restore: the local copy goes back to the store')
+          : a.folder
+            ? vscode.l10n.t('folder, {0} file(s)', a.files)
+            : undefined;
+      t.tooltip = restore
+        ? vscode.l10n.t('Not deleted: Apply copies it back where it was deleted. Right-click to delete it after all.')
+        : vscode.l10n.t('Right-click to restore it instead of deleting it.');
+      t.contextValue = restore ? 'syncPlan.delete.restore' : 'syncPlan.delete.delete';
+    } else if (a.kind === 'conflict') {
+      const choice = (s?.choices.get(a.path) as ConflictChoice | undefined) ?? 'keep-both';
       t.description = off ? vscode.l10n.t('left out') : choiceLabel(choice);
       t.tooltip =
         choice === 'keep-local'

@@ -40,7 +40,7 @@ export function registerSync(
       ? undefined
       : s.reason === 'maxDelete'
         ? vscode.l10n.t(
-            'Would delete {0} of {1} synced files. Untick what must stay, then Apply.',
+            'Would delete {0} of {1} synced files. Right-click a deletion to restore it, or untick what must stay out of the link; then Apply.',
             s.plan.deletes,
             s.plan.baseFiles,
           )

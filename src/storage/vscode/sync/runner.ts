@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { StorageClient } from '../../core/client';
 import { StorageError } from '../../core/errors';
 import type { SyncEvent } from '../../core/sync/apply';
-import type { ConflictChoice } from '../../core/sync/choices';
+import type { PlanChoice } from '../../core/sync/choices';
 import { syncFolder, type SyncResult } from '../../core/sync/engine';
 import type { LinkPhase, LinkStatus, SyncLink } from '../../core/sync/links';
 import type { Plan } from '../../core/sync/model';
@@ -34,7 +34,7 @@ export interface RunRecord {
 export interface RunOptions {
   /** The user asked for it: a cancellable notification shows it. */
   interactive?: boolean;
-  choices?: ReadonlyMap<string, ConflictChoice>;
+  choices?: ReadonlyMap<string, PlanChoice>;
   maxDeletePercent?: number;
 }
 
@@ -287,8 +287,17 @@ export class LinkRunner implements vscode.Disposable {
       ...(result ? { finished: new Date().toISOString(), summary: summaryOf(result) } : {}),
     };
     await this.host.saveRecord(this.key, record);
+    // A run the guard stopped waits for its plan's review: automatic runs would only stop (and ask) again.
     if ((this.phase as LinkPhase) !== 'paused')
-      this.phase = failure ? 'error' : result ? 'idle' : this.firstRunDone() ? 'stopped' : 'plan';
+      this.phase = failure
+        ? 'error'
+        : result?.summary.stoppedByMaxDelete
+          ? 'plan'
+          : result
+            ? 'idle'
+            : this.firstRunDone()
+              ? 'stopped'
+              : 'plan';
     if (failure) this.log(`failed: ${failure.message}`);
     else if (result) this.log(record.summary ?? '');
     if (result?.summary.stoppedByMaxDelete) this.host.guardStopped(this, result.plan);
@@ -326,6 +335,9 @@ export class LinkRunner implements vscode.Disposable {
 
 function summaryOf(r: SyncResult): string {
   const parts = Object.entries(r.summary.counts).map(([k, n]) => `${k} ${n}`);
+  // A run the guard stopped did none of its plan: its counts are what it would have done.
+  if (r.summary.stoppedByMaxDelete)
+    return `stopped before deleting ${r.summary.deletes} file(s); planned ${parts.join(', ')}`;
   return parts.length ? parts.join(', ') : 'nothing to do';
 }
 
