@@ -173,6 +173,26 @@ describe('storage: folder sync in the editor', function () {
     );
   });
 
+  it('refuses a second link that would share files with one: the same folder, a folder inside it, one around it', async () => {
+    const other = await newStoreFolder(`Other ${stamp}`);
+    const before = (await records()).map((r) => r.key);
+    for (const dir of [local, path.join(local, 'big'), ws]) {
+      const made = await cmd('syncFolder', vscode.Uri.file(dir), undefined, {
+        store: other,
+        storeName: `Other ${stamp}`,
+        mode: 'two-way',
+      });
+      assert.equal(made, undefined, `no link made for ${dir}`);
+    }
+    assert.deepEqual(
+      (await records()).map((r) => r.key),
+      before,
+      'no link saved',
+    );
+    assert.equal(await cmd('_testSyncPlan'), undefined, 'no plan opened');
+    assert.deepEqual(await storeTree(other), {}, 'nothing sent');
+  });
+
   it('every request of a sync goes through the shared HTTP layer and shows in the Request Log', async () => {
     const log = await vscode.commands.executeCommand<{ entries: RequestEvent[] }>('apiWorkbench._testRequestLog');
     const urls = log.entries.map((e) => e.url);
@@ -480,7 +500,8 @@ describe('storage: folder sync in the editor', function () {
     assert.equal(find(chosen.nodes, 'photos')?.contextValue, 'syncPlan.delete.restore', 'Delete as Planned is offered');
     await cmd('syncApplyPlan');
     await wait();
-    const { 'gone.txt': _gone, ...kept } = { ...synced, 'while waiting.txt': md5('W') };
+    const expected: Record<string, string> = { ...synced, 'while waiting.txt': md5('W') };
+    const { 'gone.txt': _gone, ...kept } = expected;
     assert.deepEqual(localTree(dir), kept, 'the photos are back with their bytes; gone.txt stays deleted');
     assert.deepEqual(await storeTree(store), kept, 'gone.txt went to the store trash, the photos stayed');
     assert.equal((await records()).find((r) => r.key === made.key)?.phase, 'idle');

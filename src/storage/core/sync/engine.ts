@@ -11,6 +11,7 @@ import type { ExportFormats } from './exports';
 import { settleChoices, withExclusions, type PlanChoice } from './choices';
 import { scanLocal, type Skipped } from './localScan';
 import type { Action, Plan, SyncMode } from './model';
+import { linkOverlap } from './overlap';
 import { planSync } from './plan';
 import { loadState, saveState, shareEntries, STATE_DIR, upgradeFileKeys } from './state';
 import { StateWriter } from './stateWriter';
@@ -73,6 +74,8 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   const st = await fsp.stat(root, { bigint: true }).catch(() => undefined);
   if (!st) throw new Error(`${opts.localDir}: no such folder; create it first`);
   if (!st.isDirectory()) throw new Error(`${opts.localDir} is a file, not a folder`);
+  const overlap = await linkOverlap(root, opts.storeFolderId);
+  if (overlap) throw new Error(overlap);
   const emit = opts.onEvent ?? (() => undefined);
   const state = await loadState(root, opts.storeFolderId);
   upgradeFileKeys(state, st.dev);

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
 import * as path from 'node:path';
+import { linkStates, NestedLinkError } from './overlap';
 import { fileKey, STATE_DIR, type BaseEntry, type FileKey } from './state';
 
 /**
@@ -66,7 +67,8 @@ export function sameStat(b: BaseEntry | undefined, l: { ino: FileKey; mtime: num
 }
 
 /**
- * Walks `root` (relative paths with `/`), skipping the state folder, ignored paths and symbolic links.
+ * Walks `root` (relative paths with `/`), skipping state folders, ignored paths and symbolic links; a folder
+ * below that another link syncs stops the walk (NestedLinkError).
  * With `storeAt`, a new file's checksum is left out (the plan never reads it) unless the store has an item at
  * its path or a synced file is missing from disk (it may have moved there): a first upload of a folder then
  * reads each file once, as it is sent, and the store's checksum of what it received is recorded. A checksum
@@ -102,7 +104,11 @@ export async function scanLocal(
     // outlive the walk's awaits and so a young collection, and stay until a full one).
     for await (const e of await fsp.opendir(path.join(root, dir), { bufferSize: 256 })) {
       const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (!dir && e.name === STATE_DIR) continue;
+      if (e.name === STATE_DIR) {
+        // Sync's own folder is never content; below the root it may be another link's (links never nest).
+        if (dir && (await linkStates(path.join(root, dir))).length) throw new NestedLinkError(root, dir);
+        continue;
+      }
       if (e.isSymbolicLink()) {
         skipped.push({ path: rel, side: 'local', reason: 'a symbolic link is not synced' });
         continue;

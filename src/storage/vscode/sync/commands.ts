@@ -16,6 +16,7 @@ import { pickFolder } from '../commands/move';
 import type { SyncController } from './controller';
 import type { PlanNode } from './planView';
 import type { LinkRunner } from './runner';
+import { linkOverlap } from '../../core/sync/overlap';
 import type { SyncNode } from './syncView';
 
 /** What skips the prompts of Sync Folder with Storage…. */
@@ -57,6 +58,27 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
   const all = () => [...sync.runners.values()];
 
   // Args as the Explorer and the Storage view pass them (the clicked item, the selection), then the prompts' answers.
+  /** A link (saved, run or not) whose folder is this one, or holds it, or lies inside it: they would share files. */
+  const sharedWith = (dir: string): string | undefined => {
+    const inside = (a: string, b: string) => {
+      const rel = path.relative(b, a);
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    };
+    const other = all().find((r) => inside(dir, r.localDir) || inside(r.localDir, dir));
+    if (!other) return undefined;
+    return other.localDir === dir
+      ? vscode.l10n.t(
+          '{0} is linked already ({1}): a folder syncs with one store folder. Unlink it first.',
+          dir,
+          other.label,
+        )
+      : vscode.l10n.t(
+          '{0} would share files with the link {1} (links never nest): sync folders side by side, or unlink it first.',
+          dir,
+          other.label,
+        );
+  };
+
   const link = async (target: unknown, _selection?: unknown, args: LinkArgs = {}) =>
     guarded(ctx, vscode.l10n.t('Linking the folder'), async () => {
       let local = args.local ?? (target instanceof vscode.Uri ? target.fsPath : undefined);
@@ -107,6 +129,11 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
       if (twin) {
         void vscode.window.showInformationMessage(vscode.l10n.t('{0} is linked already.', twin.label));
         return { key: twin.key };
+      }
+      const clash = sharedWith(path.resolve(local)) ?? (await linkOverlap(path.resolve(local), storeFolderId));
+      if (clash) {
+        void vscode.window.showErrorMessage(clash);
+        return undefined;
       }
       await sync.writeLinks(folder, (links) => [...links, made]);
       const runner = all().find((r) => r.localDir === path.resolve(local) && r.link.storeFolderId === storeFolderId);

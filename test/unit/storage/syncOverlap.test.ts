@@ -1,0 +1,61 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FOLDER_MIME } from '../../../src/shared/wire/storage';
+import { syncFolder } from '../../../src/storage/core/sync/engine';
+import { STATE_DIR } from '../../../src/storage/core/sync/state';
+import { linkPerTest, localTree, md5, putLocal, storeTree } from './syncHarness';
+
+// One folder on disk is synced by one link, and links never nest: each way two links could share files is
+// refused before anything changes, with what to do; the sync's own state folder is never content at any depth.
+describe('storage sync engine: links that would share files', function () {
+  this.timeout(60_000);
+  const k = linkPerTest();
+  const otherFolder = async () =>
+    (
+      await k.client.call(
+        'files.insert',
+        {},
+        { title: `other-${Date.now()}`, mimeType: FOLDER_MIME, parents: [{ id: 'root' }] },
+      )
+    ).id!;
+  const sync = (localDir: string, storeFolderId: string) =>
+    syncFolder({ client: k.client, localDir, storeFolderId, maxDeletePercent: 100 });
+
+  it('refuses a folder synced with another store folder already: the two would be merged', async () => {
+    putLocal(k.localDir, 'a.txt', 'A');
+    await sync(k.localDir, k.folderId);
+    const other = await otherFolder();
+    await assert.rejects(
+      sync(k.localDir, other),
+      /is synced with another store folder already \(\.api-workbench-sync\/state-.*\.json\)/,
+    );
+    assert.deepEqual(await storeTree(k.client, other), {}, 'nothing sent to the other store folder');
+    assert.deepEqual((await sync(k.localDir, k.folderId)).plan.actions, [], 'its own link goes on');
+  });
+
+  it('refuses a folder inside a synced one, and a folder holding a synced one, changing nothing on either side', async () => {
+    putLocal(k.localDir, 'top.txt', 'T');
+    putLocal(k.localDir, 'inner/x.txt', 'X');
+    const other = await otherFolder();
+    const inner = path.join(k.localDir, 'inner');
+    // The inner folder linked first: the outer one may not take it in.
+    await sync(inner, other);
+    await assert.rejects(
+      sync(k.localDir, k.folderId),
+      /inner inside .* is synced with a store folder already \(links never nest\)/,
+    );
+    assert.deepEqual(await storeTree(k.client, k.folderId), {}, 'the outer run sent nothing');
+    // Once the inner link is gone (its state), the outer folder syncs, and the inner one may not link again.
+    for (const f of fs.readdirSync(path.join(inner, STATE_DIR)))
+      if (f.startsWith('state-')) fs.rmSync(path.join(inner, STATE_DIR, f));
+    await sync(k.localDir, k.folderId);
+    const store = await storeTree(k.client, k.folderId);
+    assert.equal(store['inner/x.txt'], md5('X'));
+    assert.ok(!Object.keys(store).some((p) => p.includes(STATE_DIR)), 'a state folder at any depth is never content');
+    await assert.rejects(sync(inner, other), /inner is inside .*, which is synced with a store folder already/);
+    const { 'inner/.api-workbench-sync': leftover, ...here } = localTree(k.localDir);
+    assert.equal(leftover, 'dir', "the inner link's folder (its trash) stays on disk");
+    assert.deepEqual(here, store, 'both sides the same');
+  });
+});
