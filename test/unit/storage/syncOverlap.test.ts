@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { FOLDER_MIME } from '../../../src/shared/wire/storage';
 import { syncFolder } from '../../../src/storage/core/sync/engine';
 import { STATE_DIR } from '../../../src/storage/core/sync/state';
-import { linkPerTest, localTree, md5, putLocal, storeTree } from './syncHarness';
+import { linkPerTest, localTree, md5, putLocal, putStore, storeTree } from './syncHarness';
 
 // One folder on disk is synced by one link, and links never nest: each way two links could share files is
 // refused before anything changes, with what to do; the sync's own state folder is never content at any depth.
@@ -57,5 +57,43 @@ describe('storage sync engine: links that would share files', function () {
     const { 'inner/.api-workbench-sync': leftover, ...here } = localTree(k.localDir);
     assert.equal(leftover, 'dir', "the inner link's folder (its trash) stays on disk");
     assert.deepEqual(here, store, 'both sides the same');
+  });
+
+  it("reports a store folder named as the sync's own folder, at any depth and in any case, and never deletes it", async () => {
+    const sub = await k.client.call(
+      'files.insert',
+      {},
+      { title: 'sub', mimeType: FOLDER_MIME, parents: [{ id: k.folderId }] },
+    );
+    for (const [title, parent] of [
+      [STATE_DIR, sub.id!],
+      ['.API-Workbench-Sync', k.folderId],
+    ]) {
+      const f = await k.client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: parent }] });
+      await putStore(k.client, f.id!, 'kept.txt', Buffer.from('K'));
+    }
+    const before = await storeTree(k.client, k.folderId);
+    for (let run = 1; run <= 2; run++) {
+      const r = await syncFolder({
+        client: k.client,
+        localDir: k.localDir,
+        storeFolderId: k.folderId,
+        onEvent: () => undefined,
+      });
+      assert.deepEqual(
+        r.plan.skipped.map((x) => `${x.side} ${x.path}: ${x.reason}`).sort(),
+        [
+          `store .API-Workbench-Sync: "${STATE_DIR}" is the name of the sync's own folder, never synced`,
+          `store sub/${STATE_DIR}: "${STATE_DIR}" is the name of the sync's own folder, never synced`,
+        ],
+        `run ${run}`,
+      );
+      assert.deepEqual(
+        await storeTree(k.client, k.folderId),
+        before,
+        `run ${run}: nothing deleted or added on the store`,
+      );
+      assert.deepEqual(localTree(k.localDir), { sub: 'dir' }, `run ${run}: nothing of them written here`);
+    }
   });
 });

@@ -1,5 +1,6 @@
 // Names: which store titles the local file system can hold as they are, and the name of a conflict copy.
 import * as path from 'node:path';
+import { STATE_DIR } from './state';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
 // eslint-disable-next-line no-control-regex -- control characters are what Windows refuses in names
@@ -10,6 +11,8 @@ export function unfitLocalName(title: string, platform: NodeJS.Platform = proces
   if (title === '') return 'the title is empty';
   if (title === '.' || title === '..') return `"${title}" names a folder itself on disk`;
   if (title.includes('/')) return 'the title holds "/", a path separator on disk';
+  // Any case: on a disk that ignores case it would be the sync's own folder.
+  if (title.toLowerCase() === STATE_DIR) return `"${STATE_DIR}" is the name of the sync's own folder, never synced`;
   if (title.includes('\u0000')) return 'the title holds a NUL character';
   if (Buffer.byteLength(title) > 255) return 'the title is longer than 255 bytes';
   if (platform === 'win32') {
