@@ -114,7 +114,14 @@ export async function scanLocal(
         continue;
       }
       const folder = e.isDirectory();
-      if (!folder && !e.isFile()) continue;
+      if (!folder && !e.isFile()) {
+        skipped.push({
+          path: rel,
+          side: 'local',
+          reason: 'not a file or a folder (a pipe, socket or device) is not synced',
+        });
+        continue;
+      }
       if (ignore.ignores(folder ? `${rel}/` : rel)) continue;
       let st;
       try {

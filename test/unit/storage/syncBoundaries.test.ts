@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { FOLDER_MIME } from '../../../src/shared/wire/storage';
 import { syncFolder } from '../../../src/storage/core/sync/engine';
@@ -7,8 +9,9 @@ import { STATE_DIR } from '../../../src/storage/core/sync/state';
 import { linkPerTest, localTree, md5, putLocal, putStore, storeTree } from './syncHarness';
 
 // One folder on disk is synced by one link, and links never nest: each way two links could share files is
-// refused before anything changes, with what to do; the sync's own state folder is never content at any depth.
-describe('storage sync engine: links that would share files', function () {
+// refused before anything changes, with what to do. What a side cannot hold or is not content (the sync's own
+// folder at any depth, a link, a pipe) is reported and left alone on the other side, never taken for a deletion.
+describe('storage sync engine: what is never synced, and links that would share files', function () {
   this.timeout(60_000);
   const k = linkPerTest();
   const otherFolder = async () =>
@@ -95,5 +98,28 @@ describe('storage sync engine: links that would share files', function () {
       );
       assert.deepEqual(localTree(k.localDir), { sub: 'dir' }, `run ${run}: nothing of them written here`);
     }
+  });
+
+  it('reports a symbolic link or a pipe put where a synced file was, and leaves the store file alone', async () => {
+    putLocal(k.localDir, 'a.txt', 'A');
+    putLocal(k.localDir, 'b.txt', 'B');
+    await syncFolder({ client: k.client, localDir: k.localDir, storeFolderId: k.folderId });
+    const synced = await storeTree(k.client, k.folderId);
+    fs.rmSync(path.join(k.localDir, 'a.txt'));
+    fs.symlinkSync(os.tmpdir(), path.join(k.localDir, 'a.txt'));
+    fs.rmSync(path.join(k.localDir, 'b.txt'));
+    execFileSync('mkfifo', [path.join(k.localDir, 'b.txt')]);
+    const r = await syncFolder({
+      client: k.client,
+      localDir: k.localDir,
+      storeFolderId: k.folderId,
+      maxDeletePercent: 100,
+    });
+    assert.deepEqual(r.plan.skipped.map((x) => `${x.side} ${x.path}: ${x.reason}`).sort(), [
+      'local a.txt: a symbolic link is not synced',
+      'local b.txt: not a file or a folder (a pipe, socket or device) is not synced',
+    ]);
+    assert.deepEqual(r.plan.actions, []);
+    assert.deepEqual(await storeTree(k.client, k.folderId), synced, 'nothing deleted on the store');
   });
 });
