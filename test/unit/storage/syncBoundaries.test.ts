@@ -122,4 +122,30 @@ describe('storage sync engine: what is never synced, and links that would share 
     assert.deepEqual(r.plan.actions, []);
     assert.deepEqual(await storeTree(k.client, k.folderId), synced, 'nothing deleted on the store');
   });
+
+  it('syncs an item in two folders of the link once, and reports its second place (a file there is left alone)', async () => {
+    const mk = async (title: string) =>
+      (await k.client.call('files.insert', {}, { title, mimeType: FOLDER_MIME, parents: [{ id: k.folderId }] })).id!;
+    const [a, b] = [await mk('a'), await mk('b')];
+    await putStore(k.client, a, 'both.txt', Buffer.from('shared'));
+    const item = (await k.client.listAllFiles({ q: `'${a}' in parents and title = 'both.txt'` }))[0];
+    await k.client.call('parents.insert', { fileId: item.id! }, { id: b });
+    const r = await syncFolder({ client: k.client, localDir: k.localDir, storeFolderId: k.folderId });
+    const second = r.plan.skipped.find((x) => x.side === 'store');
+    assert.ok(second, 'the second place is reported');
+    const synced = second.path === 'b/both.txt' ? 'a/both.txt' : 'b/both.txt';
+    assert.equal(second.reason, `the same item as ${synced} (it is in two folders), synced there`);
+    assert.deepEqual(localTree(k.localDir), { a: 'dir', b: 'dir', [synced]: md5('shared') }, 'downloaded once');
+    // A local file at the second place is neither uploaded beside the item nor replaced.
+    putLocal(k.localDir, second.path, 'a local file at the second place');
+    const again = await syncFolder({ client: k.client, localDir: k.localDir, storeFolderId: k.folderId });
+    assert.deepEqual(again.plan.actions, []);
+    assert.equal(localTree(k.localDir)[second.path], md5('a local file at the second place'));
+    const inSecond = await k.client.listAllFiles({ q: `'${second.path === 'b/both.txt' ? b : a}' in parents` });
+    assert.deepEqual(
+      inSecond.map((f) => f.id),
+      [item.id],
+      'no second item made there',
+    );
+  });
 });

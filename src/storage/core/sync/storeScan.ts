@@ -180,7 +180,8 @@ export function storePaths(
   const children = childrenOf(state);
   const paths = new Map<string, StoreItem>();
   const stack: { id: string; rel: string }[] = [{ id: state.storeFolderId, rel: '' }];
-  const seen = new Set<string>();
+  /** Where each item was met first (an item with two parents inside the tree is synced there only). */
+  const seen = new Map<string, string>();
   while (stack.length) {
     const { id, rel } = stack.pop()!;
     const kids = children.get(id) ?? [];
@@ -228,8 +229,16 @@ export function storePaths(
         continue;
       }
       if (ignore.ignores(k.folder ? `${p}/` : p)) continue;
-      if (seen.has(k.id)) continue; // a second parent inside the tree: synced once, under the first path
-      seen.add(k.id);
+      const first = seen.get(k.id);
+      if (first !== undefined) {
+        skipped.push({
+          path: p,
+          side: 'store',
+          reason: `the same item as ${first} (it is in two folders), synced there`,
+        });
+        continue;
+      }
+      seen.set(k.id, p);
       // The mirror's own item (a StoreItem with a title and parents): no copy per file.
       paths.set(p, type ? { ...k, export: type, version: exportVersion(type, k.modified, k.etag), md5: undefined } : k);
       if (k.folder) stack.push({ id: k.id, rel: p });
