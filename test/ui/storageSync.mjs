@@ -240,6 +240,11 @@ export const storageSyncChecks = {
     await palette(page, 'View: Show Explorer');
     const explorer = page.locator('.part.sidebar .explorer-folders-view').first();
     await treeRow(explorer, ['sync-guard', 'photos', 'beach.jpg']);
+    // The side bar as the later steps expect it: Sync folded, the chat and the Storage tree open.
+    await showContainer(page);
+    await collapse(page, 'Sync');
+    await pane(page, 'Generation');
+    await pane(page, 'Storage');
   },
 
   // After Developer: Reload Window (the reload step), the interrupted sync ran again by itself, with no command
