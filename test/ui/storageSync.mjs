@@ -12,6 +12,18 @@ async function statusItem(page, text) {
   return item;
 }
 
+/** Waits for the Sync view's link row to read `pattern` (its description); a failure says what it reads. */
+async function linkReads(sync, label, pattern) {
+  const link = await treeRow(sync, [label]);
+  await link
+    .locator('.label-description', { hasText: pattern })
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 })
+    .catch(async () => {
+      throw new Error(`the link reads "${await link.locator('.label-description').first().innerText()}"`);
+    });
+}
+
 /** Clicks the picker's row holding `text`; a failure names the rows that were there. */
 async function pickRow(page, text) {
   const rows = pickRows(page);
@@ -174,14 +186,7 @@ export const storageSyncChecks = {
     await treeRow(plan, ['Upload (1)', 'report.md']);
     await titleAction(plan, 'Apply Sync Plan');
     const sync = await pane(page, 'Sync');
-    const link = await treeRow(sync, ['sync-palette ⇄ Palette target']);
-    await link
-      .locator('.label-description', { hasText: /^upload only · in sync/ })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 })
-      .catch(async () => {
-        throw new Error(`the link reads "${await link.locator('.label-description').first().innerText()}"`);
-      });
+    await linkReads(sync, 'sync-palette ⇄ Palette target', /^upload only · in sync/);
     await statusItem(page, 'In sync');
     // The run's progress notification goes with the run.
     await page
@@ -228,14 +233,7 @@ export const storageSyncChecks = {
       .waitFor({ state: 'visible', timeout: 15_000 });
     await titleAction(plan, 'Apply Sync Plan');
     const sync = await pane(page, 'Sync');
-    const link = await treeRow(sync, ['sync-guard ⇄ Guard demo']);
-    await link
-      .locator('.label-description', { hasText: /^two-way · in sync/ })
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 })
-      .catch(async () => {
-        throw new Error(`the link reads "${await link.locator('.label-description').first().innerText()}"`);
-      });
+    await linkReads(sync, 'sync-guard ⇄ Guard demo', /^two-way · in sync/);
     await statusItem(page, 'In sync');
     await palette(page, 'View: Show Explorer');
     const explorer = page.locator('.part.sidebar .explorer-folders-view').first();
