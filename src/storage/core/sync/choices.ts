@@ -69,7 +69,7 @@ function restoreOf(
   local: Map<string, LocalItem>,
   store: Map<string, StoreItem>,
 ): Action[] {
-  const below = (p: string) => p === a.path || p.startsWith(`${a.path}/`);
+  const below = (p: string) => within(p, a.path);
   const out: Action[] = [];
   if (a.kind === 'delete-store') {
     for (const [p, r] of store)

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ConflictChoice, PlanChoice } from '../../core/sync/choices';
 import type { SyncLink } from '../../core/sync/links';
 import type { SyncMode } from '../../core/sync/model';
+import { linkOverlap } from '../../core/sync/overlap';
 import { statePath } from '../../core/sync/state';
 import { resolveStoreFolder } from '../../core/sync/storeFolder';
 import type { TreeEntry } from '../../core/tree';
@@ -16,7 +17,6 @@ import { pickFolder } from '../commands/move';
 import type { SyncController } from './controller';
 import type { PlanNode } from './planView';
 import type { LinkRunner } from './runner';
-import { linkOverlap } from '../../core/sync/overlap';
 import type { SyncNode } from './syncView';
 
 /** What skips the prompts of Sync Folder with Storage…. */
@@ -57,12 +57,11 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
   const runnerOf = (n: SyncNode | undefined): LinkRunner | undefined => n?.runner;
   const all = () => [...sync.runners.values()];
 
-  // Args as the Explorer and the Storage view pass them (the clicked item, the selection), then the prompts' answers.
   /** A link (saved, run or not) whose folder is this one, or holds it, or lies inside it: they would share files. */
   const sharedWith = (dir: string): string | undefined => {
     const inside = (a: string, b: string) => {
       const rel = path.relative(b, a);
-      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+      return rel === '' || (rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel));
     };
     const other = all().find((r) => inside(dir, r.localDir) || inside(r.localDir, dir));
     if (!other) return undefined;
@@ -79,6 +78,7 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
         );
   };
 
+  // Args as the Explorer and the Storage view pass them (the clicked item, the selection), then the prompts' answers.
   const link = async (target: unknown, _selection?: unknown, args: LinkArgs = {}) =>
     guarded(ctx, vscode.l10n.t('Linking the folder'), async () => {
       let local = args.local ?? (target instanceof vscode.Uri ? target.fsPath : undefined);
