@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { FOLDER_MIME } from '../../../src/shared/wire/storage';
+import type { PlanChoice } from '../../../src/storage/core/sync/choices';
 import { syncFolder, type SyncOptions } from '../../../src/storage/core/sync/engine';
 import type { Plan } from '../../../src/storage/core/sync/model';
 import { linkPerTest, localTree, md5, putLocal, putStore, storeTree } from './syncHarness';
@@ -111,13 +113,80 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
         'download photos/a.jpg',
         'mkdir-local photos',
         'mkdir-local photos/2026',
-        'upload notes.txt',
+        'untrash-store notes.txt',
       ].sort(),
     );
     const { 'gone.txt': _gone, ...kept } = synced;
     assert.deepEqual(localTree(k.localDir), kept, 'the folder is back with its bytes; gone.txt stays deleted');
     assert.deepEqual(await storeTree(k.client, k.folderId), kept, 'notes.txt is on the store again');
+    const back = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'notes.txt'` }))[0];
+    assert.equal(back.id, notes.id, 'the same item, taken back from the trash (its id and sharing kept)');
     assert.deepEqual((await run()).plan.actions, [], 'nothing left to do: the link keeps the restored items');
+  });
+
+  it('restores a folder the store deleted from its trash; an item gone for good, or back elsewhere, goes up anew', async () => {
+    putLocal(k.localDir, 'docs/a.txt', 'A');
+    putLocal(k.localDir, 'docs/deep/b.txt', 'B');
+    putLocal(k.localDir, 'purged.txt', 'P');
+    putLocal(k.localDir, 'moved.txt', 'M');
+    putLocal(k.localDir, 'stay.txt', 'S');
+    await run();
+    const synced = localTree(k.localDir);
+    const item = async (title: string) =>
+      (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = '${title}'` }))[0];
+    const [docs, purged, moved] = [await item('docs'), await item('purged.txt'), await item('moved.txt')];
+    await k.client.call('files.trash', { fileId: docs.id! });
+    await k.client.call('files.delete', { fileId: purged.id! });
+    // Moved into another folder, then trashed: taking it back would put it there, not here.
+    const elsewhere = await k.client.call(
+      'files.insert',
+      {},
+      { title: `elsewhere-${Date.now()}`, mimeType: FOLDER_MIME, parents: [{ id: 'root' }] },
+    );
+    await k.client.call('files.patch', { fileId: moved.id!, addParents: elsewhere.id!, removeParents: k.folderId }, {});
+    await k.client.call('files.trash', { fileId: moved.id! });
+
+    const restore = new Map<string, PlanChoice>([
+      ['docs', 'restore'],
+      ['purged.txt', 'restore'],
+      ['moved.txt', 'restore'],
+    ]);
+    const r = await run({ maxDeletePercent: 100, choices: restore });
+    assert.equal(r.summary.errors, 0);
+    assert.deepEqual(localTree(k.localDir), synced, 'nothing deleted here');
+    assert.deepEqual(await storeTree(k.client, k.folderId), synced, 'everything is on the store again');
+    assert.equal((await item('docs')).id, docs.id, 'the folder is the same item');
+    assert.notEqual((await item('purged.txt')).id, purged.id, 'one deleted for good is uploaded as a new item');
+    assert.notEqual((await item('moved.txt')).id, moved.id, 'one that would come back elsewhere is uploaded anew');
+    const old = await k.client.call('files.get', { fileId: moved.id!, fields: 'labels(trashed)' });
+    assert.equal(old.labels?.trashed, true, 'and the moved one stays in the trash');
+    assert.deepEqual((await run()).plan.actions, [], 'nothing left to do');
+  });
+
+  it('a file the store changed before it deleted it comes back from the trash beside the local one: both kept', async () => {
+    putLocal(k.localDir, 'a.txt', 'local');
+    putLocal(k.localDir, 'b.txt', 'B');
+    await run();
+    const a = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'a.txt'` }))[0];
+    // Changed on the store (the local file unchanged since), then deleted there.
+    await putStore(k.client, k.folderId, 'a.txt', Buffer.from('changed, then deleted'));
+    await k.client.call('files.trash', { fileId: a.id! });
+    const r = await run({ maxDeletePercent: 100, choices: new Map([['a.txt', 'restore']]) });
+    assert.deepEqual(
+      r.plan.actions.map((x) => x.kind),
+      ['untrash-store'],
+    );
+    assert.equal(localTree(k.localDir)['a.txt'], md5('local'), 'the local file is not replaced');
+    const next = await run();
+    assert.deepEqual(
+      next.plan.actions.map((x) => x.kind),
+      ['conflict'],
+      'the next run keeps both versions',
+    );
+    const here = localTree(k.localDir);
+    assert.equal(here['a.txt'], md5('changed, then deleted'));
+    assert.equal(here['a (conflict 2026-03-04 local).txt'], md5('local'));
+    assert.deepEqual(here, await storeTree(k.client, k.folderId));
   });
 
   it('a one-way link restores only what it may write: a download-only link cannot send a deleted file back', async () => {

@@ -4,21 +4,20 @@
 // from which the next run's plan finishes the job. Downloads land in the state folder first and are
 // renamed into place once their checksum is right; creations on the store use reserved ids, so a
 // retried request cannot make a second item.
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { FOLDER_MIME, type File } from '../../../shared/wire/storage';
 import type { StorageClient } from '../client';
 import { StorageError } from '../errors';
 import { guessType } from '../storeItems';
 import { fileSource, upload } from '../upload';
-import { bodyStream } from '../download';
 import type { LocalItem } from './localScan';
 import { entryOf, type Action } from './model';
 import { baseName, parentOf, within } from './names';
+import { fetchBytes } from './fetchBytes';
+import { NewIds } from './newIds';
+import { untrashInPlace } from './untrash';
 import { pool, Slots } from './pool';
 import { fileKey, STATE_DIR, type BaseEntry, type SyncState } from './state';
 import { syncBytes, type StateWriter } from './stateWriter';
@@ -60,30 +59,18 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
   const { state } = ctx;
   const folderIds = new Map<string, string>([['', state.storeFolderId]]);
   for (const [p, r] of ctx.store) if (r.folder) folderIds.set(p, r.id);
-  // Ids reserved as they are needed, at most 1,000 at a time (a service may forget reservations it made long ago).
-  let left = actions.filter(
-    (a) =>
-      a.kind === 'mkdir-store' || (a.kind === 'upload' && !a.id) || (a.kind === 'conflict' && a.mode !== 'download'),
-  ).length;
-  const newIds: string[] = [];
-  let reserving: Promise<void> | undefined;
-  const newId = async (): Promise<string> => {
-    while (!newIds.length) {
-      reserving ??= (async () => {
-        const got = await ctx.client.call(
-          'files.generateIds',
-          { maxResults: Math.max(1, Math.min(1000, left)) },
-          undefined,
-          { signal: ctx.signal },
-        );
-        if (!got.ids?.length) throw new Error('The storage service reserved no ids for new files.');
-        newIds.push(...got.ids);
-      })().finally(() => (reserving = undefined));
-      await reserving;
-    }
-    left--;
-    return newIds.shift()!;
-  };
+  const ids = new NewIds(
+    ctx.client,
+    actions.filter(
+      (a) =>
+        a.kind === 'mkdir-store' ||
+        a.kind === 'untrash-store' ||
+        (a.kind === 'upload' && !a.id) ||
+        (a.kind === 'conflict' && a.mode !== 'download'),
+    ).length,
+    ctx.signal,
+  );
+  const newId = () => ids.next();
   let errors = 0;
   /** Transfers on the wire at a time (the run's concurrency). */
   const network = new Slots(ctx.concurrency);
@@ -177,24 +164,11 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
     const tmp = path.join(tmpDir, randomUUID());
     let placed = false;
     try {
-      const hash = createHash('md5');
-      await network.hold(async () => {
-        const res = r.export
-          ? await ctx.client.raw('files.export', { fileId: r.id, mimeType: r.export }, { signal: ctx.signal })
-          : await ctx.client.media(r.id, { signal: ctx.signal });
-        const tap = new Transform({
-          transform(chunk: Buffer, _e, done) {
-            hash.update(chunk);
-            done(null, chunk);
-          },
-        });
-        await pipeline(bodyStream(res), tap, createWriteStream(tmp), { signal: ctx.signal });
-      });
+      const md5 = await network.hold(() => fetchBytes(ctx.client, r, tmp, ctx.signal));
       // The bytes are synced in this transfer's lane after it gives up its network slot, so the next transfer
       // starts while the disk catches up (waiting for every file at the next state save instead made the first
       // download of 1 GB a third slower; syncing while holding the slot left the network idle meanwhile).
       await syncBytes(tmp);
-      const md5 = hash.digest('hex');
       if (!r.export && r.md5 && md5 !== r.md5) throw new Changed(`${p} changed on the store during the run`);
       await unchanged(p, scanned);
       if (compare && scanned) {
@@ -283,6 +257,25 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
         folderIds.set(a.path, r.id);
         const l = await statOf(a.path);
         if (l) setBase(a.path, entryOf(l, r));
+        ctx.onEvent({ action: a.kind, path: a.path });
+        return;
+      }
+      case 'untrash-store': {
+        const l = ctx.local.get(a.path)!;
+        const parentId = folderIds.get(parentOf(a.path));
+        const got = await network.hold(() => untrashInPlace(ctx.client, a, parentId, ctx.signal));
+        // Gone from the trash (or back elsewhere, so trashed again): the local one goes up as a new item.
+        if (got === 'gone')
+          return run(
+            a.folder
+              ? { kind: 'mkdir-store', path: a.path }
+              : { kind: 'upload', path: a.path, size: l.lsize, md5: l.lmd5 ?? '' },
+          );
+        const r = remember(got.back);
+        if (a.folder) folderIds.set(a.path, r.id);
+        // Other bytes than the local file's: no entry, so the next run keeps both (as a file made on both sides).
+        if (!a.folder && r.md5 !== l.lmd5) dropBase(a.path);
+        else setBase(a.path, entryOf(l, r));
         ctx.onEvent({ action: a.kind, path: a.path });
         return;
       }
@@ -376,10 +369,16 @@ export async function applyPlan(ctx: ApplyContext, actions: Action[]): Promise<n
 
   const phase = (kinds: Action['kind'][]) => actions.filter((a) => kinds.includes(a.kind));
   for (const a of phase(['rename-store', 'rename-local'])) await attempt(a);
-  const mkdirs = phase(['mkdir-store', 'mkdir-local']).sort((x, y) => depth(pathOf(x)) - depth(pathOf(y)));
+  // Folders taken back from the store's trash are made with the others, shallow first; files with the transfers.
+  const mkdirs = actions
+    .filter((a) => a.kind === 'mkdir-store' || a.kind === 'mkdir-local' || (a.kind === 'untrash-store' && a.folder))
+    .sort((x, y) => depth(pathOf(x)) - depth(pathOf(y)));
   for (const a of mkdirs) await attempt(a);
   // Twice as many lanes as network slots: a lane whose file is being synced to disk does not hold one.
-  await pool(phase(['upload', 'download', 'conflict']), 2 * ctx.concurrency, attempt);
+  const transfers = actions.filter(
+    (a) => ['upload', 'download', 'conflict'].includes(a.kind) || (a.kind === 'untrash-store' && !a.folder),
+  );
+  await pool(transfers, 2 * ctx.concurrency, attempt);
   await pool(phase(['delete-local', 'delete-store']), ctx.concurrency, attempt);
   return errors;
 }

@@ -6,7 +6,7 @@
 // deleted (what Drive for desktop offers when many files go at once): nothing is deleted, and the link
 // keeps the item.
 import type { LocalItem } from './localScan';
-import { allowed, type Action, type Plan, type SyncMode } from './model';
+import { allowed, type Action, type BaseView, type Plan, type SyncMode } from './model';
 import { within } from './names';
 import type { StoreItem } from './storeScan';
 
@@ -34,14 +34,13 @@ export function settleChoices(
   plan: Plan,
   mode: SyncMode,
   choices: ReadonlyMap<string, PlanChoice> | undefined,
-  local: Map<string, LocalItem>,
-  store: Map<string, StoreItem>,
+  { base, local, store }: { base: BaseView; local: Map<string, LocalItem>; store: Map<string, StoreItem> },
 ): Action[] {
   if (!choices?.size) return plan.actions;
   return plan.actions.flatMap((a): Action[] => {
     const choice = 'path' in a ? choices.get(a.path) : undefined;
     if (a.kind === 'delete-store' || a.kind === 'delete-local')
-      return choice === 'restore' && restorable(mode, a.kind) ? restoreOf(a, local, store) : [a];
+      return choice === 'restore' && restorable(mode, a.kind) ? restoreOf(a, base, local, store) : [a];
     if (a.kind !== 'conflict') return [a];
     const l = local.get(a.path);
     const r = store.get(a.path);
@@ -60,12 +59,14 @@ export function restorable(mode: SyncMode, kind: 'delete-store' | 'delete-local'
 }
 
 /**
- * A deleted item (and, for a folder, everything below it) copied back from the side that still has it: the
- * store's items downloaded where the local ones were deleted, or the local ones uploaded as new store items
- * where the store's were trashed. Folders first (the run makes folders before it transfers, shallow first).
+ * A deleted item (and, for a folder, everything below it) brought back from the side that still has it: the
+ * store's items downloaded where the local ones were deleted; where the store's were deleted, each synced one
+ * taken back from the store's trash (the same item), a local one never synced uploaded as new. Folders first
+ * (the run makes folders before it transfers, shallow first).
  */
 function restoreOf(
   a: Extract<Action, { kind: 'delete-store' | 'delete-local' }>,
+  base: BaseView,
   local: Map<string, LocalItem>,
   store: Map<string, StoreItem>,
 ): Action[] {
@@ -80,11 +81,17 @@ function restoreOf(
             : { kind: 'download', path: p, id: r.id, size: r.size ?? 0, md5: r.md5 ?? '', ...exportOf(r) },
         );
   } else {
-    for (const [p, l] of local)
-      if (below(p))
-        out.push(
-          l.folder ? { kind: 'mkdir-store', path: p } : { kind: 'upload', path: p, size: l.lsize, md5: l.lmd5 ?? '' },
-        );
+    for (const [p, l] of local) {
+      if (!below(p)) continue;
+      const id = base.get(p)?.id;
+      out.push(
+        id
+          ? { kind: 'untrash-store', path: p, id, folder: l.folder }
+          : l.folder
+            ? { kind: 'mkdir-store', path: p }
+            : { kind: 'upload', path: p, size: l.lsize, md5: l.lmd5 ?? '' },
+      );
+    }
   }
   return out;
 }

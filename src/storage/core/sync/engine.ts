@@ -10,7 +10,7 @@ import { applyPlan, type SyncEvent } from './apply';
 import type { ExportFormats } from './exports';
 import { settleChoices, withExclusions, type PlanChoice } from './choices';
 import { scanLocal, type Skipped } from './localScan';
-import type { Action, Plan, SyncMode } from './model';
+import { recordView, type Action, type Plan, type SyncMode } from './model';
 import { linkOverlap } from './overlap';
 import { planSync } from './plan';
 import { loadState, saveState, shareEntries, STATE_DIR, upgradeFileKeys } from './state';
@@ -105,7 +105,10 @@ export async function syncFolder(opts: SyncOptions): Promise<SyncResult> {
   // The plan reads the state's entries and changes none (findRenames moves its own copy of the index).
   const listings = { base: state.base, local, store };
   const made = planSync(listings, { mode, now: (opts.now ?? (() => new Date()))(), skipped });
-  const plan: Plan = { ...made, actions: settleChoices(made, mode, opts.choices, local, store) };
+  const plan: Plan = {
+    ...made,
+    actions: settleChoices(made, mode, opts.choices, { base: recordView(state.base), local, store }),
+  };
   opts.onPlan?.(plan);
   for (const s of plan.skipped) emit({ action: 'skip', path: s.path, reason: `${s.side}: ${s.reason}` });
 

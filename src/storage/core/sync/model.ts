@@ -25,12 +25,17 @@ export type Action =
   /** To the folder's trash inside the state folder; `files` counts the files it holds. */
   | { kind: 'delete-local'; path: string; folder: boolean; files: number }
   /** To the store's trash. */
-  | { kind: 'delete-store'; path: string; id: string; folder: boolean; files: number };
+  | { kind: 'delete-store'; path: string; id: string; folder: boolean; files: number }
+  /**
+   * A store item the store deleted, taken back from its trash where the local one is kept (a restored deletion):
+   * the same item, with its id and sharing. One that cannot come back as it was goes up as a new item.
+   */
+  | { kind: 'untrash-store'; path: string; id: string; folder: boolean };
 
 export type ActionKind = Action['kind'];
 
 /** Actions that change the store (allowed in two-way and upload mode). */
-export const TO_STORE = new Set<ActionKind>(['rename-store', 'mkdir-store', 'upload', 'delete-store']);
+export const TO_STORE = new Set<ActionKind>(['rename-store', 'mkdir-store', 'upload', 'delete-store', 'untrash-store']);
 /** Actions that change the local folder (allowed in two-way and download mode). */
 export const TO_LOCAL = new Set<ActionKind>(['rename-local', 'mkdir-local', 'download', 'delete-local']);
 

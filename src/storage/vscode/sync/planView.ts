@@ -40,6 +40,7 @@ function groupOf(a: Action): Group {
   switch (a.kind) {
     case 'upload':
     case 'mkdir-store':
+    case 'untrash-store':
       return 'upload';
     case 'download':
     case 'mkdir-local':
