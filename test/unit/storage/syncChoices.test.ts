@@ -17,6 +17,12 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
 
   const run = (extra: Partial<SyncOptions> = {}) =>
     syncFolder({ client: k.client, localDir: k.localDir, storeFolderId: k.folderId, now: () => NOW, ...extra });
+  /** The linked folder's item of this title (at its top). */
+  const topItem = async (title: string) =>
+    (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = '${title}'` }))[0];
+  const putAll = (files: Record<string, string>) => {
+    for (const [rel, text] of Object.entries(files)) putLocal(k.localDir, rel, text);
+  };
 
   it('keeps excluded paths (and everything below an excluded folder) out of the plan on both sides, run after run', async () => {
     putLocal(k.localDir, 'keep.txt', 'k');
@@ -82,18 +88,14 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
   });
 
   it('restores a deletion the user turned back: the store copy comes back here, the local one goes back to the store', async () => {
-    putLocal(k.localDir, 'photos/a.jpg', 'A');
-    putLocal(k.localDir, 'photos/2026/b.jpg', 'B');
-    putLocal(k.localDir, 'gone.txt', 'G');
-    putLocal(k.localDir, 'notes.txt', 'N');
-    putLocal(k.localDir, 'stay.txt', 'S');
+    putAll({ 'photos/a.jpg': 'A', 'photos/2026/b.jpg': 'B', 'gone.txt': 'G', 'notes.txt': 'N', 'stay.txt': 'S' });
     await run();
     const synced = localTree(k.localDir);
     // Deleted here by mistake: the folder (with a folder inside) and gone.txt; only gone.txt is meant.
     fs.rmSync(path.join(k.localDir, 'photos'), { recursive: true });
     fs.rmSync(path.join(k.localDir, 'gone.txt'));
     // Deleted on the store by mistake.
-    const notes = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'notes.txt'` }))[0];
+    const notes = await topItem('notes.txt');
     await k.client.call('files.trash', { fileId: notes.id! });
 
     const guarded = await run();
@@ -119,22 +121,16 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
     const { 'gone.txt': _gone, ...kept } = synced;
     assert.deepEqual(localTree(k.localDir), kept, 'the folder is back with its bytes; gone.txt stays deleted');
     assert.deepEqual(await storeTree(k.client, k.folderId), kept, 'notes.txt is on the store again');
-    const back = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'notes.txt'` }))[0];
+    const back = await topItem('notes.txt');
     assert.equal(back.id, notes.id, 'the same item, taken back from the trash (its id and sharing kept)');
     assert.deepEqual((await run()).plan.actions, [], 'nothing left to do: the link keeps the restored items');
   });
 
   it('restores a folder the store deleted from its trash; an item gone for good, or back elsewhere, goes up anew', async () => {
-    putLocal(k.localDir, 'docs/a.txt', 'A');
-    putLocal(k.localDir, 'docs/deep/b.txt', 'B');
-    putLocal(k.localDir, 'purged.txt', 'P');
-    putLocal(k.localDir, 'moved.txt', 'M');
-    putLocal(k.localDir, 'stay.txt', 'S');
+    putAll({ 'docs/a.txt': 'A', 'docs/deep/b.txt': 'B', 'purged.txt': 'P', 'moved.txt': 'M', 'stay.txt': 'S' });
     await run();
     const synced = localTree(k.localDir);
-    const item = async (title: string) =>
-      (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = '${title}'` }))[0];
-    const [docs, purged, moved] = [await item('docs'), await item('purged.txt'), await item('moved.txt')];
+    const [docs, purged, moved] = [await topItem('docs'), await topItem('purged.txt'), await topItem('moved.txt')];
     await k.client.call('files.trash', { fileId: docs.id! });
     await k.client.call('files.delete', { fileId: purged.id! });
     // Moved into another folder, then trashed: taking it back would put it there, not here.
@@ -155,9 +151,9 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
     assert.equal(r.summary.errors, 0);
     assert.deepEqual(localTree(k.localDir), synced, 'nothing deleted here');
     assert.deepEqual(await storeTree(k.client, k.folderId), synced, 'everything is on the store again');
-    assert.equal((await item('docs')).id, docs.id, 'the folder is the same item');
-    assert.notEqual((await item('purged.txt')).id, purged.id, 'one deleted for good is uploaded as a new item');
-    assert.notEqual((await item('moved.txt')).id, moved.id, 'one that would come back elsewhere is uploaded anew');
+    assert.equal((await topItem('docs')).id, docs.id, 'the folder is the same item');
+    assert.notEqual((await topItem('purged.txt')).id, purged.id, 'one deleted for good is uploaded as a new item');
+    assert.notEqual((await topItem('moved.txt')).id, moved.id, 'one that would come back elsewhere is uploaded anew');
     const old = await k.client.call('files.get', { fileId: moved.id!, fields: 'labels(trashed)' });
     assert.equal(old.labels?.trashed, true, 'and the moved one stays in the trash');
     assert.deepEqual((await run()).plan.actions, [], 'nothing left to do');
@@ -167,7 +163,7 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
     putLocal(k.localDir, 'a.txt', 'local');
     putLocal(k.localDir, 'b.txt', 'B');
     await run();
-    const a = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'a.txt'` }))[0];
+    const a = await topItem('a.txt');
     // Changed on the store (the local file unchanged since), then deleted there.
     await putStore(k.client, k.folderId, 'a.txt', Buffer.from('changed, then deleted'));
     await k.client.call('files.trash', { fileId: a.id! });
@@ -192,7 +188,7 @@ describe('storage sync engine: reviewed plans (exclusions, conflict choices, the
   it('a one-way link restores only what it may write: a download-only link cannot send a deleted file back', async () => {
     putLocal(k.localDir, 'a.txt', 'A');
     await run();
-    const a = (await k.client.listAllFiles({ q: `'${k.folderId}' in parents and title = 'a.txt'` }))[0];
+    const a = await topItem('a.txt');
     await k.client.call('files.trash', { fileId: a.id! });
     const r = await run({
       mode: 'download',
