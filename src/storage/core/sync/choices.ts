@@ -6,7 +6,7 @@
 // deleted (what Drive for desktop offers when many files go at once): nothing is deleted, and the link
 // keeps the item.
 import type { LocalItem } from './localScan';
-import { allowed, type Action, type BaseView, type Plan, type SyncMode } from './model';
+import { allowed, isDeletion, type Action, type BaseView, type Deletion, type Plan, type SyncMode } from './model';
 import { within } from './names';
 import type { StoreItem } from './storeScan';
 
@@ -39,8 +39,7 @@ export function settleChoices(
   if (!choices?.size) return plan.actions;
   return plan.actions.flatMap((a): Action[] => {
     const choice = 'path' in a ? choices.get(a.path) : undefined;
-    if (a.kind === 'delete-store' || a.kind === 'delete-local')
-      return choice === 'restore' && restorable(mode, a.kind) ? restoreOf(a, base, local, store) : [a];
+    if (isDeletion(a)) return choice === 'restore' && restorable(mode, a.kind) ? restoreOf(a, base, local, store) : [a];
     if (a.kind !== 'conflict') return [a];
     const l = local.get(a.path);
     const r = store.get(a.path);
@@ -65,7 +64,7 @@ export function restorable(mode: SyncMode, kind: 'delete-store' | 'delete-local'
  * (the run makes folders before it transfers, shallow first).
  */
 function restoreOf(
-  a: Extract<Action, { kind: 'delete-store' | 'delete-local' }>,
+  a: Deletion,
   base: BaseView,
   local: Map<string, LocalItem>,
   store: Map<string, StoreItem>,

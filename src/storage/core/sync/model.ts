@@ -33,6 +33,9 @@ export type Action =
   | { kind: 'untrash-store'; path: string; id: string; folder: boolean };
 
 export type ActionKind = Action['kind'];
+export type Deletion = Extract<Action, { kind: 'delete-store' | 'delete-local' }>;
+
+export const isDeletion = (a: Action): a is Deletion => a.kind === 'delete-store' || a.kind === 'delete-local';
 
 /** Actions that change the store (allowed in two-way and upload mode). */
 export const TO_STORE = new Set<ActionKind>(['rename-store', 'mkdir-store', 'upload', 'delete-store', 'untrash-store']);

@@ -4,7 +4,7 @@
 // recorded, a deletion against an edit keeps the edit, two different versions are both kept (the
 // conflict copy). A folder is deleted only when nothing below it on that side is kept.
 import type { LocalItem, Skipped } from './localScan';
-import { allowed, entryOf, recordOf, type Action, type Listings, type Plan, type SyncMode } from './model';
+import { allowed, entryOf, isDeletion, recordOf, type Action, type Listings, type Plan, type SyncMode } from './model';
 import { conflictPath, within } from './names';
 import { findRenames } from './renames';
 import type { BaseEntry } from './state';
@@ -190,7 +190,7 @@ export function planSync(x: Listings, opts: PlanOptions): Plan {
     actions.push({ kind: 'delete-store', path: p, id: store.get(p)!.id, folder: false, files: 1 });
 
   let deletes = 0;
-  for (const a of actions) if (a.kind === 'delete-local' || a.kind === 'delete-store') deletes += a.files;
+  for (const a of actions) if (isDeletion(a)) deletes += a.files;
   let baseFiles = 0;
   for (const b of base.values()) if (!b.folder) baseFiles++;
   return { actions, settled, records, skipped, deletes, baseFiles };

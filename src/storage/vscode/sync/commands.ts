@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConflictChoice, PlanChoice } from '../../core/sync/choices';
 import type { SyncLink } from '../../core/sync/links';
-import type { SyncMode } from '../../core/sync/model';
+import { isDeletion, type SyncMode } from '../../core/sync/model';
 import { linkOverlap } from '../../core/sync/overlap';
 import { statePath } from '../../core/sync/state';
 import { resolveStoreFolder } from '../../core/sync/storeFolder';
@@ -158,7 +158,7 @@ export function registerSyncCommands(ctx: CommandContext, sync: SyncController):
     if (!s || !node || node.type === 'skipped') return;
     const items = node.type === 'group' ? node.items : [node.item];
     for (const { action, path: p } of items) {
-      if (action.kind !== 'delete-store' && action.kind !== 'delete-local') continue;
+      if (!isDeletion(action)) continue;
       if (choice) s.choices.set(p, choice);
       else s.choices.delete(p);
       s.excluded.delete(p);

@@ -4,7 +4,7 @@
 // other side's copy comes back). Apply runs it with those choices.
 import * as vscode from 'vscode';
 import { restorable, type ConflictChoice, type PlanChoice } from '../../core/sync/choices';
-import type { Action, Plan, SyncMode } from '../../core/sync/model';
+import { isDeletion, type Action, type Plan, type SyncMode } from '../../core/sync/model';
 import { within } from '../../core/sync/names';
 
 export const PLAN_VIEW_ID = 'apiWorkbench.storage.syncPlan';
@@ -182,7 +182,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode> {
     t.id = `item:${item.group}:${item.path}`;
     const off = this.excluded(item.path);
     t.checkboxState = off ? vscode.TreeItemCheckboxState.Unchecked : vscode.TreeItemCheckboxState.Checked;
-    if ((a.kind === 'delete-store' || a.kind === 'delete-local') && s && restorable(s.mode, a.kind)) {
+    if (isDeletion(a) && s && restorable(s.mode, a.kind)) {
       const restore = s.choices.get(a.path) === 'restore';
       t.description = off
         ? vscode.l10n.t('left out')
@@ -214,7 +214,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode> {
           ? bytes(a.size)
           : a.kind.startsWith('mkdir')
             ? vscode.l10n.t('new folder')
-            : (a.kind === 'delete-local' || a.kind === 'delete-store') && a.folder
+            : isDeletion(a) && a.folder
               ? vscode.l10n.t('folder, {0} file(s)', a.files)
               : undefined;
       t.contextValue = 'syncPlan.item';
